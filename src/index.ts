@@ -1,0 +1,6 @@
+/**
+ * zulip-cdk: organization configuration as code for Zulip.
+ *
+ * @packageDocumentation
+ */
+export * from './model';

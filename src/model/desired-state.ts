@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { CHANNEL_PERMISSION_NAMES, GROUP_PERMISSION_NAMES } from './permissions';
+import type { ChannelPermissionName, GroupPermissionName } from './permissions';
+import {
+  MEMBERSHIP_MODES,
+  PRUNABLE_KINDS,
+  ROLE_NAMES,
+  SUBSCRIPTION_PROPERTIES,
+  TOPICS_POLICIES,
+} from './kinds';
+import type { RoleName, SubscriptionPropertyName } from './kinds';
+
+/**
+ * The desired state: what synth writes and plan reads. Plain JSON, keyed by natural keys
+ * (names, emails, patterns), never by Zulip IDs.
+ *
+ * A property that is absent was not declared: the planner holds it at Zulip's default
+ * (for the server's feature level, and `{creator}` where Zulip's default is the creator).
+ * Collections that are absent (a channel's `subscribers`) are not managed at all.
+ */
+
+export const DESIRED_STATE_FORMAT_VERSION = 1;
+
+/**
+ * A group-setting value by natural key: the name of a group (a system group such as
+ * `role:administrators`, or a user group), or an explicit set of users (by email) and
+ * groups (by name).
+ */
+export const GroupSettingValueSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    users: z.array(z.string()),
+    groups: z.array(z.string()),
+  }),
+]);
+export type GroupSettingValue = z.infer<typeof GroupSettingValueSchema>;
+
+/** Lifecycle options, on every resource. */
+export const LifecycleSchema = z.strictObject({
+  /** Never archived, deactivated or deleted by apply. */
+  protect: z.boolean().optional(),
+  /** Properties left as they are live (names of the resource's properties). */
+  ignoreChanges: z.array(z.string()).optional(),
+  /** Earlier natural keys: a live object under one of these names is renamed, not replaced. */
+  renamedFrom: z.array(z.string()).optional(),
+});
+export type Lifecycle = z.infer<typeof LifecycleSchema>;
+
+const base = {
+  /** The construct path that declared it, for messages. */
+  path: z.string(),
+  lifecycle: LifecycleSchema.optional(),
+};
+
+export const MembershipSchema = z.strictObject({
+  mode: z.enum(MEMBERSHIP_MODES),
+  /** Users by email. */
+  users: z.array(z.string()),
+  /** Groups by name; for channel subscribers they are expanded to their members. */
+  groups: z.array(z.string()),
+});
+export type Membership = z.infer<typeof MembershipSchema>;
+
+function permissionsSchema<K extends string>(names: readonly K[]) {
+  const shape = Object.fromEntries(names.map((n) => [n, GroupSettingValueSchema.optional()]));
+  return z.strictObject(shape as Record<K, z.ZodOptional<typeof GroupSettingValueSchema>>);
+}
+
+export const ChannelFolderSchema = z.strictObject({
+  ...base,
+  name: z.string(),
+  description: z.string().optional(),
+  archived: z.boolean().optional(),
+});
+export type DesiredChannelFolder = z.infer<typeof ChannelFolderSchema>;
+
+export const UserGroupSchema = z.strictObject({
+  ...base,
+  name: z.string(),
+  description: z.string().optional(),
+  /** Direct members and subgroups. */
+  members: MembershipSchema,
+  permissions: permissionsSchema<GroupPermissionName>(GROUP_PERMISSION_NAMES),
+  /** A deactivated group keeps its name reserved. */
+  deactivated: z.boolean().optional(),
+});
+export type DesiredUserGroup = z.infer<typeof UserGroupSchema>;
+
+export const RetentionSchema = z.union([
+  z.number().int().positive(),
+  z.literal('realm_default'),
+  z.literal('unlimited'),
+]);
+export type Retention = z.infer<typeof RetentionSchema>;
+
+export const ChannelSchema = z.strictObject({
+  ...base,
+  name: z.string(),
+  description: z.string().optional(),
+  private: z.boolean().optional(),
+  webPublic: z.boolean().optional(),
+  historyPublicToSubscribers: z.boolean().optional(),
+  defaultChannel: z.boolean().optional(),
+  messageRetentionDays: RetentionSchema.optional(),
+  topicsPolicy: z.enum(TOPICS_POLICIES).optional(),
+  /** Folder by name; `null` means in no folder. */
+  folder: z.string().nullable().optional(),
+  archived: z.boolean().optional(),
+  permissions: permissionsSchema<ChannelPermissionName>(CHANNEL_PERMISSION_NAMES),
+  /** Who is subscribed; absent means subscriptions are not managed for this channel. */
+  subscribers: MembershipSchema.optional(),
+  /** Announce the channel's creation through the notification bot. */
+  announce: z.boolean().optional(),
+});
+export type DesiredChannel = z.infer<typeof ChannelSchema>;
+
+export const LinkifierSchema = z.strictObject({
+  ...base,
+  pattern: z.string(),
+  urlTemplate: z.string(),
+});
+export type DesiredLinkifier = z.infer<typeof LinkifierSchema>;
+
+export const PlaygroundSchema = z.strictObject({
+  ...base,
+  name: z.string(),
+  pygmentsLanguage: z.string(),
+  urlTemplate: z.string(),
+});
+export type DesiredPlayground = z.infer<typeof PlaygroundSchema>;
+
+export const SavedSnippetSchema = z.strictObject({
+  ...base,
+  title: z.string(),
+  content: z.string(),
+});
+export type DesiredSavedSnippet = z.infer<typeof SavedSnippetSchema>;
+
+export const UserSchema = z.strictObject({
+  ...base,
+  email: z.string(),
+  role: z.enum(ROLE_NAMES as [RoleName, ...RoleName[]]).optional(),
+  fullName: z.string().optional(),
+});
+export type DesiredUser = z.infer<typeof UserSchema>;
+
+const subscriptionPropertyNames = Object.keys(
+  SUBSCRIPTION_PROPERTIES,
+) as SubscriptionPropertyName[];
+export const SubscriptionSettingsSchema = z.strictObject({
+  ...base,
+  /** The channel, by name. These settings apply to the applying account only. */
+  channel: z.string(),
+  color: z.string().optional(),
+  isMuted: z.boolean().optional(),
+  pinToTop: z.boolean().optional(),
+  desktopNotifications: z.boolean().optional(),
+  audibleNotifications: z.boolean().optional(),
+  pushNotifications: z.boolean().optional(),
+  emailNotifications: z.boolean().optional(),
+  wildcardMentionsNotify: z.boolean().optional(),
+});
+export type DesiredSubscriptionSettings = z.infer<typeof SubscriptionSettingsSchema>;
+export { subscriptionPropertyNames };
+
+export const PruneSchema = z.strictObject(
+  Object.fromEntries(PRUNABLE_KINDS.map((k) => [k, z.boolean().optional()])) as Record<
+    (typeof PRUNABLE_KINDS)[number],
+    z.ZodOptional<z.ZodBoolean>
+  >,
+);
+export type Prune = z.infer<typeof PruneSchema>;
+
+export const DesiredStateSchema = z.strictObject({
+  formatVersion: z.literal(DESIRED_STATE_FORMAT_VERSION),
+  organization: z.strictObject({
+    /** The construct id of the organization, e.g. `acme`. */
+    id: z.string(),
+    path: z.string(),
+    /** Per kind: remove undeclared live objects. Off by default. */
+    prune: PruneSchema,
+    /** Removals above this count are a safety finding (default 10). */
+    maxRemovals: z.number().int().nonnegative().optional(),
+  }),
+  /** In declaration order: the order Zulip shows them in. */
+  channelFolders: z.array(ChannelFolderSchema),
+  /** Sorted by name. */
+  userGroups: z.array(UserGroupSchema),
+  /** Sorted by name. */
+  channels: z.array(ChannelSchema),
+  /** In declaration order: the order Zulip applies them in. */
+  linkifiers: z.array(LinkifierSchema),
+  /** Sorted by language, then name. */
+  playgrounds: z.array(PlaygroundSchema),
+  /** Sorted by title. */
+  savedSnippets: z.array(SavedSnippetSchema),
+  /** Sorted by email. */
+  users: z.array(UserSchema),
+  /** Sorted by channel. */
+  subscriptionSettings: z.array(SubscriptionSettingsSchema),
+});
+export type DesiredState = z.infer<typeof DesiredStateSchema>;
+
+/** An empty desired state, for tests and as a starting point. */
+export function emptyDesiredState(id = 'org'): DesiredState {
+  return {
+    formatVersion: DESIRED_STATE_FORMAT_VERSION,
+    organization: { id, path: id, prune: {} },
+    channelFolders: [],
+    userGroups: [],
+    channels: [],
+    linkifiers: [],
+    playgrounds: [],
+    savedSnippets: [],
+    users: [],
+    subscriptionSettings: [],
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Server capabilities by feature level (NOTES section 6). Every layer asks `supports()`;
+ * nothing compares feature levels by hand.
+ */
+export const FEATURES = {
+  savedSnippets: { level: 297, what: 'saved snippets' },
+  groupDeactivation: { level: 290, what: 'user group deactivation' },
+  addSubgroupsOnMembers: { level: 311, what: 'subgroups on POST /user_groups/{id}/members' },
+  channelIsArchived: { level: 315, what: 'channel is_archived' },
+  channelGroupSettingObjects: { level: 320, what: 'channel group settings as objects' },
+  canAdministerChannelGroup: { level: 325, what: 'can_administer_channel_group' },
+  canSendMessageGroup: { level: 333, what: 'can_send_message_group' },
+  canAddSubscribersGroup: { level: 342, what: 'can_add_subscribers_group' },
+  includeAllChannels: { level: 356, what: 'GET /streams include_all' },
+  canSubscribeGroup: { level: 357, what: 'can_subscribe_group' },
+  groupReactivation: { level: 386, what: 'reactivating a user group' },
+  channelUnarchive: { level: 388, what: 'unarchiving a channel' },
+  channelFolders: { level: 389, what: 'channel folders' },
+  navigationViews: { level: 390, what: 'navigation views' },
+  topicsPolicy: { level: 392, what: 'topics_policy' },
+  canMoveMessagesGroups: {
+    level: 396,
+    what: 'can_move_messages_out_of_channel_group and can_move_messages_within_channel_group',
+  },
+  sendNewSubscriptionMessages: { level: 397, what: 'send_new_subscription_messages' },
+  canResolveTopicsGroup: { level: 402, what: 'can_resolve_topics_group' },
+  emptyTopicOnly: { level: 404, what: "topics_policy 'empty_topic_only'" },
+  canDeleteMessageGroups: {
+    level: 407,
+    what: 'can_delete_any_message_group and can_delete_own_message_group',
+  },
+  channelFolderOrder: { level: 414, what: 'channel folder order' },
+  channelsCreate: { level: 417, what: 'POST /channels/create' },
+  canCreateTopicGroup: { level: 441, what: 'can_create_topic_group' },
+} as const;
+export type FeatureName = keyof typeof FEATURES;
+
+/** The oldest server zulip-cdk supports: Zulip 10.2. */
+export const MIN_FEATURE_LEVEL = 372;
+
+/** Well-known levels, for tests and the emulator. */
+export const FEATURE_LEVELS = { zulip10: 372, zulip11: 421, newest: 478 } as const;
+
+export function supports(featureLevel: number, feature: FeatureName): boolean {
+  return featureLevel >= FEATURES[feature].level;
+}

@@ -1,0 +1,99 @@
+/** Facts about Zulip's vocabulary that every layer shares. No I/O, no dependencies. */
+
+/** The kinds of resource zulip-cdk manages. */
+export const RESOURCE_KINDS = [
+  'channelFolder',
+  'userGroup',
+  'channel',
+  'linkifier',
+  'playground',
+  'savedSnippet',
+  'user',
+  'subscriptionSettings',
+] as const;
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+
+/** Kinds whose undeclared live objects can be removed (archived, deactivated or deleted) when pruning is on. */
+export const PRUNABLE_KINDS = [
+  'channelFolder',
+  'userGroup',
+  'channel',
+  'linkifier',
+  'playground',
+  'savedSnippet',
+] as const;
+export type PrunableKind = (typeof PRUNABLE_KINDS)[number];
+
+/** Zulip user roles by name, with their wire values. */
+export const ROLES = {
+  owner: 100,
+  administrator: 200,
+  moderator: 300,
+  member: 400,
+  guest: 600,
+} as const;
+export type RoleName = keyof typeof ROLES;
+export const ROLE_NAMES = Object.keys(ROLES) as RoleName[];
+
+export function roleName(value: number): RoleName | undefined {
+  return ROLE_NAMES.find((n) => ROLES[n] === value);
+}
+
+/** Zulip's system groups, from the widest to the narrowest. */
+export const SYSTEM_GROUP_NAMES = [
+  'role:internet',
+  'role:everyone',
+  'role:members',
+  'role:fullmembers',
+  'role:moderators',
+  'role:administrators',
+  'role:owners',
+  'role:nobody',
+] as const;
+export type SystemGroupName = (typeof SYSTEM_GROUP_NAMES)[number];
+
+export function isSystemGroupName(name: string): name is SystemGroupName {
+  return (SYSTEM_GROUP_NAMES as readonly string[]).includes(name);
+}
+
+/** A channel's `topics_policy` (FL 392; `empty_topic_only` FL 404). */
+export const TOPICS_POLICIES = [
+  'inherit',
+  'allow_empty_topic',
+  'disable_empty_topic',
+  'empty_topic_only',
+] as const;
+export type TopicsPolicy = (typeof TOPICS_POLICIES)[number];
+
+/** Membership semantics of a managed collection. */
+export const MEMBERSHIP_MODES = ['exact', 'atLeast'] as const;
+export type MembershipMode = (typeof MEMBERSHIP_MODES)[number];
+
+/** Per-user subscription properties that the API lets the applying account set for itself. */
+export const SUBSCRIPTION_PROPERTIES = {
+  color: 'color',
+  isMuted: 'is_muted',
+  pinToTop: 'pin_to_top',
+  desktopNotifications: 'desktop_notifications',
+  audibleNotifications: 'audible_notifications',
+  pushNotifications: 'push_notifications',
+  emailNotifications: 'email_notifications',
+  wildcardMentionsNotify: 'wildcard_mentions_notify',
+} as const;
+export type SubscriptionPropertyName = keyof typeof SUBSCRIPTION_PROPERTIES;
+
+/** Limits Zulip enforces (NOTES 7.1). The server's register response wins where it reports one. */
+export const LIMITS = {
+  channelName: 60,
+  channelDescription: 1024,
+  userGroupName: 100,
+  channelFolderName: 60,
+  channelFolderDescription: 1024,
+  savedSnippetTitle: 60,
+  savedSnippetContent: 10000,
+  playgroundLanguage: 40,
+  userFullName: 100,
+} as const;
+
+/** Prefixes a user-group name may not start with. */
+export const INVALID_GROUP_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'] as const;

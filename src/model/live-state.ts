@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { TOPICS_POLICIES } from './kinds';
+
+/**
+ * The live organization as read from Zulip, in one typed shape: Zulip IDs kept (apply needs
+ * them), field names in camelCase, volatile fields (traffic, counts, rendered HTML) dropped.
+ * The engine maps IDs to natural keys when it diffs. `zulip-cdk snapshot` writes exactly this
+ * (no secrets are in it), and `plan --live FILE` reads it back.
+ */
+
+export const LIVE_STATE_FORMAT_VERSION = 1;
+
+/** A group-setting value as Zulip sends it: a group ID, or an anonymous group. */
+export const WireGroupSettingValueSchema = z.union([
+  z.number().int(),
+  z.strictObject({
+    direct_members: z.array(z.number().int()),
+    direct_subgroups: z.array(z.number().int()),
+  }),
+]);
+export type WireGroupSettingValue = z.infer<typeof WireGroupSettingValueSchema>;
+
+const permissions = z.record(z.string(), WireGroupSettingValueSchema);
+
+export const LiveUserSchema = z.strictObject({
+  id: z.number().int(),
+  /** The real address (`delivery_email` where visible, else `email`). */
+  email: z.string(),
+  fullName: z.string(),
+  role: z.number().int(),
+  isActive: z.boolean(),
+  isBot: z.boolean(),
+});
+export type LiveUser = z.infer<typeof LiveUserSchema>;
+
+export const LiveUserGroupSchema = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  isSystemGroup: z.boolean(),
+  deactivated: z.boolean(),
+  creatorId: z.number().int().nullable(),
+  /** Direct members, user IDs, sorted. */
+  members: z.array(z.number().int()),
+  /** Direct subgroups, group IDs, sorted. */
+  subgroups: z.array(z.number().int()),
+  /** By wire name, e.g. `can_manage_group`. */
+  permissions,
+});
+export type LiveUserGroup = z.infer<typeof LiveUserGroupSchema>;
+
+export const LiveChannelSchema = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  private: z.boolean(),
+  webPublic: z.boolean(),
+  historyPublicToSubscribers: z.boolean(),
+  defaultChannel: z.boolean(),
+  /** null: the organization's default; -1: unlimited (as Zulip reports them). */
+  messageRetentionDays: z.number().int().nullable(),
+  topicsPolicy: z.enum(TOPICS_POLICIES).nullable(),
+  folderId: z.number().int().nullable(),
+  archived: z.boolean(),
+  creatorId: z.number().int().nullable(),
+  /** By wire name, e.g. `can_send_message_group`. */
+  permissions,
+  /** Subscribed user IDs, sorted; null when the reader could not see them. */
+  subscribers: z.array(z.number().int()).nullable(),
+});
+export type LiveChannel = z.infer<typeof LiveChannelSchema>;
+
+export const LiveChannelFolderSchema = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  archived: z.boolean(),
+  order: z.number().int(),
+});
+export type LiveChannelFolder = z.infer<typeof LiveChannelFolderSchema>;
+
+export const LiveLinkifierSchema = z.strictObject({
+  id: z.number().int(),
+  pattern: z.string(),
+  urlTemplate: z.string(),
+});
+export type LiveLinkifier = z.infer<typeof LiveLinkifierSchema>;
+
+export const LivePlaygroundSchema = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  pygmentsLanguage: z.string(),
+  urlTemplate: z.string(),
+});
+export type LivePlayground = z.infer<typeof LivePlaygroundSchema>;
+
+export const LiveSavedSnippetSchema = z.strictObject({
+  id: z.number().int(),
+  title: z.string(),
+  content: z.string(),
+});
+export type LiveSavedSnippet = z.infer<typeof LiveSavedSnippetSchema>;
+
+/** The applying account's own settings on one channel it is subscribed to. */
+export const LiveSubscriptionSettingsSchema = z.strictObject({
+  channelId: z.number().int(),
+  color: z.string(),
+  isMuted: z.boolean(),
+  pinToTop: z.boolean(),
+  /** null: follows the user's global default. */
+  desktopNotifications: z.boolean().nullable(),
+  audibleNotifications: z.boolean().nullable(),
+  pushNotifications: z.boolean().nullable(),
+  emailNotifications: z.boolean().nullable(),
+  wildcardMentionsNotify: z.boolean().nullable(),
+});
+export type LiveSubscriptionSettings = z.infer<typeof LiveSubscriptionSettingsSchema>;
+
+export const ServerInfoSchema = z.strictObject({
+  /** The site URL, e.g. `https://chat.example.com`. */
+  site: z.string(),
+  featureLevel: z.number().int(),
+  version: z.string(),
+  realmName: z.string(),
+  limits: z.strictObject({
+    channelName: z.number().int(),
+    channelDescription: z.number().int(),
+    channelFolderName: z.number().int().nullable(),
+    channelFolderDescription: z.number().int().nullable(),
+  }),
+  /** Whether the server allows web-public channels (`server_web_public_streams_enabled` and `realm_enable_spectator_access`). */
+  webPublicChannelsEnabled: z.boolean(),
+});
+export type ServerInfo = z.infer<typeof ServerInfoSchema>;
+
+export const LiveStateSchema = z.strictObject({
+  formatVersion: z.literal(LIVE_STATE_FORMAT_VERSION),
+  server: ServerInfoSchema,
+  /** The account the state was read with (and that apply will act as). */
+  me: z.strictObject({ userId: z.number().int(), email: z.string(), role: z.number().int() }),
+  /** Active and deactivated users, bots included. */
+  users: z.array(LiveUserSchema),
+  /** System groups, named groups, deactivated groups. */
+  userGroups: z.array(LiveUserGroupSchema),
+  /** Every channel the account can see, archived ones included. */
+  channels: z.array(LiveChannelSchema),
+  /** Archived folders included, sorted by order. Empty when the server has no folders. */
+  channelFolders: z.array(LiveChannelFolderSchema),
+  /** In processing order. */
+  linkifiers: z.array(LiveLinkifierSchema),
+  playgrounds: z.array(LivePlaygroundSchema),
+  /** The applying account's own snippets. */
+  savedSnippets: z.array(LiveSavedSnippetSchema),
+  /** The applying account's own subscriptions. */
+  subscriptionSettings: z.array(LiveSubscriptionSettingsSchema),
+  /** How many HTTP requests reading it took. */
+  requestCount: z.number().int().optional(),
+});
+export type LiveState = z.infer<typeof LiveStateSchema>;

@@ -1,0 +1,122 @@
+import type { FeatureName } from './features';
+import type { SystemGroupName } from './kinds';
+
+/**
+ * One group-valued permission setting: its wire name, the feature it needs, Zulip's default
+ * and which system groups Zulip refuses for it (NOTES 3.4).
+ */
+export interface PermissionSettingInfo {
+  /** The Zulip parameter name, e.g. `can_send_message_group`. */
+  readonly wire: string;
+  /** The feature that introduced it, if newer than Zulip 10.2's baseline. */
+  readonly feature?: FeatureName;
+  /**
+   * Zulip's default: a system group name, or `creator` for the anonymous group holding the
+   * object's creator.
+   */
+  readonly default: SystemGroupName | 'creator';
+  /** Whether `role:everyone` is allowed. `role:internet` never is, `role:nobody` always is. */
+  readonly allowEveryone: boolean;
+  /** Whether changing it on a private channel needs content access. */
+  readonly needsContentAccess?: boolean;
+}
+
+export const CHANNEL_PERMISSIONS = {
+  canAddSubscribersGroup: {
+    wire: 'can_add_subscribers_group',
+    feature: 'canAddSubscribersGroup',
+    default: 'role:nobody',
+    allowEveryone: false,
+    needsContentAccess: true,
+  },
+  canAdministerChannelGroup: {
+    wire: 'can_administer_channel_group',
+    feature: 'canAdministerChannelGroup',
+    default: 'creator',
+    allowEveryone: false,
+  },
+  canCreateTopicGroup: {
+    wire: 'can_create_topic_group',
+    feature: 'canCreateTopicGroup',
+    default: 'role:everyone',
+    allowEveryone: true,
+  },
+  canDeleteAnyMessageGroup: {
+    wire: 'can_delete_any_message_group',
+    feature: 'canDeleteMessageGroups',
+    default: 'role:nobody',
+    allowEveryone: true,
+  },
+  canDeleteOwnMessageGroup: {
+    wire: 'can_delete_own_message_group',
+    feature: 'canDeleteMessageGroups',
+    default: 'role:nobody',
+    allowEveryone: true,
+  },
+  canMoveMessagesOutOfChannelGroup: {
+    wire: 'can_move_messages_out_of_channel_group',
+    feature: 'canMoveMessagesGroups',
+    default: 'role:nobody',
+    allowEveryone: true,
+  },
+  canMoveMessagesWithinChannelGroup: {
+    wire: 'can_move_messages_within_channel_group',
+    feature: 'canMoveMessagesGroups',
+    default: 'role:nobody',
+    allowEveryone: true,
+  },
+  canRemoveSubscribersGroup: {
+    wire: 'can_remove_subscribers_group',
+    default: 'role:administrators',
+    allowEveryone: true,
+  },
+  canResolveTopicsGroup: {
+    wire: 'can_resolve_topics_group',
+    feature: 'canResolveTopicsGroup',
+    default: 'role:nobody',
+    allowEveryone: true,
+  },
+  canSendMessageGroup: {
+    wire: 'can_send_message_group',
+    feature: 'canSendMessageGroup',
+    default: 'role:everyone',
+    allowEveryone: true,
+  },
+  canSubscribeGroup: {
+    wire: 'can_subscribe_group',
+    feature: 'canSubscribeGroup',
+    default: 'role:nobody',
+    allowEveryone: false,
+    needsContentAccess: true,
+  },
+} as const satisfies Record<string, PermissionSettingInfo>;
+export type ChannelPermissionName = keyof typeof CHANNEL_PERMISSIONS;
+export const CHANNEL_PERMISSION_NAMES = Object.keys(CHANNEL_PERMISSIONS) as ChannelPermissionName[];
+
+export const GROUP_PERMISSIONS = {
+  canAddMembersGroup: { wire: 'can_add_members_group', default: 'creator', allowEveryone: false },
+  canJoinGroup: { wire: 'can_join_group', default: 'role:nobody', allowEveryone: false },
+  canLeaveGroup: { wire: 'can_leave_group', default: 'role:everyone', allowEveryone: true },
+  canManageGroup: { wire: 'can_manage_group', default: 'creator', allowEveryone: false },
+  canMentionGroup: { wire: 'can_mention_group', default: 'role:everyone', allowEveryone: true },
+  canRemoveMembersGroup: {
+    wire: 'can_remove_members_group',
+    default: 'role:nobody',
+    allowEveryone: false,
+  },
+} as const satisfies Record<string, PermissionSettingInfo>;
+export type GroupPermissionName = keyof typeof GROUP_PERMISSIONS;
+export const GROUP_PERMISSION_NAMES = Object.keys(GROUP_PERMISSIONS) as GroupPermissionName[];
+
+/**
+ * Zulip's rule for disallowed system groups, shared by synth validation and the planner:
+ * returns the offending system group, or undefined when the value is allowed.
+ */
+export function disallowedSystemGroup(
+  info: PermissionSettingInfo,
+  groupName: string,
+): string | undefined {
+  if (groupName === 'role:internet') return groupName;
+  if (groupName === 'role:everyone' && !info.allowEveryone) return groupName;
+  return undefined;
+}
