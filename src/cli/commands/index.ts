@@ -1,0 +1,7 @@
+import type { Command } from '../command';
+
+/**
+ * Every command, loaded lazily so `zulip-cdk --version` does not load the engine.
+ * Add one line per command.
+ */
+export const COMMANDS: Record<string, () => Promise<Command>> = {};
