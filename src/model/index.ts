@@ -6,3 +6,4 @@ export * from './desired-state';
 export * from './live-state';
 export * from './address';
 export * from './group-setting';
+export * from './rules';

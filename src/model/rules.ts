@@ -1,0 +1,238 @@
+import { RE2JS } from 're2js';
+import { INVALID_GROUP_NAME_PREFIXES, LIMITS } from './kinds';
+
+/**
+ * Zulip's own validation rules, with Zulip's own messages. Synth uses them to reject bad
+ * config before any request; the embedded server uses them to answer as Zulip does.
+ * Each check returns the message Zulip would give, or undefined when the value is fine.
+ */
+
+/** Length in code points, as Python's `len` counts. */
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/**
+ * Zulip's `check_string_is_printable`: the 1-based position of the first control, surrogate
+ * or unassigned character, or undefined.
+ */
+export function firstUnprintablePosition(s: string): number | undefined {
+  let i = 0;
+  for (const ch of s) {
+    i++;
+    if (/[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch)) return i;
+  }
+  return undefined;
+}
+
+/** `check_stream_name` (zerver/lib/streams.py). */
+export function checkChannelName(
+  name: string,
+  maxLength: number = LIMITS.channelName,
+): string | undefined {
+  if (name.trim() === '') return "Channel name can't be empty.";
+  if (codePointLength(name) > maxLength)
+    return `Channel name too long (limit: ${maxLength} characters).`;
+  const pos = firstUnprintablePosition(name);
+  if (pos !== undefined) return `Invalid character in channel name, at position ${pos}.`;
+  return undefined;
+}
+
+/** `check_channel_folder_name` (zerver/lib/channel_folders.py), without the uniqueness check. */
+export function checkChannelFolderName(
+  name: string,
+  maxLength: number = LIMITS.channelFolderName,
+): string | undefined {
+  if (name.trim() === '') return "Channel folder name can't be empty.";
+  if (codePointLength(name) > maxLength)
+    return `Channel folder name too long (limit: ${maxLength} characters).`;
+  const pos = firstUnprintablePosition(name);
+  if (pos !== undefined) return `Invalid character in channel folder name, at position ${pos}.`;
+  return undefined;
+}
+
+/** `check_user_group_name` (zerver/lib/user_groups.py). */
+export function checkUserGroupName(name: string): string | undefined {
+  if (name.trim() === '') return "User group name can't be empty!";
+  if (codePointLength(name) > LIMITS.userGroupName)
+    return `User group name cannot exceed ${LIMITS.userGroupName} characters.`;
+  for (const prefix of INVALID_GROUP_NAME_PREFIXES) {
+    if (name.startsWith(prefix)) return `User group name cannot start with '${prefix}'.`;
+  }
+  return undefined;
+}
+
+/**
+ * A stripped string parameter with a minimum length of 1 and a maximum, as Zulip's
+ * typed endpoints check it (`title cannot be blank`, `title is too long (limit: 60 characters)`).
+ */
+export function checkBoundedText(
+  varName: string,
+  value: string,
+  maxLength: number,
+): string | undefined {
+  const stripped = value.trim();
+  if (stripped === '') return `${varName} cannot be blank`;
+  if (codePointLength(stripped) > maxLength)
+    return `${varName} is too long (limit: ${maxLength} characters)`;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Regular expressions: Zulip compiles linkifier patterns with google-re2. re2js reports the
+// same errors in Go's words; map them to RE2's C++ words, which is what Zulip users see.
+
+const RE2_MESSAGES: Record<string, string> = {
+  'missing closing )': 'missing )',
+  'missing closing ]': 'missing ]',
+  'missing argument to repetition operator': 'no argument for repetition operator',
+  'invalid nested repetition operator': 'bad repetition operator',
+  'invalid repeat count': 'bad repetition size',
+  'invalid or unsupported Perl syntax': 'invalid perl operator',
+  'invalid named capture': 'invalid named capture group',
+  'trailing backslash at end of expression': 'trailing \\',
+};
+
+/** Compiles with RE2 semantics; returns the named groups or RE2's error text. */
+export function compileRe2(pattern: string): { groups: string[] } | { error: string } {
+  try {
+    const re = RE2JS.compile(pattern);
+    return { groups: Object.keys(re.namedGroups()).sort() };
+  } catch (e) {
+    const raw = e instanceof Error ? e.message : String(e);
+    const m = /^error parsing regexp: (.*?)(?:: `(.*)`)?$/s.exec(raw);
+    if (!m?.[1]) return { error: raw };
+    const text = RE2_MESSAGES[m[1]] ?? m[1];
+    return { error: m[2] === undefined ? text : `${text}: ${m[2]}` };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// URL templates: Zulip validates them with Python's `uri_template` package (RFC 6570, with that
+// package's leniency on literals). This follows its parser rule for rule.
+
+const OPERATORS = '+#./;?&,';
+const RESERVED_OPERATORS = '=!@|';
+const VAR_START = /^[A-Za-z0-9_%]/;
+const VAR_CHAR = /[A-Za-z0-9_.]/;
+const HEX = /[0-9A-Fa-f]/;
+
+function parseVariable(spec: string): string {
+  if (spec === '' || !VAR_START.test(spec)) throw new Error(`Bad variable: ${spec}`);
+  let s = spec;
+  const eq = s.indexOf('=');
+  if (eq >= 0) s = s.slice(0, eq);
+  const colon = s.indexOf(':');
+  if (colon >= 0) {
+    const max = s.slice(colon + 1);
+    s = s.slice(0, colon);
+    if (!/^[0-9]{1,3}$/.test(max) || Number(max) === 0) throw new Error(`Bad variable: ${spec}`);
+  } else if (s.endsWith('[]')) {
+    s = s.slice(0, -2);
+  } else if (s.endsWith('*')) {
+    s = s.slice(0, -1);
+  }
+  let name = '';
+  let key = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i] ?? '';
+    if (c === '%' && i + 2 < s.length && HEX.test(s[i + 1] ?? '') && HEX.test(s[i + 2] ?? '')) {
+      key += s.slice(i, i + 3);
+      i += 2;
+    } else if (VAR_CHAR.test(c)) {
+      key += c;
+    } else if (c === '/') {
+      name = key;
+      key = '';
+    } else {
+      throw new Error(`Bad variable: ${spec}`);
+    }
+  }
+  return name || key;
+}
+
+/** The variable names of an RFC 6570 template, or undefined when it is not a valid template. */
+export function uriTemplateVariables(template: string): string[] | undefined {
+  const names: string[] = [];
+  try {
+    for (const part of template.split(/(\{[^}]*\})/)) {
+      if (!part) continue;
+      if (part.startsWith('{') && part.endsWith('}') && part.length >= 2) {
+        const body = part.slice(1, -1);
+        let vars: string;
+        if (/^([A-Za-z0-9_]|%[0-9A-Fa-f]{2})/.test(body)) vars = body;
+        else {
+          const op = part[1] ?? '';
+          if (op === ',' && part[2] === '+') vars = body.slice(2);
+          else if (op !== '' && OPERATORS.includes(op)) vars = body.slice(1);
+          else if (op !== '' && RESERVED_OPERATORS.includes(op))
+            throw new Error(`Unsupported expansion: ${part}`);
+          else throw new Error(`Bad expansion: ${part}`);
+        }
+        for (const spec of vars.split(',')) {
+          const name = parseVariable(spec);
+          if (!names.includes(name)) names.push(name);
+        }
+      } else if (part.includes('{') || part.includes('}')) {
+        throw new Error(`Bad expansion: ${part}`);
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return names;
+}
+
+/** `uri_template.validate`. */
+export function isValidUriTemplate(template: string): boolean {
+  return uriTemplateVariables(template) !== undefined;
+}
+
+/**
+ * The checks of Zulip's linkifier model (`RealmFilter.full_clean`), first error only:
+ * blank pattern, RE2 syntax, URL template, then named groups against template variables.
+ */
+export function checkLinkifier(pattern: string, urlTemplate: string): string | undefined {
+  if (pattern === '') return 'This field cannot be blank.';
+  const compiled = compileRe2(pattern);
+  if ('error' in compiled) return `Bad regular expression: ${compiled.error}`;
+  if (urlTemplate === '') return 'This field cannot be blank.';
+  const variables = uriTemplateVariables(urlTemplate);
+  if (variables === undefined) return 'Invalid URL template.';
+  const groups = new Set(compiled.groups);
+  const vars = new Set(variables);
+  const missingInPattern = [...vars].filter((v) => !groups.has(v)).sort();
+  if (missingInPattern[0] !== undefined)
+    return `Group '${missingInPattern[0]}' in URL template is not present in linkifier pattern.`;
+  const missingInTemplate = [...groups].filter((g) => !vars.has(g)).sort();
+  if (missingInTemplate[0] !== undefined)
+    return `Group '${missingInTemplate[0]}' in linkifier pattern is not present in URL template.`;
+  return undefined;
+}
+
+/** The pygments language rule of Zulip's playground model. */
+export function checkPygmentsLanguage(language: string): string | undefined {
+  if (codePointLength(language) > LIMITS.playgroundLanguage)
+    return `pygments_language is too long (limit: ${LIMITS.playgroundLanguage} characters)`;
+  // The character class is Zulip's own; `+-.` is a range that also admits a comma.
+  if (!/^[ a-zA-Z0-9_+-./#]*$/.test(language)) return 'Invalid characters in pygments language';
+  return undefined;
+}
+
+/** The URL template rule of Zulip's playground model: valid, with `code` as its only variable. */
+export function checkPlaygroundTemplate(urlTemplate: string): string | undefined {
+  const variables = uriTemplateVariables(urlTemplate);
+  if (variables === undefined) return 'Invalid URL template.';
+  if (!variables.includes('code'))
+    return 'Missing the required variable "code" in the URL template';
+  if (variables.length !== 1)
+    return '"code" should be the only variable present in the URL template';
+  return undefined;
+}
+
+/** Zulip's hex colour check for subscription colours (`#abc` or `#aabbcc`). */
+export function isHexColor(value: string): boolean {
+  return /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(value);
+}

@@ -1,0 +1,116 @@
+import {
+  checkChannelName,
+  checkChannelFolderName,
+  checkLinkifier,
+  checkPlaygroundTemplate,
+  checkPygmentsLanguage,
+  checkUserGroupName,
+  checkBoundedText,
+  isValidUriTemplate,
+  uriTemplateVariables,
+} from '../../src/model';
+
+describe('URL templates (Python uri_template.validate, as Zulip uses it)', () => {
+  it.each([
+    '$not_a_url$',
+    'https://example.com/%%(foo)s',
+    '{/foo,bar,baz}',
+    '{?foo*}',
+    '{+foo,bar}',
+    '{#fragment:5}',
+  ])('accepts %s', (t) => expect(isValidUriTemplate(t)).toBe(true));
+  it.each([
+    'https://example.com/{foo',
+    '{{}',
+    '{//foo}',
+    '{bar++}',
+    '{}',
+    '{a,}',
+    '{=a}',
+    '{x:0}',
+    '{x:1234}',
+  ])('rejects %s', (t) => expect(isValidUriTemplate(t)).toBe(false));
+  it('lists variables once, in order', () => {
+    expect(uriTemplateVariables('https://x/{org}/{repo}/issues/{id}{?q,id}')).toEqual([
+      'org',
+      'repo',
+      'id',
+      'q',
+    ]);
+  });
+});
+
+describe('linkifier checks (RealmFilter.full_clean)', () => {
+  it.each([
+    ['', 'https://x/{id}', 'This field cannot be blank.'],
+    ['(foo', 'https://x', 'Bad regular expression: missing ): (foo'],
+    ['a**', 'https://x', 'Bad regular expression: bad repetition operator: **'],
+    ['(?=x)', 'https://x', 'Bad regular expression: invalid perl operator: (?='],
+    ['#(?P<id>[0-9]+)', 'https://x/{id', 'Invalid URL template.'],
+    [
+      '#(?P<id>[0-9]+)',
+      'https://x/{hello}/{id}',
+      "Group 'hello' in URL template is not present in linkifier pattern.",
+    ],
+    [
+      '#(?P<id>[0-9]+)',
+      'https://x/',
+      "Group 'id' in linkifier pattern is not present in URL template.",
+    ],
+  ])('%s with %s: %s', (pattern, template, message) => {
+    expect(checkLinkifier(pattern, template)).toBe(message);
+  });
+  it('accepts a matching pattern and template, with RE2 syntax JS lacks', () => {
+    expect(
+      checkLinkifier(
+        '(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>\\d+)',
+        'https://github.com/{org}/{repo}/issues/{id}',
+      ),
+    ).toBeUndefined();
+    expect(checkLinkifier('\\p{Greek}+(?P<id>\\d+)', 'https://x/{id}')).toBeUndefined();
+  });
+});
+
+describe('playground checks', () => {
+  it.each([
+    ['https://x/?code={code}', undefined],
+    ['https://x/{?test,code}', '"code" should be the only variable present in the URL template'],
+    ['https://x/?test={test', 'Invalid URL template.'],
+    ['https://x/{?test}', 'Missing the required variable "code" in the URL template'],
+  ])('%s', (template, message) => expect(checkPlaygroundTemplate(template)).toBe(message));
+  it('checks the language charset and length', () => {
+    expect(checkPygmentsLanguage('C++')).toBeUndefined();
+    expect(checkPygmentsLanguage('py$')).toBe('Invalid characters in pygments language');
+    expect(checkPygmentsLanguage('x'.repeat(41))).toMatch(/too long/);
+  });
+});
+
+describe('names', () => {
+  it('channel names', () => {
+    expect(checkChannelName('   ')).toBe("Channel name can't be empty.");
+    expect(checkChannelName('x'.repeat(61))).toBe('Channel name too long (limit: 60 characters).');
+    expect(checkChannelName('abc\u0000')).toBe('Invalid character in channel name, at position 4.');
+    expect(checkChannelName('général 🚀')).toBeUndefined();
+    expect(checkChannelName('🚀'.repeat(60))).toBeUndefined();
+  });
+  it('folder names', () => {
+    expect(checkChannelFolderName('')).toBe("Channel folder name can't be empty.");
+    expect(checkChannelFolderName('abc\0')).toBe(
+      'Invalid character in channel folder name, at position 4.',
+    );
+  });
+  it('group names', () => {
+    expect(checkUserGroupName('')).toBe("User group name can't be empty!");
+    expect(checkUserGroupName('role:x')).toBe("User group name cannot start with 'role:'.");
+    expect(checkUserGroupName('@x')).toBe("User group name cannot start with '@'.");
+    expect(checkUserGroupName('x'.repeat(101))).toBe(
+      'User group name cannot exceed 100 characters.',
+    );
+  });
+  it('bounded text', () => {
+    expect(checkBoundedText('title', '  ', 60)).toBe('title cannot be blank');
+    expect(checkBoundedText('title', 'x'.repeat(61), 60)).toBe(
+      'title is too long (limit: 60 characters)',
+    );
+  });
+});
