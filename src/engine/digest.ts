@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * JSON with object keys sorted at every level, so the same data always gives the same bytes
+ * (JSON.stringify keeps insertion order, which depends on who built the object).
+ * `undefined` properties are dropped, as JSON.stringify does.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** SHA-256 (hex) of the canonical JSON of `value`. */
+export function sha256Json(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+}
+
+/** The digest a plan records for the desired state it was made from. */
+export function desiredStateDigest(desired: unknown): string {
+  return sha256Json(desired);
+}

@@ -1,0 +1,99 @@
+import type { DesiredState } from '../model/desired-state';
+import { ZulipCdkError } from '../model/errors';
+import { FEATURES, MIN_FEATURE_LEVEL, supports } from '../model/features';
+import type { FeatureName } from '../model/features';
+import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
+import type { PermissionSettingInfo } from '../model/permissions';
+import { resourceAddress } from '../model/address';
+import type { ServerInfo } from '../model/live-state';
+
+/** One thing the configuration uses that the server lacks. */
+export interface FeatureProblem {
+  readonly feature: FeatureName;
+  readonly needs: number;
+  readonly address: string;
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * Everything in `desired` that the server's feature level lacks, collected (not just the
+ * first) so one run tells the user all of it.
+ */
+export function findUnsupportedFeatures(
+  desired: DesiredState,
+  server: Pick<ServerInfo, 'featureLevel' | 'version'>,
+): FeatureProblem[] {
+  const problems: FeatureProblem[] = [];
+  const fl = server.featureLevel;
+  const need = (feature: FeatureName, address: string, path: string, detail?: string): void => {
+    if (supports(fl, feature)) return;
+    const f = FEATURES[feature];
+    problems.push({
+      feature,
+      needs: f.level,
+      address,
+      path,
+      message:
+        `${address} (${path}): ${detail ?? f.what} needs Zulip feature level ${f.level}; ` +
+        `the server is at ${fl} (Zulip ${server.version})`,
+    });
+  };
+  const perms = (
+    table: Record<string, PermissionSettingInfo>,
+    declared: Record<string, unknown>,
+    address: string,
+    path: string,
+  ): void => {
+    for (const [name, value] of Object.entries(declared)) {
+      const info = table[name];
+      if (value === undefined || !info?.feature) continue;
+      need(info.feature, address, path, info.wire);
+    }
+  };
+
+  for (const f of desired.channelFolders)
+    need('channelFolders', resourceAddress('channelFolder', f.name), f.path);
+  for (const g of desired.userGroups) {
+    const address = resourceAddress('userGroup', g.name);
+    perms(GROUP_PERMISSIONS, g.permissions, address, g.path);
+    if (g.deactivated === true) need('groupDeactivation', address, g.path);
+  }
+  for (const c of desired.channels) {
+    const address = resourceAddress('channel', c.name);
+    perms(CHANNEL_PERMISSIONS, c.permissions, address, c.path);
+    if (typeof c.folder === 'string') need('channelFolders', address, c.path, 'folder');
+    if (c.topicsPolicy !== undefined) need('topicsPolicy', address, c.path);
+    if (c.topicsPolicy === 'empty_topic_only') need('emptyTopicOnly', address, c.path);
+  }
+  for (const s of desired.savedSnippets)
+    need('savedSnippets', resourceAddress('savedSnippet', s.title), s.path);
+  return problems;
+}
+
+/**
+ * Throws `FEATURE_UNSUPPORTED` listing every feature the configuration uses that the server
+ * lacks (and `SERVER_TOO_OLD` below zulip-cdk's minimum).
+ */
+export function checkFeatures(
+  desired: DesiredState,
+  server: Pick<ServerInfo, 'featureLevel' | 'version' | 'site'>,
+): void {
+  if (server.featureLevel < MIN_FEATURE_LEVEL)
+    throw new ZulipCdkError(
+      'SERVER_TOO_OLD',
+      `The server is at feature level ${server.featureLevel} (Zulip ${server.version}); zulip-cdk needs ${MIN_FEATURE_LEVEL} (Zulip 10.2) or newer`,
+      { where: server.site, hint: 'Upgrade the Zulip server.' },
+    );
+  const problems = findUnsupportedFeatures(desired, server);
+  if (problems.length === 0) return;
+  throw new ZulipCdkError(
+    'FEATURE_UNSUPPORTED',
+    `The configuration uses ${problems.length} feature(s) the server lacks:\n` +
+      problems.map((p) => `  - ${p.message}`).join('\n'),
+    {
+      where: server.site,
+      hint: 'Remove these settings from the configuration, or upgrade the Zulip server.',
+    },
+  );
+}

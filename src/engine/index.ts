@@ -1,0 +1,10 @@
+/** The engine: plan (diff, ordering, safety) and render. Pure: no I/O, never prints. */
+export * from './plan-format';
+export { plan, isIgnored } from './plan';
+export type { PlanOptions } from './plan';
+export { checkFeatures, findUnsupportedFeatures } from './feature-check';
+export type { FeatureProblem } from './feature-check';
+export { canonicalJson, sha256Json, desiredStateDigest } from './digest';
+export { planChecksum, hasChanges, parsePlan } from './plan-io';
+export { LiveIndex, normaliseChannelDescription, retentionToNatural } from './live-index';
+export * from './render';

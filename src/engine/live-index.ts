@@ -1,0 +1,102 @@
+import { channelNameKey } from '../model/address';
+import type { GroupSettingValue } from '../model/desired-state';
+import { canonicalGroupSetting } from '../model/group-setting';
+import type {
+  LiveChannel,
+  LiveChannelFolder,
+  LiveState,
+  LiveUser,
+  LiveUserGroup,
+  WireGroupSettingValue,
+} from '../model/live-state';
+
+/** Lookups over a LiveState: IDs to natural keys and back. Built once per plan. */
+export class LiveIndex {
+  public readonly usersById = new Map<number, LiveUser>();
+  /** By lower-cased email: Zulip compares addresses case-insensitively. */
+  public readonly usersByEmail = new Map<string, LiveUser>();
+  public readonly groupsById = new Map<number, LiveUserGroup>();
+  /** Group names are case-sensitive in Zulip. */
+  public readonly groupsByName = new Map<string, LiveUserGroup>();
+  public readonly channelsById = new Map<number, LiveChannel>();
+  /** By {@link channelNameKey}; archived channels included (their names stay reserved). */
+  public readonly channelsByKey = new Map<string, LiveChannel>();
+  public readonly foldersById = new Map<number, LiveChannelFolder>();
+  public readonly foldersByKey = new Map<string, LiveChannelFolder>();
+
+  public constructor(public readonly live: LiveState) {
+    for (const u of live.users) {
+      this.usersById.set(u.id, u);
+      this.usersByEmail.set(u.email.toLowerCase(), u);
+    }
+    for (const g of live.userGroups) {
+      this.groupsById.set(g.id, g);
+      this.groupsByName.set(g.name, g);
+    }
+    for (const c of live.channels) {
+      this.channelsById.set(c.id, c);
+      const k = channelNameKey(c.name);
+      // An active channel wins over an archived one with the same key (should not happen).
+      const prev = this.channelsByKey.get(k);
+      if (!prev || prev.archived) this.channelsByKey.set(k, c);
+    }
+    for (const f of live.channelFolders) {
+      this.foldersById.set(f.id, f);
+      const k = channelNameKey(f.name);
+      const prev = this.foldersByKey.get(k);
+      if (!prev || prev.archived) this.foldersByKey.set(k, f);
+    }
+  }
+
+  /** A user by email, case-insensitively. */
+  public user(email: string): LiveUser | undefined {
+    return this.usersByEmail.get(email.toLowerCase());
+  }
+
+  /** The email we show and compare for a user ID; `#<id>` when the reader could not see it. */
+  public emailOf(id: number): string {
+    return this.usersById.get(id)?.email ?? `user#${id}`;
+  }
+
+  /** The name of a group ID; `group#<id>` when unknown. */
+  public groupNameOf(id: number): string {
+    return this.groupsById.get(id)?.name ?? `group#${id}`;
+  }
+
+  /** A wire group-setting value in natural-key terms, canonicalised. */
+  public groupSettingToNatural(value: WireGroupSettingValue): GroupSettingValue {
+    if (typeof value === 'number') return this.groupNameOf(value);
+    return canonicalGroupSetting({
+      users: value.direct_members.map((id) => this.emailOf(id)),
+      groups: value.direct_subgroups.map((id) => this.groupNameOf(id)),
+    });
+  }
+
+  /**
+   * Every active user in a live group, following live subgroups (Zulip's `members` lists
+   * direct members only). Cycles are impossible in Zulip but guarded anyway.
+   */
+  public expandLiveGroup(group: LiveUserGroup, seen = new Set<number>()): Set<number> {
+    const out = new Set<number>();
+    if (seen.has(group.id)) return out;
+    seen.add(group.id);
+    for (const id of group.members) if (this.usersById.get(id)?.isActive) out.add(id);
+    for (const sub of group.subgroups) {
+      const g = this.groupsById.get(sub);
+      if (g) for (const id of this.expandLiveGroup(g, seen)) out.add(id);
+    }
+    return out;
+  }
+}
+
+/** Zulip turns newlines in channel descriptions into spaces (PATCH /streams and create). */
+export function normaliseChannelDescription(description: string): string {
+  return description.replace(/\r?\n/g, ' ');
+}
+
+/** Live `message_retention_days` in desired-state terms. */
+export function retentionToNatural(value: number | null): number | 'realm_default' | 'unlimited' {
+  if (value === null) return 'realm_default';
+  if (value === -1) return 'unlimited';
+  return value;
+}

@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import { MEMBERSHIP_MODES, RESOURCE_KINDS } from '../model/kinds';
+import { WireGroupSettingValueSchema } from '../model/live-state';
+
+/**
+ * The saved plan: plain JSON data, versioned. `zulip-cdk plan --out` writes it, `apply` reads
+ * it back, the renderers turn it into text or Markdown. Values are in natural-key terms
+ * (names, emails), never wire IDs, except where apply needs them: `liveId` (the live object
+ * to write) and `old` (a group setting's wire value as read at plan time, sent as `{new, old}`).
+ *
+ * Format version 1:
+ * - `changes` are in an order apply may execute them in (a topological order of `dependsOn`);
+ *   `dependsOn` names the `id`s of changes that must land first, so apply may also batch or
+ *   parallelise independent changes.
+ * - `fingerprints` hold, for every live object the plan touches, a SHA-256 of the normalised
+ *   live object (`<address>`) and of its membership (`<address>#membership`), so apply can
+ *   tell what changed since review.
+ */
+export const PLAN_FORMAT_VERSION = 1;
+
+/** JSON values, as they appear in `before`, `after` and `properties`. */
+export const JsonValueSchema = z.json();
+export type JsonValue = z.infer<typeof JsonValueSchema>;
+
+export const CHANGE_ACTIONS = [
+  'create',
+  'update',
+  'rename',
+  'unarchive',
+  'reactivate',
+  'archive',
+  'deactivate',
+  'delete',
+  'replace',
+  'reorder',
+  'membership',
+] as const;
+export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+
+/** Actions that remove an object from use (counted against `maxRemovals`). */
+export const REMOVAL_ACTIONS = ['archive', 'deactivate', 'delete'] as const;
+
+const common = {
+  /** Unique within the plan: `<address>#<action>`. */
+  id: z.string(),
+  kind: z.enum(RESOURCE_KINDS),
+  /** `kind["natural key"]`, see `resourceAddress`. */
+  address: z.string(),
+  /** The natural key (after the change, for renames). */
+  key: z.string(),
+  /** The construct path that declared the object; null for undeclared live objects. */
+  path: z.string().nullable(),
+  /** Ids of changes that must be applied first. */
+  dependsOn: z.array(z.string()),
+};
+
+/** One property of an update: before (as read, in natural-key terms) and after. */
+export const PropertyChangeSchema = z.strictObject({
+  /** The desired-state property, e.g. `description` or `permissions.canSendMessageGroup`. */
+  property: z.string(),
+  /** null when the object has no value yet (subscription settings of a new subscription). */
+  before: JsonValueSchema,
+  after: JsonValueSchema,
+  /** The Zulip parameter name for group settings, e.g. `can_send_message_group`. */
+  wire: z.string().optional(),
+  /** The group setting's wire value as read at plan time: send `{new, old}` with it. */
+  old: WireGroupSettingValueSchema.optional(),
+});
+export type PropertyChange = z.infer<typeof PropertyChangeSchema>;
+
+export const CreateChangeSchema = z.strictObject({
+  action: z.literal('create'),
+  ...common,
+  /**
+   * Every property of the new object, defaults filled in, in natural-key terms. Group
+   * settings whose Zulip default is the creator hold `{users: [applying account]}`.
+   */
+  properties: z.record(z.string(), JsonValueSchema),
+});
+
+export const UpdateChangeSchema = z.strictObject({
+  action: z.literal('update'),
+  ...common,
+  /** null when the object is created by this plan (subscription settings on a new channel). */
+  liveId: z.number().int().nullable(),
+  properties: z.array(PropertyChangeSchema),
+});
+
+export const RenameChangeSchema = z.strictObject({
+  action: z.literal('rename'),
+  ...common,
+  liveId: z.number().int(),
+  from: z.string(),
+  to: z.string(),
+});
+
+/** Archive (channels, folders), deactivate (groups), delete (linkifiers, playgrounds, snippets). */
+export const RemoveChangeSchema = z.strictObject({
+  action: z.enum(['archive', 'deactivate', 'delete']),
+  ...common,
+  liveId: z.number().int(),
+  /** `prune`: undeclared and pruning is on; `declared`: the config says archived/deactivated. */
+  reason: z.enum(['prune', 'declared']),
+  /** The object as read, in natural-key terms (for the reviewer). */
+  before: z.record(z.string(), JsonValueSchema),
+});
+
+/** Unarchive (channels, folders) or reactivate (groups). */
+export const RestoreChangeSchema = z.strictObject({
+  action: z.enum(['unarchive', 'reactivate']),
+  ...common,
+  liveId: z.number().int(),
+});
+
+/** Zulip cannot update this object in place (playgrounds): delete, then create. */
+export const ReplaceChangeSchema = z.strictObject({
+  action: z.literal('replace'),
+  ...common,
+  liveId: z.number().int(),
+  before: z.record(z.string(), JsonValueSchema),
+  after: z.record(z.string(), JsonValueSchema),
+});
+
+export const ReorderChangeSchema = z.strictObject({
+  action: z.literal('reorder'),
+  ...common,
+  kind: z.enum(['linkifier', 'channelFolder']),
+  /** Live order before, by natural key. */
+  before: z.array(z.string()),
+  /**
+   * The full order to send: every object of the kind that exists after the plan (archived
+   * folders included), declared ones in declaration order, undeclared ones last. `id` is null
+   * for objects this plan creates: apply fills it in.
+   */
+  after: z.array(z.strictObject({ key: z.string(), id: z.number().int().nullable() })),
+});
+
+const MemberUserSchema = z.strictObject({ email: z.string(), id: z.number().int() });
+const MemberGroupSchema = z.strictObject({ name: z.string(), id: z.number().int().nullable() });
+
+/** Channel subscribers (users only, groups expanded) or a group's direct members and subgroups. */
+export const MembershipChangeSchema = z.strictObject({
+  action: z.literal('membership'),
+  ...common,
+  kind: z.enum(['channel', 'userGroup']),
+  /** null when the object is created by this plan. */
+  liveId: z.number().int().nullable(),
+  collection: z.enum(['subscribers', 'members']),
+  mode: z.enum(MEMBERSHIP_MODES),
+  add: z.array(MemberUserSchema),
+  remove: z.array(MemberUserSchema),
+  addSubgroups: z.array(MemberGroupSchema),
+  removeSubgroups: z.array(MemberGroupSchema),
+  /** Channels: whether new subscribers are told (the channel's `announce`); false by default. */
+  notify: z.boolean(),
+});
+
+export const ChangeSchema = z.discriminatedUnion('action', [
+  CreateChangeSchema,
+  UpdateChangeSchema,
+  RenameChangeSchema,
+  RemoveChangeSchema,
+  RestoreChangeSchema,
+  ReplaceChangeSchema,
+  ReorderChangeSchema,
+  MembershipChangeSchema,
+]);
+export type Change = z.infer<typeof ChangeSchema>;
+export type CreateChange = z.infer<typeof CreateChangeSchema>;
+export type UpdateChange = z.infer<typeof UpdateChangeSchema>;
+export type RenameChange = z.infer<typeof RenameChangeSchema>;
+export type RemoveChange = z.infer<typeof RemoveChangeSchema>;
+export type RestoreChange = z.infer<typeof RestoreChangeSchema>;
+export type ReplaceChange = z.infer<typeof ReplaceChangeSchema>;
+export type ReorderChange = z.infer<typeof ReorderChangeSchema>;
+export type MembershipChange = z.infer<typeof MembershipChangeSchema>;
+
+export const WARNING_CODES = [
+  'UNDECLARED',
+  'UNKNOWN_USER',
+  'DEACTIVATED_USER',
+  'DUPLICATE_SNIPPET',
+  'SUBSCRIBERS_NOT_VISIBLE',
+  'NOT_SUBSCRIBED',
+  'REORDER_UNSUPPORTED',
+  'NEEDS_OWNER',
+  'CREATOR_UNKNOWN',
+  'ARCHIVED_NOT_FOUND',
+  'DEPENDENCY_CYCLE',
+] as const;
+export type WarningCode = (typeof WARNING_CODES)[number];
+
+export const WarningSchema = z.strictObject({
+  code: z.enum(WARNING_CODES),
+  message: z.string(),
+  address: z.string().optional(),
+  path: z.string().optional(),
+});
+export type PlanWarning = z.infer<typeof WarningSchema>;
+
+/** Findings block apply unless `--force`. */
+export const FINDING_CODES = [
+  'PROTECTED',
+  'TOO_MANY_REMOVALS',
+  'SELF_ADMIN_LOSS',
+  'SELF_CHANNEL_ACCESS_LOSS',
+  'NO_OWNER',
+  'ADMIN_REMOVED',
+] as const;
+export type FindingCode = (typeof FINDING_CODES)[number];
+
+export const FindingSchema = z.strictObject({
+  code: z.enum(FINDING_CODES),
+  message: z.string(),
+  address: z.string().optional(),
+});
+export type SafetyFinding = z.infer<typeof FindingSchema>;
+
+export const PlanSummarySchema = z.strictObject({
+  create: z.number().int(),
+  update: z.number().int(),
+  rename: z.number().int(),
+  restore: z.number().int(),
+  remove: z.number().int(),
+  replace: z.number().int(),
+  reorder: z.number().int(),
+  membership: z.number().int(),
+  total: z.number().int(),
+});
+export type PlanSummary = z.infer<typeof PlanSummarySchema>;
+
+export const PlanSchema = z.strictObject({
+  formatVersion: z.literal(PLAN_FORMAT_VERSION),
+  /** ISO time; only when the caller asks for it, so plans stay deterministic in tests. */
+  createdAt: z.string().optional(),
+  /** SHA-256 (hex) of the canonical JSON of the desired state the plan was made from. */
+  desiredDigest: z.string(),
+  server: z.strictObject({ site: z.string(), featureLevel: z.number().int(), version: z.string() }),
+  /** The account the live state was read with; apply must run as the same account. */
+  account: z.strictObject({ userId: z.number().int(), email: z.string() }),
+  /** The `--target` addresses the plan was limited to, if any. */
+  targets: z.array(z.string()).optional(),
+  summary: PlanSummarySchema,
+  changes: z.array(ChangeSchema),
+  warnings: z.array(WarningSchema),
+  findings: z.array(FindingSchema),
+  /** Address (or `<address>#membership`) → SHA-256 of the normalised live object. */
+  fingerprints: z.record(z.string(), z.string()),
+});
+export type Plan = z.infer<typeof PlanSchema>;

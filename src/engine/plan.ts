@@ -1,0 +1,1369 @@
+import { channelNameKey, playgroundKey, resourceAddress } from '../model/address';
+import type {
+  DesiredChannel,
+  DesiredChannelFolder,
+  DesiredState,
+  DesiredUserGroup,
+  GroupSettingValue,
+  Lifecycle,
+  Membership,
+} from '../model/desired-state';
+import { ZulipCdkError } from '../model/errors';
+import { FEATURES, supports } from '../model/features';
+import type { FeatureName } from '../model/features';
+import { canonicalGroupSetting, groupSettingsEqual } from '../model/group-setting';
+import { ROLES, SUBSCRIPTION_PROPERTIES, isSystemGroupName, roleName } from '../model/kinds';
+import type { ResourceKind, SubscriptionPropertyName } from '../model/kinds';
+import type {
+  LiveChannel,
+  LiveChannelFolder,
+  LiveLinkifier,
+  LivePlayground,
+  LiveSavedSnippet,
+  LiveState,
+  LiveUserGroup,
+} from '../model/live-state';
+import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
+import type { PermissionSettingInfo } from '../model/permissions';
+import { canonicalJson, desiredStateDigest } from './digest';
+import { checkFeatures } from './feature-check';
+import { LiveIndex, normaliseChannelDescription, retentionToNatural } from './live-index';
+import type {
+  Change,
+  JsonValue,
+  MembershipChange,
+  Plan,
+  PlanWarning,
+  PropertyChange,
+  SafetyFinding,
+  WarningCode,
+} from './plan-format';
+import { PLAN_FORMAT_VERSION } from './plan-format';
+import { finishPlan } from './plan-finish';
+import type { ChangeMeta } from './plan-finish';
+
+/** Options of {@link plan}. */
+export interface PlanOptions {
+  /**
+   * Limit the plan to these addresses (`channel["eng"]`) or kinds (`channel`), plus the changes
+   * they depend on.
+   */
+  readonly targets?: readonly string[];
+  /** Recorded as `createdAt`; left out by default so plans are deterministic. */
+  readonly createdAt?: string;
+}
+
+/**
+ * Diffs the desired state against the live organization. Pure: no I/O, no clock.
+ *
+ * Throws `FEATURE_UNSUPPORTED` (every feature the configuration uses that the server lacks)
+ * and `UNRESOLVED_REFERENCE` (groups or folders that exist neither in the configuration nor
+ * live) before producing any change.
+ */
+export function plan(desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
+  checkFeatures(desired, live.server);
+  const planner = new Planner(desired, live);
+  planner.run();
+  planner.throwErrors();
+  const { changes, warnings, findings, fingerprints, summary } = finishPlan({
+    changes: planner.changes,
+    meta: planner.meta,
+    warnings: planner.warnings,
+    findings: planner.findings,
+    idx: planner.idx,
+    live,
+    ...(options.targets ? { targets: options.targets } : {}),
+    maxRemovals: desired.organization.maxRemovals ?? 10,
+  });
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    ...(options.createdAt !== undefined ? { createdAt: options.createdAt } : {}),
+    desiredDigest: desiredStateDigest(desired),
+    server: {
+      site: live.server.site,
+      featureLevel: live.server.featureLevel,
+      version: live.server.version,
+    },
+    account: { userId: live.me.userId, email: live.me.email },
+    ...(options.targets ? { targets: [...options.targets] } : {}),
+    summary,
+    changes,
+    warnings,
+    findings,
+    fingerprints,
+  };
+}
+
+type Props = Record<string, JsonValue>;
+
+function jsonEqual(a: unknown, b: unknown): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+/** Whether `lifecycle.ignoreChanges` covers a property (`permissions` covers all of them). */
+export function isIgnored(lifecycle: Lifecycle | undefined, property: string): boolean {
+  const ignore = lifecycle?.ignoreChanges;
+  if (!ignore || ignore.length === 0) return false;
+  if (ignore.includes(property)) return true;
+  if (property.startsWith('permissions.')) {
+    const bare = property.slice('permissions.'.length);
+    return ignore.includes('permissions') || ignore.includes(bare);
+  }
+  return false;
+}
+
+/** Group names inside a natural-key group-setting value. */
+function groupsIn(value: JsonValue | GroupSettingValue | undefined): string[] {
+  if (typeof value === 'string') return [value];
+  if (value && typeof value === 'object' && !Array.isArray(value) && 'groups' in value) {
+    const groups: unknown = value.groups;
+    return Array.isArray(groups)
+      ? groups.filter((g: unknown): g is string => typeof g === 'string')
+      : [];
+  }
+  return [];
+}
+
+const groupAddress = (name: string): string => resourceAddress('userGroup', name);
+
+class Planner {
+  public readonly idx: LiveIndex;
+  public readonly changes: Change[] = [];
+  public readonly meta = new Map<string, ChangeMeta>();
+  public readonly warnings: PlanWarning[] = [];
+  public readonly findings: SafetyFinding[] = [];
+  private readonly errors: string[] = [];
+  private readonly warned = new Set<string>();
+  private readonly fl: number;
+
+  /** Desired natural key → the live object it manages (after renames), or null when created. */
+  private readonly folderMatch = new Map<string, LiveChannelFolder | null>();
+  private readonly groupMatch = new Map<string, LiveUserGroup | null>();
+  private readonly channelMatch = new Map<string, LiveChannel | null>();
+  private readonly desiredGroups = new Map<string, DesiredUserGroup>();
+  private readonly desiredFolders = new Map<string, DesiredChannelFolder>();
+  private readonly desiredChannels = new Map<string, DesiredChannel>();
+  /** Users (IDs) that will be subscribed to a channel (by desired key) after apply, when known. */
+  private readonly channelSubscribersAfter = new Map<string, Set<number>>();
+
+  public constructor(
+    private readonly desired: DesiredState,
+    private readonly live: LiveState,
+  ) {
+    this.idx = new LiveIndex(live);
+    this.fl = live.server.featureLevel;
+  }
+
+  public run(): void {
+    this.matchAll();
+    this.planFolders();
+    this.planGroups();
+    this.planChannels();
+    this.planLinkifiers();
+    this.planPlaygrounds();
+    this.planSnippets();
+    this.planUsers();
+    this.planSubscriptionSettings();
+  }
+
+  public throwErrors(): void {
+    if (this.errors.length === 0) return;
+    throw new ZulipCdkError(
+      'UNRESOLVED_REFERENCE',
+      `The configuration cannot be planned:\n${this.errors.map((e) => `  - ${e}`).join('\n')}`,
+      { hint: 'Declare the missing objects, or fix the names.' },
+    );
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private supports(feature: FeatureName): boolean {
+    return supports(this.fl, feature);
+  }
+
+  private warn(code: WarningCode, message: string, address?: string, path?: string): void {
+    const dedupe = `${code}|${address ?? ''}|${message}`;
+    if (this.warned.has(dedupe)) return;
+    this.warned.add(dedupe);
+    this.warnings.push({
+      code,
+      message,
+      ...(address !== undefined ? { address } : {}),
+      ...(path !== undefined ? { path } : {}),
+    });
+  }
+
+  private add(change: Change, meta: ChangeMeta = {}): void {
+    this.changes.push(change);
+    this.meta.set(change.id, meta);
+  }
+
+  private protectedFinding(address: string, path: string, what: string): void {
+    this.findings.push({
+      code: 'PROTECTED',
+      message: `${address} (${path}) is protected: the plan would ${what} it; left as it is`,
+      address,
+    });
+  }
+
+  /** Active live user IDs for emails; unknown and deactivated users are warned about and dropped. */
+  private resolveUsers(emails: readonly string[], address: string, path: string): number[] {
+    const ids: number[] = [];
+    for (const email of emails) {
+      const u = this.idx.user(email);
+      if (!u) {
+        this.warn(
+          'UNKNOWN_USER',
+          `${email} is not a user of this organization; ignored`,
+          address,
+          path,
+        );
+      } else if (!u.isActive) {
+        this.warn(
+          'DEACTIVATED_USER',
+          `${email} is deactivated; ignored (Zulip drops deactivated users from groups and settings)`,
+          address,
+          path,
+        );
+      } else ids.push(u.id);
+    }
+    return [...new Set(ids)];
+  }
+
+  /** Checks a group reference: a system group, a declared group, or a live one. */
+  private checkGroupRef(name: string, address: string, path: string): void {
+    if (isSystemGroupName(name)) return;
+    if (this.desiredGroups.has(name)) return;
+    const l = this.idx.groupsByName.get(name);
+    if (l && !l.deactivated) return;
+    this.errors.push(
+      `${address} (${path}): user group '${name}' ${l ? 'is deactivated' : 'does not exist'}`,
+    );
+  }
+
+  /** A desired group-setting value in canonical natural-key terms, users as live emails. */
+  private desiredGroupSetting(
+    value: GroupSettingValue,
+    address: string,
+    path: string,
+  ): GroupSettingValue {
+    if (typeof value === 'string') {
+      this.checkGroupRef(value, address, path);
+      return value;
+    }
+    const users = this.resolveUsers(value.users, address, path).map((id) => this.idx.emailOf(id));
+    for (const g of value.groups) this.checkGroupRef(g, address, path);
+    return canonicalGroupSetting({ users, groups: value.groups });
+  }
+
+  /** Zulip's `{creator}` default: the anonymous group of the creator (`role:nobody` without one). */
+  private creatorDefault(creatorId: number | null): GroupSettingValue {
+    if (creatorId === null) return 'role:nobody';
+    const u = this.idx.usersById.get(creatorId);
+    if (u && !u.isActive) return 'role:nobody';
+    return { users: [this.idx.emailOf(creatorId)], groups: [] };
+  }
+
+  private permissionSupported(info: PermissionSettingInfo): boolean {
+    return info.feature === undefined || this.supports(info.feature);
+  }
+
+  /** Effective permissions of an object this plan creates (`creator` is the applying account). */
+  private createPermissions(
+    table: Record<string, PermissionSettingInfo>,
+    declared: Partial<Record<string, GroupSettingValue>>,
+    address: string,
+    path: string,
+    props: Props,
+  ): string[] {
+    const refs: string[] = [];
+    for (const [name, info] of Object.entries(table)) {
+      if (!this.permissionSupported(info)) continue;
+      const value = declared[name];
+      const after =
+        value !== undefined
+          ? this.desiredGroupSetting(value, address, path)
+          : info.default === 'creator'
+            ? this.creatorDefault(this.live.me.userId)
+            : info.default;
+      props[`permissions.${name}`] = after;
+      refs.push(...groupsIn(after));
+    }
+    return refs;
+  }
+
+  /** Property changes of group settings on a live object. */
+  private updatePermissions(
+    table: Record<string, PermissionSettingInfo>,
+    declared: Partial<Record<string, GroupSettingValue>>,
+    live: { permissions: Record<string, LiveState['channels'][number]['permissions'][string]> },
+    creatorId: number | null,
+    lifecycle: Lifecycle | undefined,
+    address: string,
+    path: string,
+    out: PropertyChange[],
+    meta: { refs: string[]; releases: string[] },
+  ): void {
+    for (const [name, info] of Object.entries(table)) {
+      if (!this.permissionSupported(info)) continue;
+      const property = `permissions.${name}`;
+      const old = live.permissions[info.wire];
+      if (old === undefined || isIgnored(lifecycle, property)) continue;
+      const value = declared[name];
+      let after: GroupSettingValue;
+      if (value !== undefined) after = this.desiredGroupSetting(value, address, path);
+      else if (info.default === 'creator') {
+        // Without a known creator we cannot tell what Zulip's default was: leave it.
+        if (creatorId === null) continue;
+        after = this.creatorDefault(creatorId);
+      } else after = info.default;
+      const before = this.idx.groupSettingToNatural(old);
+      if (groupSettingsEqual(before, after)) continue;
+      out.push({ property, before, after, wire: info.wire, old });
+      const afterGroups = groupsIn(after);
+      meta.refs.push(...afterGroups);
+      meta.releases.push(...groupsIn(before).filter((g) => !afterGroups.includes(g)));
+    }
+  }
+
+  private prop(
+    out: PropertyChange[],
+    lifecycle: Lifecycle | undefined,
+    property: string,
+    before: JsonValue,
+    after: JsonValue,
+  ): void {
+    if (isIgnored(lifecycle, property) || jsonEqual(before, after)) return;
+    out.push({ property, before, after });
+  }
+
+  // ---------------------------------------------------------------- matching
+
+  /**
+   * Matches declared objects to live ones by natural key, then through `renamedFrom`, before any
+   * diffing: references between kinds (a channel's folder, a group's subgroups) must resolve to
+   * the same live object whichever kind is planned first.
+   */
+  private matchAll(): void {
+    for (const f of this.desired.channelFolders) this.desiredFolders.set(channelNameKey(f.name), f);
+    for (const g of this.desired.userGroups) this.desiredGroups.set(g.name, g);
+    for (const c of this.desired.channels) this.desiredChannels.set(channelNameKey(c.name), c);
+
+    const match = <D extends { name: string; lifecycle?: Lifecycle | undefined }, L>(
+      items: readonly D[],
+      key: (name: string) => string,
+      lookup: (key: string) => L | undefined,
+      declared: (key: string) => boolean,
+      out: Map<string, L | null>,
+    ): void => {
+      for (const d of items) {
+        let l = lookup(key(d.name));
+        for (const from of d.lifecycle?.renamedFrom ?? []) {
+          if (l) break;
+          if (!declared(key(from))) l = lookup(key(from));
+        }
+        out.set(key(d.name), l ?? null);
+      }
+    };
+    match(
+      this.desired.channelFolders,
+      channelNameKey,
+      (k) => this.idx.foldersByKey.get(k),
+      (k) => this.desiredFolders.has(k),
+      this.folderMatch,
+    );
+    match(
+      this.desired.userGroups,
+      (n) => n,
+      (k) => {
+        const g = this.idx.groupsByName.get(k);
+        return g && !g.isSystemGroup ? g : undefined;
+      },
+      (k) => this.desiredGroups.has(k),
+      this.groupMatch,
+    );
+    match(
+      this.desired.channels,
+      channelNameKey,
+      (k) => this.idx.channelsByKey.get(k),
+      (k) => this.desiredChannels.has(k),
+      this.channelMatch,
+    );
+  }
+
+  // ---------------------------------------------------------------- folders
+
+  private planFolders(): void {
+    const claimed = new Set<number>();
+    const afterOrder: { key: string; id: number | null }[] = [];
+    const created: string[] = [];
+    for (const d of this.desired.channelFolders) {
+      const address = resourceAddress('channelFolder', d.name);
+      const l = this.folderMatch.get(channelNameKey(d.name)) ?? null;
+      const base = { kind: 'channelFolder' as const, address, key: d.name, path: d.path };
+      if (!l) {
+        if (d.archived === true) {
+          this.warn(
+            'ARCHIVED_NOT_FOUND',
+            'declared archived but does not exist; nothing to do',
+            address,
+            d.path,
+          );
+          continue;
+        }
+        this.add({
+          ...base,
+          id: `${address}#create`,
+          action: 'create',
+          dependsOn: [],
+          properties: { name: d.name, description: d.description ?? '' },
+        });
+        afterOrder.push({ key: d.name, id: null });
+        created.push(d.name);
+        continue;
+      }
+      claimed.add(l.id);
+      afterOrder.push({ key: d.name, id: l.id });
+      const renamed = channelNameKey(l.name) !== channelNameKey(d.name);
+      if (renamed)
+        this.add({
+          ...base,
+          id: `${address}#rename`,
+          action: 'rename',
+          dependsOn: [],
+          liveId: l.id,
+          from: l.name,
+          to: d.name,
+        });
+      const archived = d.archived ?? false;
+      if (l.archived && !archived)
+        this.add({
+          ...base,
+          id: `${address}#unarchive`,
+          action: 'unarchive',
+          dependsOn: [],
+          liveId: l.id,
+        });
+      if (!l.archived && archived) {
+        if (d.lifecycle?.protect) this.protectedFinding(address, d.path, 'archive');
+        else
+          this.add({
+            ...base,
+            id: `${address}#archive`,
+            action: 'archive',
+            dependsOn: [],
+            liveId: l.id,
+            reason: 'declared',
+            before: { name: l.name, description: l.description },
+          });
+      }
+      const props: PropertyChange[] = [];
+      if (!renamed) this.prop(props, d.lifecycle, 'name', l.name, d.name);
+      this.prop(props, d.lifecycle, 'description', l.description, d.description ?? '');
+      if (props.length > 0)
+        this.add({
+          ...base,
+          id: `${address}#update`,
+          action: 'update',
+          dependsOn: [],
+          liveId: l.id,
+          properties: props,
+        });
+    }
+    for (const l of this.live.channelFolders) {
+      if (claimed.has(l.id)) continue;
+      afterOrder.push({ key: l.name, id: l.id });
+      if (l.archived) continue;
+      this.undeclared('channelFolder', l.name, l.id, 'archive', {
+        name: l.name,
+        description: l.description,
+      });
+    }
+    // Zulip appends a new folder (order = its id); compare what the order will be after the
+    // creates with the declared order, undeclared folders last.
+    const current = [...this.live.channelFolders.map((f) => f.name), ...created];
+    const target = afterOrder.map((e) => e.key);
+    const liveKeys = this.live.channelFolders.map((f) => f.name);
+    if (!jsonEqual(current.map(channelNameKey), target.map(channelNameKey))) {
+      if (!this.supports('channelFolderOrder')) {
+        this.warn(
+          'REORDER_UNSUPPORTED',
+          `channel folders are not in the declared order, and reordering them needs feature level ${FEATURES.channelFolderOrder.level} (the server is at ${this.fl})`,
+        );
+      } else {
+        const address = resourceAddress('channelFolder', '*');
+        this.add({
+          id: `${address}#reorder`,
+          action: 'reorder',
+          kind: 'channelFolder',
+          address,
+          key: '*',
+          path: this.desired.organization.path,
+          dependsOn: [],
+          before: liveKeys,
+          after: afterOrder,
+        });
+      }
+    }
+  }
+
+  /** An undeclared live object: removed when pruning is on for its kind, else a warning. */
+  private undeclared(
+    kind: 'channelFolder' | 'userGroup' | 'channel' | 'linkifier' | 'playground' | 'savedSnippet',
+    key: string,
+    liveId: number,
+    action: 'archive' | 'deactivate' | 'delete',
+    before: Props,
+  ): boolean {
+    const address = resourceAddress(kind, key);
+    if (this.desired.organization.prune[kind] === true) {
+      this.add({
+        id: `${address}#${action}`,
+        action,
+        kind,
+        address,
+        key,
+        path: null,
+        dependsOn: [],
+        liveId,
+        reason: 'prune',
+        before,
+      });
+      return true;
+    }
+    this.warn(
+      'UNDECLARED',
+      `exists in the organization but not in the configuration; left as it is (pruning is off for ${kind})`,
+      address,
+    );
+    return false;
+  }
+
+  // ---------------------------------------------------------------- groups
+
+  /** Active user IDs a desired or live group stands for after apply, following subgroups. */
+  private expandGroup(name: string, seen = new Set<string>()): Set<number> {
+    const out = new Set<number>();
+    if (seen.has(name)) return out;
+    seen.add(name);
+    const d = this.desiredGroups.get(name);
+    const l = d ? (this.groupMatch.get(name) ?? undefined) : this.idx.groupsByName.get(name);
+    if (!d) {
+      if (l) for (const id of this.idx.expandLiveGroup(l)) out.add(id);
+      return out;
+    }
+    if (d.deactivated === true) return out;
+    const address = groupAddress(name);
+    for (const id of this.resolveUsers(d.members.users, address, d.path)) out.add(id);
+    for (const g of d.members.groups) for (const id of this.expandGroup(g, seen)) out.add(id);
+    if (d.members.mode === 'atLeast' && l) {
+      // atLeast keeps live members the config does not list.
+      for (const id of l.members) if (this.idx.usersById.get(id)?.isActive) out.add(id);
+      for (const sub of l.subgroups) {
+        const sg = this.idx.groupsById.get(sub);
+        if (sg) for (const id of this.expandGroup(sg.name, seen)) out.add(id);
+      }
+    }
+    return out;
+  }
+
+  private planGroups(): void {
+    const claimed = new Set<number>();
+    for (const d of this.desired.userGroups) {
+      const address = groupAddress(d.name);
+      const base = { kind: 'userGroup' as const, address, key: d.name, path: d.path };
+      if (isSystemGroupName(d.name)) {
+        this.errors.push(`${address} (${d.path}): system groups cannot be declared`);
+        continue;
+      }
+      const l = this.groupMatch.get(d.name) ?? null;
+      if (!l) {
+        if (d.deactivated === true) {
+          this.warn(
+            'ARCHIVED_NOT_FOUND',
+            'declared deactivated but does not exist; nothing to do',
+            address,
+            d.path,
+          );
+          continue;
+        }
+        const props: Props = { name: d.name, description: d.description ?? '' };
+        const refs = this.createPermissions(
+          GROUP_PERMISSIONS,
+          d.permissions,
+          address,
+          d.path,
+          props,
+        );
+        this.add(
+          { ...base, id: `${address}#create`, action: 'create', dependsOn: [], properties: props },
+          { refs: refs.map(groupAddress) },
+        );
+        this.groupMembership(d, null, address);
+        continue;
+      }
+      claimed.add(l.id);
+      if (l.name !== d.name)
+        this.add({
+          ...base,
+          id: `${address}#rename`,
+          action: 'rename',
+          dependsOn: [],
+          liveId: l.id,
+          from: l.name,
+          to: d.name,
+        });
+      const deactivated = d.deactivated ?? false;
+      if (l.deactivated && !deactivated) {
+        if (!this.supports('groupReactivation'))
+          this.errors.push(
+            `${address} (${d.path}): the group is deactivated and reactivating it needs feature level ${FEATURES.groupReactivation.level} (the server is at ${this.fl})`,
+          );
+        else
+          this.add({
+            ...base,
+            id: `${address}#reactivate`,
+            action: 'reactivate',
+            dependsOn: [],
+            liveId: l.id,
+          });
+      }
+      if (!l.deactivated && deactivated) {
+        if (d.lifecycle?.protect) this.protectedFinding(address, d.path, 'deactivate');
+        else
+          this.add({
+            ...base,
+            id: `${address}#deactivate`,
+            action: 'deactivate',
+            dependsOn: [],
+            liveId: l.id,
+            reason: 'declared',
+            before: { name: l.name, description: l.description },
+          });
+      }
+      if (deactivated) continue;
+      const props: PropertyChange[] = [];
+      const meta = { refs: [] as string[], releases: [] as string[] };
+      this.prop(props, d.lifecycle, 'description', l.description, d.description ?? '');
+      this.updatePermissions(
+        GROUP_PERMISSIONS,
+        d.permissions,
+        l,
+        l.creatorId,
+        d.lifecycle,
+        address,
+        d.path,
+        props,
+        meta,
+      );
+      if (props.length > 0)
+        this.add(
+          {
+            ...base,
+            id: `${address}#update`,
+            action: 'update',
+            dependsOn: [],
+            liveId: l.id,
+            properties: props,
+          },
+          { refs: meta.refs.map(groupAddress), releases: meta.releases.map(groupAddress) },
+        );
+      this.groupMembership(d, l, address);
+    }
+    for (const l of this.live.userGroups) {
+      if (claimed.has(l.id) || l.isSystemGroup || l.deactivated) continue;
+      this.undeclared('userGroup', l.name, l.id, 'deactivate', {
+        name: l.name,
+        description: l.description,
+      });
+    }
+  }
+
+  private groupMembership(d: DesiredUserGroup, l: LiveUserGroup | null, address: string): void {
+    if (isIgnored(d.lifecycle, 'members')) return;
+    const want = this.resolveUsers(d.members.users, address, d.path);
+    const have = l ? l.members.filter((id) => this.idx.usersById.get(id)?.isActive !== false) : [];
+    const exact = d.members.mode === 'exact';
+    const add = want.filter((id) => !have.includes(id));
+    const remove = exact ? have.filter((id) => !want.includes(id)) : [];
+    const wantGroups = d.members.groups.map((name) => {
+      this.checkGroupRef(name, address, d.path);
+      const m = this.desiredGroups.has(name)
+        ? this.groupMatch.get(name)
+        : this.idx.groupsByName.get(name);
+      return { name, id: m?.id ?? null };
+    });
+    const haveGroups = l?.subgroups ?? [];
+    const addSubgroups = wantGroups.filter((g) => g.id === null || !haveGroups.includes(g.id));
+    const removeSubgroups = exact
+      ? haveGroups
+          .filter((id) => !wantGroups.some((g) => g.id === id))
+          .map((id) => ({ name: this.nameOfLiveGroup(id), id }))
+      : [];
+    if (add.length + remove.length + addSubgroups.length + removeSubgroups.length === 0) return;
+    this.add(
+      {
+        id: `${address}#membership`,
+        action: 'membership',
+        kind: 'userGroup',
+        address,
+        key: d.name,
+        path: d.path,
+        dependsOn: [],
+        liveId: l?.id ?? null,
+        collection: 'members',
+        mode: d.members.mode,
+        add: this.users(add),
+        remove: this.users(remove),
+        addSubgroups,
+        removeSubgroups,
+        notify: false,
+      },
+      {
+        refs: addSubgroups.map((g) => groupAddress(g.name)),
+        releases: removeSubgroups.map((g) => groupAddress(g.name)),
+      },
+    );
+  }
+
+  /** The desired name of a live group when the config renames it, else its live name. */
+  private nameOfLiveGroup(id: number): string {
+    for (const [name, g] of this.groupMatch) if (g?.id === id) return name;
+    return this.idx.groupNameOf(id);
+  }
+
+  private users(ids: readonly number[]): { email: string; id: number }[] {
+    return ids
+      .map((id) => ({ email: this.idx.emailOf(id), id }))
+      .sort((a, b) => a.email.localeCompare(b.email));
+  }
+
+  // ---------------------------------------------------------------- channels
+
+  /** The live folder ID a desired `folder` value points at; undefined when the folder is created. */
+  private folderTarget(
+    folder: string | null,
+    address: string,
+    path: string,
+  ): number | null | undefined {
+    if (folder === null) return null;
+    const k = channelNameKey(folder);
+    if (this.desiredFolders.has(k)) return this.folderMatch.get(k)?.id ?? undefined;
+    const l = this.idx.foldersByKey.get(k);
+    if (l) return l.id;
+    this.errors.push(`${address} (${path}): channel folder '${folder}' does not exist`);
+    return null;
+  }
+
+  private planChannels(): void {
+    const claimed = new Set<number>();
+    const folders = this.supports('channelFolders');
+    for (const d of this.desired.channels) {
+      const address = resourceAddress('channel', d.name);
+      const base = { kind: 'channel' as const, address, key: d.name, path: d.path };
+      const key = channelNameKey(d.name);
+      const l = this.channelMatch.get(key) ?? null;
+      const isPrivate = d.private ?? false;
+      const folderRefs =
+        typeof d.folder === 'string'
+          ? [
+              resourceAddress(
+                'channelFolder',
+                this.desiredFolders.get(channelNameKey(d.folder))?.name ?? d.folder,
+              ),
+            ]
+          : [];
+      if (!l) {
+        if (d.archived === true) {
+          this.warn(
+            'ARCHIVED_NOT_FOUND',
+            'declared archived but does not exist; nothing to do',
+            address,
+            d.path,
+          );
+          continue;
+        }
+        const props: Props = {
+          name: d.name.trim(),
+          description: normaliseChannelDescription(d.description ?? ''),
+          private: isPrivate,
+          webPublic: d.webPublic ?? false,
+          historyPublicToSubscribers: d.historyPublicToSubscribers ?? !isPrivate,
+          defaultChannel: d.defaultChannel ?? false,
+          messageRetentionDays: d.messageRetentionDays ?? 'realm_default',
+        };
+        if (this.supports('topicsPolicy')) props.topicsPolicy = d.topicsPolicy ?? 'inherit';
+        if (folders) {
+          const folder = d.folder ?? null;
+          if (folder !== null) this.folderTarget(folder, address, d.path);
+          props.folder =
+            folder === null
+              ? null
+              : (this.desiredFolders.get(channelNameKey(folder))?.name ?? folder);
+        }
+        if (d.announce !== undefined) props.announce = d.announce;
+        const refs = this.createPermissions(
+          CHANNEL_PERMISSIONS,
+          d.permissions,
+          address,
+          d.path,
+          props,
+        );
+        this.add(
+          { ...base, id: `${address}#create`, action: 'create', dependsOn: [], properties: props },
+          { refs: [...refs.map(groupAddress), ...folderRefs] },
+        );
+        this.channelMembership(d, null, address);
+        continue;
+      }
+      claimed.add(l.id);
+      const renamed = channelNameKey(l.name) !== key;
+      if (renamed)
+        this.add({
+          ...base,
+          id: `${address}#rename`,
+          action: 'rename',
+          dependsOn: [],
+          liveId: l.id,
+          from: l.name,
+          to: d.name,
+        });
+      const archived = d.archived ?? false;
+      if (l.archived && !archived) {
+        if (!this.supports('channelUnarchive'))
+          this.errors.push(
+            `${address} (${d.path}): the channel is archived (its name stays reserved) and unarchiving needs feature level ${FEATURES.channelUnarchive.level} (the server is at ${this.fl}); rename the channel or unarchive it in Zulip`,
+          );
+        else
+          this.add({
+            ...base,
+            id: `${address}#unarchive`,
+            action: 'unarchive',
+            dependsOn: [],
+            liveId: l.id,
+          });
+      }
+      if (!l.archived && archived) {
+        if (d.lifecycle?.protect) this.protectedFinding(address, d.path, 'archive');
+        else
+          this.add({
+            ...base,
+            id: `${address}#archive`,
+            action: 'archive',
+            dependsOn: [],
+            liveId: l.id,
+            reason: 'declared',
+            before: { name: l.name, description: l.description, private: l.private },
+          });
+      }
+      if (archived) continue;
+      const props: PropertyChange[] = [];
+      const meta = { refs: [] as string[], releases: [] as string[] };
+      const lc = d.lifecycle;
+      if (!renamed) this.prop(props, lc, 'name', l.name, d.name.trim());
+      this.prop(
+        props,
+        lc,
+        'description',
+        l.description,
+        normaliseChannelDescription(d.description ?? ''),
+      );
+      this.prop(props, lc, 'private', l.private, isPrivate);
+      this.prop(props, lc, 'webPublic', l.webPublic, d.webPublic ?? false);
+      this.prop(
+        props,
+        lc,
+        'historyPublicToSubscribers',
+        l.historyPublicToSubscribers,
+        d.historyPublicToSubscribers ?? !isPrivate,
+      );
+      this.prop(props, lc, 'defaultChannel', l.defaultChannel, d.defaultChannel ?? false);
+      const retentionBefore = props.length;
+      this.prop(
+        props,
+        lc,
+        'messageRetentionDays',
+        retentionToNatural(l.messageRetentionDays),
+        d.messageRetentionDays ?? 'realm_default',
+      );
+      if (props.length > retentionBefore && this.live.me.role !== ROLES.owner)
+        this.warn(
+          'NEEDS_OWNER',
+          'changing message retention needs an organization owner; the applying account is not one',
+          address,
+          d.path,
+        );
+      if (this.supports('topicsPolicy') && l.topicsPolicy !== null)
+        this.prop(props, lc, 'topicsPolicy', l.topicsPolicy, d.topicsPolicy ?? 'inherit');
+      if (folders && !isIgnored(lc, 'folder')) {
+        const folder = d.folder ?? null;
+        const target = this.folderTarget(folder, address, d.path);
+        if (target !== l.folderId) {
+          const before =
+            l.folderId === null
+              ? null
+              : (this.idx.foldersById.get(l.folderId)?.name ?? `folder#${l.folderId}`);
+          const after =
+            folder === null
+              ? null
+              : (this.desiredFolders.get(channelNameKey(folder))?.name ?? folder);
+          props.push({ property: 'folder', before, after });
+          meta.refs.push(...folderRefs);
+          if (l.folderId !== null) {
+            const lf = this.idx.foldersById.get(l.folderId);
+            if (lf) meta.releases.push(resourceAddress('channelFolder', this.nameOfLiveFolder(lf)));
+          }
+        }
+      }
+      const groupMeta = { refs: [] as string[], releases: [] as string[] };
+      this.updatePermissions(
+        CHANNEL_PERMISSIONS,
+        d.permissions,
+        l,
+        l.creatorId,
+        lc,
+        address,
+        d.path,
+        props,
+        groupMeta,
+      );
+      meta.refs.push(...groupMeta.refs.map(groupAddress));
+      meta.releases.push(...groupMeta.releases.map(groupAddress));
+      if (props.length > 0)
+        this.add(
+          {
+            ...base,
+            id: `${address}#update`,
+            action: 'update',
+            dependsOn: [],
+            liveId: l.id,
+            properties: props,
+          },
+          meta,
+        );
+      this.channelMembership(d, l, address);
+    }
+    for (const l of this.live.channels) {
+      if (claimed.has(l.id) || l.archived) continue;
+      this.undeclared('channel', l.name, l.id, 'archive', {
+        name: l.name,
+        description: l.description,
+        private: l.private,
+      });
+    }
+  }
+
+  private nameOfLiveFolder(f: LiveChannelFolder): string {
+    for (const [k, m] of this.folderMatch)
+      if (m?.id === f.id) return this.desiredFolders.get(k)?.name ?? f.name;
+    return f.name;
+  }
+
+  private channelMembership(d: DesiredChannel, l: LiveChannel | null, address: string): void {
+    const key = channelNameKey(d.name);
+    const have = l?.subscribers ?? null;
+    const s: Membership | undefined = d.subscribers;
+    if (!s || isIgnored(d.lifecycle, 'subscribers')) {
+      if (have) this.channelSubscribersAfter.set(key, new Set(have));
+      return;
+    }
+    const want = new Set(this.resolveUsers(s.users, address, d.path));
+    for (const g of s.groups) {
+      this.checkGroupRef(g, address, d.path);
+      for (const id of this.expandGroup(g)) want.add(id);
+    }
+    if (l && have === null) {
+      this.warn(
+        'SUBSCRIBERS_NOT_VISIBLE',
+        'the applying account cannot see who is subscribed; subscribers left as they are',
+        address,
+        d.path,
+      );
+      return;
+    }
+    const current = (have ?? []).filter((id) => this.idx.usersById.get(id)?.isActive !== false);
+    const add = [...want].filter((id) => !current.includes(id));
+    const remove = s.mode === 'exact' ? current.filter((id) => !want.has(id)) : [];
+    const after = new Set(current.filter((id) => !remove.includes(id)));
+    for (const id of add) after.add(id);
+    this.channelSubscribersAfter.set(key, after);
+    if (add.length + remove.length === 0) return;
+    this.add({
+      id: `${address}#membership`,
+      action: 'membership',
+      kind: 'channel',
+      address,
+      key: d.name,
+      path: d.path,
+      dependsOn: [],
+      liveId: l?.id ?? null,
+      collection: 'subscribers',
+      mode: s.mode,
+      add: this.users(add),
+      remove: this.users(remove),
+      addSubgroups: [],
+      removeSubgroups: [],
+      notify: d.announce === true,
+    });
+  }
+
+  // ---------------------------------------------------------------- linkifiers
+
+  private planLinkifiers(): void {
+    const byPattern = new Map<string, LiveLinkifier>();
+    for (const l of this.live.linkifiers)
+      if (!byPattern.has(l.pattern)) byPattern.set(l.pattern, l);
+    const declared = new Set(this.desired.linkifiers.map((d) => d.pattern));
+    const claimed = new Set<number>();
+    const order: { key: string; id: number | null }[] = [];
+    const created: string[] = [];
+    const deleted = new Set<number>();
+    for (const d of this.desired.linkifiers) {
+      const address = resourceAddress('linkifier', d.pattern);
+      const base = { kind: 'linkifier' as const, address, key: d.pattern, path: d.path };
+      let l = byPattern.get(d.pattern);
+      let renamedFrom: LiveLinkifier | undefined;
+      for (const from of d.lifecycle?.renamedFrom ?? []) {
+        if (l) break;
+        const candidate = byPattern.get(from);
+        if (candidate && !declared.has(from) && !claimed.has(candidate.id))
+          l = renamedFrom = candidate;
+      }
+      if (!l) {
+        this.add({
+          ...base,
+          id: `${address}#create`,
+          action: 'create',
+          dependsOn: [],
+          properties: { pattern: d.pattern, urlTemplate: d.urlTemplate },
+        });
+        order.push({ key: d.pattern, id: null });
+        created.push(d.pattern);
+        continue;
+      }
+      claimed.add(l.id);
+      order.push({ key: d.pattern, id: l.id });
+      if (renamedFrom)
+        this.add({
+          ...base,
+          id: `${address}#rename`,
+          action: 'rename',
+          dependsOn: [],
+          liveId: l.id,
+          from: l.pattern,
+          to: d.pattern,
+        });
+      const props: PropertyChange[] = [];
+      this.prop(props, d.lifecycle, 'urlTemplate', l.urlTemplate, d.urlTemplate);
+      if (props.length > 0)
+        this.add({
+          ...base,
+          id: `${address}#update`,
+          action: 'update',
+          dependsOn: [],
+          liveId: l.id,
+          properties: props,
+        });
+    }
+    for (const l of this.live.linkifiers) {
+      if (claimed.has(l.id)) continue;
+      if (
+        this.undeclared('linkifier', l.pattern, l.id, 'delete', {
+          pattern: l.pattern,
+          urlTemplate: l.urlTemplate,
+        })
+      )
+        deleted.add(l.id);
+      else order.push({ key: l.pattern, id: l.id });
+    }
+    // Zulip appends new linkifiers; the order after creates and deletes is live order + created.
+    const current = [
+      ...this.live.linkifiers
+        .filter((l) => !deleted.has(l.id))
+        .map((l) => this.linkifierKeyAfter(l)),
+      ...created,
+    ];
+    if (
+      jsonEqual(
+        current,
+        order.map((o) => o.key),
+      )
+    )
+      return;
+    const address = resourceAddress('linkifier', '*');
+    this.add({
+      id: `${address}#reorder`,
+      action: 'reorder',
+      kind: 'linkifier',
+      address,
+      key: '*',
+      path: this.desired.organization.path,
+      dependsOn: [],
+      before: this.live.linkifiers.map((l) => l.pattern),
+      after: order,
+    });
+  }
+
+  private linkifierKeyAfter(l: LiveLinkifier): string {
+    for (const d of this.desired.linkifiers)
+      if (d.pattern === l.pattern || (d.lifecycle?.renamedFrom ?? []).includes(l.pattern)) {
+        if (d.pattern === l.pattern || !this.live.linkifiers.some((x) => x.pattern === d.pattern))
+          return d.pattern;
+      }
+    return l.pattern;
+  }
+
+  // ---------------------------------------------------------------- playgrounds
+
+  private planPlaygrounds(): void {
+    const byKey = new Map<string, LivePlayground>();
+    for (const l of this.live.playgrounds) byKey.set(playgroundKey(l), l);
+    const declared = new Set(this.desired.playgrounds.map((d) => playgroundKey(d)));
+    const claimed = new Set<number>();
+    for (const d of this.desired.playgrounds) {
+      const key = playgroundKey({
+        pygmentsLanguage: d.pygmentsLanguage.trim(),
+        name: d.name.trim(),
+      });
+      const address = resourceAddress('playground', key);
+      const base = { kind: 'playground' as const, address, key, path: d.path };
+      const after = {
+        name: d.name.trim(),
+        pygmentsLanguage: d.pygmentsLanguage.trim(),
+        urlTemplate: d.urlTemplate.trim(),
+      };
+      let l = byKey.get(key);
+      for (const from of d.lifecycle?.renamedFrom ?? []) {
+        if (l) break;
+        const candidate = byKey.get(from);
+        if (candidate && !declared.has(from) && !claimed.has(candidate.id)) l = candidate;
+      }
+      if (!l) {
+        this.add({
+          ...base,
+          id: `${address}#create`,
+          action: 'create',
+          dependsOn: [],
+          properties: after,
+        });
+        continue;
+      }
+      claimed.add(l.id);
+      const before = {
+        name: l.name,
+        pygmentsLanguage: l.pygmentsLanguage,
+        urlTemplate: l.urlTemplate,
+      };
+      const relevant = (o: typeof before): Props =>
+        Object.fromEntries(Object.entries(o).filter(([p]) => !isIgnored(d.lifecycle, p)));
+      if (jsonEqual(relevant(before), relevant(after))) continue;
+      // Zulip has no PATCH for playgrounds: a change is a delete and a create.
+      if (d.lifecycle?.protect) {
+        this.protectedFinding(address, d.path, 'replace (delete and re-create)');
+        continue;
+      }
+      this.add({
+        ...base,
+        id: `${address}#replace`,
+        action: 'replace',
+        dependsOn: [],
+        liveId: l.id,
+        before,
+        after,
+      });
+    }
+    for (const l of this.live.playgrounds) {
+      if (claimed.has(l.id)) continue;
+      this.undeclared('playground', playgroundKey(l), l.id, 'delete', {
+        name: l.name,
+        pygmentsLanguage: l.pygmentsLanguage,
+        urlTemplate: l.urlTemplate,
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------- saved snippets
+
+  private planSnippets(): void {
+    const byTitle = new Map<string, LiveSavedSnippet>();
+    const sorted = [...this.live.savedSnippets].sort((a, b) => a.id - b.id);
+    for (const l of sorted) {
+      if (byTitle.has(l.title)) {
+        this.warn(
+          'DUPLICATE_SNIPPET',
+          `several live snippets have this title; the oldest (id ${byTitle.get(l.title)?.id}) is the one managed`,
+          resourceAddress('savedSnippet', l.title),
+        );
+        continue;
+      }
+      byTitle.set(l.title, l);
+    }
+    const declared = new Set(this.desired.savedSnippets.map((d) => d.title.trim()));
+    const claimed = new Set<number>();
+    for (const d of this.desired.savedSnippets) {
+      const title = d.title.trim();
+      const address = resourceAddress('savedSnippet', title);
+      const base = { kind: 'savedSnippet' as const, address, key: title, path: d.path };
+      let l = byTitle.get(title);
+      let renamed = false;
+      for (const from of d.lifecycle?.renamedFrom ?? []) {
+        if (l) break;
+        const candidate = byTitle.get(from);
+        if (candidate && !declared.has(from) && !claimed.has(candidate.id)) {
+          l = candidate;
+          renamed = true;
+        }
+      }
+      if (!l) {
+        this.add({
+          ...base,
+          id: `${address}#create`,
+          action: 'create',
+          dependsOn: [],
+          properties: { title, content: d.content },
+        });
+        continue;
+      }
+      claimed.add(l.id);
+      if (renamed)
+        this.add({
+          ...base,
+          id: `${address}#rename`,
+          action: 'rename',
+          dependsOn: [],
+          liveId: l.id,
+          from: l.title,
+          to: title,
+        });
+      const props: PropertyChange[] = [];
+      this.prop(props, d.lifecycle, 'content', l.content.trim(), d.content.trim());
+      if (props.length > 0)
+        this.add({
+          ...base,
+          id: `${address}#update`,
+          action: 'update',
+          dependsOn: [],
+          liveId: l.id,
+          properties: props,
+        });
+    }
+    for (const l of sorted) {
+      if (claimed.has(l.id)) continue;
+      // Duplicates get their id in the key so each has its own address.
+      const key = byTitle.get(l.title)?.id === l.id ? l.title : `${l.title}#${l.id}`;
+      this.undeclared('savedSnippet', key, l.id, 'delete', { title: l.title, content: l.content });
+    }
+  }
+
+  // ---------------------------------------------------------------- users
+
+  private planUsers(): void {
+    for (const d of this.desired.users) {
+      const l = this.idx.user(d.email);
+      const address = resourceAddress('user', d.email);
+      if (!l) {
+        this.warn(
+          'UNKNOWN_USER',
+          `${d.email} is not a user of this organization; users are not created by zulip-cdk`,
+          address,
+          d.path,
+        );
+        continue;
+      }
+      if (!l.isActive) {
+        this.warn(
+          'DEACTIVATED_USER',
+          `${d.email} is deactivated; its role and name are left as they are`,
+          address,
+          d.path,
+        );
+        continue;
+      }
+      // Unlike other resources, an absent role or name is not managed: there is no "default"
+      // role a declared user should be reset to.
+      const props: PropertyChange[] = [];
+      if (d.role !== undefined)
+        this.prop(props, d.lifecycle, 'role', roleName(l.role) ?? String(l.role), d.role);
+      if (d.fullName !== undefined)
+        this.prop(props, d.lifecycle, 'fullName', l.fullName, d.fullName);
+      if (props.length > 0)
+        this.add({
+          kind: 'user',
+          address,
+          key: l.email,
+          path: d.path,
+          id: `${address}#update`,
+          action: 'update',
+          dependsOn: [],
+          liveId: l.id,
+          properties: props,
+        });
+    }
+  }
+
+  // ---------------------------------------------------------------- subscription settings
+
+  private planSubscriptionSettings(): void {
+    const names = Object.keys(SUBSCRIPTION_PROPERTIES) as SubscriptionPropertyName[];
+    for (const d of this.desired.subscriptionSettings) {
+      const address = resourceAddress('subscriptionSettings', d.channel);
+      const key = channelNameKey(d.channel);
+      const channel = this.desiredChannels.has(key)
+        ? this.channelMatch.get(key)
+        : this.idx.channelsByKey.get(key);
+      if (channel === undefined) {
+        this.errors.push(`${address} (${d.path}): channel '${d.channel}' does not exist`);
+        continue;
+      }
+      const liveSub = channel
+        ? this.live.subscriptionSettings.find((s) => s.channelId === channel.id)
+        : undefined;
+      const props: PropertyChange[] = [];
+      for (const p of names) {
+        const after = d[p];
+        if (after === undefined) continue;
+        const before = liveSub ? liveSub[p] : null;
+        // Zulip stores colours as sent; compare hex case-insensitively.
+        const same =
+          p === 'color' && typeof before === 'string' && typeof after === 'string'
+            ? before.toLowerCase() === after.toLowerCase()
+            : before === after;
+        if (!same && !isIgnored(d.lifecycle, p)) props.push({ property: p, before, after });
+      }
+      if (props.length === 0) continue;
+      if (!liveSub) {
+        const after = this.channelSubscribersAfter.get(key);
+        const created = channel === null;
+        if (!created && !after?.has(this.live.me.userId)) {
+          this.warn(
+            'NOT_SUBSCRIBED',
+            `the applying account (${this.live.me.email}) is not subscribed to '${d.channel}'; its subscription settings cannot be set`,
+            address,
+            d.path,
+          );
+          continue;
+        }
+      }
+      const channelAddress = resourceAddress(
+        'channel',
+        this.desiredChannels.get(key)?.name ?? channel?.name ?? d.channel,
+      );
+      this.add(
+        {
+          kind: 'subscriptionSettings',
+          address,
+          key: d.channel,
+          path: d.path,
+          id: `${address}#update`,
+          action: 'update',
+          dependsOn: [],
+          liveId: channel?.id ?? null,
+          properties: props,
+        },
+        { refs: [channelAddress], afterMembershipOf: channelAddress },
+      );
+    }
+  }
+}
+
+export type { MembershipChange, ResourceKind };

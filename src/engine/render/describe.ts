@@ -1,0 +1,175 @@
+import type { ResourceKind } from '../../model/kinds';
+import type { Change, ChangeAction, JsonValue, PlanSummary } from '../plan-format';
+
+/** Terraform-like symbols: `+` create, `~` update, `-` remove, `±` replace. */
+export const SYMBOLS: Record<ChangeAction, string> = {
+  create: '+',
+  update: '~',
+  rename: '~',
+  unarchive: '+',
+  reactivate: '+',
+  archive: '-',
+  deactivate: '-',
+  delete: '-',
+  replace: '±',
+  reorder: '~',
+  membership: '~',
+};
+
+/** Human verbs, as in "will be archived". */
+export const VERBS: Record<ChangeAction, string> = {
+  create: 'created',
+  update: 'updated in place',
+  rename: 'renamed',
+  unarchive: 'unarchived',
+  reactivate: 'reactivated',
+  archive: 'archived',
+  deactivate: 'deactivated',
+  delete: 'deleted',
+  replace: 'replaced (deleted, then created again)',
+  reorder: 'reordered',
+  membership: 'changed membership',
+};
+
+export const KIND_TITLES: Record<ResourceKind, string> = {
+  channelFolder: 'Channel folders',
+  userGroup: 'User groups',
+  channel: 'Channels',
+  subscriptionSettings: 'Subscription settings (applying account)',
+  linkifier: 'Linkifiers',
+  playground: 'Code playgrounds',
+  savedSnippet: 'Saved snippets (applying account)',
+  user: 'Users',
+};
+
+/** A value as shown in a diff: strings quoted, group sets as `{a@x, eng}`. */
+export function formatValue(v: JsonValue | undefined): string {
+  if (v === undefined) return '(unset)';
+  if (v === null) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (!Array.isArray(v) && Array.isArray(v.users) && Array.isArray(v.groups)) {
+    const parts = [...v.users, ...v.groups].map((x) =>
+      typeof x === 'string' ? x : JSON.stringify(x),
+    );
+    return `{${parts.join(', ')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** The footer line. */
+export function summaryLine(s: PlanSummary): string {
+  if (s.total === 0) return 'No changes. The organization matches the configuration.';
+  const parts = [`${s.create} to create`, `${s.update} to update`, `${s.remove} to archive/delete`];
+  if (s.rename) parts.push(`${s.rename} to rename`);
+  if (s.restore) parts.push(`${s.restore} to unarchive/reactivate`);
+  if (s.replace) parts.push(`${s.replace} to replace`);
+  if (s.reorder) parts.push(`${s.reorder} to reorder`);
+  if (s.membership) parts.push(`${s.membership} membership change${s.membership === 1 ? '' : 's'}`);
+  return `Plan: ${parts.join(', ')}.`;
+}
+
+/** What a permission lets people do, for reviewers. */
+export const PERMISSION_MEANINGS: Record<string, string> = {
+  canAddSubscribersGroup: 'add subscribers',
+  canAdministerChannelGroup: 'administer the channel',
+  canCreateTopicGroup: 'start new topics',
+  canDeleteAnyMessageGroup: 'delete any message',
+  canDeleteOwnMessageGroup: 'delete their own messages',
+  canMoveMessagesOutOfChannelGroup: 'move messages out of the channel',
+  canMoveMessagesWithinChannelGroup: 'move messages between topics',
+  canRemoveSubscribersGroup: 'unsubscribe others',
+  canResolveTopicsGroup: 'resolve topics',
+  canSendMessageGroup: 'post',
+  canSubscribeGroup: 'subscribe themselves',
+  canAddMembersGroup: 'add members',
+  canJoinGroup: 'join the group',
+  canLeaveGroup: 'leave the group',
+  canManageGroup: 'manage the group',
+  canMentionGroup: 'mention the group',
+  canRemoveMembersGroup: 'remove members',
+};
+
+function holders(v: JsonValue): string[] {
+  if (typeof v === 'string') return [v];
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const users = Array.isArray(v.users) ? v.users : [];
+    const groups = Array.isArray(v.groups) ? v.groups : [];
+    return [...users, ...groups].map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
+  }
+  return [];
+}
+
+/**
+ * "who gains / who loses" for a group-setting change, by the users and groups named in the
+ * values (not expanded: a reviewer reads `role:members` better than 300 addresses).
+ */
+export function permissionEffect(property: string, before: JsonValue, after: JsonValue): string {
+  const name = property.replace(/^permissions\./, '');
+  const what = PERMISSION_MEANINGS[name] ?? name;
+  const b = holders(before);
+  const a = holders(after);
+  const gain = a.filter((x) => !b.includes(x));
+  const lose = b.filter((x) => !a.includes(x));
+  const parts: string[] = [];
+  if (gain.length) parts.push(`${gain.join(', ')} may now ${what}`);
+  if (lose.length)
+    parts.push(`${lose.join(', ')} may no longer ${what} (unless also covered otherwise)`);
+  return parts.join('; ');
+}
+
+/** Side effects a reviewer must know, in one sentence per change (empty when none). */
+export function sideEffects(c: Change): string[] {
+  const out: string[] = [];
+  switch (c.action) {
+    case 'archive':
+      if (c.kind === 'channel')
+        out.push(
+          `Archiving is not deleting: ${c.key}'s messages are kept, its name stays taken (case-insensitively), and it can be unarchived.`,
+        );
+      else out.push(`Archiving is not deleting: the folder ${c.key} keeps its name reserved.`);
+      break;
+    case 'deactivate':
+      out.push(
+        `Deactivating is not deleting: the group ${c.key} keeps its name reserved and can be reactivated.`,
+      );
+      break;
+    case 'delete':
+      out.push(`${c.key} is deleted for good.`);
+      break;
+    case 'replace':
+      out.push('Zulip cannot edit a code playground: it is deleted and created again.');
+      break;
+    case 'membership':
+      if (c.kind === 'channel' && c.add.length > 0)
+        out.push(
+          c.notify
+            ? `${c.add.length} new subscriber(s) will be notified.`
+            : `${c.add.length} new subscriber(s) will not be notified.`,
+        );
+      if (c.kind === 'channel' && c.remove.length > 0)
+        out.push(`${c.remove.length} subscriber(s) will be unsubscribed.`);
+      break;
+    case 'update':
+      for (const p of c.properties) {
+        if (p.property.startsWith('permissions.')) {
+          const e = permissionEffect(p.property, p.before, p.after);
+          if (e) out.push(`${p.property}: ${e}.`);
+        } else if (p.property === 'role') {
+          out.push(`${c.key}: ${formatValue(p.before)} → ${formatValue(p.after)}.`);
+        } else if (p.property === 'private' && p.after === true) {
+          out.push(`${c.key} becomes private: non-subscribers lose access to its content.`);
+        } else if (p.property === 'private' && p.after === false) {
+          out.push(`${c.key} becomes public: every member can read it.`);
+        }
+      }
+      break;
+    case 'create':
+      if (c.kind === 'channel' && c.properties.announce === true)
+        out.push(`The creation of ${c.key} is announced.`);
+      break;
+    default:
+      break;
+  }
+  return out;
+}

@@ -1,0 +1,6 @@
+export { renderText } from './text';
+export type { TextRenderOptions } from './text';
+export { renderMarkdown } from './markdown';
+export type { MarkdownRenderOptions } from './markdown';
+export { renderJson } from './json';
+export { summaryLine, sideEffects, permissionEffect } from './describe';

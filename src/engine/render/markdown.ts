@@ -1,0 +1,92 @@
+import { RESOURCE_KINDS } from '../../model/kinds';
+import type { Change, Plan } from '../plan-format';
+import { KIND_TITLES, VERBS, sideEffects, summaryLine } from './describe';
+import { changeLines } from './text';
+
+/** Options of {@link renderMarkdown}. */
+export interface MarkdownRenderOptions {
+  /** A heading for the comment; default `zulip-cdk plan`. */
+  readonly title?: string;
+  /** Open the `<details>` blocks; default false (closed, so long plans stay readable). */
+  readonly open?: boolean;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Escapes Markdown inline text (outside code blocks). */
+function escapeMd(s: string): string {
+  return escapeHtml(s).replace(/([\\`*_[\]|])/g, '\\$1');
+}
+
+/** A code fence longer than any run of backticks in the content (snippets may hold fences). */
+function fence(body: string): string {
+  const longest = Math.max(2, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+/** GitHub colours diff lines by their first character: `+` green, `-` red, `!` orange. */
+function diffLines(c: Change): string[] {
+  const plain = (s: string): string => s;
+  return changeLines(c, plain, (_style, s) => s).map((line) => {
+    const m = /^(\s*)([+\-~±])(\s.*)$/.exec(line);
+    if (!m) return ` ${line}`;
+    const symbol = m[2] === '~' || m[2] === '±' ? '!' : (m[2] ?? ' ');
+    return `${symbol}${m[1] ?? ''}${m[3] ?? ''}`;
+  });
+}
+
+function countsByAction(changes: readonly Change[]): string {
+  const counts = new Map<string, number>();
+  for (const c of changes) counts.set(VERBS[c.action], (counts.get(VERBS[c.action]) ?? 0) + 1);
+  return [...counts].map(([verb, n]) => `${n} ${verb}`).join(', ');
+}
+
+/**
+ * Markdown for a pull-request comment: the summary first, safety findings where nobody can miss
+ * them, then one collapsible section per kind with a `diff` block and the side effects spelled
+ * out (archiving is not deleting, who gets notified, who gains or loses a permission).
+ */
+export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}): string {
+  const out: string[] = [];
+  const open = options.open ? ' open' : '';
+  out.push(`### ${escapeMd(options.title ?? 'zulip-cdk plan')}`, '');
+  out.push(
+    `Organization \`${plan.server.site}\` (Zulip ${escapeMd(plan.server.version)}, feature level ${plan.server.featureLevel}), applied as \`${plan.account.email}\`.`,
+    '',
+  );
+  out.push(`**${summaryLine(plan.summary)}**`, '');
+  if (plan.findings.length > 0) {
+    out.push(`#### :no_entry: Safety findings (${plan.findings.length})`, '');
+    out.push('Apply refuses this plan unless it is run with `--force`:', '');
+    for (const f of plan.findings)
+      out.push(`- **${f.code}**${f.address ? ` \`${f.address}\`` : ''}: ${escapeMd(f.message)}`);
+    out.push('');
+  }
+  for (const kind of RESOURCE_KINDS) {
+    const changes = plan.changes.filter((c) => c.kind === kind);
+    if (changes.length === 0) continue;
+    out.push(
+      `<details${open}><summary><b>${escapeHtml(KIND_TITLES[kind])}</b>: ${escapeHtml(countsByAction(changes))}</summary>`,
+      '',
+    );
+    const body = changes.map((c) => diffLines(c).join('\n')).join('\n\n');
+    const f = fence(body);
+    out.push(`${f}diff`, body, f, '');
+    const effects = changes.flatMap((c) => sideEffects(c));
+    if (effects.length > 0) {
+      out.push('Side effects:', '');
+      for (const e of effects) out.push(`- ${escapeMd(e)}`);
+      out.push('');
+    }
+    out.push('</details>', '');
+  }
+  if (plan.warnings.length > 0) {
+    out.push(`<details${open}><summary>:warning: Warnings (${plan.warnings.length})</summary>`, '');
+    for (const w of plan.warnings)
+      out.push(`- ${w.address ? `\`${w.address}\`: ` : ''}${escapeMd(w.message)} (${w.code})`);
+    out.push('', '</details>', '');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,128 @@
+import type { Change, Plan } from '../plan-format';
+import { SYMBOLS, formatValue, summaryLine } from './describe';
+
+/** Options of {@link renderText}. */
+export interface TextRenderOptions {
+  /** ANSI colours; the CLI turns them on for a terminal without `NO_COLOR`. Default false. */
+  readonly color?: boolean;
+}
+
+const ANSI = { green: 32, yellow: 33, red: 31, magenta: 35, bold: 1, dim: 2, cyan: 36 } as const;
+export type Style = keyof typeof ANSI;
+
+function symbolStyle(symbol: string): Style {
+  if (symbol === '+') return 'green';
+  if (symbol === '-') return 'red';
+  if (symbol === '±') return 'magenta';
+  return 'yellow';
+}
+
+/** Terraform-like text: one block per change, warnings, findings, a `Plan: ...` footer. */
+export function renderText(plan: Plan, options: TextRenderOptions = {}): string {
+  const paint = (style: Style, s: string): string =>
+    options.color ? `\u001b[${ANSI[style]}m${s}\u001b[0m` : s;
+  const sym = (s: string): string => paint(symbolStyle(s), s);
+  const lines: string[] = [];
+  const header = `zulip-cdk plan for ${plan.server.site} (Zulip ${plan.server.version}, feature level ${plan.server.featureLevel}) as ${plan.account.email}`;
+  lines.push(paint('bold', header));
+  if (plan.targets?.length) lines.push(`Targets: ${plan.targets.join(', ')}`);
+  lines.push('');
+  if (plan.changes.length > 0) {
+    lines.push('zulip-cdk will perform the following actions:', '');
+    for (const c of plan.changes) lines.push(...changeLines(c, sym, paint), '');
+  }
+  if (plan.warnings.length > 0) {
+    lines.push(paint('yellow', `Warnings (${plan.warnings.length}):`));
+    for (const w of plan.warnings)
+      lines.push(
+        `  ${paint('yellow', '!')} ${w.address ? `${w.address}: ` : ''}${w.message} [${w.code}]`,
+      );
+    lines.push('');
+  }
+  if (plan.findings.length > 0) {
+    lines.push(
+      paint(
+        'red',
+        `Safety findings (${plan.findings.length}; apply refuses them without --force):`,
+      ),
+    );
+    for (const f of plan.findings)
+      lines.push(
+        `  ${paint('red', '✗')} ${f.address ? `${f.address}: ` : ''}${f.message} [${f.code}]`,
+      );
+    lines.push('');
+  }
+  lines.push(paint('bold', summaryLine(plan.summary)));
+  return lines.join('\n') + '\n';
+}
+
+/** The lines of one change, as {@link renderText} shows them (also used by the Markdown diff). */
+export function changeLines(
+  c: Change,
+  sym: (s: string) => string,
+  paint: (style: Style, s: string) => string,
+): string[] {
+  const s = SYMBOLS[c.action];
+  const where = c.path ? paint('dim', `  (${c.path})`) : '';
+  const head = (what: string): string => `  ${sym(s)} ${c.address} ${what}${where}`;
+  const out: string[] = [];
+  switch (c.action) {
+    case 'create':
+      out.push(head('will be created'));
+      for (const [k, v] of Object.entries(c.properties))
+        out.push(`      ${sym('+')} ${k} = ${formatValue(v)}`);
+      break;
+    case 'update':
+      out.push(head('will be updated in place'));
+      for (const p of c.properties)
+        out.push(
+          `      ${sym('~')} ${p.property}: ${formatValue(p.before)} -> ${formatValue(p.after)}`,
+        );
+      break;
+    case 'rename':
+      out.push(head(`will be renamed from ${JSON.stringify(c.from)}`));
+      break;
+    case 'unarchive':
+    case 'reactivate':
+      out.push(head(`will be ${c.action}d`));
+      break;
+    case 'archive':
+    case 'deactivate':
+    case 'delete': {
+      const why =
+        c.reason === 'prune'
+          ? 'not in the configuration; pruning is on'
+          : 'the configuration says so';
+      out.push(head(`will be ${c.action === 'delete' ? 'deleted' : `${c.action}d`} (${why})`));
+      break;
+    }
+    case 'replace':
+      out.push(head('will be replaced (deleted, then created)'));
+      for (const k of Object.keys(c.after))
+        if (JSON.stringify(c.before[k]) !== JSON.stringify(c.after[k]))
+          out.push(
+            `      ${sym('~')} ${k}: ${formatValue(c.before[k])} -> ${formatValue(c.after[k])}`,
+          );
+      break;
+    case 'reorder':
+      out.push(
+        `  ${sym(s)} ${c.kind === 'linkifier' ? 'linkifiers' : 'channel folders'} will be reordered${where}`,
+      );
+      c.after.forEach((e, i) => {
+        const was = c.before.indexOf(e.key);
+        const note = e.id === null ? ' (new)' : was === i ? '' : ` (was ${was + 1})`;
+        out.push(`      ${i + 1}. ${e.key}${note}`);
+      });
+      break;
+    case 'membership': {
+      const what = c.collection === 'subscribers' ? 'subscribers' : 'members';
+      out.push(head(`${what} will change (${c.mode})`));
+      for (const u of c.add) out.push(`      ${sym('+')} ${u.email}`);
+      for (const g of c.addSubgroups) out.push(`      ${sym('+')} group ${g.name}`);
+      for (const u of c.remove) out.push(`      ${sym('-')} ${u.email}`);
+      for (const g of c.removeSubgroups) out.push(`      ${sym('-')} group ${g.name}`);
+      break;
+    }
+  }
+  return out;
+}
