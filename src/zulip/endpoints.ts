@@ -1,0 +1,132 @@
+import type { FeatureName } from '../model/features';
+import type { HttpMethod } from './http';
+
+/** One endpoint the client calls. */
+export interface EndpointSpec {
+  readonly method: HttpMethod;
+  /** The path template under `/api/v1`, e.g. `/streams/{stream_id}`. */
+  readonly path: string;
+  /** Safe to repeat after a fault (defaults to GET only). */
+  readonly idempotent?: boolean;
+  /** Sent without credentials. */
+  readonly unauthenticated?: boolean;
+  /** String parameters sent JSON-encoded. */
+  readonly jsonStrings?: readonly string[];
+  /** Needs this feature when the server's feature level is known. */
+  readonly feature?: FeatureName;
+  /** Path parameters that may hold slashes. */
+  readonly slashParams?: readonly string[];
+}
+
+/**
+ * Every endpoint the client calls, by client method name. The contract tests walk this
+ * table, so an endpoint added here without a test fails the suite.
+ */
+export const ENDPOINTS = {
+  // Reading the organization and the server.
+  register: {
+    method: 'POST',
+    path: '/register',
+    // Read-only; a repeated register only leaves an extra queue that Zulip expires after 10 minutes.
+    idempotent: true,
+    jsonStrings: ['include_subscribers'],
+  },
+  deleteEventQueue: { method: 'DELETE', path: '/events' },
+  getServerSettings: { method: 'GET', path: '/server_settings', unauthenticated: true },
+  getOwnUser: { method: 'GET', path: '/users/me' },
+  // Channels.
+  getStreams: { method: 'GET', path: '/streams' },
+  getStream: { method: 'GET', path: '/streams/{stream_id}' },
+  getStreamMembers: { method: 'GET', path: '/streams/{stream_id}/members' },
+  createChannel: { method: 'POST', path: '/channels/create', feature: 'channelsCreate' },
+  updateStream: { method: 'PATCH', path: '/streams/{stream_id}' },
+  archiveStream: { method: 'DELETE', path: '/streams/{stream_id}' },
+  addDefaultStream: { method: 'POST', path: '/default_streams' },
+  removeDefaultStream: { method: 'DELETE', path: '/default_streams' },
+  // Subscriptions.
+  getSubscriptions: { method: 'GET', path: '/users/me/subscriptions' },
+  subscribe: { method: 'POST', path: '/users/me/subscriptions' },
+  unsubscribe: { method: 'DELETE', path: '/users/me/subscriptions' },
+  updateSubscriptionSettings: { method: 'POST', path: '/users/me/subscriptions/properties' },
+  // Channel folders.
+  getChannelFolders: { method: 'GET', path: '/channel_folders', feature: 'channelFolders' },
+  createChannelFolder: {
+    method: 'POST',
+    path: '/channel_folders/create',
+    feature: 'channelFolders',
+  },
+  updateChannelFolder: {
+    method: 'PATCH',
+    path: '/channel_folders/{channel_folder_id}',
+    feature: 'channelFolders',
+  },
+  reorderChannelFolders: {
+    method: 'PATCH',
+    path: '/channel_folders',
+    feature: 'channelFolderOrder',
+  },
+  // User groups.
+  getUserGroups: { method: 'GET', path: '/user_groups' },
+  createUserGroup: { method: 'POST', path: '/user_groups/create' },
+  updateUserGroup: { method: 'PATCH', path: '/user_groups/{user_group_id}' },
+  updateUserGroupMembers: { method: 'POST', path: '/user_groups/{user_group_id}/members' },
+  updateUserGroupSubgroups: { method: 'POST', path: '/user_groups/{user_group_id}/subgroups' },
+  deactivateUserGroup: {
+    method: 'POST',
+    path: '/user_groups/{user_group_id}/deactivate',
+    feature: 'groupDeactivation',
+  },
+  // Linkifiers.
+  getLinkifiers: { method: 'GET', path: '/realm/linkifiers' },
+  addLinkifier: { method: 'POST', path: '/realm/filters' },
+  updateLinkifier: { method: 'PATCH', path: '/realm/filters/{filter_id}' },
+  removeLinkifier: { method: 'DELETE', path: '/realm/filters/{filter_id}' },
+  reorderLinkifiers: { method: 'PATCH', path: '/realm/linkifiers' },
+  // Playgrounds.
+  addPlayground: { method: 'POST', path: '/realm/playgrounds' },
+  removePlayground: { method: 'DELETE', path: '/realm/playgrounds/{playground_id}' },
+  // Saved snippets.
+  getSavedSnippets: { method: 'GET', path: '/saved_snippets', feature: 'savedSnippets' },
+  createSavedSnippet: { method: 'POST', path: '/saved_snippets', feature: 'savedSnippets' },
+  updateSavedSnippet: {
+    method: 'PATCH',
+    path: '/saved_snippets/{saved_snippet_id}',
+    feature: 'savedSnippets',
+  },
+  deleteSavedSnippet: {
+    method: 'DELETE',
+    path: '/saved_snippets/{saved_snippet_id}',
+    feature: 'savedSnippets',
+  },
+  // Users.
+  getUsers: { method: 'GET', path: '/users' },
+  updateUser: { method: 'PATCH', path: '/users/{user_id}' },
+  updateUserByEmail: { method: 'PATCH', path: '/users/{email}' },
+  updateUserStatus: { method: 'POST', path: '/users/{user_id}/status' },
+  updatePresence: { method: 'POST', path: '/users/me/presence' },
+  // Messages.
+  createDrafts: { method: 'POST', path: '/drafts' },
+  updateMessageFlags: { method: 'POST', path: '/messages/flags' },
+  updateMessageFlagsForNarrow: { method: 'POST', path: '/messages/flags/narrow' },
+  addReaction: { method: 'POST', path: '/messages/{message_id}/reactions' },
+  updateScheduledMessage: {
+    method: 'PATCH',
+    path: '/scheduled_messages/{scheduled_message_id}',
+  },
+  // Other organization settings.
+  updateNavigationView: {
+    method: 'PATCH',
+    path: '/navigation_views/{fragment}',
+    feature: 'navigationViews',
+    slashParams: ['fragment'],
+  },
+  sendE2eeTestNotification: { method: 'POST', path: '/mobile_push/e2ee/test_notification' },
+} as const satisfies Record<string, EndpointSpec>;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** `PATCH /users/{email}` and `PATCH /users/{user_id}` share a template shape; this says which is which. */
+export function endpointLabel(name: EndpointName): string {
+  const e: EndpointSpec = ENDPOINTS[name];
+  return `${e.method} ${e.path}`;
+}

@@ -1,0 +1,95 @@
+import { ZulipCdkError } from '../model/errors';
+
+/** Stable codes of the errors the client raises itself (not Zulip's own codes). */
+export const CLIENT_ERROR_CODES = [
+  /** The connection failed before the request was sent; nothing reached the server. */
+  'NETWORK_ERROR',
+  /** A non-idempotent request may have reached the server but no answer came back: re-read state before deciding. */
+  'REQUEST_OUTCOME_UNKNOWN',
+  /** An idempotent request kept failing (dropped connections, 502/503/504) after every retry. */
+  'SERVER_UNAVAILABLE',
+  /** HTTP 500 (or another 5xx) without a Zulip error body on an idempotent request. */
+  'SERVER_ERROR',
+  /** The server answered with something that is not a Zulip JSON response. */
+  'INVALID_RESPONSE',
+  /** A success response did not have the shape we expect. */
+  'UNEXPECTED_RESPONSE',
+  /** The server's feature level is too low for what was asked. */
+  'UNSUPPORTED_FEATURE',
+  /** The feature level is not known yet: call `fetchCapabilities()` or `register()` first. */
+  'CAPABILITIES_UNKNOWN',
+  /** Credentials are missing or malformed. */
+  'CREDENTIALS_MISSING',
+  'CREDENTIALS_INVALID',
+  /** An outgoing-webhook payload failed parsing or its token check. */
+  'WEBHOOK_INVALID_PAYLOAD',
+  'WEBHOOK_BAD_TOKEN',
+  /** A method was called with an unusable argument. */
+  'INVALID_ARGUMENT',
+  /** The client was closed. */
+  'CLIENT_CLOSED',
+] as const;
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
+
+/** Fields of a Zulip error body other than `result`, `msg` and `code`. */
+export type ZulipErrorData = Readonly<Record<string, unknown>>;
+
+/**
+ * An error response from Zulip: `{"result":"error","msg":...,"code":...}`.
+ *
+ * `code` is Zulip's own error code (`BAD_REQUEST`, `EXPECTATION_MISMATCH`, `RATE_LIMIT_HIT`,
+ * `CANNOT_DEACTIVATE_GROUP_IN_USE`, `CHANNEL_ALREADY_EXISTS`...), so callers branch with
+ * `isZulipCdkError(e, 'EXPECTATION_MISMATCH')`. Branch on `code`, never on `zulipMessage`
+ * (Zulip translates it). Extra data fields (`stream`, `objections`, `retry-after`,
+ * `var_name`...) are in `data`.
+ */
+export class ZulipApiError extends ZulipCdkError {
+  /** Zulip's error code, the same as `code`. */
+  public readonly zulipCode: string;
+  /** The HTTP status. */
+  public readonly status: number;
+  /** The endpoint, e.g. `PATCH /streams/{stream_id}`. */
+  public readonly endpoint: string;
+  /** The method and concrete path, e.g. `PATCH /api/v1/streams/12`. */
+  public readonly request: string;
+  /** Zulip's `msg`, possibly translated; for people, not for branching. */
+  public readonly zulipMessage: string;
+  /** The extra fields of the error body. */
+  public readonly data: ZulipErrorData;
+
+  public constructor(args: {
+    code: string;
+    status: number;
+    endpoint: string;
+    request: string;
+    zulipMessage: string;
+    data: ZulipErrorData;
+    hint?: string;
+  }) {
+    super(
+      args.code,
+      `${args.request} failed: ${args.zulipMessage || '(no message)'} (${args.code}, HTTP ${args.status})`,
+      args.hint === undefined
+        ? { where: args.endpoint }
+        : { where: args.endpoint, hint: args.hint },
+    );
+    this.name = 'ZulipApiError';
+    this.zulipCode = args.code;
+    this.status = args.status;
+    this.endpoint = args.endpoint;
+    this.request = args.request;
+    this.zulipMessage = args.zulipMessage;
+    this.data = args.data;
+  }
+
+  /** Seconds to wait, for `RATE_LIMIT_HIT` errors (from the header or the body). */
+  public get retryAfter(): number | undefined {
+    const v = this.data['retry-after'];
+    return typeof v === 'number' ? v : undefined;
+  }
+}
+
+/** True when `e` is a {@link ZulipApiError}, optionally with the given Zulip code. */
+export function isZulipApiError(e: unknown, code?: string): e is ZulipApiError {
+  return e instanceof ZulipApiError && (code === undefined || e.zulipCode === code);
+}

@@ -1,0 +1,638 @@
+import { readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
+import { Pool } from 'undici';
+import { ZulipCdkError } from '../model/errors';
+import { normalizeSite } from './credentials';
+import type { ZulipCredentials } from './credentials';
+import { encodeForm } from './encode';
+import { ZulipApiError } from './errors';
+import { USER_AGENT } from './version';
+
+/** The HTTP methods the Zulip API uses. */
+export const HTTP_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Timeouts, in milliseconds. */
+export interface TimeoutOptions {
+  /** Establishing the connection (TCP and TLS). @default 10000 */
+  readonly connectMs?: number;
+  /** Waiting for the response headers. @default 60000 */
+  readonly headersMs?: number;
+  /** Waiting between chunks of the response body. @default 60000 */
+  readonly bodyMs?: number;
+}
+
+/** Retry policy. */
+export interface RetryOptions {
+  /**
+   * Attempts in all for a request that fails with a fault (dropped connection, 502/503/504):
+   * only idempotent requests, and requests that never left this machine, are retried.
+   * @default 4
+   */
+  readonly maxAttempts?: number;
+  /** First backoff delay. @default 250 */
+  readonly baseDelayMs?: number;
+  /** Largest backoff delay. @default 8000 */
+  readonly maxDelayMs?: number;
+  /** How many 429 responses in a row are waited out. @default 5 */
+  readonly maxRateLimitRetries?: number;
+  /** A 429 whose Retry-After is longer than this is not waited out but thrown. @default 120000 */
+  readonly maxRetryAfterMs?: number;
+}
+
+/** What the HTTP layer reports, for callers that log or show progress. */
+export type ClientEvent =
+  | {
+      readonly type: 'warning';
+      readonly code: 'IGNORED_PARAMETERS';
+      readonly endpoint: string;
+      readonly request: string;
+      /** The parameters the server ignored (`ignored_parameters_unsupported`). */
+      readonly parameters: readonly string[];
+      readonly message: string;
+    }
+  | {
+      readonly type: 'retry';
+      readonly reason: 'rate-limit' | 'server-error' | 'connection';
+      readonly endpoint: string;
+      readonly request: string;
+      /** The attempt that failed, from 1. */
+      readonly attempt: number;
+      readonly delayMs: number;
+      readonly status?: number;
+      readonly errorCode?: string;
+    }
+  | {
+      readonly type: 'response';
+      readonly endpoint: string;
+      readonly request: string;
+      readonly status: number;
+      readonly durationMs: number;
+    };
+
+/** A warning the server gave on a successful request. */
+export type ClientWarning = Extract<ClientEvent, { type: 'warning' }>;
+
+/** The rate-limit budget, from the last `X-RateLimit-*` headers seen. */
+export interface RateLimitBudget {
+  /** `X-RateLimit-Limit`: requests allowed per window. */
+  readonly limit: number | undefined;
+  /** `X-RateLimit-Remaining`. */
+  readonly remaining: number | undefined;
+  /** `X-RateLimit-Reset`: epoch seconds when the budget is full again. */
+  readonly resetAt: number | undefined;
+  /** When the headers were read (epoch milliseconds), undefined before any. */
+  readonly updatedAt: number | undefined;
+}
+
+/** Counters. */
+export interface HttpStats {
+  /** HTTP requests attempted (retries included). */
+  readonly requestCount: number;
+  /** Retries (rate limits, faults). */
+  readonly retryCount: number;
+  /** 429 responses received. */
+  readonly rateLimitHits: number;
+}
+
+/** Options of {@link ZulipHttp}. */
+export interface ZulipHttpOptions {
+  /** Who to authenticate as, and the site. */
+  readonly credentials?: ZulipCredentials;
+  /** The site, for unauthenticated use only (`GET /server_settings`); `credentials.site` otherwise. */
+  readonly site?: string;
+  /** Extra CA certificates to trust (PEM). TLS verification always stays on. */
+  readonly ca?: string | Buffer | readonly (string | Buffer)[];
+  readonly timeouts?: TimeoutOptions;
+  readonly retry?: RetryOptions;
+  /** Connections per origin. @default 4 */
+  readonly connections?: number;
+  /** Injectable for tests. @default setTimeout-based */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Injectable for tests; returns [0, 1). @default Math.random */
+  readonly random?: () => number;
+  /** Injectable for tests. @default Date.now */
+  readonly now?: () => number;
+  /** Receives warnings, retries and responses. */
+  readonly onEvent?: (event: ClientEvent) => void;
+}
+
+/** One request to the Zulip API. */
+export interface ZulipRequest {
+  readonly method: HttpMethod;
+  /** The concrete path under `/api/v1`, with a leading slash, e.g. `/streams/12`. */
+  readonly path: string;
+  /** The endpoint template, e.g. `PATCH /streams/{stream_id}`, for messages. */
+  readonly endpoint: string;
+  /** Parameters: the query string for GET, a form body otherwise. `undefined` values are left out. */
+  readonly params?: object | undefined;
+  /** Parameters whose string values are sent JSON-encoded. */
+  readonly jsonStrings?: readonly string[];
+  /**
+   * Whether repeating the request is harmless. Defaults to true for GET only: a POST,
+   * PATCH or DELETE that may have reached the server is never repeated.
+   */
+  readonly idempotent?: boolean;
+  /** @default true */
+  readonly authenticated?: boolean;
+}
+
+/** A parsed Zulip success body. */
+export type ZulipBody = Record<string, unknown>;
+
+/** Connection errors that happen before a single byte of the request is sent. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
+
+const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+
+const API_PREFIX = '/api/v1';
+
+function errorCodeOf(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  const inner = (err as { errors?: unknown }).errors;
+  if (Array.isArray(inner)) {
+    for (const e of inner) {
+      const c = errorCodeOf(e);
+      if (c !== undefined) return c;
+    }
+  }
+  return undefined;
+}
+
+function isTlsError(code: string | undefined): boolean {
+  return code !== undefined && /CERT|SELF_SIGNED|TLS|SSL|UNABLE_TO_/.test(code);
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function finiteNumber(v: string | undefined): number | undefined {
+  if (v === undefined || v.trim() === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * The HTTP layer of the Zulip client: undici with one `Pool` per origin, HTTP Basic auth,
+ * form-encoded parameters, Zulip error mapping, rate-limit handling and retries.
+ *
+ * Retry rules:
+ * - a 429 `RATE_LIMIT_HIT` is waited out (`Retry-After`, float seconds) and repeated, for any
+ *   method: Zulip rejects rate-limited requests before doing anything;
+ * - a connection that failed before sending (refused, DNS, connect timeout) is retried, for any method;
+ * - dropped connections, timeouts and 502/503/504 are retried with bounded exponential backoff
+ *   and jitter only for idempotent requests (GET by default). A POST, PATCH or DELETE is never
+ *   repeated once it may have reached the server: it fails with `REQUEST_OUTCOME_UNKNOWN`, and
+ *   the caller re-reads state and decides. (PATCH and DELETE are not treated as idempotent:
+ *   a repeated `{new, old}` PATCH fails with `EXPECTATION_MISMATCH`, a repeated archive with
+ *   "already deactivated", which would hide that the first attempt worked.)
+ *
+ * The API key never appears in errors or events: messages are built without headers and
+ * are passed through the credentials' redaction.
+ */
+export class ZulipHttp {
+  /** The normalised site, e.g. `https://chat.example.com`. */
+  public readonly site: string;
+  readonly #credentials: ZulipCredentials | undefined;
+  readonly #origin: string;
+  readonly #basePath: string;
+  readonly #pools = new Map<string, Pool>();
+  readonly #ca: (string | Buffer)[] | undefined;
+  readonly #timeouts: Required<TimeoutOptions>;
+  readonly #retry: Required<RetryOptions>;
+  readonly #connections: number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #random: () => number;
+  readonly #now: () => number;
+  readonly #listeners = new Set<(event: ClientEvent) => void>();
+  readonly #warnings: ClientWarning[] = [];
+  #stats = { requestCount: 0, retryCount: 0, rateLimitHits: 0 };
+  #budget: RateLimitBudget = {
+    limit: undefined,
+    remaining: undefined,
+    resetAt: undefined,
+    updatedAt: undefined,
+  };
+  #closed = false;
+
+  public constructor(options: ZulipHttpOptions) {
+    const site = options.credentials?.site ?? options.site;
+    if (site === undefined) {
+      throw new ZulipCdkError('CREDENTIALS_MISSING', 'A Zulip client needs credentials or a site.');
+    }
+    this.site = normalizeSite(site);
+    const url = new URL(this.site);
+    this.#origin = url.origin;
+    this.#basePath = url.pathname.replace(/\/+$/, '') + API_PREFIX;
+    this.#credentials = options.credentials;
+    const ca: (string | Buffer)[] = [];
+    if (options.ca !== undefined) {
+      if (Array.isArray(options.ca)) ca.push(...(options.ca as readonly (string | Buffer)[]));
+      else ca.push(options.ca as string | Buffer);
+    }
+    const caFile = options.credentials?.caFile;
+    if (caFile !== undefined) {
+      try {
+        ca.push(readFileSync(caFile));
+      } catch (cause) {
+        throw new ZulipCdkError('CREDENTIALS_INVALID', `Cannot read the CA bundle ${caFile}.`, {
+          where: caFile,
+          cause,
+        });
+      }
+    }
+    this.#ca = ca.length > 0 ? ca : undefined;
+    this.#timeouts = {
+      connectMs: options.timeouts?.connectMs ?? 10_000,
+      headersMs: options.timeouts?.headersMs ?? 60_000,
+      bodyMs: options.timeouts?.bodyMs ?? 60_000,
+    };
+    this.#retry = {
+      maxAttempts: Math.max(1, options.retry?.maxAttempts ?? 4),
+      baseDelayMs: options.retry?.baseDelayMs ?? 250,
+      maxDelayMs: options.retry?.maxDelayMs ?? 8_000,
+      maxRateLimitRetries: options.retry?.maxRateLimitRetries ?? 5,
+      maxRetryAfterMs: options.retry?.maxRetryAfterMs ?? 120_000,
+    };
+    this.#connections = options.connections ?? 4;
+    this.#sleep =
+      options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#random = options.random ?? Math.random;
+    this.#now = options.now ?? Date.now;
+    if (options.onEvent !== undefined) this.#listeners.add(options.onEvent);
+  }
+
+  /** Counters: requests attempted, retries, 429s. */
+  public get stats(): HttpStats {
+    return { ...this.#stats };
+  }
+
+  /** The rate-limit budget from the last `X-RateLimit-*` headers. */
+  public get rateLimit(): RateLimitBudget {
+    return { ...this.#budget };
+  }
+
+  /** Every warning so far (e.g. `ignored_parameters_unsupported`), oldest first. */
+  public get warnings(): readonly ClientWarning[] {
+    return [...this.#warnings];
+  }
+
+  /** Whether requests are authenticated. */
+  public get authenticated(): boolean {
+    return this.#credentials !== undefined;
+  }
+
+  /** The email requests are authenticated as, if any. */
+  public get email(): string | undefined {
+    return this.#credentials?.email;
+  }
+
+  /** Subscribes to events; returns the unsubscribe function. */
+  public onEvent(listener: (event: ClientEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /** Replaces secrets in `text`. */
+  public redact(text: string): string {
+    return this.#credentials?.redact(text) ?? text;
+  }
+
+  /** Closes the connection pools. Further requests fail with `CLIENT_CLOSED`. */
+  public async close(): Promise<void> {
+    this.#closed = true;
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    await Promise.all(pools.map((p) => p.close()));
+  }
+
+  /** Sends one request; returns the parsed success body or throws. */
+  public async request(req: ZulipRequest): Promise<ZulipBody> {
+    if (this.#closed) {
+      throw new ZulipCdkError('CLIENT_CLOSED', 'The Zulip client is closed.', {
+        where: req.endpoint,
+      });
+    }
+    const authenticated = req.authenticated ?? true;
+    if (authenticated && this.#credentials === undefined) {
+      throw new ZulipCdkError(
+        'CREDENTIALS_MISSING',
+        `${req.endpoint} needs credentials; this client has none.`,
+        { where: req.endpoint },
+      );
+    }
+    const idempotent = req.idempotent ?? req.method === 'GET';
+    const encoded = encodeForm(req.params, req.jsonStrings);
+    const fullPath = this.#basePath + req.path;
+    const path = req.method === 'GET' && encoded !== '' ? `${fullPath}?${encoded}` : fullPath;
+    const body = req.method === 'GET' ? undefined : encoded;
+    const label = `${req.method} ${fullPath}`;
+    const headers: Record<string, string> = {
+      'user-agent': USER_AGENT,
+      accept: 'application/json',
+    };
+    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (authenticated && this.#credentials !== undefined) {
+      headers.authorization = this.#credentials.authorizationHeader();
+    }
+
+    let faults = 0;
+    let rateLimited = 0;
+    for (;;) {
+      const started = this.#now();
+      let status: number;
+      let resHeaders: Record<string, string | string[] | undefined>;
+      let text: string;
+      this.#stats.requestCount += 1;
+      try {
+        const res = await this.#pool().request({
+          path,
+          method: req.method,
+          headers,
+          body: body ?? null,
+          headersTimeout: this.#timeouts.headersMs,
+          bodyTimeout: this.#timeouts.bodyMs,
+        });
+        status = res.statusCode;
+        resHeaders = res.headers;
+        // Always consume the body, so the connection goes back to the pool.
+        text = await res.body.text();
+      } catch (err) {
+        const code = errorCodeOf(err) ?? 'UNKNOWN';
+        const notSent = NOT_SENT_CODES.has(code);
+        const tls = isTlsError(code);
+        if (!tls && (idempotent || notSent) && faults + 1 < this.#retry.maxAttempts) {
+          faults += 1;
+          await this.#backoff(req, label, faults, 'connection', { errorCode: code });
+          continue;
+        }
+        throw this.#networkError(req, label, err, code, { notSent, idempotent, tls });
+      }
+      this.#readBudget(resHeaders);
+      this.#emit({
+        type: 'response',
+        endpoint: req.endpoint,
+        request: label,
+        status,
+        durationMs: this.#now() - started,
+      });
+      const parsed = parseJsonObject(text);
+
+      if (status === 429) {
+        this.#stats.rateLimitHits += 1;
+        const seconds =
+          finiteNumber(headerValue(resHeaders['retry-after'])) ??
+          (typeof parsed?.['retry-after'] === 'number' ? parsed['retry-after'] : undefined) ??
+          1;
+        const delayMs = Math.max(0, Math.ceil(seconds * 1000));
+        if (
+          rateLimited < this.#retry.maxRateLimitRetries &&
+          delayMs <= this.#retry.maxRetryAfterMs
+        ) {
+          rateLimited += 1;
+          this.#stats.retryCount += 1;
+          this.#emit({
+            type: 'retry',
+            reason: 'rate-limit',
+            endpoint: req.endpoint,
+            request: label,
+            attempt: rateLimited,
+            delayMs,
+            status,
+          });
+          await this.#sleep(delayMs);
+          continue;
+        }
+        throw this.#apiError(req, label, status, {
+          ...(parsed ?? {}),
+          code: typeof parsed?.code === 'string' ? parsed.code : 'RATE_LIMIT_HIT',
+          msg: typeof parsed?.msg === 'string' ? parsed.msg : 'API usage exceeded rate limit',
+          'retry-after': seconds,
+        });
+      }
+
+      if (TRANSIENT_STATUSES.has(status)) {
+        if (idempotent && faults + 1 < this.#retry.maxAttempts) {
+          faults += 1;
+          await this.#backoff(req, label, faults, 'server-error', { status });
+          continue;
+        }
+        if (!idempotent) {
+          throw new ZulipCdkError(
+            'REQUEST_OUTCOME_UNKNOWN',
+            `${label} got HTTP ${status} from the server; the request may or may not have taken effect, so it was not repeated.`,
+            { where: req.endpoint, hint: 'Re-read the live state (plan again) before retrying.' },
+          );
+        }
+        throw new ZulipCdkError(
+          'SERVER_UNAVAILABLE',
+          `${label} got HTTP ${status} ${faults + 1} times; giving up.`,
+          {
+            where: req.endpoint,
+            hint: 'The Zulip server or its proxy is unavailable; try again later.',
+          },
+        );
+      }
+
+      if (parsed !== undefined && parsed.result === 'error') {
+        throw this.#apiError(req, label, status, parsed);
+      }
+      if (status >= 200 && status < 300 && parsed !== undefined && parsed.result === 'success') {
+        this.#checkIgnored(req, label, parsed);
+        return parsed;
+      }
+      if (status >= 500 && !idempotent) {
+        throw new ZulipCdkError(
+          'REQUEST_OUTCOME_UNKNOWN',
+          `${label} failed with HTTP ${status}; the request may have partly taken effect, so it was not repeated.`,
+          { where: req.endpoint, hint: 'Re-read the live state (plan again) before retrying.' },
+        );
+      }
+      const snippet = this.redact(text.slice(0, 200)).replace(/\s+/g, ' ');
+      throw new ZulipCdkError(
+        status >= 500 ? 'SERVER_ERROR' : 'INVALID_RESPONSE',
+        `${label} returned HTTP ${status} without a Zulip JSON body: ${JSON.stringify(snippet)}`,
+        {
+          where: req.endpoint,
+          hint:
+            status === 401 || status === 403
+              ? 'Check the email and API key (zuliprc, or ZULIP_EMAIL / ZULIP_API_KEY).'
+              : `Check that ${this.site} is a Zulip server (the site URL, without /api/v1).`,
+        },
+      );
+    }
+  }
+
+  #pool(): Pool {
+    let pool = this.#pools.get(this.#origin);
+    if (pool === undefined) {
+      pool = new Pool(this.#origin, {
+        connections: this.#connections,
+        headersTimeout: this.#timeouts.headersMs,
+        bodyTimeout: this.#timeouts.bodyMs,
+        connect: {
+          timeout: this.#timeouts.connectMs,
+          rejectUnauthorized: true,
+          ...(this.#ca === undefined ? {} : { ca: this.#ca }),
+        },
+      });
+      this.#pools.set(this.#origin, pool);
+    }
+    return pool;
+  }
+
+  async #backoff(
+    req: ZulipRequest,
+    label: string,
+    attempt: number,
+    reason: 'server-error' | 'connection',
+    extra: { status?: number; errorCode?: string },
+  ): Promise<void> {
+    const cap = Math.min(this.#retry.maxDelayMs, this.#retry.baseDelayMs * 2 ** (attempt - 1));
+    // "Equal jitter": at least half the cap, so retries never bunch up at zero.
+    const delayMs = Math.round(cap / 2 + (this.#random() * cap) / 2);
+    this.#stats.retryCount += 1;
+    this.#emit({
+      type: 'retry',
+      reason,
+      endpoint: req.endpoint,
+      request: label,
+      attempt,
+      delayMs,
+      ...extra,
+    });
+    await this.#sleep(delayMs);
+  }
+
+  #networkError(
+    req: ZulipRequest,
+    label: string,
+    err: unknown,
+    code: string,
+    how: { notSent: boolean; idempotent: boolean; tls: boolean },
+  ): ZulipCdkError {
+    const detail = this.redact(err instanceof Error ? err.message : String(err));
+    if (how.tls) {
+      return new ZulipCdkError(
+        'NETWORK_ERROR',
+        `${label}: TLS verification failed (${code}: ${detail}).`,
+        {
+          where: req.endpoint,
+          cause: err,
+          hint: 'If the server uses a private CA, give its certificate (cert_bundle in the zuliprc, or the ca option).',
+        },
+      );
+    }
+    if (how.notSent || how.idempotent) {
+      return new ZulipCdkError(
+        'NETWORK_ERROR',
+        `${label}: ${how.notSent ? 'could not connect' : 'the connection failed'} (${code}: ${detail}).`,
+        { where: req.endpoint, cause: err, hint: `Check that ${this.site} is reachable.` },
+      );
+    }
+    return new ZulipCdkError(
+      'REQUEST_OUTCOME_UNKNOWN',
+      `${label}: the connection failed after the request was sent (${code}: ${detail}); it may or may not have taken effect, so it was not repeated.`,
+      {
+        where: req.endpoint,
+        cause: err,
+        hint: 'Re-read the live state (plan again) before retrying.',
+      },
+    );
+  }
+
+  #apiError(req: ZulipRequest, label: string, status: number, body: ZulipBody): ZulipApiError {
+    const data: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body)) {
+      if (k !== 'result' && k !== 'msg' && k !== 'code') data[k] = this.#redactValue(v);
+    }
+    const code = typeof body.code === 'string' ? body.code : 'BAD_REQUEST';
+    const msg = typeof body.msg === 'string' ? this.redact(body.msg) : '';
+    const hint =
+      status === 401
+        ? 'Check the email and API key (zuliprc, or ZULIP_EMAIL / ZULIP_API_KEY).'
+        : code === 'EXPECTATION_MISMATCH'
+          ? 'The live value changed since it was read: plan again.'
+          : code === 'RATE_LIMIT_HIT'
+            ? 'Wait and try again, or lower the request rate.'
+            : undefined;
+    return new ZulipApiError({
+      code,
+      status,
+      endpoint: req.endpoint,
+      request: label,
+      zulipMessage: msg,
+      data,
+      ...(hint === undefined ? {} : { hint }),
+    });
+  }
+
+  #redactValue(v: unknown): unknown {
+    if (typeof v === 'string') return this.redact(v);
+    if (typeof v !== 'object' || v === null) return v;
+    return JSON.parse(this.redact(JSON.stringify(v))) as unknown;
+  }
+
+  #checkIgnored(req: ZulipRequest, label: string, body: ZulipBody): void {
+    const ignored = body.ignored_parameters_unsupported;
+    if (!Array.isArray(ignored) || ignored.length === 0) return;
+    const parameters = ignored.map((p) => String(p));
+    const warning: ClientWarning = {
+      type: 'warning',
+      code: 'IGNORED_PARAMETERS',
+      endpoint: req.endpoint,
+      request: label,
+      parameters,
+      message: `${label}: the server ignored unsupported parameters: ${parameters.join(', ')}.`,
+    };
+    this.#warnings.push(warning);
+    this.#emit(warning);
+  }
+
+  #readBudget(headers: Record<string, string | string[] | undefined>): void {
+    const limit = finiteNumber(headerValue(headers['x-ratelimit-limit']));
+    const remaining = finiteNumber(headerValue(headers['x-ratelimit-remaining']));
+    const resetAt = finiteNumber(headerValue(headers['x-ratelimit-reset']));
+    if (limit === undefined && remaining === undefined && resetAt === undefined) return;
+    this.#budget = { limit, remaining, resetAt, updatedAt: this.#now() };
+  }
+
+  #emit(event: ClientEvent): void {
+    for (const l of this.#listeners) {
+      try {
+        l(event);
+      } catch {
+        // A listener's failure must not break the request.
+      }
+    }
+  }
+
+  public toJSON(): Record<string, unknown> {
+    return { site: this.site, email: this.email, stats: this.stats };
+  }
+
+  public [inspect.custom](): string {
+    return `ZulipHttp { site: ${JSON.stringify(this.site)}, email: ${JSON.stringify(this.email)} }`;
+  }
+}
+
+function parseJsonObject(text: string): ZulipBody | undefined {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as ZulipBody) : undefined;
+  } catch {
+    return undefined;
+  }
+}

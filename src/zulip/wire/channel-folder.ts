@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { successWith } from './common';
+
+/** A channel folder (FL 389; `order` FL 414). Not in the 10.2 yaml: NOTES 2.3. */
+export const WireChannelFolderSchema = z.looseObject({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  rendered_description: z.string().optional(),
+  order: z.number().int().optional(),
+  date_created: z.number().nullable().optional(),
+  creator_id: z.number().int().nullable().optional(),
+  is_archived: z.boolean(),
+});
+export type WireChannelFolder = z.infer<typeof WireChannelFolderSchema>;
+
+export const GetChannelFoldersResponseSchema = successWith({
+  channel_folders: z.array(WireChannelFolderSchema),
+});
+export type GetChannelFoldersResponse = z.infer<typeof GetChannelFoldersResponseSchema>;
+
+/** `GET /channel_folders` parameters. */
+export interface GetChannelFoldersParams {
+  readonly include_archived?: boolean;
+}
+
+/** `POST /channel_folders/create` parameters; `description` is required but may be `""`. */
+export interface CreateChannelFolderParams {
+  readonly name: string;
+  readonly description: string;
+}
+
+export const CreateChannelFolderResponseSchema = successWith({
+  channel_folder_id: z.number().int(),
+});
+export type CreateChannelFolderResponse = z.infer<typeof CreateChannelFolderResponseSchema>;
+
+/** `PATCH /channel_folders/{id}` parameters. There is no DELETE: archive instead. */
+export interface UpdateChannelFolderParams {
+  readonly name?: string;
+  readonly description?: string;
+  readonly is_archived?: boolean;
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { TOPICS_POLICIES } from '../../model/kinds';
+import type { TopicsPolicy } from '../../model/kinds';
+import { WireGroupSettingSchema, successWith } from './common';
+import type { GroupSettingParam, GroupSettingUpdate, MessageRetentionParam } from './common';
+
+/** The group-valued channel settings by wire name (newest server; older ones send fewer). */
+export const CHANNEL_GROUP_SETTINGS = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_create_topic_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_resolve_topics_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+] as const;
+export type ChannelGroupSettingName = (typeof CHANNEL_GROUP_SETTINGS)[number];
+
+const optionalGroupSettings = Object.fromEntries(
+  CHANNEL_GROUP_SETTINGS.map((n) => [n, WireGroupSettingSchema.optional()]),
+) as Record<ChannelGroupSettingName, z.ZodOptional<typeof WireGroupSettingSchema>>;
+
+/** A channel as `GET /streams`, `GET /streams/{id}` and `/register` send it (loose). */
+export const WireChannelSchema = z.looseObject({
+  stream_id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  rendered_description: z.string().optional(),
+  date_created: z.number().optional(),
+  creator_id: z.number().int().nullable().optional(),
+  invite_only: z.boolean(),
+  is_web_public: z.boolean().optional(),
+  history_public_to_subscribers: z.boolean().optional(),
+  /** null: the organization's default; -1: unlimited. */
+  message_retention_days: z.number().int().nullable().optional(),
+  first_message_id: z.number().int().nullable().optional(),
+  is_archived: z.boolean().optional(),
+  is_default: z.boolean().optional(),
+  folder_id: z.number().int().nullable().optional(),
+  topics_policy: z.enum(TOPICS_POLICIES).or(z.string()).optional(),
+  subscriber_count: z.number().optional(),
+  stream_weekly_traffic: z.number().nullable().optional(),
+  ...optionalGroupSettings,
+});
+export type WireChannel = z.infer<typeof WireChannelSchema>;
+
+export const GetStreamsResponseSchema = successWith({ streams: z.array(WireChannelSchema) });
+export type GetStreamsResponse = z.infer<typeof GetStreamsResponseSchema>;
+export const GetStreamResponseSchema = successWith({ stream: WireChannelSchema });
+export type GetStreamResponse = z.infer<typeof GetStreamResponseSchema>;
+export const GetStreamMembersResponseSchema = successWith({
+  subscribers: z.array(z.number().int()),
+});
+export type GetStreamMembersResponse = z.infer<typeof GetStreamMembersResponseSchema>;
+export const CreateChannelResponseSchema = successWith({ id: z.number().int() });
+export type CreateChannelResponse = z.infer<typeof CreateChannelResponseSchema>;
+
+/** `GET /streams` parameters. */
+export interface GetStreamsParams {
+  readonly include_public?: boolean;
+  readonly include_web_public?: boolean;
+  readonly include_subscribed?: boolean;
+  /** FL 315. */
+  readonly exclude_archived?: boolean;
+  /** FL 356; replaces `include_all_active`. */
+  readonly include_all?: boolean;
+  readonly include_all_active?: boolean;
+  readonly include_default?: boolean;
+  readonly include_owner_subscribed?: boolean;
+  /** FL 356. */
+  readonly include_can_access_content?: boolean;
+}
+
+/** Group settings as initial values (create). */
+export type ChannelGroupSettingValues = {
+  readonly [K in ChannelGroupSettingName]?: GroupSettingParam;
+};
+/** Group settings as `{new, old?}` changes (update). */
+export type ChannelGroupSettingUpdates = {
+  readonly [K in ChannelGroupSettingName]?: GroupSettingUpdate;
+};
+
+/** The creation settings shared by `POST /channels/create` and `POST /users/me/subscriptions`. */
+export interface ChannelCreationSettings extends ChannelGroupSettingValues {
+  readonly announce?: boolean;
+  readonly invite_only?: boolean;
+  readonly is_web_public?: boolean;
+  readonly is_default_stream?: boolean;
+  readonly history_public_to_subscribers?: boolean;
+  readonly message_retention_days?: MessageRetentionParam;
+  /** FL 392, plain string. */
+  readonly topics_policy?: TopicsPolicy;
+  /** FL 389. */
+  readonly folder_id?: number;
+}
+
+/** `POST /channels/create` (FL 417) parameters. */
+export interface CreateChannelParams extends ChannelCreationSettings {
+  readonly name: string;
+  readonly description?: string;
+  /** Required: user IDs to subscribe (may be empty). */
+  readonly subscribers: readonly number[];
+  /** FL 397. */
+  readonly send_new_subscription_messages?: boolean;
+}
+
+/** `PATCH /streams/{stream_id}` parameters. The endpoint is not atomic (NOTES 2.2). */
+export interface UpdateStreamParams extends ChannelGroupSettingUpdates {
+  readonly description?: string;
+  readonly new_name?: string;
+  readonly is_private?: boolean;
+  readonly is_web_public?: boolean;
+  readonly history_public_to_subscribers?: boolean;
+  readonly is_default_stream?: boolean;
+  readonly message_retention_days?: MessageRetentionParam;
+  /** FL 388: only `false` (unarchive) does anything. */
+  readonly is_archived?: boolean;
+  /** FL 389: a folder ID, or null to take the channel out of its folder. */
+  readonly folder_id?: number | null;
+  /** FL 392, plain string. */
+  readonly topics_policy?: TopicsPolicy;
+}

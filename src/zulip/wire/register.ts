@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { WireChannelSchema } from './channel';
+import { WireChannelFolderSchema } from './channel-folder';
+import { successWith } from './common';
+import { WireLinkifierSchema } from './linkifier';
+import { WirePlaygroundSchema } from './playground';
+import { WireSavedSnippetSchema } from './saved-snippet';
+import { WireSubscriptionSchema } from './subscription';
+import { WireUserSchema } from './user';
+import { WireUserGroupSchema } from './user-group';
+
+/** `client_capabilities` of `POST /register`. */
+export interface ClientCapabilities {
+  readonly notification_settings_null?: boolean;
+  readonly bulk_message_deletion?: boolean;
+  readonly user_avatar_url_field_optional?: boolean;
+  readonly stream_typing_notifications?: boolean;
+  readonly user_settings_object?: boolean;
+  readonly linkifier_url_template?: boolean;
+  readonly user_list_incomplete?: boolean;
+  readonly include_deactivated_groups?: boolean;
+  readonly archived_channels?: boolean;
+  readonly empty_topic_name?: boolean;
+  readonly simplified_presence_events?: boolean;
+}
+
+/** `POST /register` parameters. */
+export interface RegisterParams {
+  readonly apply_markdown?: boolean;
+  readonly client_gravatar?: boolean;
+  /** `'partial'` needs FL 412 (sent JSON-encoded). */
+  readonly include_subscribers?: boolean | 'partial';
+  readonly slim_presence?: boolean;
+  readonly presence_history_limit_days?: number;
+  readonly event_types?: readonly string[];
+  readonly all_public_streams?: boolean;
+  readonly client_capabilities?: ClientCapabilities;
+  readonly fetch_event_types?: readonly string[];
+  readonly narrow?: readonly (readonly string[])[];
+}
+
+/**
+ * The register call that reads a whole organization in one request (NOTES 2.1). Follow it
+ * with `deleteEventQueue(queue_id)`.
+ */
+export const ORG_READ_REGISTER_PARAMS = {
+  fetch_event_types: [
+    'realm',
+    'realm_user',
+    'realm_user_groups',
+    'subscription',
+    'default_streams',
+    'realm_linkifiers',
+    'realm_playgrounds',
+    'saved_snippets',
+    'channel_folders',
+    'stream',
+  ],
+  include_subscribers: true,
+  client_capabilities: {
+    linkifier_url_template: true,
+    include_deactivated_groups: true,
+    archived_channels: true,
+    empty_topic_name: true,
+    user_list_incomplete: false,
+  },
+} as const satisfies RegisterParams;
+
+/** The `POST /register` response: only what zulip-cdk reads is typed; everything else passes through. */
+export const RegisterResponseSchema = successWith({
+  queue_id: z.string().nullable().optional(),
+  last_event_id: z.number().int().optional(),
+  zulip_feature_level: z.number().int(),
+  zulip_version: z.string(),
+  zulip_merge_base: z.string().optional(),
+  user_id: z.number().int().optional(),
+  email: z.string().optional(),
+  delivery_email: z.string().optional(),
+  full_name: z.string().optional(),
+  is_admin: z.boolean().optional(),
+  is_owner: z.boolean().optional(),
+  user_role: z.number().int().optional(),
+  realm_name: z.string().optional(),
+  max_stream_name_length: z.number().int().optional(),
+  max_stream_description_length: z.number().int().optional(),
+  max_topic_length: z.number().int().optional(),
+  max_message_length: z.number().int().optional(),
+  max_channel_folder_name_length: z.number().int().optional(),
+  max_channel_folder_description_length: z.number().int().optional(),
+  max_bulk_new_subscription_messages: z.number().int().optional(),
+  server_web_public_streams_enabled: z.boolean().optional(),
+  realm_enable_spectator_access: z.boolean().optional(),
+  server_supported_permission_settings: z.looseObject({}).optional(),
+  realm_users: z.array(WireUserSchema).optional(),
+  realm_non_active_users: z.array(WireUserSchema).optional(),
+  realm_bots: z.array(z.looseObject({})).optional(),
+  cross_realm_bots: z.array(z.looseObject({})).optional(),
+  realm_user_groups: z.array(WireUserGroupSchema).optional(),
+  subscriptions: z.array(WireSubscriptionSchema).optional(),
+  unsubscribed: z.array(WireSubscriptionSchema).optional(),
+  never_subscribed: z.array(WireSubscriptionSchema).optional(),
+  /** Channel IDs since FL 330; channel objects before. */
+  realm_default_streams: z.array(z.union([z.number().int(), z.looseObject({})])).optional(),
+  realm_linkifiers: z.array(WireLinkifierSchema).optional(),
+  realm_playgrounds: z.array(WirePlaygroundSchema).optional(),
+  saved_snippets: z.array(WireSavedSnippetSchema).optional(),
+  channel_folders: z.array(WireChannelFolderSchema).optional(),
+  streams: z.array(WireChannelSchema).optional(),
+});
+export type RegisterResponse = z.infer<typeof RegisterResponseSchema>;
+
+/** `GET /server_settings` (unauthenticated). */
+export const ServerSettingsSchema = successWith({
+  zulip_feature_level: z.number().int(),
+  zulip_version: z.string(),
+  zulip_merge_base: z.string().optional(),
+  push_notifications_enabled: z.boolean().optional(),
+  realm_name: z.string().optional(),
+  realm_uri: z.string().optional(),
+  realm_url: z.string().optional(),
+  authentication_methods: z.looseObject({}).optional(),
+});
+export type ServerSettings = z.infer<typeof ServerSettingsSchema>;

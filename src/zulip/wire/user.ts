@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { successWith } from './common';
+
+/** A user as `GET /users`, `GET /users/me` and `/register` send it (loose). */
+export const WireUserSchema = z.looseObject({
+  user_id: z.number().int(),
+  email: z.string(),
+  /** The real address, when the caller may see it. */
+  delivery_email: z.string().nullable().optional(),
+  full_name: z.string(),
+  role: z.number().int().optional(),
+  is_active: z.boolean().optional(),
+  is_bot: z.boolean(),
+  is_admin: z.boolean().optional(),
+  is_owner: z.boolean().optional(),
+  is_guest: z.boolean().optional(),
+  bot_type: z.number().int().nullable().optional(),
+  bot_owner_id: z.number().int().nullable().optional(),
+  date_joined: z.string().optional(),
+  timezone: z.string().optional(),
+  avatar_url: z.string().nullable().optional(),
+});
+export type WireUser = z.infer<typeof WireUserSchema>;
+
+export const GetUsersResponseSchema = successWith({ members: z.array(WireUserSchema) });
+export type GetUsersResponse = z.infer<typeof GetUsersResponseSchema>;
+
+/** `GET /users/me` returns the user's fields at the top level. */
+export const GetOwnUserResponseSchema = successWith({
+  user_id: z.number().int(),
+  email: z.string(),
+  delivery_email: z.string().nullable().optional(),
+  full_name: z.string(),
+  role: z.number().int().optional(),
+  is_bot: z.boolean().optional(),
+  is_admin: z.boolean().optional(),
+  is_owner: z.boolean().optional(),
+});
+export type GetOwnUserResponse = z.infer<typeof GetOwnUserResponseSchema>;
+
+/** `GET /users` parameters. */
+export interface GetUsersParams {
+  readonly client_gravatar?: boolean;
+  readonly include_custom_profile_fields?: boolean;
+  /** FL 384. */
+  readonly user_ids?: readonly number[];
+}
+
+/** `PATCH /users/{user_id}` and `PATCH /users/{email}` parameters. */
+export interface UpdateUserParams {
+  readonly full_name?: string;
+  /** 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest. */
+  readonly role?: number;
+  readonly profile_data?: readonly { readonly id: number; readonly value: string | null }[];
+  readonly new_email?: string;
+}
+
+/** `POST /users/{user_id}/status` parameters (administrators). */
+export interface UpdateUserStatusParams {
+  /** At most 60 characters; `""` clears the status. */
+  readonly status_text?: string;
+  readonly emoji_name?: string;
+  readonly emoji_code?: string;
+  readonly reaction_type?:
+    'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji' | 'service_extra_emoji';
+}
+
+/** `POST /users/me/presence` parameters. */
+export interface UpdatePresenceParams {
+  readonly status: 'active' | 'idle';
+  readonly last_update_id?: number;
+  readonly history_limit_days?: number;
+  readonly ping_only?: boolean;
+  readonly new_user_input?: boolean;
+  readonly slim_presence?: boolean;
+}
+
+export const UpdatePresenceResponseSchema = successWith({
+  presence_last_update_id: z.number().int().optional(),
+  server_timestamp: z.number().optional(),
+  presences: z.record(z.string(), z.unknown()).optional(),
+});
+export type UpdatePresenceResponse = z.infer<typeof UpdatePresenceResponseSchema>;
