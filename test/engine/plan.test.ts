@@ -1,0 +1,1287 @@
+import { plan, PlanSchema } from '../../src/engine';
+import type { Change, Plan, UpdateChange } from '../../src/engine';
+import { FEATURE_LEVELS, isZulipCdkError } from '../../src/model';
+import type { DesiredState, LiveState } from '../../src/model';
+import { LiveBuilder, dChannel, dFolder, dGroup, desired } from './fixtures';
+
+const summary = (p: Plan): string[] => p.changes.map((c) => `${c.action} ${c.address}`);
+const find = (p: Plan, id: string): Change => {
+  const c = p.changes.find((x) => x.id === id);
+  if (!c) throw new Error(`no change ${id} in ${summary(p).join(', ')}`);
+  return c;
+};
+const updates = (p: Plan, address: string): Record<string, [unknown, unknown]> => {
+  const c = p.changes.find((x) => x.address === address && x.action === 'update') as
+    UpdateChange | undefined;
+  return Object.fromEntries((c?.properties ?? []).map((x) => [x.property, [x.before, x.after]]));
+};
+const codes = (list: { code: string }[]): string[] => list.map((x) => x.code);
+/** Warning codes other than UNDECLARED (fixtures have live objects a test does not declare). */
+const warned = (p: Plan): string[] => codes(p.warnings).filter((c) => c !== 'UNDECLARED');
+
+function run(d: DesiredState, live: LiveState, targets?: string[]): Plan {
+  const p = plan(d, live, targets ? { targets } : {});
+  // Every plan the planner makes is valid in its own documented format.
+  expect(PlanSchema.parse(JSON.parse(JSON.stringify(p)))).toEqual(p);
+  return p;
+}
+
+describe('plan: nothing to do', () => {
+  it('an empty configuration against an org with only system groups is empty', () => {
+    const p = run(desired(), new LiveBuilder().build());
+    expect(p.changes).toEqual([]);
+    expect(p.warnings).toEqual([]);
+    expect(p.findings).toEqual([]);
+    expect(p.summary.total).toBe(0);
+  });
+
+  it.each([
+    ['Zulip 10.2', FEATURE_LEVELS.zulip10],
+    ['Zulip 11', FEATURE_LEVELS.zulip11],
+    ['newest', FEATURE_LEVELS.newest],
+  ])('live objects holding Zulip defaults match undeclared properties (%s)', (_n, fl) => {
+    const b = new LiveBuilder(fl);
+    const eng = b.group('eng', { members: [3], subgroups: [b.groupId('role:moderators')] });
+    // can_administer_channel_group = {creator}: here the creator is bob, not the applying account.
+    b.channel('general', { creatorId: 4, description: 'line one line two', subscribers: [1, 3] });
+    b.channel('secret', { private: true, messageRetentionDays: -1 });
+    b.linkifier('#(?P<id>[0-9]+)', 'https://t/{id}');
+    b.playground('python', 'Tutor', 'https://p/{code}');
+    const d = desired((d) => {
+      d.userGroups.push(
+        dGroup('eng', {
+          description: '',
+          members: { mode: 'exact', users: ['alice@example.com'], groups: ['role:moderators'] },
+        }),
+      );
+      d.channels.push(
+        dChannel('General', {
+          description: 'line one\nline two',
+          subscribers: {
+            mode: 'exact',
+            users: ['owner@example.com', 'ALICE@example.com'],
+            groups: [],
+          },
+        }),
+        dChannel('secret', { private: true, messageRetentionDays: 'unlimited' }),
+      );
+      d.linkifiers.push({
+        path: 'acme/l',
+        pattern: '#(?P<id>[0-9]+)',
+        urlTemplate: 'https://t/{id}',
+      });
+      d.playgrounds.push({
+        path: 'acme/p',
+        name: 'Tutor',
+        pygmentsLanguage: 'python',
+        urlTemplate: 'https://p/{code}',
+      });
+    });
+    expect(eng.id).toBeGreaterThan(0);
+    const p = run(d, b.build());
+    // "General" vs "general" is a case-only rename in place.
+    expect(summary(p)).toEqual(['update channel["General"]']);
+    expect(updates(p, 'channel["General"]')).toEqual({ name: ['general', 'General'] });
+  });
+
+  it('group settings declared as sets match the canonical live value', () => {
+    const b = new LiveBuilder();
+    const eng = b.group('eng');
+    b.channel('general', {
+      permissions: {
+        can_send_message_group: { direct_members: [4, 3], direct_subgroups: [eng.id] },
+        can_remove_subscribers_group: eng.id,
+        can_resolve_topics_group: b.groupId('role:nobody'),
+      },
+    });
+    const d = desired((d) => {
+      d.userGroups.push(dGroup('eng'));
+      d.channels.push(
+        dChannel('general', {
+          permissions: {
+            canSendMessageGroup: {
+              users: ['bob@example.com', 'alice@example.com', 'bob@example.com'],
+              groups: ['eng'],
+            },
+            canRemoveSubscribersGroup: { users: [], groups: ['eng'] },
+            canResolveTopicsGroup: { users: [], groups: [] },
+          },
+        }),
+      );
+    });
+    expect(run(d, b.build()).changes).toEqual([]);
+  });
+});
+
+describe('plan: channels', () => {
+  it('creates a channel with defaults filled in and {applying account} as administrator', () => {
+    const b = new LiveBuilder();
+    const p = run(
+      desired((d) => d.channels.push(dChannel('new', { description: 'a\nb' }))),
+      b.build(),
+    );
+    const c = find(p, 'channel["new"]#create');
+    expect(c.action === 'create' && c.properties).toMatchObject({
+      name: 'new',
+      description: 'a b',
+      private: false,
+      webPublic: false,
+      historyPublicToSubscribers: true,
+      defaultChannel: false,
+      messageRetentionDays: 'realm_default',
+      topicsPolicy: 'inherit',
+      folder: null,
+      'permissions.canAdministerChannelGroup': { users: ['owner@example.com'], groups: [] },
+      'permissions.canSendMessageGroup': 'role:everyone',
+      'permissions.canRemoveSubscribersGroup': 'role:administrators',
+    });
+    expect(p.summary.create).toBe(1);
+  });
+
+  it('a private channel defaults to protected history', () => {
+    const p = run(
+      desired((d) => d.channels.push(dChannel('x', { private: true }))),
+      new LiveBuilder().build(),
+    );
+    const c = find(p, 'channel["x"]#create');
+    expect(c.action === 'create' && c.properties.historyPublicToSubscribers).toBe(false);
+  });
+
+  it('leaves out settings the server does not have on create', () => {
+    const p = run(
+      desired((d) => d.channels.push(dChannel('x'))),
+      new LiveBuilder(FEATURE_LEVELS.zulip10).build(),
+    );
+    const c = find(p, 'channel["x"]#create');
+    if (c.action !== 'create') throw new Error();
+    expect(c.properties).not.toHaveProperty('topicsPolicy');
+    expect(c.properties).not.toHaveProperty('folder');
+    expect(Object.keys(c.properties)).not.toContain('permissions.canCreateTopicGroup');
+    expect(Object.keys(c.properties)).toContain('permissions.canSubscribeGroup');
+  });
+
+  const b = new LiveBuilder();
+  const folder = b.folder('Teams');
+  b.group('eng');
+  b.channel('general', { folderId: null });
+  b.channel('foldered', {
+    folderId: folder.id,
+    topicsPolicy: 'allow_empty_topic',
+    messageRetentionDays: 30,
+  });
+  const live = b.build();
+
+  it.each<[string, Partial<Parameters<typeof dChannel>[1]>, Record<string, [unknown, unknown]>]>([
+    ['description', { description: 'hi' }, { description: ['', 'hi'] }],
+    [
+      'private (history follows)',
+      { private: true },
+      { private: [false, true], historyPublicToSubscribers: [true, false] },
+    ],
+    [
+      'private with public history',
+      { private: true, historyPublicToSubscribers: true },
+      { private: [false, true] },
+    ],
+    ['webPublic', { webPublic: true }, { webPublic: [false, true] }],
+    ['defaultChannel', { defaultChannel: true }, { defaultChannel: [false, true] }],
+    ['retention days', { messageRetentionDays: 7 }, { messageRetentionDays: ['realm_default', 7] }],
+    [
+      'retention unlimited',
+      { messageRetentionDays: 'unlimited' },
+      { messageRetentionDays: ['realm_default', 'unlimited'] },
+    ],
+    [
+      'topicsPolicy',
+      { topicsPolicy: 'disable_empty_topic' },
+      { topicsPolicy: ['inherit', 'disable_empty_topic'] },
+    ],
+    ['folder', { folder: 'teams' }, { folder: [null, 'Teams'] }],
+    [
+      'a system-group permission',
+      { permissions: { canSendMessageGroup: 'role:members' } },
+      { 'permissions.canSendMessageGroup': ['role:everyone', 'role:members'] },
+    ],
+    [
+      'a user-group permission',
+      { permissions: { canResolveTopicsGroup: 'eng' } },
+      { 'permissions.canResolveTopicsGroup': ['role:nobody', 'eng'] },
+    ],
+    [
+      'a set permission',
+      {
+        permissions: {
+          canAdministerChannelGroup: { users: ['alice@example.com'], groups: ['eng'] },
+        },
+      },
+      {
+        'permissions.canAdministerChannelGroup': [
+          { users: ['owner@example.com'], groups: [] },
+          { users: ['alice@example.com'], groups: ['eng'] },
+        ],
+      },
+    ],
+  ])('updates %s', (_name, props, expected) => {
+    const p = run(
+      desired((d) => {
+        d.userGroups.push(dGroup('eng'));
+        d.channels.push(dChannel('general', props));
+        d.channels.push(
+          dChannel('foldered', {
+            folder: 'Teams',
+            topicsPolicy: 'allow_empty_topic',
+            messageRetentionDays: 30,
+          }),
+        );
+        d.channelFolders.push(dFolder('Teams'));
+      }),
+      live,
+    );
+    expect(updates(p, 'channel["general"]')).toEqual(expected);
+    expect(summary(p)).toEqual(['update channel["general"]']);
+  });
+
+  it('moves a channel back to defaults when properties are no longer declared', () => {
+    const p = run(
+      desired((d) => {
+        d.channels.push(dChannel('general'), dChannel('foldered'));
+        d.channelFolders.push(dFolder('Teams'));
+      }),
+      live,
+    );
+    expect(updates(p, 'channel["foldered"]')).toEqual({
+      folder: ['Teams', null],
+      topicsPolicy: ['allow_empty_topic', 'inherit'],
+      messageRetentionDays: [30, 'realm_default'],
+    });
+  });
+
+  it('sends {new, old} material: the wire name and the old value as read', () => {
+    const p = run(
+      desired((d) =>
+        d.channels.push(
+          dChannel('general', { permissions: { canSendMessageGroup: 'role:members' } }),
+        ),
+      ),
+      live,
+    );
+    const c = find(p, 'channel["general"]#update');
+    expect(c.action === 'update' && c.properties[0]).toEqual({
+      property: 'permissions.canSendMessageGroup',
+      before: 'role:everyone',
+      after: 'role:members',
+      wire: 'can_send_message_group',
+      old: b.groupId('role:everyone'),
+    });
+    expect(c.action === 'update' && c.liveId).toBe(live.channels[0]!.id);
+  });
+
+  it('renames through renamedFrom, then updates the renamed channel', () => {
+    const p = run(
+      desired((d) => {
+        d.channels.push(
+          dChannel('town-square', { description: 'x', lifecycle: { renamedFrom: ['general'] } }),
+          dChannel('foldered', {
+            folder: 'Teams',
+            topicsPolicy: 'allow_empty_topic',
+            messageRetentionDays: 30,
+          }),
+        );
+        d.channelFolders.push(dFolder('Teams'));
+      }),
+      live,
+    );
+    expect(summary(p)).toEqual(['rename channel["town-square"]', 'update channel["town-square"]']);
+    const r = find(p, 'channel["town-square"]#rename');
+    expect(r).toMatchObject({ from: 'general', to: 'town-square', liveId: live.channels[0]!.id });
+    expect(find(p, 'channel["town-square"]#update').dependsOn).toEqual([
+      'channel["town-square"]#rename',
+    ]);
+  });
+
+  it('ignoreChanges leaves properties as they are live', () => {
+    const p = run(
+      desired((d) => {
+        d.channels.push(
+          dChannel('general', {
+            description: 'new',
+            permissions: {
+              canSendMessageGroup: 'role:members',
+              canResolveTopicsGroup: 'role:members',
+            },
+            lifecycle: { ignoreChanges: ['description', 'canSendMessageGroup'] },
+          }),
+        );
+      }),
+      live,
+    );
+    expect(Object.keys(updates(p, 'channel["general"]'))).toEqual([
+      'permissions.canResolveTopicsGroup',
+    ]);
+    const q = run(
+      desired((d) =>
+        d.channels.push(
+          dChannel('general', {
+            permissions: { canSendMessageGroup: 'role:members' },
+            lifecycle: { ignoreChanges: ['permissions'] },
+          }),
+        ),
+      ),
+      live,
+    );
+    expect(summary(q).filter((s) => s.includes('general'))).toEqual([]);
+  });
+
+  it('warns that retention needs an owner when the applying account is not one', () => {
+    const l = structuredClone(live);
+    l.me = { userId: 2, email: 'admin@example.com', role: 200 };
+    const p = run(
+      desired((d) => d.channels.push(dChannel('general', { messageRetentionDays: 5 }))),
+      l,
+    );
+    expect(codes(p.warnings)).toContain('NEEDS_OWNER');
+  });
+});
+
+describe('plan: archive, unarchive, prune, protect', () => {
+  const b = new LiveBuilder();
+  const old = b.channel('old');
+  b.channel('dusty', { archived: true });
+  const live = b.build();
+
+  it('warns about undeclared channels when pruning is off', () => {
+    const p = run(desired(), live);
+    expect(p.changes).toEqual([]);
+    expect(p.warnings).toEqual([
+      {
+        code: 'UNDECLARED',
+        address: 'channel["old"]',
+        message: expect.stringContaining('pruning is off'),
+      },
+    ]);
+  });
+
+  it('archives undeclared channels when pruning is on (archived ones are left alone)', () => {
+    const d = desired((d) => (d.organization.prune.channel = true));
+    const p = run(d, live);
+    expect(summary(p)).toEqual(['archive channel["old"]']);
+    expect(find(p, 'channel["old"]#archive')).toMatchObject({
+      reason: 'prune',
+      liveId: old.id,
+      path: null,
+    });
+  });
+
+  it('archives a channel declared archived, and never a protected one', () => {
+    expect(
+      summary(
+        run(
+          desired((d) => d.channels.push(dChannel('old', { archived: true }))),
+          live,
+        ),
+      ),
+    ).toEqual(['archive channel["old"]']);
+    const p = run(
+      desired((d) =>
+        d.channels.push(dChannel('old', { archived: true, lifecycle: { protect: true } })),
+      ),
+      live,
+    );
+    expect(p.changes).toEqual([]);
+    expect(codes(p.findings)).toEqual(['PROTECTED']);
+  });
+
+  it('unarchives a declared channel that is archived live; a "create" of a reserved name is that channel', () => {
+    const p = run(
+      desired((d) => d.channels.push(dChannel('Dusty'), dChannel('old'))),
+      live,
+    );
+    expect(summary(p)).toEqual(['unarchive channel["Dusty"]', 'update channel["Dusty"]']);
+  });
+
+  it('is an error to unarchive on a server without channel unarchiving', () => {
+    const b10 = new LiveBuilder(FEATURE_LEVELS.zulip10);
+    b10.channel('dusty', { archived: true });
+    expect(() =>
+      plan(
+        desired((d) => d.channels.push(dChannel('dusty'))),
+        b10.build(),
+      ),
+    ).toThrow(/unarchiving needs feature level 388/);
+  });
+
+  it('finds removals over maxRemovals', () => {
+    const many = new LiveBuilder();
+    for (let i = 0; i < 3; i++) many.channel(`c${i}`);
+    const d = desired((d) => {
+      d.organization.prune.channel = true;
+      d.organization.maxRemovals = 2;
+    });
+    const p = run(d, many.build());
+    expect(p.summary.remove).toBe(3);
+    expect(codes(p.findings)).toEqual(['TOO_MANY_REMOVALS']);
+    d.organization.maxRemovals = 3;
+    expect(run(d, many.build()).findings).toEqual([]);
+  });
+});
+
+describe('plan: channel subscribers', () => {
+  const b = new LiveBuilder();
+  b.group('eng', { members: [3], subgroups: [] });
+  b.group('leads', { members: [4] });
+  b.channel('general', { subscribers: [1, 5] });
+  b.channel('secret', { private: true, subscribers: [1, 3] });
+  const live = b.build();
+  const members = (c: Change): unknown =>
+    c.action === 'membership'
+      ? { add: c.add.map((u) => u.email), remove: c.remove.map((u) => u.email) }
+      : c;
+
+  it.each<[string, 'exact' | 'atLeast', string[], string[], { add: string[]; remove: string[] }]>([
+    [
+      'exact adds and removes',
+      'exact',
+      ['alice@example.com', 'owner@example.com'],
+      [],
+      { add: ['alice@example.com'], remove: ['carol@example.com'] },
+    ],
+    [
+      'atLeast only adds',
+      'atLeast',
+      ['alice@example.com'],
+      [],
+      { add: ['alice@example.com'], remove: [] },
+    ],
+    [
+      'a desired group expands to its desired members, recursively',
+      'exact',
+      ['owner@example.com'],
+      ['eng'],
+      {
+        add: ['alice@example.com', 'bob@example.com', 'gone@example.com'].filter(
+          (e) => e !== 'gone@example.com',
+        ),
+        remove: ['carol@example.com'],
+      },
+    ],
+    [
+      'a system group expands to its live members, recursively',
+      'exact',
+      [],
+      ['role:moderators'],
+      { add: ['admin@example.com'], remove: [] },
+    ],
+  ])('%s', (_n, mode, users, groups, expected) => {
+    const p = run(
+      desired((d) => {
+        d.userGroups.push(
+          dGroup('eng', {
+            members: {
+              mode: 'exact',
+              users: ['alice@example.com', 'gone@example.com'],
+              groups: ['leads'],
+            },
+          }),
+        );
+        d.userGroups.push(
+          dGroup('leads', { members: { mode: 'exact', users: ['bob@example.com'], groups: [] } }),
+        );
+        d.channels.push(dChannel('general', { subscribers: { mode, users, groups } }));
+      }),
+      live,
+    );
+    expect(members(find(p, 'channel["general"]#membership'))).toEqual(expected);
+    // gone@ is in the desired group eng: deactivated users are left out and warned about.
+    expect(warned(p)).toEqual(['DEACTIVATED_USER']);
+  });
+
+  it('an undeclared group expands to its live members', () => {
+    const p = run(
+      desired((d) =>
+        d.channels.push(
+          dChannel('general', { subscribers: { mode: 'atLeast', users: [], groups: ['leads'] } }),
+        ),
+      ),
+      live,
+    );
+    expect(members(find(p, 'channel["general"]#membership'))).toEqual({
+      add: ['bob@example.com'],
+      remove: [],
+    });
+  });
+
+  it('warns about users that do not exist and leaves them out', () => {
+    const p = run(
+      desired((d) =>
+        d.channels.push(
+          dChannel('general', {
+            subscribers: { mode: 'atLeast', users: ['nobody@example.com'], groups: [] },
+          }),
+        ),
+      ),
+      live,
+    );
+    expect(p.changes.filter((c) => c.action === 'membership')).toEqual([]);
+    expect(p.warnings.filter((w) => w.code !== 'UNDECLARED')).toEqual([
+      expect.objectContaining({ code: 'UNKNOWN_USER', address: 'channel["general"]' }),
+    ]);
+  });
+
+  it('a new channel gets its subscribers in a membership change after the create', () => {
+    const p = run(
+      desired((d) =>
+        d.channels.push(
+          dChannel('new', {
+            announce: true,
+            subscribers: { mode: 'exact', users: ['bob@example.com'], groups: [] },
+          }),
+        ),
+      ),
+      live,
+    );
+    expect(summary(p)).toEqual(['create channel["new"]', 'membership channel["new"]']);
+    expect(find(p, 'channel["new"]#membership')).toMatchObject({
+      liveId: null,
+      notify: true,
+      dependsOn: ['channel["new"]#create'],
+    });
+  });
+
+  it('finds the applying account losing access to a private channel it manages', () => {
+    const p = run(
+      desired((d) =>
+        d.channels.push(
+          dChannel('secret', {
+            private: true,
+            subscribers: { mode: 'exact', users: ['alice@example.com'], groups: [] },
+          }),
+        ),
+      ),
+      live,
+    );
+    expect(codes(p.findings)).toEqual(['SELF_CHANNEL_ACCESS_LOSS']);
+  });
+
+  it('finds a channel made private that the applying account is not subscribed to', () => {
+    const b2 = new LiveBuilder();
+    b2.channel('open', { subscribers: [3] });
+    const p = run(
+      desired((d) => d.channels.push(dChannel('open', { private: true }))),
+      b2.build(),
+    );
+    expect(codes(p.findings)).toEqual(['SELF_CHANNEL_ACCESS_LOSS']);
+  });
+
+  it('does not manage subscribers when they are not declared; warns when it cannot see them', () => {
+    const l = structuredClone(live);
+    l.channels[0]!.subscribers = null;
+    expect(
+      run(
+        desired((d) => d.channels.push(dChannel('general'))),
+        l,
+      ).changes,
+    ).toEqual([]);
+    const p = run(
+      desired((d) =>
+        d.channels.push(
+          dChannel('general', { subscribers: { mode: 'exact', users: [], groups: [] } }),
+        ),
+      ),
+      l,
+    );
+    expect(warned(p)).toEqual(['SUBSCRIBERS_NOT_VISIBLE']);
+  });
+});
+
+describe('plan: user groups', () => {
+  const b = new LiveBuilder();
+  const eng = b.group('eng', { members: [3, 4], description: 'Engineers' });
+  const ops = b.group('ops', { members: [5] });
+  b.group('old', { deactivated: true });
+  b.group('stale');
+  const live = b.build();
+
+  it('creates a group with {applying account} defaults, then its members and subgroups', () => {
+    const p = run(
+      desired((d) => {
+        d.userGroups.push(
+          dGroup('new', {
+            members: { mode: 'exact', users: ['alice@example.com'], groups: ['newer'] },
+          }),
+        );
+        d.userGroups.push(dGroup('newer', { permissions: { canMentionGroup: 'role:members' } }));
+        d.userGroups.push(
+          dGroup('eng', {
+            description: 'Engineers',
+            members: { mode: 'atLeast', users: [], groups: [] },
+          }),
+        );
+        d.userGroups.push(
+          dGroup('ops', { members: { mode: 'exact', users: ['carol@example.com'], groups: [] } }),
+        );
+      }),
+      live,
+    );
+    expect(summary(p)).toEqual([
+      'create userGroup["new"]',
+      'create userGroup["newer"]',
+      'membership userGroup["new"]',
+    ]);
+    const c = find(p, 'userGroup["new"]#create');
+    expect(c.action === 'create' && c.properties).toEqual({
+      name: 'new',
+      description: '',
+      'permissions.canAddMembersGroup': { users: ['owner@example.com'], groups: [] },
+      'permissions.canJoinGroup': 'role:nobody',
+      'permissions.canLeaveGroup': 'role:everyone',
+      'permissions.canManageGroup': { users: ['owner@example.com'], groups: [] },
+      'permissions.canMentionGroup': 'role:everyone',
+      'permissions.canRemoveMembersGroup': 'role:nobody',
+    });
+    // Subgroups before parents.
+    expect(find(p, 'userGroup["new"]#membership').dependsOn).toEqual([
+      'userGroup["new"]#create',
+      'userGroup["newer"]#create',
+    ]);
+    expect(find(p, 'userGroup["new"]#membership')).toMatchObject({
+      addSubgroups: [{ name: 'newer', id: null }],
+    });
+  });
+
+  it.each<[string, Parameters<typeof dGroup>[1], Record<string, [unknown, unknown]>]>([
+    ['description', { description: 'E' }, { description: ['Engineers', 'E'] }],
+    [
+      'a permission',
+      { description: 'Engineers', permissions: { canJoinGroup: 'role:members' } },
+      { 'permissions.canJoinGroup': ['role:nobody', 'role:members'] },
+    ],
+    ['a creator default back from a value', { description: 'Engineers', permissions: {} }, {}],
+  ])('updates %s', (_n, o, expected) => {
+    const l = structuredClone(live);
+    const p = run(
+      desired((d) =>
+        d.userGroups.push(
+          dGroup('eng', { members: { mode: 'atLeast', users: [], groups: [] }, ...o }),
+        ),
+      ),
+      l,
+    );
+    expect(updates(p, 'userGroup["eng"]')).toEqual(expected);
+  });
+
+  it('holds can_manage_group at {creator} (the live creator) when undeclared', () => {
+    const l = structuredClone(live);
+    l.userGroups.find((g) => g.name === 'eng')!.permissions.can_manage_group =
+      b.groupId('role:administrators');
+    const p = run(
+      desired((d) =>
+        d.userGroups.push(
+          dGroup('eng', {
+            description: 'Engineers',
+            members: { mode: 'atLeast', users: [], groups: [] },
+          }),
+        ),
+      ),
+      l,
+    );
+    expect(updates(p, 'userGroup["eng"]')).toEqual({
+      'permissions.canManageGroup': [
+        'role:administrators',
+        { users: ['owner@example.com'], groups: [] },
+      ],
+    });
+  });
+
+  it.each<[string, 'exact' | 'atLeast', object]>([
+    [
+      'exact',
+      'exact',
+      {
+        add: [{ email: 'carol@example.com', id: 5 }],
+        remove: [{ email: 'bob@example.com', id: 4 }],
+        addSubgroups: [{ name: 'ops', id: ops.id }],
+        removeSubgroups: [],
+      },
+    ],
+    [
+      'atLeast',
+      'atLeast',
+      {
+        add: [{ email: 'carol@example.com', id: 5 }],
+        remove: [],
+        addSubgroups: [{ name: 'ops', id: ops.id }],
+        removeSubgroups: [],
+      },
+    ],
+  ])('membership %s', (_n, mode, expected) => {
+    const p = run(
+      desired((d) =>
+        d.userGroups.push(
+          dGroup('eng', {
+            description: 'Engineers',
+            members: { mode, users: ['alice@example.com', 'carol@example.com'], groups: ['ops'] },
+          }),
+        ),
+      ),
+      live,
+    );
+    expect(find(p, 'userGroup["eng"]#membership')).toMatchObject({
+      liveId: eng.id,
+      collection: 'members',
+      mode,
+      ...expected,
+    });
+  });
+
+  it('deactivates undeclared groups only with pruning, after detaching them', () => {
+    const l = structuredClone(live);
+    const stale = l.userGroups.find((g) => g.name === 'stale')!;
+    l.userGroups.find((g) => g.name === 'eng')!.subgroups = [stale.id];
+    const ch = new LiveBuilder();
+    void ch;
+    l.channels.push({
+      ...structuredClone(new LiveBuilder().channel('general')),
+      permissions: {
+        ...new LiveBuilder().channel('x').permissions,
+        can_send_message_group: stale.id,
+      },
+    });
+    const d = desired((d) => {
+      d.organization.prune.userGroup = true;
+      d.userGroups.push(
+        dGroup('eng', {
+          description: 'Engineers',
+          members: { mode: 'exact', users: ['alice@example.com', 'bob@example.com'], groups: [] },
+        }),
+      );
+      d.userGroups.push(
+        dGroup('ops', { members: { mode: 'exact', users: ['carol@example.com'], groups: [] } }),
+      );
+      d.channels.push(dChannel('general'));
+    });
+    const p = run(d, l);
+    expect(summary(p)).toEqual([
+      'membership userGroup["eng"]',
+      'update channel["general"]',
+      'deactivate userGroup["stale"]',
+    ]);
+    expect(find(p, 'userGroup["stale"]#deactivate').dependsOn).toEqual([
+      'channel["general"]#update',
+      'userGroup["eng"]#membership',
+    ]);
+    const off = run(
+      desired((x) => x.userGroups.push(...d.userGroups)),
+      live,
+    );
+    expect(off.warnings.map((w) => w.address)).toEqual(['userGroup["stale"]']);
+  });
+
+  it('reactivates a declared deactivated group; deactivates a declared-deactivated one', () => {
+    expect(
+      summary(
+        run(
+          desired((d) => d.userGroups.push(dGroup('old'))),
+          live,
+        ),
+      ),
+    ).toEqual(['reactivate userGroup["old"]']);
+    const p = run(
+      desired((d) => d.userGroups.push(dGroup('ops', { deactivated: true }))),
+      live,
+    );
+    expect(summary(p)).toEqual(['deactivate userGroup["ops"]']);
+    expect(() =>
+      plan(
+        desired((d) => d.userGroups.push(dGroup('old'))),
+        { ...live, server: { ...live.server, featureLevel: FEATURE_LEVELS.zulip10 } },
+      ),
+    ).toThrow(/reactivating it needs feature level 386/);
+  });
+
+  it('renames a group; references to it follow the rename', () => {
+    const p = run(
+      desired((d) => {
+        d.userGroups.push(
+          dGroup('engineering', {
+            description: 'Engineers',
+            members: { mode: 'exact', users: ['alice@example.com', 'bob@example.com'], groups: [] },
+            lifecycle: { renamedFrom: ['eng'] },
+          }),
+        );
+        d.channels.push(dChannel('new', { permissions: { canSendMessageGroup: 'engineering' } }));
+      }),
+      live,
+    );
+    expect(summary(p)).toEqual(['rename userGroup["engineering"]', 'create channel["new"]']);
+    expect(find(p, 'channel["new"]#create').dependsOn).toEqual(['userGroup["engineering"]#rename']);
+  });
+
+  it('is an error to reference a group that exists nowhere', () => {
+    try {
+      plan(
+        desired((d) =>
+          d.channels.push(
+            dChannel('x', { permissions: { canSendMessageGroup: 'ghosts' } }),
+            dChannel('y', { subscribers: { mode: 'exact', users: [], groups: ['phantoms'] } }),
+          ),
+        ),
+        live,
+      );
+      throw new Error('expected an error');
+    } catch (e) {
+      expect(isZulipCdkError(e, 'UNRESOLVED_REFERENCE')).toBe(true);
+      expect((e as Error).message).toMatch(/ghosts/);
+      expect((e as Error).message).toMatch(/phantoms/);
+    }
+  });
+});
+
+describe('plan: channel folders', () => {
+  const b = new LiveBuilder();
+  const a = b.folder('Alpha', { description: 'A' });
+  const z = b.folder('Zeta');
+  b.folder('Gone', { archived: true });
+  b.channel('general', { folderId: z.id });
+  const live = b.build();
+
+  it('creates, updates, archives and unarchives folders', () => {
+    const p = run(
+      desired((d) => {
+        d.channelFolders.push(
+          dFolder('Alpha', { description: 'AA' }),
+          dFolder('Zeta', { archived: true }),
+          dFolder('gone'),
+          dFolder('New'),
+        );
+        d.channels.push(dChannel('general'));
+      }),
+      live,
+    );
+    expect(summary(p)).toEqual([
+      'unarchive channelFolder["gone"]',
+      'create channelFolder["New"]',
+      'update channelFolder["Alpha"]',
+      'update channelFolder["gone"]',
+      'update channel["general"]',
+      'archive channelFolder["Zeta"]',
+    ]);
+    // Detach before archive: the channel leaves the folder first.
+    expect(find(p, 'channelFolder["Zeta"]#archive').dependsOn).toEqual([
+      'channel["general"]#update',
+    ]);
+    expect(updates(p, 'channelFolder["gone"]')).toEqual({ name: ['Gone', 'gone'] });
+  });
+
+  it('reorders to the declared order, undeclared folders last, archived ones included', () => {
+    const p = run(
+      desired((d) => {
+        d.channelFolders.push(
+          dFolder('New'),
+          dFolder('Zeta'),
+          dFolder('Alpha', { description: 'A' }),
+        );
+        d.channels.push(dChannel('general', { folder: 'Zeta' }));
+      }),
+      live,
+    );
+    expect(summary(p)).toEqual(['create channelFolder["New"]', 'reorder channelFolder["*"]']);
+    const r = find(p, 'channelFolder["*"]#reorder');
+    expect(r).toMatchObject({
+      before: ['Alpha', 'Zeta', 'Gone'],
+      after: [
+        { key: 'New', id: null },
+        { key: 'Zeta', id: z.id },
+        { key: 'Alpha', id: a.id },
+        { key: 'Gone', id: expect.any(Number) },
+      ],
+      dependsOn: ['channelFolder["New"]#create'],
+    });
+  });
+
+  it('does not reorder when creates append in the declared order', () => {
+    const p = run(
+      desired((d) => {
+        d.channelFolders.push(
+          dFolder('Alpha', { description: 'A' }),
+          dFolder('Zeta'),
+          dFolder('Gone', { archived: true }),
+          dFolder('New'),
+        );
+        d.channels.push(dChannel('general', { folder: 'Zeta' }));
+      }),
+      live,
+    );
+    expect(summary(p)).toEqual(['create channelFolder["New"]']);
+  });
+
+  it('a channel in a new folder waits for the folder', () => {
+    const p = run(
+      desired((d) => {
+        d.channelFolders.push(
+          dFolder('Alpha', { description: 'A' }),
+          dFolder('Zeta'),
+          dFolder('Gone', { archived: true }),
+          dFolder('New'),
+        );
+        d.channels.push(
+          dChannel('general', { folder: 'New' }),
+          dChannel('fresh', { folder: 'new' }),
+        );
+      }),
+      live,
+    );
+    expect(find(p, 'channel["general"]#update').dependsOn).toEqual(['channelFolder["New"]#create']);
+    expect(find(p, 'channel["fresh"]#create').dependsOn).toEqual(['channelFolder["New"]#create']);
+  });
+});
+
+describe('plan: linkifiers, playgrounds, snippets', () => {
+  const b = new LiveBuilder();
+  const one = b.linkifier('one', 'https://1');
+  const two = b.linkifier('two', 'https://2');
+  const extra = b.linkifier('extra', 'https://x');
+  const py = b.playground('python', 'Tutor', 'https://p/{code}');
+  b.playground('rust', 'Play', 'https://r/{code}');
+  const note = b.snippet('Greeting', 'Hello');
+  b.snippet('Dup', 'a');
+  b.snippet('Dup', 'b');
+  const live = b.build();
+  const l = (pattern: string, urlTemplate: string, o: object = {}) => ({
+    path: `acme/${pattern}`,
+    pattern,
+    urlTemplate,
+    ...o,
+  });
+
+  it('updates, creates and reorders linkifiers, undeclared ones last', () => {
+    const p = run(
+      desired((d) =>
+        d.linkifiers.push(l('two', 'https://2'), l('one', 'https://one'), l('three', 'https://3')),
+      ),
+      live,
+    );
+    expect(summary(p)).toEqual([
+      'create linkifier["three"]',
+      'update linkifier["one"]',
+      'reorder linkifier["*"]',
+    ]);
+    expect(find(p, 'linkifier["*"]#reorder')).toMatchObject({
+      before: ['one', 'two', 'extra'],
+      after: [
+        { key: 'two', id: two },
+        { key: 'one', id: one },
+        { key: 'three', id: null },
+        { key: 'extra', id: extra },
+      ],
+    });
+    expect(find(p, 'linkifier["*"]#reorder').dependsOn).toEqual(['linkifier["three"]#create']);
+  });
+
+  it('does not reorder when the order already matches; deletes with pruning', () => {
+    expect(
+      run(
+        desired((d) => d.linkifiers.push(l('one', 'https://1'), l('two', 'https://2'))),
+        live,
+      ).changes,
+    ).toEqual([]);
+    const p = run(
+      desired((d) => {
+        d.organization.prune.linkifier = true;
+        d.linkifiers.push(l('two', 'https://2'), l('one', 'https://1'));
+      }),
+      live,
+    );
+    expect(summary(p)).toEqual(['delete linkifier["extra"]', 'reorder linkifier["*"]']);
+    expect(find(p, 'linkifier["*"]#reorder').dependsOn).toEqual(['linkifier["extra"]#delete']);
+  });
+
+  it('changes a pattern through renamedFrom', () => {
+    const p = run(
+      desired((d) =>
+        d.linkifiers.push(
+          l('uno', 'https://1', { lifecycle: { renamedFrom: ['one'] } }),
+          l('two', 'https://2'),
+          l('extra', 'https://x'),
+        ),
+      ),
+      live,
+    );
+    expect(summary(p)).toEqual(['rename linkifier["uno"]']);
+  });
+
+  it('replaces a playground whose template changed (Zulip has no edit); creates and prunes', () => {
+    const pg = (lang: string, name: string, url: string, o: object = {}) => ({
+      path: 'acme/pg',
+      pygmentsLanguage: lang,
+      name,
+      urlTemplate: url,
+      ...o,
+    });
+    const p = run(
+      desired((d) => {
+        d.organization.prune.playground = true;
+        d.playgrounds.push(
+          pg('python', 'Tutor', 'https://q/{code}'),
+          pg('go', 'Play', 'https://g/{code}'),
+        );
+      }),
+      live,
+    );
+    expect(summary(p)).toEqual([
+      'create playground["go/Play"]',
+      'replace playground["python/Tutor"]',
+      'delete playground["rust/Play"]',
+    ]);
+    expect(find(p, 'playground["python/Tutor"]#replace')).toMatchObject({
+      liveId: py,
+      before: { urlTemplate: 'https://p/{code}' },
+      after: { urlTemplate: 'https://q/{code}' },
+    });
+    const q = run(
+      desired((d) =>
+        d.playgrounds.push(
+          pg('python', 'Tutor', 'https://q/{code}', { lifecycle: { protect: true } }),
+        ),
+      ),
+      live,
+    );
+    expect(codes(q.findings)).toEqual(['PROTECTED']);
+  });
+
+  it('updates, renames and creates snippets; warns about duplicate titles', () => {
+    const s = (title: string, content: string, o: object = {}) => ({
+      path: 'acme/s',
+      title,
+      content,
+      ...o,
+    });
+    const p = run(
+      desired((d) =>
+        d.savedSnippets.push(
+          s('Hi', 'Hello!', { lifecycle: { renamedFrom: ['Greeting'] } }),
+          s('New', 'x'),
+        ),
+      ),
+      live,
+    );
+    expect(summary(p)).toEqual([
+      'rename savedSnippet["Hi"]',
+      'create savedSnippet["New"]',
+      'update savedSnippet["Hi"]',
+    ]);
+    expect(find(p, 'savedSnippet["Hi"]#rename')).toMatchObject({
+      liveId: note,
+      from: 'Greeting',
+      to: 'Hi',
+    });
+    expect(warned(p)).toEqual(['DUPLICATE_SNIPPET']);
+    // Both 'Dup' snippets are undeclared; the duplicate gets its id in its address.
+    expect(
+      p.warnings.filter((w) => w.address?.startsWith('savedSnippet')).map((w) => w.address),
+    ).toEqual([
+      'savedSnippet["Dup"]',
+      'savedSnippet["Dup"]',
+      expect.stringMatching(/^savedSnippet\["Dup#\d+"\]$/),
+    ]);
+  });
+});
+
+describe('plan: users and subscription settings', () => {
+  const b = new LiveBuilder();
+  const general = b.channel('general', { subscribers: [1] });
+  b.channel('other', { subscribers: [3] });
+  b.state.subscriptionSettings.push({
+    channelId: general.id,
+    color: '#AABBCC',
+    isMuted: false,
+    pinToTop: false,
+    desktopNotifications: null,
+    audibleNotifications: null,
+    pushNotifications: null,
+    emailNotifications: null,
+    wildcardMentionsNotify: null,
+  });
+  const live = b.build();
+  const u = (email: string, o: object) => ({ path: `acme/users/${email}`, email, ...o });
+
+  it('changes roles and names; an absent role is not managed', () => {
+    const p = run(
+      desired((d) =>
+        d.users.push(
+          u('alice@example.com', { role: 'moderator' }),
+          u('bob@example.com', { fullName: 'Bob B' }),
+          u('carol@example.com', {}),
+        ),
+      ),
+      live,
+    );
+    expect(updates(p, 'user["alice@example.com"]')).toEqual({ role: ['member', 'moderator'] });
+    expect(updates(p, 'user["bob@example.com"]')).toEqual({ fullName: ['bob', 'Bob B'] });
+    expect(p.findings).toEqual([]);
+  });
+
+  it('warns about users that do not exist or are deactivated', () => {
+    const p = run(
+      desired((d) =>
+        d.users.push(
+          u('x@example.com', { role: 'member' }),
+          u('gone@example.com', { role: 'member' }),
+        ),
+      ),
+      live,
+    );
+    expect(warned(p)).toEqual(['UNKNOWN_USER', 'DEACTIVATED_USER']);
+  });
+
+  it('finds removed administrators, the applying account losing admin, and no owner left', () => {
+    const p = run(
+      desired((d) =>
+        d.users.push(
+          u('owner@example.com', { role: 'member' }),
+          u('admin@example.com', { role: 'moderator' }),
+        ),
+      ),
+      live,
+    );
+    expect(codes(p.findings).sort()).toEqual(['ADMIN_REMOVED', 'NO_OWNER', 'SELF_ADMIN_LOSS']);
+    // Role changes come last, so the applying account keeps its rights while apply works.
+    const q = run(
+      desired((d) => {
+        d.users.push(
+          u('owner@example.com', { role: 'administrator' }),
+          u('admin@example.com', { role: 'owner' }),
+        );
+        d.channels.push(dChannel('general', { description: 'x' }), dChannel('other'));
+      }),
+      live,
+    );
+    expect(summary(q).at(-1)).toMatch(/^update user/);
+    expect(codes(q.findings)).toEqual([]);
+  });
+
+  it('sets the applying account subscription settings, compares colours case-insensitively', () => {
+    const s = (channel: string, o: object) => ({ path: `acme/subs/${channel}`, channel, ...o });
+    const p = run(
+      desired((d) =>
+        d.subscriptionSettings.push(
+          s('general', { color: '#aabbcc', isMuted: true, desktopNotifications: false }),
+          s('other', { pinToTop: true }),
+        ),
+      ),
+      live,
+    );
+    expect(updates(p, 'subscriptionSettings["general"]')).toEqual({
+      isMuted: [false, true],
+      desktopNotifications: [null, false],
+    });
+    expect(warned(p)).toEqual(['NOT_SUBSCRIBED']);
+  });
+
+  it('settings on a channel the plan subscribes the account to wait for the subscription', () => {
+    const s = (channel: string, o: object) => ({ path: `acme/subs/${channel}`, channel, ...o });
+    const p = run(
+      desired((d) => {
+        d.channels.push(
+          dChannel('general'),
+          dChannel('other', {
+            subscribers: { mode: 'atLeast', users: ['owner@example.com'], groups: [] },
+          }),
+        );
+        d.subscriptionSettings.push(s('other', { pinToTop: true }));
+      }),
+      live,
+    );
+    expect(find(p, 'subscriptionSettings["other"]#update')).toMatchObject({
+      properties: [{ property: 'pinToTop', before: null, after: true }],
+      dependsOn: ['channel["other"]#membership'],
+    });
+  });
+});
+
+describe('plan: feature levels', () => {
+  it('collects every feature the server lacks, naming level and server level', () => {
+    const d = desired((d) => {
+      d.channelFolders.push(dFolder('F'));
+      d.channels.push(
+        dChannel('x', {
+          folder: 'F',
+          topicsPolicy: 'empty_topic_only',
+          permissions: { canCreateTopicGroup: 'role:members', canSendMessageGroup: 'role:members' },
+        }),
+      );
+      d.userGroups.push(dGroup('g'));
+    });
+    let err: unknown;
+    try {
+      plan(d, new LiveBuilder(FEATURE_LEVELS.zulip10).build());
+    } catch (e) {
+      err = e;
+    }
+    expect(isZulipCdkError(err, 'FEATURE_UNSUPPORTED')).toBe(true);
+    const msg = (err as Error).message;
+    expect(msg).toMatch(
+      /channelFolder\["F"\].*channel folders needs Zulip feature level 389; the server is at 372/,
+    );
+    expect(msg).toMatch(/channel\["x"\].*can_create_topic_group needs Zulip feature level 441/);
+    expect(msg).toMatch(/topics_policy needs Zulip feature level 392/);
+    expect(msg).toMatch(/empty_topic_only/);
+    expect(msg).not.toMatch(/can_send_message_group/);
+    expect(msg.split('\n')).toHaveLength(6);
+  });
+
+  it('refuses servers older than the minimum', () => {
+    expect(() => plan(desired(), new LiveBuilder(300).build())).toThrow(/needs 372/);
+  });
+});
+
+describe('plan: targets, fingerprints, digests', () => {
+  const b = new LiveBuilder();
+  b.group('eng');
+  const general = b.channel('general');
+  b.channel('random');
+  const live = b.build();
+  const d = desired((d) => {
+    d.userGroups.push(dGroup('eng'), dGroup('new'));
+    d.channels.push(
+      dChannel('general', { description: 'x', permissions: { canSendMessageGroup: 'new' } }),
+      dChannel('random', { description: 'y' }),
+    );
+  });
+
+  it('limits the plan to targets and what they depend on', () => {
+    const p = run(d, live, ['channel["general"]']);
+    expect(summary(p)).toEqual(['create userGroup["new"]', 'update channel["general"]']);
+    expect(p.targets).toEqual(['channel["general"]']);
+    expect(summary(run(d, live, ['channel']))).toHaveLength(3);
+  });
+
+  it('fingerprints each live object it touches, stably', () => {
+    const p = run(d, live);
+    expect(Object.keys(p.fingerprints)).toEqual(['channel["general"]', 'channel["random"]']);
+    expect(p.fingerprints['channel["general"]']).toMatch(/^[0-9a-f]{64}$/);
+    const moved = structuredClone(live);
+    moved.channels.find((c) => c.id === general.id)!.description = 'changed by hand';
+    const q = run(d, moved);
+    expect(q.fingerprints['channel["general"]']).not.toEqual(p.fingerprints['channel["general"]']);
+    expect(q.fingerprints['channel["random"]']).toEqual(p.fingerprints['channel["random"]']);
+    // Subscribers are fingerprinted separately from the object.
+    const subs = structuredClone(live);
+    subs.channels.find((c) => c.id === general.id)!.subscribers = [1, 3];
+    expect(run(d, subs).fingerprints).toEqual(p.fingerprints);
+  });
+
+  it('is deterministic and records the desired digest and server', () => {
+    const p = run(d, live);
+    expect(run(structuredClone(d), structuredClone(live))).toEqual(p);
+    expect(p.desiredDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(p.server).toEqual({
+      site: 'https://zulip.example.com',
+      featureLevel: FEATURE_LEVELS.newest,
+      version: '12.0-dev',
+    });
+    expect(p).not.toHaveProperty('createdAt');
+    expect(plan(d, live, { createdAt: '2026-01-01T00:00:00Z' }).createdAt).toBe(
+      '2026-01-01T00:00:00Z',
+    );
+  });
+});
