@@ -1,0 +1,171 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Socket } from 'node:net';
+import { FEATURE_LEVELS } from '../model/features';
+import { ROLES } from '../model/kinds';
+import { FaultInjector } from './faults';
+import type { FaultOptions } from './faults';
+import { RateLimiter } from './rate-limit';
+import type { RateLimitOptions } from './rate-limit';
+import type { Clock, EventQueue, ServerCore } from './router';
+import { buildRouter } from './routes';
+import { DEMO_DOMAIN, demoOrg } from './seed';
+import { createListener } from './server';
+import type { RequestLogEntry } from './server';
+import { addUser, emptyOrg, parseOrgState } from './state';
+import type { OrgState } from './state';
+
+export type { FaultOptions, FaultRule } from './faults';
+export type { RateLimitOptions } from './rate-limit';
+export type { Clock } from './router';
+export type { RequestLogEntry } from './server';
+export type { OrgState } from './state';
+export { QUEUE_IDLE_TIMEOUT_MS } from './routes/register';
+export { DEMO_DOMAIN } from './seed';
+
+/** Options of {@link startEmulator}. */
+export interface EmulatorOptions {
+  /** Port on 127.0.0.1; 0 or absent: picked by the OS. */
+  readonly port?: number;
+  /** The Zulip feature level to behave as. Default 478 (the newest in NOTES). */
+  readonly featureLevel?: number;
+  /**
+   * Requests per minute per user (default 200), `false` to switch rate limiting off, or full
+   * options.
+   */
+  readonly rateLimit?: number | false | RateLimitOptions;
+  /** A state file to load (if it exists) or a state object to start from (copied). */
+  readonly state?: string | OrgState;
+  /** The organization when no state is given or the file does not exist. Default `demo`. */
+  readonly seed?: 'demo' | 'empty';
+  /** Faults to inject from the start. */
+  readonly faults?: FaultOptions;
+  /** Clock for queue expiry and rate limits. Default: `Date.now`. */
+  readonly clock?: Clock;
+}
+
+/** A running emulator. */
+export interface Emulator {
+  /** The API root, e.g. `http://127.0.0.1:40123/api/v1`. */
+  readonly url: string;
+  /** The site (what a zuliprc's `site` holds), e.g. `http://127.0.0.1:40123`. */
+  readonly site: string;
+  readonly port: number;
+  readonly featureLevel: number;
+  /** The owner's credentials (an active human owner of the organization). */
+  readonly owner: { readonly email: string; readonly apiKey: string };
+  /** The live in-memory organization, for tests to inspect or arrange. */
+  readonly org: OrgState;
+  /** Every request so far (method, path, status, user, code, fault; never credentials). */
+  readonly requestLog: RequestLogEntry[];
+  /** The API key of a user by email (tests log in as any demo user). */
+  apiKeyOf(email: string): string;
+  /** Replaces the fault rules (undefined clears them); counters restart. */
+  setFaults(faults: FaultOptions | undefined): void;
+  /** Changes the rate limit at run time (`false`: off). Counters restart. */
+  setRateLimit(rateLimit: number | false | RateLimitOptions): void;
+  /** Writes the organization as JSON (mode 0600: it holds API keys). */
+  save(path: string): Promise<void>;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+function limiterFor(r: number | false | RateLimitOptions | undefined): RateLimiter | undefined {
+  if (r === false) return undefined;
+  if (r === undefined) return new RateLimiter({ max: 200 });
+  if (typeof r === 'number') return new RateLimiter({ max: r });
+  return new RateLimiter(r);
+}
+
+async function initialOrg(options: EmulatorOptions, now: number): Promise<OrgState> {
+  const { state } = options;
+  if (typeof state === 'object') return structuredClone(state);
+  if (typeof state === 'string' && existsSync(state))
+    return parseOrgState(JSON.parse(await readFile(state, 'utf8')) as unknown);
+  if (options.seed === 'empty') {
+    const org = emptyOrg(now);
+    addUser(org, now, {
+      email: `owner@${DEMO_DOMAIN}`,
+      fullName: 'Olivia Owner',
+      role: ROLES.owner,
+    });
+    return org;
+  }
+  return demoOrg(now).org;
+}
+
+/**
+ * Starts the embedded Zulip-compatible server on 127.0.0.1.
+ *
+ * @example
+ * const z = await startEmulator({ featureLevel: 421 });
+ * const res = await fetch(`${z.url}/users`, {
+ *   headers: { authorization: 'Basic ' + btoa(`${z.owner.email}:${z.owner.apiKey}`) },
+ * });
+ * await z.close();
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const clock: Clock = options.clock ?? { now: () => Date.now() };
+  const featureLevel = options.featureLevel ?? FEATURE_LEVELS.newest;
+  const org = await initialOrg(options, clock.now());
+  const ownerUser = org.users.find((u) => u.isActive && !u.isBot && u.role === ROLES.owner);
+  if (!ownerUser) throw new Error('the organization has no active owner');
+  let site = '';
+  const queues = new Map<string, EventQueue>();
+  const core: ServerCore = { org, featureLevel, clock, site: () => site, queues };
+  const faults = new FaultInjector(options.faults);
+  let limiter = limiterFor(options.rateLimit);
+  const requestLog: RequestLogEntry[] = [];
+  const server = createServer(
+    createListener({
+      core,
+      router: buildRouter(),
+      faults,
+      limiter: () => limiter,
+      log: requestLog,
+    }),
+  );
+  server.keepAliveTimeout = 5000;
+  const sockets = new Set<Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  site = `http://127.0.0.1:${port}`;
+  return {
+    url: `${site}/api/v1`,
+    site,
+    port,
+    featureLevel,
+    owner: { email: ownerUser.email, apiKey: ownerUser.apiKey },
+    org,
+    requestLog,
+    apiKeyOf(email) {
+      const u = org.users.find((x) => x.email.toLowerCase() === email.toLowerCase());
+      if (!u) throw new Error(`no user ${email}`);
+      return u.apiKey;
+    },
+    setFaults(f) {
+      faults.set(f);
+    },
+    setRateLimit(r) {
+      limiter = limiterFor(r);
+    },
+    async save(path) {
+      await writeFile(path, `${JSON.stringify(org, null, 2)}\n`, { mode: 0o600 });
+    },
+    close() {
+      return new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      });
+    },
+  };
+}

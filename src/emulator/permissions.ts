@@ -1,0 +1,125 @@
+import type { OrgState, StoredChannel, StoredGroup, StoredGroupSetting, StoredUser } from './state';
+import { ROLES } from '../model/kinds';
+
+/** Role checks, as Zulip's `UserProfile` properties. */
+export const isOwner = (u: StoredUser): boolean => u.role === ROLES.owner;
+export const isAdmin = (u: StoredUser): boolean => u.role <= ROLES.administrator;
+export const isModerator = (u: StoredUser): boolean => u.role <= ROLES.moderator;
+export const isGuest = (u: StoredUser): boolean => u.role === ROLES.guest;
+
+export function findGroup(org: OrgState, id: number): StoredGroup | undefined {
+  return org.groups.find((g) => g.id === id);
+}
+
+export function findUser(org: OrgState, id: number): StoredUser | undefined {
+  return org.users.find((u) => u.id === id);
+}
+
+/**
+ * Direct members of a group, active users only, sorted. System groups derive theirs from
+ * roles (the waiting period is 0, so every member is a full member).
+ */
+export function directMembers(org: OrgState, g: StoredGroup): number[] {
+  let ids: number[];
+  if (g.isSystemGroup) {
+    const role = SYSTEM_GROUP_ROLE[g.name];
+    ids = role === undefined ? [] : org.users.filter((u) => u.role === role).map((u) => u.id);
+  } else {
+    ids = g.members;
+  }
+  const active = new Set(org.users.filter((u) => u.isActive).map((u) => u.id));
+  return ids.filter((id) => active.has(id)).sort((a, b) => a - b);
+}
+
+const SYSTEM_GROUP_ROLE: Record<string, number> = {
+  'role:owners': ROLES.owner,
+  'role:administrators': ROLES.administrator,
+  'role:moderators': ROLES.moderator,
+  'role:fullmembers': ROLES.member,
+  'role:everyone': ROLES.guest,
+};
+
+/** Every group reachable through subgroups, the group itself included. */
+export function descendantGroups(org: OrgState, groupId: number): Set<number> {
+  const seen = new Set<number>();
+  const stack = [groupId];
+  while (stack.length > 0) {
+    const id = stack.pop() as number;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const g = findGroup(org, id);
+    if (g) stack.push(...g.subgroups);
+  }
+  return seen;
+}
+
+/** All (recursive) members of a group, active users only, sorted. */
+export function recursiveMembers(org: OrgState, groupId: number): number[] {
+  const out = new Set<number>();
+  for (const id of descendantGroups(org, groupId)) {
+    const g = findGroup(org, id);
+    if (g) for (const m of directMembers(org, g)) out.add(m);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/** Whether the user is a (recursive) member of the group. */
+export function isInGroup(org: OrgState, userId: number, groupId: number): boolean {
+  return recursiveMembers(org, groupId).includes(userId);
+}
+
+/** Whether the user holds a group-setting value. Deactivated users hold nothing. */
+export function holdsSetting(
+  org: OrgState,
+  user: StoredUser,
+  value: StoredGroupSetting | undefined,
+): boolean {
+  if (value === undefined || !user.isActive) return false;
+  if (typeof value === 'number') return isInGroup(org, user.id, value);
+  if (value.direct_members.includes(user.id)) return true;
+  return value.direct_subgroups.some((g) => isInGroup(org, user.id, g));
+}
+
+/** Whether the user holds a realm-level group setting, e.g. `can_create_groups`. */
+export function holdsRealmSetting(org: OrgState, user: StoredUser, name: string): boolean {
+  return holdsSetting(org, user, org.realm.settings[name]);
+}
+
+export function isSubscribed(org: OrgState, userId: number, channelId: number): boolean {
+  return org.subscriptions.some(
+    (s) => s.userId === userId && s.channelId === channelId && s.active,
+  );
+}
+
+/** Active subscriber IDs of a channel, active users only, sorted. */
+export function subscriberIds(org: OrgState, channelId: number): number[] {
+  const active = new Set(org.users.filter((u) => u.isActive).map((u) => u.id));
+  return org.subscriptions
+    .filter((s) => s.channelId === channelId && s.active && active.has(s.userId))
+    .map((s) => s.userId)
+    .sort((a, b) => a - b);
+}
+
+/** Realm administrators, and members of `can_administer_channel_group`. */
+export function canAdministerChannel(org: OrgState, user: StoredUser, ch: StoredChannel): boolean {
+  return isAdmin(user) || holdsSetting(org, user, ch.settings.can_administer_channel_group);
+}
+
+/**
+ * Content access (FL 349): web-public channels; public channels for non-guests; subscribers;
+ * members of `can_add_subscribers_group` or `can_subscribe_group`.
+ */
+export function hasContentAccess(org: OrgState, user: StoredUser, ch: StoredChannel): boolean {
+  if (ch.isWebPublic) return true;
+  if (!ch.inviteOnly && !isGuest(user)) return true;
+  if (isSubscribed(org, user.id, ch.id)) return true;
+  return (
+    holdsSetting(org, user, ch.settings.can_add_subscribers_group) ||
+    holdsSetting(org, user, ch.settings.can_subscribe_group)
+  );
+}
+
+/** Metadata access: content access, realm administrators, and channel administrators. */
+export function hasMetadataAccess(org: OrgState, user: StoredUser, ch: StoredChannel): boolean {
+  return hasContentAccess(org, user, ch) || canAdministerChannel(org, user, ch);
+}

@@ -1,0 +1,465 @@
+import { supports } from '../../model/features';
+import { TOPICS_POLICIES } from '../../model/kinds';
+import type { TopicsPolicy } from '../../model/kinds';
+import type { PermissionSettingInfo } from '../../model/permissions';
+import { checkChannelName, codePointLength } from '../../model/rules';
+import {
+  ApiError,
+  adminRequired,
+  missingArgument,
+  badRequest,
+  insufficientPermission,
+  ownerRequired,
+} from '../errors';
+import {
+  channelSettingInfos,
+  checkAllowed,
+  defaultSettingValue,
+  parseGroupSettingValue,
+  parseSettingUpdate,
+} from '../group-settings';
+import {
+  canAdministerChannel,
+  hasContentAccess,
+  hasMetadataAccess,
+  holdsRealmSetting,
+  isAdmin,
+  isGuest,
+  isOwner,
+  isSubscribed,
+  subscriberIds,
+} from '../permissions';
+import type { Params } from '../params';
+import type { RequestContext, Route } from '../router';
+import { nextId } from '../state';
+import type { StoredChannel, StoredGroupSetting } from '../state';
+import { channelToApi } from '../views';
+import { accessChannelById, channelByName, pathInt, requireAdmin } from './common';
+
+const MAX_DESCRIPTION = 1024;
+
+/** Parses `message_retention_days`: null = realm default, -1 = unlimited. */
+export function parseRetention(raw: string): number | null {
+  let v: unknown = raw;
+  try {
+    v = JSON.parse(raw) as unknown;
+  } catch {
+    v = raw;
+  }
+  if (v === 'realm_default') return null;
+  if (v === 'unlimited') return -1;
+  if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
+  throw badRequest(`Bad value for 'message_retention_days': ${String(v)}`);
+}
+
+/** Checks retention permission and plan, then parses it. */
+function retentionFor(ctx: RequestContext, raw: string): number | null {
+  if (!isOwner(ctx.user)) throw ownerRequired();
+  if (!ctx.org.realm.planAllowsRetention)
+    throw badRequest('Available on Zulip Cloud Standard. Upgrade to access.');
+  return parseRetention(raw);
+}
+
+function parseTopicsPolicy(ctx: RequestContext, raw: string): TopicsPolicy {
+  const allowed = TOPICS_POLICIES.filter(
+    (p) => p !== 'empty_topic_only' || supports(ctx.featureLevel, 'emptyTopicOnly'),
+  );
+  if (!(allowed as readonly string[]).includes(raw)) throw badRequest('Invalid topics_policy');
+  return raw as TopicsPolicy;
+}
+
+/** Folder for a channel: an active folder of the realm, else "Invalid channel folder ID". */
+function checkFolder(ctx: RequestContext, id: number): number {
+  const f = ctx.org.folders.find((x) => x.id === id);
+  if (!f || f.isArchived) throw badRequest('Invalid channel folder ID');
+  return id;
+}
+
+/** What a channel is created with (`POST /channels/create`, or subscribing to a new name). */
+export interface ChannelCreation {
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean | undefined;
+  isDefault: boolean;
+  retention: number | null;
+  topicsPolicy: TopicsPolicy;
+  folderId: number | null;
+  settings: Record<string, StoredGroupSetting>;
+}
+
+/** Reads and checks the creation parameters of a request (before any channel is made). */
+export function readCreationParams(
+  ctx: RequestContext,
+  p: Params,
+  opts: { validate: boolean } = { validate: true },
+): ChannelCreation {
+  const fl = ctx.featureLevel;
+  p.declare('announce');
+  if (supports(fl, 'sendNewSubscriptionMessages')) p.declare('send_new_subscription_messages');
+  const inviteOnly = p.bool('invite_only') ?? false;
+  const isWebPublic = p.bool('is_web_public') ?? false;
+  const history = p.bool('history_public_to_subscribers');
+  const isDefault = p.bool('is_default_stream') ?? false;
+  const retentionRaw = p.raw_('message_retention_days');
+  const topicsRaw = supports(fl, 'topicsPolicy') ? p.string('topics_policy') : undefined;
+  let folderId: number | null = null;
+  if (supports(fl, 'channelFolders')) {
+    const f = p.json('folder_id');
+    if (f !== undefined && f !== null) {
+      if (typeof f !== 'number' || !Number.isInteger(f))
+        throw badRequest('folder_id is not an integer');
+      folderId = f;
+    }
+  }
+  const rawSettings: Array<[PermissionSettingInfo, unknown]> = [];
+  for (const info of channelSettingInfos(fl)) {
+    const v = p.json(info.wire);
+    if (v !== undefined) rawSettings.push([info, v]);
+  }
+
+  const creation: ChannelCreation = {
+    inviteOnly,
+    isWebPublic,
+    historyPublicToSubscribers: history,
+    isDefault,
+    retention: null,
+    topicsPolicy: 'inherit',
+    folderId,
+    settings: {},
+  };
+  if (!opts.validate) return creation;
+  if (isWebPublic) {
+    if (!(ctx.org.realm.webPublicStreamsEnabled && ctx.org.realm.enableSpectatorAccess))
+      throw badRequest('Web-public channels are not enabled.');
+    if (!holdsRealmSetting(ctx.org, ctx.user, 'can_create_web_public_channel_group'))
+      throw insufficientPermission();
+  }
+  if (isWebPublic && inviteOnly) throw badRequest('Invalid parameters');
+  if (isDefault && !isAdmin(ctx.user)) throw adminRequired();
+  if (isDefault && inviteOnly) throw badRequest('A default channel cannot be private.');
+  creation.retention = retentionRaw === undefined ? null : retentionFor(ctx, retentionRaw);
+  if (topicsRaw !== undefined) creation.topicsPolicy = parseTopicsPolicy(ctx, topicsRaw);
+  if (folderId !== null) checkFolder(ctx, folderId);
+  for (const [info, raw] of rawSettings) {
+    const value = parseGroupSettingValue(ctx.org, raw, info.wire);
+    checkAllowed(ctx.org, info, value);
+    creation.settings[info.wire] = value;
+  }
+  return creation;
+}
+
+/** Whether the user may create a channel of this privacy. */
+export function checkCanCreate(ctx: RequestContext, c: ChannelCreation): void {
+  const setting = c.inviteOnly
+    ? 'can_create_private_channel_group'
+    : 'can_create_public_channel_group';
+  if (!holdsRealmSetting(ctx.org, ctx.user, setting)) throw insufficientPermission();
+}
+
+/** Validates a new channel's name and description (`check_stream_name`). */
+export function checkNewChannel(ctx: RequestContext, name: string, description: string): void {
+  const problem = checkChannelName(name);
+  if (problem) throw badRequest(problem);
+  if (codePointLength(description) > MAX_DESCRIPTION)
+    throw badRequest(`description is too long (limit: ${MAX_DESCRIPTION} characters)`);
+}
+
+/** Creates a channel (no subscriptions). */
+export function createChannel(
+  ctx: RequestContext,
+  name: string,
+  description: string,
+  c: ChannelCreation,
+): StoredChannel {
+  const settings: Record<string, StoredGroupSetting> = {};
+  for (const info of channelSettingInfos(ctx.featureLevel))
+    settings[info.wire] = c.settings[info.wire] ?? defaultSettingValue(ctx.org, info, ctx.user);
+  const ch: StoredChannel = {
+    id: nextId(ctx.org),
+    name: name.trim(),
+    description: description.replace(/\r?\n/g, ' '),
+    inviteOnly: c.inviteOnly,
+    isWebPublic: c.isWebPublic,
+    historyPublicToSubscribers: c.inviteOnly ? (c.historyPublicToSubscribers ?? false) : true,
+    messageRetentionDays: c.retention,
+    isArchived: false,
+    folderId: c.folderId,
+    topicsPolicy: c.topicsPolicy,
+    creatorId: ctx.user.id,
+    dateCreated: Math.floor(ctx.now / 1000),
+    settings,
+  };
+  ctx.org.channels.push(ch);
+  if (c.isDefault) ctx.org.defaultChannelIds.push(ch.id);
+  return ch;
+}
+
+/** Subscribes users to a channel; returns the IDs that were newly subscribed. */
+export function subscribeUsers(
+  ctx: RequestContext,
+  ch: StoredChannel,
+  userIds: number[],
+): number[] {
+  const added: number[] = [];
+  const colors = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd'];
+  for (const uid of userIds) {
+    const existing = ctx.org.subscriptions.find((s) => s.userId === uid && s.channelId === ch.id);
+    if (existing?.active) continue;
+    if (existing) existing.active = true;
+    else
+      ctx.org.subscriptions.push({
+        userId: uid,
+        channelId: ch.id,
+        active: true,
+        color: colors[ch.id % colors.length] ?? '#76ce90',
+        isMuted: false,
+        pinToTop: false,
+        desktopNotifications: null,
+        audibleNotifications: null,
+        pushNotifications: null,
+        emailNotifications: null,
+        wildcardMentionsNotify: null,
+      });
+    added.push(uid);
+  }
+  return added;
+}
+
+function listChannels(ctx: RequestContext): Record<string, unknown> {
+  const p = ctx.params;
+  const fl = ctx.featureLevel;
+  const includePublic = p.bool('include_public') ?? true;
+  const includeWebPublic = p.bool('include_web_public') ?? false;
+  const includeSubscribed = p.bool('include_subscribed') ?? true;
+  const excludeArchived = p.bool('exclude_archived') ?? true;
+  const includeAllActive = p.bool('include_all_active') ?? false;
+  const includeAll = fl >= 356 ? (p.bool('include_all') ?? false) : false;
+  const includeDefault = p.bool('include_default') ?? false;
+  p.declare('include_owner_subscribed');
+  if (fl >= 356) p.declare('include_can_access_content');
+  if (includeAllActive && !isAdmin(ctx.user))
+    throw badRequest('User not authorized for this query');
+  const { org, user } = ctx;
+  const out = org.channels.filter((ch) => {
+    if (excludeArchived && ch.isArchived) return false;
+    if (includeAll || includeAllActive) return hasMetadataAccess(org, user, ch);
+    if (includeSubscribed && isSubscribed(org, user.id, ch.id)) return true;
+    if (includeWebPublic && ch.isWebPublic) return true;
+    if (includePublic && !ch.inviteOnly && !isGuest(user)) return true;
+    return false;
+  });
+  return {
+    streams: out
+      .sort((a, b) => a.id - b.id)
+      .map((ch) =>
+        channelToApi(
+          org,
+          fl,
+          ch,
+          includeDefault ? { isDefault: org.defaultChannelIds.includes(ch.id) } : {},
+        ),
+      ),
+  };
+}
+
+function updateChannel(ctx: RequestContext): Record<string, unknown> {
+  const p = ctx.params;
+  const fl = ctx.featureLevel;
+  const { org, user } = ctx;
+  const ch = accessChannelById(ctx, pathInt(ctx, 'stream_id'));
+  // Parameter types are checked before the view runs.
+  const description = p.string('description');
+  const newName = p.string('new_name');
+  const isPrivate = p.bool('is_private');
+  const isWebPublic = p.bool('is_web_public');
+  let history = p.bool('history_public_to_subscribers');
+  const isDefault = p.bool('is_default_stream');
+  const retentionRaw = p.raw_('message_retention_days');
+  const isArchived = supports(fl, 'channelUnarchive') ? p.bool('is_archived') : undefined;
+  let folder: number | null | undefined;
+  if (supports(fl, 'channelFolders') && p.has('folder_id')) {
+    const f = p.json('folder_id');
+    if (f !== null && (typeof f !== 'number' || !Number.isInteger(f)))
+      throw badRequest('folder_id is not an integer');
+    folder = f;
+  }
+  const topicsRaw = supports(fl, 'topicsPolicy') ? p.string('topics_policy') : undefined;
+  const settingUpdates: Array<[PermissionSettingInfo, unknown]> = [];
+  for (const info of channelSettingInfos(fl)) {
+    const v = p.json(info.wire);
+    if (v !== undefined) settingUpdates.push([info, v]);
+  }
+  if (description !== undefined && codePointLength(description) > MAX_DESCRIPTION)
+    throw badRequest(`description is too long (limit: ${MAX_DESCRIPTION} characters)`);
+
+  if (!canAdministerChannel(org, user, ch))
+    throw badRequest('You do not have permission to administer this channel.');
+
+  // 1-6: privacy checks, then apply privacy.
+  if (isPrivate !== undefined || isWebPublic !== undefined || history !== undefined) {
+    const nextPrivate = isPrivate ?? ch.inviteOnly;
+    const nextWeb = isWebPublic ?? ch.isWebPublic;
+    if (history === undefined && isPrivate !== undefined) history = !nextPrivate;
+    const nextHistory = history ?? ch.historyPublicToSubscribers;
+    if (nextWeb && (nextPrivate || !nextHistory)) throw badRequest('Invalid parameters');
+    if (!nextPrivate && !nextHistory) throw badRequest('Invalid parameters');
+    const defaultAfter = isDefault ?? org.defaultChannelIds.includes(ch.id);
+    if (nextPrivate && defaultAfter) throw badRequest('A default channel cannot be private.');
+    if (isPrivate === false && org.realm.moderationRequestChannelId === ch.id)
+      throw badRequest('Moderation request channel must be private.');
+    if (isPrivate !== undefined) {
+      if (ch.inviteOnly && !hasContentAccess(org, user, ch))
+        throw badRequest('Channel content access is required.');
+      const setting = isPrivate
+        ? 'can_create_private_channel_group'
+        : 'can_create_public_channel_group';
+      if (!holdsRealmSetting(org, user, setting)) throw insufficientPermission();
+    }
+    if (isWebPublic === true && !ch.isWebPublic) {
+      if (!(org.realm.webPublicStreamsEnabled && org.realm.enableSpectatorAccess))
+        throw badRequest('Web-public channels are not enabled.');
+      if (!holdsRealmSetting(org, user, 'can_create_web_public_channel_group'))
+        throw insufficientPermission();
+    }
+    ch.inviteOnly = nextPrivate;
+    ch.isWebPublic = nextWeb;
+    ch.historyPublicToSubscribers = nextHistory;
+  }
+  if (isDefault !== undefined) {
+    if (!isAdmin(user)) throw badRequest('You do not have permission to change default channels.');
+    if (isDefault && ch.inviteOnly) throw badRequest('A default channel cannot be private.');
+    const has = org.defaultChannelIds.includes(ch.id);
+    if (isDefault && !has) org.defaultChannelIds.push(ch.id);
+    if (!isDefault && has) org.defaultChannelIds = org.defaultChannelIds.filter((x) => x !== ch.id);
+  }
+  if (retentionRaw !== undefined) ch.messageRetentionDays = retentionFor(ctx, retentionRaw);
+  if (isArchived === false && ch.isArchived) ch.isArchived = false;
+  if (topicsRaw !== undefined) {
+    const policy = parseTopicsPolicy(ctx, topicsRaw);
+    if (!holdsRealmSetting(org, user, 'can_set_topics_policy_group'))
+      throw insufficientPermission();
+    ch.topicsPolicy = policy;
+  }
+  if (description !== undefined) ch.description = description.replace(/\r?\n/g, ' ');
+  if (newName !== undefined) {
+    const name = newName.trim();
+    if (name === ch.name) throw badRequest('Channel already has that name.');
+    const problem = checkChannelName(name);
+    if (problem) throw badRequest(problem);
+    const other = channelByName(ctx, name);
+    if (other && other.id !== ch.id) throw badRequest('Channel name is already in use.');
+    ch.name = name;
+  }
+  if (folder !== undefined) ch.folderId = folder === null ? null : checkFolder(ctx, folder);
+  for (const [info, raw] of settingUpdates) {
+    const current = ch.settings[info.wire] as StoredGroupSetting;
+    const next = parseSettingUpdate(org, raw, info, current);
+    if (info.needsContentAccess && ch.inviteOnly && !hasContentAccess(org, user, ch))
+      throw badRequest('Channel content access is required.');
+    ch.settings[info.wire] = next;
+  }
+  return {};
+}
+
+function archiveChannel(ctx: RequestContext): Record<string, unknown> {
+  const ch = accessChannelById(ctx, pathInt(ctx, 'stream_id'));
+  if (!canAdministerChannel(ctx.org, ctx.user, ch))
+    throw badRequest('You do not have permission to administer this channel.');
+  if (ch.isArchived) throw badRequest('Channel is already deactivated');
+  ch.isArchived = true;
+  ctx.org.defaultChannelIds = ctx.org.defaultChannelIds.filter((x) => x !== ch.id);
+  return {};
+}
+
+function createChannelRoute(ctx: RequestContext): Record<string, unknown> {
+  const p = ctx.params;
+  const name = p.requiredString('name');
+  const description = p.string('description') ?? '';
+  const raw = p.requiredJson('subscribers');
+  if (!Array.isArray(raw)) throw badRequest('subscribers is not a list');
+  const subscribers = (raw as unknown[]).map((x, i) => {
+    if (typeof x !== 'number' || !Number.isInteger(x))
+      throw badRequest(`subscribers[${i}] is not an integer`);
+    return x;
+  });
+  const creation = readCreationParams(ctx, p);
+  checkNewChannel(ctx, name, description);
+  if (channelByName(ctx, name))
+    throw new ApiError(`Channel '${name.trim()}' already exists`, {
+      code: 'CHANNEL_ALREADY_EXISTS',
+    });
+  checkCanCreate(ctx, creation);
+  for (const id of subscribers) {
+    const u = ctx.org.users.find((x) => x.id === id);
+    if (!u) throw badRequest('No such user');
+    if (!u.isActive) throw badRequest('User is deactivated');
+  }
+  const ch = createChannel(ctx, name, description, creation);
+  subscribeUsers(ctx, ch, subscribers);
+  return { id: ch.id };
+}
+
+function defaultChannelId(ctx: RequestContext): number {
+  const id = ctx.params.int('stream_id');
+  if (id === undefined) throw missingArgument('stream_id');
+  return id;
+}
+
+/** Channel routes. */
+export const channelRoutes: Route[] = [
+  { method: 'GET', path: '/streams', handler: listChannels },
+  {
+    method: 'GET',
+    path: '/streams/{stream_id}',
+    handler: (ctx) => ({
+      stream: channelToApi(
+        ctx.org,
+        ctx.featureLevel,
+        accessChannelById(ctx, pathInt(ctx, 'stream_id')),
+      ),
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/streams/{stream_id}/members',
+    handler: (ctx) => {
+      const ch = accessChannelById(ctx, pathInt(ctx, 'stream_id'));
+      return { subscribers: subscriberIds(ctx.org, ch.id) };
+    },
+  },
+  { method: 'PATCH', path: '/streams/{stream_id}', handler: updateChannel },
+  { method: 'DELETE', path: '/streams/{stream_id}', handler: archiveChannel },
+  {
+    method: 'GET',
+    path: '/get_stream_id',
+    handler: (ctx) => {
+      const name = ctx.params.requiredString('stream');
+      const ch = channelByName(ctx, name);
+      if (!ch || !hasMetadataAccess(ctx.org, ctx.user, ch))
+        throw badRequest(`Invalid channel name '${name}'`);
+      return { stream_id: ch.id };
+    },
+  },
+  { method: 'POST', path: '/channels/create', handler: createChannelRoute, minLevel: 417 },
+  {
+    method: 'POST',
+    path: '/default_streams',
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const ch = accessChannelById(ctx, defaultChannelId(ctx));
+      if (ch.inviteOnly) throw badRequest('Private channels cannot be made default.');
+      if (!ctx.org.defaultChannelIds.includes(ch.id)) ctx.org.defaultChannelIds.push(ch.id);
+      return {};
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/default_streams',
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const ch = accessChannelById(ctx, defaultChannelId(ctx));
+      ctx.org.defaultChannelIds = ctx.org.defaultChannelIds.filter((x) => x !== ch.id);
+      return {};
+    },
+  },
+];

@@ -1,0 +1,65 @@
+import { adminRequired, badRequest, ownerRequired } from '../errors';
+import { isAdmin, isGuest, isOwner } from '../permissions';
+import { hasMetadataAccess } from '../permissions';
+import type { RequestContext } from '../router';
+import type { StoredChannel, StoredUser } from '../state';
+
+/** `require_realm_admin`. */
+export function requireAdmin(ctx: RequestContext): void {
+  if (!isAdmin(ctx.user)) throw adminRequired();
+}
+
+/** `require_realm_owner`. */
+export function requireOwner(ctx: RequestContext): void {
+  if (!isOwner(ctx.user)) throw ownerRequired();
+}
+
+/** `require_non_guest_user`. */
+export function requireNonGuest(ctx: RequestContext): void {
+  if (isGuest(ctx.user)) throw badRequest('Not allowed for guest users');
+}
+
+/** `require_member_or_admin`: no guests, no bots (every user-group endpoint). */
+export function requireMemberOrAdmin(ctx: RequestContext): void {
+  if (isGuest(ctx.user)) throw badRequest('Not allowed for guest users');
+  if (ctx.user.isBot) throw badRequest('This endpoint does not accept bot requests.');
+}
+
+/** A path parameter as an integer (the router only lets digits through). */
+export function pathInt(ctx: RequestContext, name: string): number {
+  return Number(ctx.path[name]);
+}
+
+/** A channel the user has metadata access to, else "Invalid channel ID". */
+export function accessChannelById(ctx: RequestContext, id: number): StoredChannel {
+  const ch = ctx.org.channels.find((c) => c.id === id);
+  if (!ch || !hasMetadataAccess(ctx.org, ctx.user, ch)) throw badRequest('Invalid channel ID');
+  return ch;
+}
+
+/** A channel by name, case-insensitively after stripping, archived ones included. */
+export function channelByName(ctx: RequestContext, name: string): StoredChannel | undefined {
+  const key = name.trim().toLowerCase();
+  return ctx.org.channels.find((c) => c.name.toLowerCase() === key);
+}
+
+/** A user by ID or email (any state), for principals. */
+export function userByIdOrEmail(ctx: RequestContext, p: number | string): StoredUser | undefined {
+  return typeof p === 'number'
+    ? ctx.org.users.find((u) => u.id === p)
+    : ctx.org.users.find((u) => u.email.toLowerCase() === p.toLowerCase());
+}
+
+/**
+ * Runs `fn` atomically, like Zulip's `transaction.atomic`: on any error the organization is
+ * restored to what it was before.
+ */
+export function atomic<T>(ctx: RequestContext, fn: () => T): T {
+  const snapshot = structuredClone(ctx.org);
+  try {
+    return fn();
+  } catch (e) {
+    Object.assign(ctx.org, snapshot);
+    throw e;
+  }
+}

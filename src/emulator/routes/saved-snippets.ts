@@ -1,0 +1,87 @@
+import { LIMITS } from '../../model/kinds';
+import { checkBoundedText } from '../../model/rules';
+import { badRequest, notFound } from '../errors';
+import type { RequestContext, Route } from '../router';
+import { nextId } from '../state';
+import type { StoredSnippet } from '../state';
+import { pathInt } from './common';
+
+function text(
+  ctx: RequestContext,
+  name: 'title' | 'content',
+  required: boolean,
+): string | undefined {
+  const v = required ? ctx.params.requiredString(name) : ctx.params.string(name);
+  if (v === undefined) return undefined;
+  const max = name === 'title' ? LIMITS.savedSnippetTitle : LIMITS.savedSnippetContent;
+  const problem = checkBoundedText(name, v, max);
+  if (problem) throw badRequest(problem);
+  return v.trim();
+}
+
+function mine(ctx: RequestContext): StoredSnippet {
+  const id = pathInt(ctx, 'saved_snippet_id');
+  const s = ctx.org.snippets.find((x) => x.id === id && x.userId === ctx.user.id);
+  if (!s) throw notFound('Saved snippet does not exist.');
+  return s;
+}
+
+const snippetToApi = (s: StoredSnippet): Record<string, unknown> => ({
+  id: s.id,
+  title: s.title,
+  content: s.content,
+  date_created: s.dateCreated,
+});
+
+/** Saved-snippet routes (FL 297; PATCH FL 368). The caller's own snippets only. */
+export const savedSnippetRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/saved_snippets',
+    minLevel: 297,
+    handler: (ctx) => ({
+      saved_snippets: ctx.org.snippets.filter((s) => s.userId === ctx.user.id).map(snippetToApi),
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/saved_snippets',
+    minLevel: 297,
+    handler: (ctx) => {
+      const title = text(ctx, 'title', true) as string;
+      const content = text(ctx, 'content', true) as string;
+      const s: StoredSnippet = {
+        id: nextId(ctx.org),
+        userId: ctx.user.id,
+        title,
+        content,
+        dateCreated: Math.floor(ctx.now / 1000),
+      };
+      ctx.org.snippets.push(s);
+      return { saved_snippet_id: s.id };
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/saved_snippets/{saved_snippet_id}',
+    minLevel: 368,
+    handler: (ctx) => {
+      const title = text(ctx, 'title', false);
+      const content = text(ctx, 'content', false);
+      const s = mine(ctx);
+      if (title !== undefined) s.title = title;
+      if (content !== undefined) s.content = content;
+      return {};
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/saved_snippets/{saved_snippet_id}',
+    minLevel: 297,
+    handler: (ctx) => {
+      const s = mine(ctx);
+      ctx.org.snippets = ctx.org.snippets.filter((x) => x !== s);
+      return {};
+    },
+  },
+];

@@ -1,0 +1,332 @@
+import { randomBytes } from 'node:crypto';
+import { SYSTEM_GROUP_NAMES } from '../model/kinds';
+import type { SystemGroupName, TopicsPolicy } from '../model/kinds';
+import type { WireGroupSettingValue } from '../model/live-state';
+
+/**
+ * The emulated organization: plain JSON (so it saves and loads as a file), one realm,
+ * realm-unique integer IDs from one counter. Group-setting values are stored in wire form
+ * (a group ID or an anonymous `{direct_members, direct_subgroups}`).
+ */
+
+export const ORG_STATE_FORMAT_VERSION = 1;
+
+/** A group-setting value as stored: Zulip's wire form. */
+export type StoredGroupSetting = WireGroupSettingValue;
+
+export interface StoredUser {
+  id: number;
+  email: string;
+  fullName: string;
+  role: number;
+  isActive: boolean;
+  isBot: boolean;
+  /** 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded; null for humans. */
+  botType: number | null;
+  botOwnerId: number | null;
+  apiKey: string;
+  /** ISO date. */
+  dateJoined: string;
+  timezone: string;
+}
+
+export interface StoredGroup {
+  id: number;
+  name: string;
+  description: string;
+  isSystemGroup: boolean;
+  /** Direct members (user IDs); for system groups they are derived from roles instead. */
+  members: number[];
+  subgroups: number[];
+  deactivated: boolean;
+  creatorId: number | null;
+  /** UNIX seconds. */
+  dateCreated: number | null;
+  settings: Record<string, StoredGroupSetting>;
+}
+
+export interface StoredChannel {
+  id: number;
+  name: string;
+  description: string;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean;
+  /** null: realm default; -1: unlimited. */
+  messageRetentionDays: number | null;
+  isArchived: boolean;
+  folderId: number | null;
+  topicsPolicy: TopicsPolicy;
+  creatorId: number | null;
+  dateCreated: number;
+  settings: Record<string, StoredGroupSetting>;
+}
+
+export interface StoredSubscription {
+  userId: number;
+  channelId: number;
+  active: boolean;
+  color: string;
+  isMuted: boolean;
+  pinToTop: boolean;
+  desktopNotifications: boolean | null;
+  audibleNotifications: boolean | null;
+  pushNotifications: boolean | null;
+  emailNotifications: boolean | null;
+  wildcardMentionsNotify: boolean | null;
+}
+
+export interface StoredFolder {
+  id: number;
+  name: string;
+  description: string;
+  order: number;
+  isArchived: boolean;
+  creatorId: number | null;
+  dateCreated: number;
+}
+
+export interface StoredLinkifier {
+  id: number;
+  pattern: string;
+  urlTemplate: string;
+  order: number;
+  exampleInput: string | null;
+  reverseTemplate: string | null;
+  alternativeUrlTemplates: string[];
+}
+
+export interface StoredPlayground {
+  id: number;
+  name: string;
+  pygmentsLanguage: string;
+  urlTemplate: string;
+}
+
+export interface StoredSnippet {
+  id: number;
+  userId: number;
+  title: string;
+  content: string;
+  dateCreated: number;
+}
+
+export interface StoredRealm {
+  id: number;
+  name: string;
+  stringId: string;
+  description: string;
+  dateCreated: number;
+  /** null: forever (-1 on the wire). */
+  messageRetentionDays: number | null;
+  /** Whether the plan allows retention and similar paid features. */
+  planAllowsRetention: boolean;
+  enableSpectatorAccess: boolean;
+  webPublicStreamsEnabled: boolean;
+  defaultCodeBlockLanguage: string;
+  moderationRequestChannelId: number | null;
+  topicsPolicy: Exclude<TopicsPolicy, 'inherit'>;
+  waitingPeriodThreshold: number;
+  /** Realm group settings by wire name without the `realm_` prefix, e.g. `can_create_groups`. */
+  settings: Record<string, StoredGroupSetting>;
+}
+
+/** The whole organization. */
+export interface OrgState {
+  formatVersion: typeof ORG_STATE_FORMAT_VERSION;
+  nextId: number;
+  realm: StoredRealm;
+  users: StoredUser[];
+  groups: StoredGroup[];
+  channels: StoredChannel[];
+  subscriptions: StoredSubscription[];
+  defaultChannelIds: number[];
+  folders: StoredFolder[];
+  linkifiers: StoredLinkifier[];
+  playgrounds: StoredPlayground[];
+  snippets: StoredSnippet[];
+}
+
+/** A random 32-character API key, like Zulip's. */
+export function newApiKey(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  const bytes = randomBytes(32);
+  let out = '';
+  for (const b of bytes) out += alphabet[b % alphabet.length] ?? 'a';
+  return out;
+}
+
+/** Allocates the next realm-unique ID. */
+export function nextId(org: OrgState): number {
+  const id = org.nextId;
+  org.nextId += 1;
+  return id;
+}
+
+/** The ID of a system group. */
+export function systemGroupId(org: OrgState, name: SystemGroupName): number {
+  const g = org.groups.find((x) => x.isSystemGroup && x.name === name);
+  if (!g) throw new Error(`system group ${name} missing`);
+  return g.id;
+}
+
+/** The realm group settings Zulip has, with their defaults (system group names). */
+export const REALM_GROUP_SETTING_DEFAULTS: Record<string, SystemGroupName> = {
+  can_add_custom_emoji_group: 'role:members',
+  can_add_subscribers_group: 'role:members',
+  can_create_groups: 'role:members',
+  can_create_public_channel_group: 'role:members',
+  can_create_private_channel_group: 'role:members',
+  can_create_web_public_channel_group: 'role:owners',
+  can_manage_all_groups: 'role:owners',
+  can_invite_users_group: 'role:members',
+  can_mention_many_users_group: 'role:administrators',
+  can_move_messages_between_channels_group: 'role:members',
+  can_move_messages_between_topics_group: 'role:everyone',
+  can_delete_any_message_group: 'role:administrators',
+  can_delete_own_message_group: 'role:everyone',
+  can_resolve_topics_group: 'role:everyone',
+  can_create_bots_group: 'role:members',
+  can_create_write_only_bots_group: 'role:members',
+  can_manage_billing_group: 'role:administrators',
+  can_access_all_users_group: 'role:everyone',
+  can_summarize_topics_group: 'role:everyone',
+  create_multiuse_invite_group: 'role:administrators',
+  direct_message_initiator_group: 'role:everyone',
+  direct_message_permission_group: 'role:everyone',
+  can_set_topics_policy_group: 'role:moderators',
+};
+
+/** An organization with only its system groups and realm settings: no users yet. */
+export function emptyOrg(now: number, name = 'Zulip CDK Emulator'): OrgState {
+  const org: OrgState = {
+    formatVersion: ORG_STATE_FORMAT_VERSION,
+    nextId: 1,
+    realm: {
+      id: 0,
+      name,
+      stringId: 'emulator',
+      description: '',
+      dateCreated: Math.floor(now / 1000),
+      messageRetentionDays: null,
+      planAllowsRetention: true,
+      enableSpectatorAccess: true,
+      webPublicStreamsEnabled: true,
+      defaultCodeBlockLanguage: '',
+      moderationRequestChannelId: null,
+      topicsPolicy: 'allow_empty_topic',
+      waitingPeriodThreshold: 0,
+      settings: {},
+    },
+    users: [],
+    groups: [],
+    channels: [],
+    subscriptions: [],
+    defaultChannelIds: [],
+    folders: [],
+    linkifiers: [],
+    playgrounds: [],
+    snippets: [],
+  };
+  org.realm.id = nextId(org);
+  for (const n of SYSTEM_GROUP_NAMES) {
+    org.groups.push({
+      id: nextId(org),
+      name: n,
+      description: SYSTEM_GROUP_DESCRIPTIONS[n],
+      isSystemGroup: true,
+      members: [],
+      subgroups: [],
+      deactivated: false,
+      creatorId: null,
+      dateCreated: Math.floor(now / 1000),
+      settings: {},
+    });
+  }
+  // Nesting as in Zulip: each role group has the next narrower one as its subgroup.
+  const chain: SystemGroupName[] = [
+    'role:internet',
+    'role:everyone',
+    'role:members',
+    'role:fullmembers',
+    'role:moderators',
+    'role:administrators',
+    'role:owners',
+  ];
+  for (let i = 0; i + 1 < chain.length; i++) {
+    const g = org.groups.find((x) => x.name === chain[i]);
+    if (g) g.subgroups = [systemGroupId(org, chain[i + 1] as SystemGroupName)];
+  }
+  const nobody = systemGroupId(org, 'role:nobody');
+  for (const g of org.groups) {
+    for (const s of USER_GROUP_SETTING_NAMES) g.settings[s] = nobody;
+  }
+  for (const [k, v] of Object.entries(REALM_GROUP_SETTING_DEFAULTS))
+    org.realm.settings[k] = systemGroupId(org, v);
+  return org;
+}
+
+/** The six user-group settings. */
+export const USER_GROUP_SETTING_NAMES = [
+  'can_add_members_group',
+  'can_join_group',
+  'can_leave_group',
+  'can_manage_group',
+  'can_mention_group',
+  'can_remove_members_group',
+] as const;
+
+const SYSTEM_GROUP_DESCRIPTIONS: Record<SystemGroupName, string> = {
+  'role:internet': 'Everyone on the Internet',
+  'role:everyone': 'Everyone including guests',
+  'role:members': 'Everyone except guests',
+  'role:fullmembers': 'Members of this organization, not including new accounts and guests',
+  'role:moderators': 'Moderators of this organization, including administrators',
+  'role:administrators': 'Administrators of this organization, including owners',
+  'role:owners': 'Owners of this organization',
+  'role:nobody': 'Nobody',
+};
+
+/** Adds a user (or bot) and returns it. */
+export function addUser(
+  org: OrgState,
+  now: number,
+  u: {
+    email: string;
+    fullName: string;
+    role: number;
+    isBot?: boolean;
+    botOwnerId?: number | null;
+    isActive?: boolean;
+    apiKey?: string;
+  },
+): StoredUser {
+  const user: StoredUser = {
+    id: nextId(org),
+    email: u.email,
+    fullName: u.fullName,
+    role: u.role,
+    isActive: u.isActive ?? true,
+    isBot: u.isBot ?? false,
+    botType: u.isBot ? 1 : null,
+    botOwnerId: u.botOwnerId ?? null,
+    apiKey: u.apiKey ?? newApiKey(),
+    dateJoined: new Date(now).toISOString(),
+    timezone: '',
+  };
+  org.users.push(user);
+  return user;
+}
+
+/** Parses a saved state file's content. */
+export function parseOrgState(json: unknown): OrgState {
+  const o = json as Partial<OrgState> | null;
+  if (
+    !o ||
+    o.formatVersion !== ORG_STATE_FORMAT_VERSION ||
+    !Array.isArray(o.users) ||
+    !Array.isArray(o.groups)
+  )
+    throw new Error('not an emulator state file (formatVersion 1)');
+  return o as OrgState;
+}

@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import { supports } from '../model/features';
+import { channelSettingInfos } from './group-settings';
+import { directMembers, subscriberIds } from './permissions';
+import type {
+  OrgState,
+  StoredChannel,
+  StoredFolder,
+  StoredGroup,
+  StoredLinkifier,
+  StoredSubscription,
+  StoredUser,
+} from './state';
+
+/**
+ * The API shapes of stored objects, as the server at a feature level sends them: fields that
+ * did not exist yet are absent.
+ */
+
+/** A tiny Markdown renderer: enough for descriptions (`**bold**`, `*em*`, `` `code` ``). */
+export function renderMarkdown(text: string): string {
+  if (text.trim() === '') return '';
+  const esc = text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+  const html = esc
+    .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
+    .replace(/\*(.+?)\*/g, '<em>$1</em>')
+    .replace(/`(.+?)`/g, '<code>$1</code>');
+  return `<p>${html}</p>`;
+}
+
+/** Wire value of a channel's retention: null = realm default, -1 = unlimited. */
+export function channelToApi(
+  org: OrgState,
+  fl: number,
+  ch: StoredChannel,
+  extra: { isDefault?: boolean } = {},
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    stream_id: ch.id,
+    name: ch.name,
+    is_archived: ch.isArchived,
+    description: ch.description,
+    rendered_description: renderMarkdown(ch.description),
+    date_created: ch.dateCreated,
+    creator_id: ch.creatorId,
+    invite_only: ch.inviteOnly,
+    is_web_public: ch.isWebPublic,
+    stream_post_policy: 1,
+    message_retention_days: ch.messageRetentionDays,
+    history_public_to_subscribers: ch.historyPublicToSubscribers,
+    first_message_id: null,
+    is_recently_active: false,
+    is_announcement_only: false,
+    stream_weekly_traffic: null,
+  };
+  for (const info of channelSettingInfos(fl)) out[info.wire] = ch.settings[info.wire];
+  if (supports(fl, 'channelFolders')) out.folder_id = ch.folderId;
+  if (supports(fl, 'topicsPolicy')) out.topics_policy = ch.topicsPolicy;
+  if (fl >= 394) out.subscriber_count = subscriberIds(org, ch.id).length;
+  if (extra.isDefault !== undefined) out.is_default = extra.isDefault;
+  return out;
+}
+
+/** A subscription object (`GET /users/me/subscriptions`, register `subscriptions`). */
+export function subscriptionToApi(
+  org: OrgState,
+  fl: number,
+  ch: StoredChannel,
+  sub: StoredSubscription | undefined,
+  withSubscribers: boolean,
+): Record<string, unknown> {
+  const base = channelToApi(org, fl, ch);
+  delete base.stream_weekly_traffic;
+  const out: Record<string, unknown> = { ...base, stream_weekly_traffic: null };
+  if (sub) {
+    Object.assign(out, {
+      color: sub.color,
+      is_muted: sub.isMuted,
+      in_home_view: !sub.isMuted,
+      pin_to_top: sub.pinToTop,
+      desktop_notifications: sub.desktopNotifications,
+      audible_notifications: sub.audibleNotifications,
+      push_notifications: sub.pushNotifications,
+      email_notifications: sub.emailNotifications,
+      wildcard_mentions_notify: sub.wildcardMentionsNotify,
+    });
+  }
+  if (withSubscribers) out.subscribers = subscriberIds(org, ch.id);
+  return out;
+}
+
+/** A Gravatar URL, as Zulip gives for users without an uploaded avatar. */
+export function avatarUrl(email: string): string {
+  const hash = createHash('md5').update(email.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=1`;
+}
+
+/** A user object (`GET /users`). */
+export function userToApi(u: StoredUser): Record<string, unknown> {
+  return {
+    user_id: u.id,
+    email: u.email,
+    delivery_email: u.email,
+    full_name: u.fullName,
+    date_joined: u.dateJoined,
+    is_active: u.isActive,
+    is_owner: u.role === 100,
+    is_admin: u.role <= 200,
+    is_guest: u.role === 600,
+    is_bot: u.isBot,
+    bot_type: u.botType,
+    bot_owner_id: u.botOwnerId,
+    role: u.role,
+    timezone: u.timezone,
+    avatar_url: avatarUrl(u.email),
+    avatar_version: 1,
+    profile_data: {},
+  };
+}
+
+/** A user group object (`GET /user_groups`). */
+export function groupToApi(org: OrgState, g: StoredGroup): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: g.id,
+    name: g.name,
+    description: g.description,
+    members: directMembers(org, g),
+    direct_subgroup_ids: [...g.subgroups].sort((a, b) => a - b),
+    is_system_group: g.isSystemGroup,
+    creator_id: g.creatorId,
+    date_created: g.dateCreated,
+    deactivated: g.deactivated,
+  };
+  for (const [k, v] of Object.entries(g.settings)) out[k] = v;
+  return out;
+}
+
+/** A channel folder object (`GET /channel_folders`). */
+export function folderToApi(fl: number, f: StoredFolder): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: f.id,
+    name: f.name,
+    date_created: f.dateCreated,
+    creator_id: f.creatorId,
+    description: f.description,
+    rendered_description: renderMarkdown(f.description),
+    is_archived: f.isArchived,
+  };
+  if (supports(fl, 'channelFolderOrder')) out.order = f.order;
+  return out;
+}
+
+/** Folders in API order: by `order` since FL 414, by ID before. */
+export function sortedFolders(fl: number, folders: StoredFolder[]): StoredFolder[] {
+  return [...folders].sort((a, b) =>
+    supports(fl, 'channelFolderOrder') ? a.order - b.order || a.id - b.id : a.id - b.id,
+  );
+}
+
+/** A linkifier object (`GET /realm/linkifiers`). */
+export function linkifierToApi(fl: number, l: StoredLinkifier): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: l.id,
+    pattern: l.pattern,
+    url_template: l.urlTemplate,
+  };
+  if (fl >= 471) {
+    out.example_input = l.exampleInput;
+    out.reverse_template = l.reverseTemplate;
+  }
+  if (fl >= 478) out.alternative_url_templates = l.alternativeUrlTemplates;
+  return out;
+}
+
+/** Linkifiers in processing order. */
+export function sortedLinkifiers(org: OrgState): StoredLinkifier[] {
+  return [...org.linkifiers].sort((a, b) => a.order - b.order || a.id - b.id);
+}
+
+/** Zulip's version string for a feature level. */
+export function zulipVersion(fl: number): string {
+  if (fl <= 372) return '10.2';
+  if (fl <= 421) return '11.0';
+  return '12.0-dev+git';
+}
