@@ -259,7 +259,7 @@ function safetyFindings(
   if (removals.length > maxRemovals)
     findings.push({
       code: 'TOO_MANY_REMOVALS',
-      message: `the plan removes ${removals.length} objects (archive, deactivate or delete), more than organization.maxRemovals (${maxRemovals})`,
+      message: `the plan removes ${removals.length} object(s) (archive, deactivate or delete), more than organization.maxRemovals (${maxRemovals})`,
     });
 
   const roleAfter = new Map<number, number>();

@@ -194,7 +194,9 @@ class Planner {
   }
 
   private add(change: Change, meta: ChangeMeta = {}): void {
-    this.changes.push(change);
+    // A fixed key order makes saved plans easier to read and diff.
+    const { id, action, kind, address, key, path, dependsOn, ...rest } = change;
+    this.changes.push({ id, action, kind, address, key, path, dependsOn, ...rest } as Change);
     this.meta.set(change.id, meta);
   }
 

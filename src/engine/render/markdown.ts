@@ -33,7 +33,8 @@ function diffLines(c: Change): string[] {
     const m = /^(\s*)([+\-~±])(\s.*)$/.exec(line);
     if (!m) return ` ${line}`;
     const symbol = m[2] === '~' || m[2] === '±' ? '!' : (m[2] ?? ' ');
-    return `${symbol}${m[1] ?? ''}${m[3] ?? ''}`;
+    // The symbol moves to column 0; the indentation under it is kept, two columns less.
+    return `${symbol}${(m[1] ?? '').slice(2)}${m[3] ?? ''}`;
   });
 }
 

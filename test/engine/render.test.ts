@@ -1,0 +1,115 @@
+import {
+  parsePlan,
+  plan,
+  planChecksum,
+  renderJson,
+  renderMarkdown,
+  renderText,
+} from '../../src/engine';
+import type { Plan } from '../../src/engine';
+import { isZulipCdkError } from '../../src/model';
+import { LiveBuilder, dChannel, dGroup, desired } from './fixtures';
+
+/** One plan with every kind of change, a warning and a finding. */
+function richPlan(): Plan {
+  const b = new LiveBuilder();
+  const eng = b.group('eng', { members: [3] });
+  b.channel('general', { description: 'Old', subscribers: [1, 4] });
+  b.channel('old-name');
+  b.channel('stale');
+  b.linkifier('one', 'https://1');
+  b.linkifier('two', 'https://2');
+  b.playground('python', 'Tutor', 'https://p/{code}');
+  b.snippet('Greeting', 'Hello ``` fenced');
+  void eng;
+  const d = desired((d) => {
+    d.organization.prune.channel = true;
+    d.organization.maxRemovals = 0;
+    d.userGroups.push(
+      dGroup('eng', {
+        members: { mode: 'exact', users: ['alice@example.com', 'bob@example.com'], groups: [] },
+      }),
+    );
+    d.channels.push(
+      dChannel('announcements', {
+        description: 'News',
+        announce: true,
+        permissions: { canSendMessageGroup: 'role:administrators' },
+        subscribers: { mode: 'exact', users: [], groups: ['eng'] },
+      }),
+      dChannel('general', {
+        description: 'Everyone <3',
+        permissions: { canSendMessageGroup: 'role:members' },
+        subscribers: {
+          mode: 'exact',
+          users: ['owner@example.com', 'alice@example.com'],
+          groups: [],
+        },
+      }),
+      dChannel('new-name', { lifecycle: { renamedFrom: ['old-name'] } }),
+    );
+    d.linkifiers.push(
+      { path: 'acme/l2', pattern: 'two', urlTemplate: 'https://2' },
+      { path: 'acme/l1', pattern: 'one', urlTemplate: 'https://1' },
+    );
+    d.playgrounds.push({
+      path: 'acme/pg',
+      name: 'Tutor',
+      pygmentsLanguage: 'python',
+      urlTemplate: 'https://q/{code}',
+    });
+    d.savedSnippets.push({ path: 'acme/s', title: 'Greeting', content: 'Hello ``` fenced, again' });
+    d.users.push({ path: 'acme/u', email: 'admin@example.com', role: 'member' });
+    d.users.push({ path: 'acme/u2', email: 'nobody@example.com', role: 'member' });
+  });
+  return plan(d, b.build());
+}
+
+describe('renderers', () => {
+  const p = richPlan();
+
+  it('text', () => {
+    expect(renderText(p)).toMatchSnapshot();
+  });
+
+  it('text with colour only when asked', () => {
+    expect(renderText(p)).not.toMatch(/\u001b\[/);
+    const coloured = renderText(p, { color: true });
+    expect(coloured).toMatch(/\u001b\[32m\+\u001b\[0m/);
+    expect(coloured.replace(/\u001b\[[0-9;]*m/g, '')).toEqual(renderText(p));
+  });
+
+  it('text for an empty plan', () => {
+    expect(renderText(plan(desired(), new LiveBuilder().build()))).toMatchSnapshot();
+  });
+
+  it('markdown', () => {
+    const md = renderMarkdown(p);
+    expect(md).toMatchSnapshot();
+    expect(md).toContain('Archiving is not deleting');
+    expect(md).toContain('will not be notified');
+    expect(md).toContain('will be notified');
+    expect(md).toContain('may no longer post');
+    // The snippet holds a fence: the diff block uses a longer one.
+    expect(md).toContain('````diff');
+  });
+
+  it('json is the saved-plan format and reads back', () => {
+    const json = renderJson(p);
+    expect(json).toMatchSnapshot();
+    const back = parsePlan(JSON.parse(json));
+    expect(back).toEqual(p);
+    expect(planChecksum(back)).toEqual(planChecksum(p));
+    expect(planChecksum({ ...p, createdAt: 'now' })).toEqual(planChecksum(p));
+    expect(planChecksum({ ...p, changes: p.changes.slice(1) })).not.toEqual(planChecksum(p));
+  });
+
+  it('refuses plans of another format version', () => {
+    expect(() => parsePlan({ ...p, formatVersion: 99 })).toThrow(/format version 99/);
+    try {
+      parsePlan({ ...p, changes: [{ action: 'explode' }] });
+    } catch (e) {
+      expect(isZulipCdkError(e, 'PLAN_INVALID')).toBe(true);
+    }
+  });
+});
