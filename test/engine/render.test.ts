@@ -73,10 +73,11 @@ describe('renderers', () => {
   });
 
   it('text with colour only when asked', () => {
-    expect(renderText(p)).not.toMatch(/\u001b\[/);
+    const esc = String.fromCharCode(27);
+    expect(renderText(p)).not.toContain(esc);
     const coloured = renderText(p, { color: true });
-    expect(coloured).toMatch(/\u001b\[32m\+\u001b\[0m/);
-    expect(coloured.replace(/\u001b\[[0-9;]*m/g, '')).toEqual(renderText(p));
+    expect(coloured).toContain(`${esc}[32m+${esc}[0m`);
+    expect(coloured.replace(new RegExp(`${esc}\\[[0-9;]*m`, 'g'), '')).toEqual(renderText(p));
   });
 
   it('text for an empty plan', () => {
