@@ -70,7 +70,8 @@ export const ORG_READ_REGISTER_PARAMS = {
 export const RegisterResponseSchema = successWith({
   queue_id: z.string().nullable().optional(),
   last_event_id: z.number().int().optional(),
-  zulip_feature_level: z.number().int(),
+  /** Absent on servers older than Zulip 3.0, which count as feature level 0. */
+  zulip_feature_level: z.number().int().default(0),
   zulip_version: z.string(),
   zulip_merge_base: z.string().optional(),
   user_id: z.number().int().optional(),
@@ -111,7 +112,8 @@ export type RegisterResponse = z.infer<typeof RegisterResponseSchema>;
 
 /** `GET /server_settings` (unauthenticated). */
 export const ServerSettingsSchema = successWith({
-  zulip_feature_level: z.number().int(),
+  /** Absent on servers older than Zulip 3.0, which count as feature level 0. */
+  zulip_feature_level: z.number().int().default(0),
   zulip_version: z.string(),
   zulip_merge_base: z.string().optional(),
   push_notifications_enabled: z.boolean().optional(),

@@ -72,8 +72,10 @@ export const OutgoingWebhookPayloadSchema = z.looseObject({
   message: OutgoingWebhookMessageSchema,
 });
 
+/** The payload without its token: what {@link parseOutgoingWebhook} returns. */
+export const OutgoingWebhookSchema = OutgoingWebhookPayloadSchema.omit({ token: true });
 /** A parsed, token-checked outgoing-webhook notification. The token is not kept. */
-export type OutgoingWebhook = Omit<z.infer<typeof OutgoingWebhookPayloadSchema>, 'token'>;
+export type OutgoingWebhook = z.infer<typeof OutgoingWebhookSchema>;
 
 function digest(s: string): Buffer {
   return createHash('sha256').update(s, 'utf8').digest();
