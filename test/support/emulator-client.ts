@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return -- JSON bodies and OpenAPI nodes are untyped by nature */
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies are untyped by nature */
 /**
  * A plain-fetch client for tests of the embedded server: form-encodes parameters as Zulip
  * clients do (strings as they are, everything else JSON-encoded) and validates every response

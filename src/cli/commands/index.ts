@@ -4,4 +4,6 @@ import type { Command } from '../command';
  * Every command, loaded lazily so `zulip-cdk --version` does not load the engine.
  * Add one line per command.
  */
-export const COMMANDS: Record<string, () => Promise<Command>> = {};
+export const COMMANDS: Record<string, () => Promise<Command>> = {
+  emulator: async () => (await import('./emulator.js')).emulatorCommand,
+};

@@ -1,0 +1,79 @@
+import { mkdtempSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { emulatorCommand } from '../../src/cli/commands/emulator';
+import type { CliIo } from '../../src/cli/command';
+
+function io(cwd: string, interrupted: Promise<void>): { io: CliIo; out: () => string } {
+  const stdout = new PassThrough();
+  const chunks: string[] = [];
+  stdout.on('data', (c: Buffer) => chunks.push(c.toString()));
+  return {
+    io: {
+      stdout,
+      stderr: new PassThrough(),
+      stdin: new PassThrough(),
+      env: {},
+      cwd,
+      interrupted,
+    },
+    out: () => chunks.join(''),
+  };
+}
+
+/** Runs the command as main() would (main's lazy `import()` needs ESM support jest lacks). */
+async function main(argv: string[], cliIo: CliIo): Promise<number> {
+  const [, ...rest] = argv;
+  let values;
+  try {
+    values = parseArgs({ args: rest, options: emulatorCommand.options, strict: true }).values;
+  } catch {
+    return 1;
+  }
+  try {
+    return await emulatorCommand.run({ values, positionals: [], io: cliIo });
+  } catch (e) {
+    if (e instanceof Error && e.name === 'UsageError') return 1;
+    throw e;
+  }
+}
+
+describe('zulip-cdk emulator', () => {
+  test('writes a zuliprc (0600), prints the site but never the key, saves state on stop', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zcdk-emu-'));
+    let stop!: () => void;
+    const interrupted = new Promise<void>((r) => (stop = r));
+    const t = io(dir, interrupted);
+    const done = main(
+      ['emulator', '--zuliprc', 'z.rc', '--state', 'org.json', '--feature-level', '421'],
+      t.io,
+    );
+    const rc = path.join(dir, 'z.rc');
+    for (let i = 0; i < 100 && !/listening on/.test(t.out()); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const text = readFileSync(rc, 'utf8');
+    expect(statSync(rc).mode & 0o777).toBe(0o600);
+    const m = /^\[api\]\nemail=(.+)\nkey=(.+)\nsite=(http:\/\/127\.0\.0\.1:\d+)\n$/.exec(text);
+    expect(m).not.toBeNull();
+    const [, email, key, site] = m!;
+    expect(t.out()).toContain(site);
+    expect(t.out()).not.toContain(key);
+    const res = await fetch(`${site}/api/v1/users`, {
+      headers: { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` },
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { members: unknown[] }).members.length).toBeGreaterThanOrEqual(
+      12,
+    );
+    stop();
+    expect(await done).toBe(0);
+    expect(existsSync(path.join(dir, 'org.json'))).toBe(true);
+  });
+
+  test('rejects a bad --port', async () => {
+    const t = io(tmpdir(), Promise.resolve());
+    expect(await main(['emulator', '--port', 'abc'], t.io)).toBe(1);
+  });
+});
