@@ -94,3 +94,26 @@ export function clientFor(z: Emulator, who: string): TestClient {
   const email = who.includes('@') ? who : `${who}@zulip-cdk.example`;
   return new TestClient(z, email, z.apiKeyOf(email));
 }
+
+/** Asserts a Zulip error response: status, code and exact message. */
+export function expectError(
+  res: TestResponse,
+  msg: string,
+  code = 'BAD_REQUEST',
+  status = 400,
+): void {
+  expect({ status: res.status, code: res.body?.code, msg: res.body?.msg }).toEqual({
+    status,
+    code,
+    msg,
+  });
+}
+
+/** Asserts success. */
+export function expectSuccess(res: TestResponse): void {
+  expect({ status: res.status, result: res.body?.result, msg: res.body?.msg }).toEqual({
+    status: 200,
+    result: 'success',
+    msg: '',
+  });
+}

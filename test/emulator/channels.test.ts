@@ -1,0 +1,356 @@
+import { startEmulator } from '../../src/emulator';
+import type { Emulator } from '../../src/emulator';
+import { clientFor, expectError, expectSuccess } from '../support/emulator-client';
+import type { TestClient } from '../support/emulator-client';
+
+let z: Emulator;
+let owner: TestClient;
+let admin: TestClient;
+let alice: TestClient;
+let guest: TestClient;
+let moderator: TestClient;
+
+beforeEach(async () => {
+  z = await startEmulator({ rateLimit: false });
+  owner = clientFor(z, 'owner');
+  admin = clientFor(z, 'admin');
+  alice = clientFor(z, 'alice');
+  guest = clientFor(z, 'guest');
+  moderator = clientFor(z, 'moderator');
+});
+afterEach(() => z.close());
+
+const ch = (name: string) => z.org.channels.find((c) => c.name === name)!;
+const user = (local: string) => z.org.users.find((u) => u.email.startsWith(`${local}@`))!;
+const group = (name: string) => z.org.groups.find((g) => g.name === name)!;
+
+describe('PATCH /streams/{id}', () => {
+  test('Invalid channel ID for unknown or invisible channels', async () => {
+    expectError(await owner.patch('/streams/99999', { description: 'x' }), 'Invalid channel ID');
+    expectError(
+      await alice.patch(`/streams/${ch('leadership').id}`, { description: 'x' }),
+      'Invalid channel ID',
+    );
+  });
+
+  test('non-administrators of the channel are refused', async () => {
+    expectError(
+      await alice.patch(`/streams/${ch('general').id}`, { description: 'x' }),
+      'You do not have permission to administer this channel.',
+    );
+  });
+
+  test('channel administrators through can_administer_channel_group may edit', async () => {
+    const id = ch('design').id;
+    expectSuccess(
+      await owner.patch(`/streams/${id}`, {
+        can_administer_channel_group: {
+          new: { direct_members: [user('alice').id], direct_subgroups: [] },
+        },
+      }),
+    );
+    expectSuccess(await alice.patch(`/streams/${id}`, { description: 'line one\nline two' }));
+    expect(ch('design').description).toBe('line one line two');
+  });
+
+  test('names: empty, too long, invalid character, same, in use (case-insensitive, archived too), case-only rename', async () => {
+    const id = ch('design').id;
+    expectError(
+      await owner.patch(`/streams/${id}`, { new_name: '  ' }),
+      "Channel name can't be empty.",
+    );
+    expectError(
+      await owner.patch(`/streams/${id}`, { new_name: 'x'.repeat(61) }),
+      'Channel name too long (limit: 60 characters).',
+    );
+    expectError(
+      await owner.patch(`/streams/${id}`, { new_name: 'abc\u0000' }),
+      'Invalid character in channel name, at position 4.',
+    );
+    expectError(
+      await owner.patch(`/streams/${id}`, { new_name: 'design' }),
+      'Channel already has that name.',
+    );
+    expectError(
+      await owner.patch(`/streams/${id}`, { new_name: 'GENERAL' }),
+      'Channel name is already in use.',
+    );
+    expectError(
+      await owner.patch(`/streams/${id}`, { new_name: 'Old-Projects' }),
+      'Channel name is already in use.',
+    );
+    expectSuccess(await owner.patch(`/streams/${id}`, { new_name: 'Design' }));
+    expect(ch('Design').id).toBe(id);
+  });
+
+  test('privacy rules: Invalid parameters, default cannot be private, content access', async () => {
+    const general = ch('general').id;
+    expectError(
+      await owner.patch(`/streams/${ch('design').id}`, { history_public_to_subscribers: false }),
+      'Invalid parameters',
+    );
+    expectError(
+      await owner.patch(`/streams/${ch('design').id}`, { is_web_public: true, is_private: true }),
+      'Invalid parameters',
+    );
+    expectError(
+      await owner.patch(`/streams/${general}`, { is_private: true }),
+      'A default channel cannot be private.',
+    );
+    // An administrator who is not subscribed has metadata but not content access.
+    expectError(
+      await clientFor(z, 'alan').patch(`/streams/${ch('leadership').id}`, { is_private: false }),
+      'Channel content access is required.',
+    );
+    // history defaults to !is_private when only is_private is sent.
+    expectSuccess(await owner.patch(`/streams/${ch('design').id}`, { is_private: true }));
+    expect(ch('design').historyPublicToSubscribers).toBe(false);
+  });
+
+  test('web-public channels need the server setting', async () => {
+    z.org.realm.webPublicStreamsEnabled = false;
+    expectError(
+      await owner.patch(`/streams/${ch('design').id}`, { is_web_public: true }),
+      'Web-public channels are not enabled.',
+    );
+  });
+
+  test('moderation request channel must stay private', async () => {
+    z.org.realm.moderationRequestChannelId = ch('leadership').id;
+    expectError(
+      await owner.patch(`/streams/${ch('leadership').id}`, { is_private: false }),
+      'Moderation request channel must be private.',
+    );
+  });
+
+  test('default channels: only administrators', async () => {
+    const id = ch('design').id;
+    expectSuccess(
+      await owner.patch(`/streams/${id}`, {
+        can_administer_channel_group: { new: group('role:members').id },
+      }),
+    );
+    expectError(
+      await alice.patch(`/streams/${id}`, { is_default_stream: true }),
+      'You do not have permission to change default channels.',
+    );
+  });
+
+  test('retention: owners only, values checked', async () => {
+    const id = ch('design').id;
+    expectError(
+      await admin.patch(`/streams/${id}`, { message_retention_days: 30 }),
+      'Must be an organization owner',
+      'UNAUTHORIZED_PRINCIPAL',
+    );
+    for (const bad of ['invalid', -1, 0])
+      expectError(
+        await owner.patch(`/streams/${id}`, { message_retention_days: bad }),
+        `Bad value for 'message_retention_days': ${bad}`,
+      );
+    expectSuccess(await owner.patch(`/streams/${id}`, { message_retention_days: 'unlimited' }));
+    expect(ch('design').messageRetentionDays).toBe(-1);
+    z.org.realm.planAllowsRetention = false;
+    expectError(
+      await owner.patch(`/streams/${id}`, { message_retention_days: 30 }),
+      'Available on Zulip Cloud Standard. Upgrade to access.',
+    );
+  });
+
+  test('group settings: disallowed system groups, {new, old} mismatch, canonicalisation', async () => {
+    const id = ch('design').id;
+    expectError(
+      await owner.patch(`/streams/${id}`, {
+        can_administer_channel_group: { new: group('role:everyone').id },
+      }),
+      "'can_administer_channel_group' setting cannot be set to 'role:everyone' group.",
+    );
+    expectError(
+      await owner.patch(`/streams/${id}`, {
+        can_send_message_group: { new: group('role:internet').id },
+      }),
+      "'can_send_message_group' setting cannot be set to 'role:internet' group.",
+    );
+    expectError(
+      await owner.patch(`/streams/${id}`, {
+        can_send_message_group: { new: group('role:members').id, old: group('role:moderators').id },
+      }),
+      "'old' value does not match the expected value.",
+      'EXPECTATION_MISMATCH',
+    );
+    expectError(
+      await owner.patch(`/streams/${id}`, { can_send_message_group: { new: 123456 } }),
+      'Invalid user group ID: 123456',
+    );
+    expectSuccess(
+      await owner.patch(`/streams/${id}`, {
+        can_send_message_group: {
+          new: { direct_members: [], direct_subgroups: [group('role:members').id] },
+          old: group('role:everyone').id,
+        },
+      }),
+    );
+    expect(ch('design').settings.can_send_message_group).toBe(group('role:members').id);
+    expectSuccess(
+      await owner.patch(`/streams/${id}`, {
+        can_send_message_group: { new: { direct_members: [], direct_subgroups: [] } },
+      }),
+    );
+    expect(ch('design').settings.can_send_message_group).toBe(group('role:nobody').id);
+  });
+
+  test('not atomic: earlier fields stay applied when a later group setting fails', async () => {
+    const id = ch('design').id;
+    expectError(
+      await owner.patch(`/streams/${id}`, {
+        description: 'applied',
+        new_name: 'design-2',
+        can_send_message_group: { new: group('role:members').id, old: group('role:nobody').id },
+      }),
+      "'old' value does not match the expected value.",
+      'EXPECTATION_MISMATCH',
+    );
+    expect(ch('design-2').description).toBe('applied');
+  });
+
+  test('content-access settings on a private channel need content access', async () => {
+    const id = ch('leadership').id;
+    expectError(
+      await clientFor(z, 'alan').patch(`/streams/${id}`, {
+        can_subscribe_group: { new: group('role:administrators').id },
+      }),
+      'Channel content access is required.',
+    );
+    expectSuccess(
+      await clientFor(z, 'alan').patch(`/streams/${id}`, {
+        can_remove_subscribers_group: { new: group('role:administrators').id },
+      }),
+    );
+  });
+
+  test('topics_policy needs can_set_topics_policy_group; unknown params are reported', async () => {
+    const id = ch('design').id;
+    await owner.patch(`/streams/${id}`, {
+      can_administer_channel_group: { new: group('role:members').id },
+    });
+    expectError(
+      await alice.patch(`/streams/${id}`, { topics_policy: 'disable_empty_topic' }),
+      'Insufficient permission',
+    );
+    const r = await owner.patch(`/streams/${id}`, {
+      topics_policy: 'disable_empty_topic',
+      bogus: 'x',
+    });
+    expectSuccess(r);
+    expect(r.body.ignored_parameters_unsupported).toEqual(['bogus']);
+  });
+
+  test('"x is not a boolean"', async () => {
+    expectError(
+      await owner.patch(`/streams/${ch('design').id}`, { is_private: 'yes' }),
+      'is_private is not valid JSON',
+    );
+    expectError(
+      await owner.patch(`/streams/${ch('design').id}`, { is_private: 1 }),
+      'is_private is not a boolean',
+    );
+  });
+
+  test('description length', async () => {
+    expectError(
+      await owner.patch(`/streams/${ch('design').id}`, { description: 'x'.repeat(1025) }),
+      'description is too long (limit: 1024 characters)',
+    );
+  });
+
+  test('archive, already archived, unarchive (FL 388)', async () => {
+    const id = ch('design').id;
+    expectError(
+      await alice.delete(`/streams/${ch('general').id}`),
+      'You do not have permission to administer this channel.',
+    );
+    expectSuccess(await owner.delete(`/streams/${id}`));
+    expectError(await owner.delete(`/streams/${id}`), 'Channel is already deactivated');
+    expectSuccess(await owner.patch(`/streams/${id}`, { is_archived: false }));
+    expect(ch('design').isArchived).toBe(false);
+  });
+});
+
+describe('default channels', () => {
+  test('private channels cannot be made default; administrators only', async () => {
+    expectError(
+      await owner.post('/default_streams', { stream_id: ch('leadership').id }),
+      'Private channels cannot be made default.',
+    );
+    expectError(
+      await alice.post('/default_streams', { stream_id: ch('design').id }),
+      'Must be an organization administrator',
+      'UNAUTHORIZED_PRINCIPAL',
+    );
+    expectError(
+      await owner.post('/default_streams', {}),
+      "Missing 'stream_id' argument",
+      'REQUEST_VARIABLE_MISSING',
+    );
+  });
+});
+
+describe('GET /streams and friends', () => {
+  test('guests see only their subscriptions; include_all shows administrators everything', async () => {
+    const g = await guest.get('/streams');
+    expect(g.body.streams.map((s: { name: string }) => s.name).sort()).toEqual([
+      'announcements',
+      'general',
+    ]);
+    const all = await alice.get('/streams', { include_all: true, exclude_archived: false });
+    expect(all.body.streams.map((s: { name: string }) => s.name)).not.toContain('leadership');
+    const adm = await clientFor(z, 'alan').get('/streams', {
+      include_all: true,
+      exclude_archived: false,
+    });
+    expect(adm.body.streams.map((s: { name: string }) => s.name)).toEqual(
+      expect.arrayContaining(['leadership', 'old-projects']),
+    );
+  });
+
+  test('get_stream_id', async () => {
+    expect((await alice.get('/get_stream_id', { stream: 'GENERAL' })).body.stream_id).toBe(
+      ch('general').id,
+    );
+    expectError(
+      await alice.get('/get_stream_id', { stream: 'nope' }),
+      "Invalid channel name 'nope'",
+    );
+  });
+});
+
+describe('POST /channels/create (FL 417)', () => {
+  test('creates with subscribers and {creator} default; duplicate name', async () => {
+    const r = await moderator.post('/channels/create', {
+      name: 'ops',
+      subscribers: [user('alice').id],
+      can_send_message_group: group('role:members').id,
+    });
+    expectSuccess(r);
+    const c = z.org.channels.find((x) => x.id === r.body.id)!;
+    expect(c.settings.can_administer_channel_group).toEqual({
+      direct_members: [user('moderator').id],
+      direct_subgroups: [],
+    });
+    const dup = await moderator.post('/channels/create', { name: 'OPS', subscribers: [] });
+    expectError(dup, "Channel 'OPS' already exists", 'CHANNEL_ALREADY_EXISTS');
+  });
+
+  test('does not exist before FL 417', async () => {
+    const old = await startEmulator({ featureLevel: 372, rateLimit: false });
+    try {
+      const r = await clientFor(old, 'owner').post('/channels/create', {
+        name: 'x',
+        subscribers: [],
+      });
+      expect(r.status).toBe(404);
+    } finally {
+      await old.close();
+    }
+  });
+});
