@@ -21,7 +21,7 @@ export type GetChannelFoldersResponse = z.infer<typeof GetChannelFoldersResponse
 
 /** `GET /channel_folders` parameters. */
 export interface GetChannelFoldersParams {
-  readonly include_archived?: boolean;
+  readonly include_archived?: boolean | undefined;
 }
 
 /** `POST /channel_folders/create` parameters; `description` is required but may be `""`. */
@@ -37,7 +37,7 @@ export type CreateChannelFolderResponse = z.infer<typeof CreateChannelFolderResp
 
 /** `PATCH /channel_folders/{id}` parameters. There is no DELETE: archive instead. */
 export interface UpdateChannelFolderParams {
-  readonly name?: string;
-  readonly description?: string;
-  readonly is_archived?: boolean;
+  readonly name?: string | undefined;
+  readonly description?: string | undefined;
+  readonly is_archived?: boolean | undefined;
 }

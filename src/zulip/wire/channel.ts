@@ -61,66 +61,66 @@ export type CreateChannelResponse = z.infer<typeof CreateChannelResponseSchema>;
 
 /** `GET /streams` parameters. */
 export interface GetStreamsParams {
-  readonly include_public?: boolean;
-  readonly include_web_public?: boolean;
-  readonly include_subscribed?: boolean;
+  readonly include_public?: boolean | undefined;
+  readonly include_web_public?: boolean | undefined;
+  readonly include_subscribed?: boolean | undefined;
   /** FL 315. */
-  readonly exclude_archived?: boolean;
+  readonly exclude_archived?: boolean | undefined;
   /** FL 356; replaces `include_all_active`. */
-  readonly include_all?: boolean;
-  readonly include_all_active?: boolean;
-  readonly include_default?: boolean;
-  readonly include_owner_subscribed?: boolean;
+  readonly include_all?: boolean | undefined;
+  readonly include_all_active?: boolean | undefined;
+  readonly include_default?: boolean | undefined;
+  readonly include_owner_subscribed?: boolean | undefined;
   /** FL 356. */
-  readonly include_can_access_content?: boolean;
+  readonly include_can_access_content?: boolean | undefined;
 }
 
 /** Group settings as initial values (create). */
 export type ChannelGroupSettingValues = {
-  readonly [K in ChannelGroupSettingName]?: GroupSettingParam;
+  readonly [K in ChannelGroupSettingName]?: GroupSettingParam | undefined;
 };
 /** Group settings as `{new, old?}` changes (update). */
 export type ChannelGroupSettingUpdates = {
-  readonly [K in ChannelGroupSettingName]?: GroupSettingUpdate;
+  readonly [K in ChannelGroupSettingName]?: GroupSettingUpdate | undefined;
 };
 
 /** The creation settings shared by `POST /channels/create` and `POST /users/me/subscriptions`. */
 export interface ChannelCreationSettings extends ChannelGroupSettingValues {
-  readonly announce?: boolean;
-  readonly invite_only?: boolean;
-  readonly is_web_public?: boolean;
-  readonly is_default_stream?: boolean;
-  readonly history_public_to_subscribers?: boolean;
-  readonly message_retention_days?: MessageRetentionParam;
+  readonly announce?: boolean | undefined;
+  readonly invite_only?: boolean | undefined;
+  readonly is_web_public?: boolean | undefined;
+  readonly is_default_stream?: boolean | undefined;
+  readonly history_public_to_subscribers?: boolean | undefined;
+  readonly message_retention_days?: MessageRetentionParam | undefined;
   /** FL 392, plain string. */
-  readonly topics_policy?: TopicsPolicy;
+  readonly topics_policy?: TopicsPolicy | undefined;
   /** FL 389. */
-  readonly folder_id?: number;
+  readonly folder_id?: number | undefined;
 }
 
 /** `POST /channels/create` (FL 417) parameters. */
 export interface CreateChannelParams extends ChannelCreationSettings {
   readonly name: string;
-  readonly description?: string;
+  readonly description?: string | undefined;
   /** Required: user IDs to subscribe (may be empty). */
   readonly subscribers: readonly number[];
   /** FL 397. */
-  readonly send_new_subscription_messages?: boolean;
+  readonly send_new_subscription_messages?: boolean | undefined;
 }
 
 /** `PATCH /streams/{stream_id}` parameters. The endpoint is not atomic (NOTES 2.2). */
 export interface UpdateStreamParams extends ChannelGroupSettingUpdates {
-  readonly description?: string;
-  readonly new_name?: string;
-  readonly is_private?: boolean;
-  readonly is_web_public?: boolean;
-  readonly history_public_to_subscribers?: boolean;
-  readonly is_default_stream?: boolean;
-  readonly message_retention_days?: MessageRetentionParam;
+  readonly description?: string | undefined;
+  readonly new_name?: string | undefined;
+  readonly is_private?: boolean | undefined;
+  readonly is_web_public?: boolean | undefined;
+  readonly history_public_to_subscribers?: boolean | undefined;
+  readonly is_default_stream?: boolean | undefined;
+  readonly message_retention_days?: MessageRetentionParam | undefined;
   /** FL 388: only `false` (unarchive) does anything. */
-  readonly is_archived?: boolean;
+  readonly is_archived?: boolean | undefined;
   /** FL 389: a folder ID, or null to take the channel out of its folder. */
-  readonly folder_id?: number | null;
+  readonly folder_id?: number | null | undefined;
   /** FL 392, plain string. */
-  readonly topics_policy?: TopicsPolicy;
+  readonly topics_policy?: TopicsPolicy | undefined;
 }

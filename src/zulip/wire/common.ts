@@ -19,7 +19,7 @@ export type GroupSettingParam =
 /** A group-setting change on update endpoints: `{new, old?}`; `old` is checked by the server (`EXPECTATION_MISMATCH`). */
 export interface GroupSettingUpdate {
   readonly new: GroupSettingParam;
-  readonly old?: GroupSettingParam;
+  readonly old?: GroupSettingParam | undefined;
 }
 
 /** The fields of every success body. */

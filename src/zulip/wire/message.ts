@@ -30,7 +30,7 @@ export type NarrowTerm =
   | {
       readonly operator: string;
       readonly operand: string | number | readonly number[];
-      readonly negated?: boolean;
+      readonly negated?: boolean | undefined;
     }
   | readonly [string, string];
 
@@ -38,7 +38,7 @@ export type NarrowTerm =
 export interface UpdateMessageFlagsForNarrowParams {
   /** A message ID as a string, or `newest`, `oldest`, `first_unread` (plain string). */
   readonly anchor: string;
-  readonly include_anchor?: boolean;
+  readonly include_anchor?: boolean | undefined;
   readonly num_before: number;
   readonly num_after: number;
   readonly narrow: readonly NarrowTerm[];
@@ -62,7 +62,7 @@ export type UpdateMessageFlagsForNarrowResponse = z.infer<
 /** `POST /messages/{message_id}/reactions` parameters. */
 export interface AddReactionParams {
   readonly emoji_name: string;
-  readonly emoji_code?: string;
+  readonly emoji_code?: string | undefined;
   readonly reaction_type?:
     'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji' | 'service_extra_emoji';
 }
@@ -73,7 +73,7 @@ export interface Draft {
   readonly to: readonly number[];
   readonly topic: string;
   readonly content: string;
-  readonly timestamp?: number;
+  readonly timestamp?: number | undefined;
 }
 
 export const CreateDraftsResponseSchema = successWith({ ids: z.array(z.number().int()) });
@@ -81,10 +81,10 @@ export type CreateDraftsResponse = z.infer<typeof CreateDraftsResponseSchema>;
 
 /** `PATCH /scheduled_messages/{id}` parameters. */
 export interface UpdateScheduledMessageParams {
-  readonly type?: 'direct' | 'channel' | 'stream' | 'private';
+  readonly type?: 'direct' | 'channel' | 'stream' | 'private' | undefined;
   /** A channel ID, or user IDs. */
-  readonly to?: number | readonly number[];
-  readonly content?: string;
-  readonly topic?: string;
-  readonly scheduled_delivery_timestamp?: number;
+  readonly to?: number | readonly number[] | undefined;
+  readonly content?: string | undefined;
+  readonly topic?: string | undefined;
+  readonly scheduled_delivery_timestamp?: number | undefined;
 }

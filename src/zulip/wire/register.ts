@@ -11,32 +11,32 @@ import { WireUserGroupSchema } from './user-group';
 
 /** `client_capabilities` of `POST /register`. */
 export interface ClientCapabilities {
-  readonly notification_settings_null?: boolean;
-  readonly bulk_message_deletion?: boolean;
-  readonly user_avatar_url_field_optional?: boolean;
-  readonly stream_typing_notifications?: boolean;
-  readonly user_settings_object?: boolean;
-  readonly linkifier_url_template?: boolean;
-  readonly user_list_incomplete?: boolean;
-  readonly include_deactivated_groups?: boolean;
-  readonly archived_channels?: boolean;
-  readonly empty_topic_name?: boolean;
-  readonly simplified_presence_events?: boolean;
+  readonly notification_settings_null?: boolean | undefined;
+  readonly bulk_message_deletion?: boolean | undefined;
+  readonly user_avatar_url_field_optional?: boolean | undefined;
+  readonly stream_typing_notifications?: boolean | undefined;
+  readonly user_settings_object?: boolean | undefined;
+  readonly linkifier_url_template?: boolean | undefined;
+  readonly user_list_incomplete?: boolean | undefined;
+  readonly include_deactivated_groups?: boolean | undefined;
+  readonly archived_channels?: boolean | undefined;
+  readonly empty_topic_name?: boolean | undefined;
+  readonly simplified_presence_events?: boolean | undefined;
 }
 
 /** `POST /register` parameters. */
 export interface RegisterParams {
-  readonly apply_markdown?: boolean;
-  readonly client_gravatar?: boolean;
+  readonly apply_markdown?: boolean | undefined;
+  readonly client_gravatar?: boolean | undefined;
   /** `'partial'` needs FL 412 (sent JSON-encoded). */
-  readonly include_subscribers?: boolean | 'partial';
-  readonly slim_presence?: boolean;
-  readonly presence_history_limit_days?: number;
-  readonly event_types?: readonly string[];
-  readonly all_public_streams?: boolean;
-  readonly client_capabilities?: ClientCapabilities;
-  readonly fetch_event_types?: readonly string[];
-  readonly narrow?: readonly (readonly string[])[];
+  readonly include_subscribers?: boolean | 'partial' | undefined;
+  readonly slim_presence?: boolean | undefined;
+  readonly presence_history_limit_days?: number | undefined;
+  readonly event_types?: readonly string[] | undefined;
+  readonly all_public_streams?: boolean | undefined;
+  readonly client_capabilities?: ClientCapabilities | undefined;
+  readonly fetch_event_types?: readonly string[] | undefined;
+  readonly narrow?: readonly (readonly string[])[] | undefined;
 }
 
 /**

@@ -23,8 +23,8 @@ export interface CreateSavedSnippetParams {
 
 /** `PATCH /saved_snippets/{id}` parameters (FL 368). */
 export interface UpdateSavedSnippetParams {
-  readonly title?: string;
-  readonly content?: string;
+  readonly title?: string | undefined;
+  readonly content?: string | undefined;
 }
 
 export const CreateSavedSnippetResponseSchema = successWith({

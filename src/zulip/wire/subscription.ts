@@ -7,18 +7,18 @@ import { successWith } from './common';
 export interface SubscriptionRequest {
   readonly name: string;
   /** Used only when the channel is created. */
-  readonly description?: string;
-  readonly color?: string;
+  readonly description?: string | undefined;
+  readonly color?: string | undefined;
 }
 
 /** `POST /users/me/subscriptions` parameters. Atomic. */
 export interface SubscribeParams extends ChannelCreationSettings {
   readonly subscriptions: readonly SubscriptionRequest[];
   /** User IDs (preferred) or emails, not mixed; default: the caller. */
-  readonly principals?: readonly number[] | readonly string[];
-  readonly authorization_errors_fatal?: boolean;
+  readonly principals?: readonly number[] | readonly string[] | undefined;
+  readonly authorization_errors_fatal?: boolean | undefined;
   /** FL 397. */
-  readonly send_new_subscription_messages?: boolean;
+  readonly send_new_subscription_messages?: boolean | undefined;
 }
 
 export const SubscribeResponseSchema = successWith({
@@ -34,7 +34,7 @@ export type SubscribeResponse = z.infer<typeof SubscribeResponseSchema>;
 export interface UnsubscribeParams {
   /** Channel names. */
   readonly subscriptions: readonly string[];
-  readonly principals?: readonly number[] | readonly string[];
+  readonly principals?: readonly number[] | readonly string[] | undefined;
 }
 
 export const UnsubscribeResponseSchema = successWith({

@@ -41,12 +41,14 @@ export type GetUserGroupsResponse = z.infer<typeof GetUserGroupsResponseSchema>;
 /** `GET /user_groups` parameters. */
 export interface GetUserGroupsParams {
   /** FL 294. */
-  readonly include_deactivated_groups?: boolean;
+  readonly include_deactivated_groups?: boolean | undefined;
 }
 
-export type UserGroupSettingValues = { readonly [K in UserGroupSettingName]?: GroupSettingParam };
+export type UserGroupSettingValues = {
+  readonly [K in UserGroupSettingName]?: GroupSettingParam | undefined;
+};
 export type UserGroupSettingUpdates = {
-  readonly [K in UserGroupSettingName]?: GroupSettingUpdate;
+  readonly [K in UserGroupSettingName]?: GroupSettingUpdate | undefined;
 };
 
 /** `POST /user_groups/create` parameters. Atomic. */
@@ -55,7 +57,7 @@ export interface CreateUserGroupParams extends UserGroupSettingValues {
   readonly description: string;
   readonly members: readonly number[];
   /** FL 311. */
-  readonly subgroups?: readonly number[];
+  readonly subgroups?: readonly number[] | undefined;
 }
 
 export const CreateUserGroupResponseSchema = successWith({
@@ -66,25 +68,25 @@ export type CreateUserGroupResponse = z.infer<typeof CreateUserGroupResponseSche
 
 /** `PATCH /user_groups/{id}` parameters. Atomic. */
 export interface UpdateUserGroupParams extends UserGroupSettingUpdates {
-  readonly name?: string;
-  readonly description?: string;
+  readonly name?: string | undefined;
+  readonly description?: string | undefined;
   /** FL 386: `false` reactivates. */
-  readonly deactivated?: boolean;
+  readonly deactivated?: boolean | undefined;
 }
 
 /** `POST /user_groups/{id}/members` parameters. Atomic; not idempotent (NOTES 2.6). */
 export interface UpdateUserGroupMembersParams {
-  readonly add?: readonly number[];
-  readonly delete?: readonly number[];
+  readonly add?: readonly number[] | undefined;
+  readonly delete?: readonly number[] | undefined;
   /** FL 311. */
-  readonly add_subgroups?: readonly number[];
-  readonly delete_subgroups?: readonly number[];
+  readonly add_subgroups?: readonly number[] | undefined;
+  readonly delete_subgroups?: readonly number[] | undefined;
 }
 
 /** `POST /user_groups/{id}/subgroups` parameters. */
 export interface UpdateUserGroupSubgroupsParams {
-  readonly add?: readonly number[];
-  readonly delete?: readonly number[];
+  readonly add?: readonly number[] | undefined;
+  readonly delete?: readonly number[] | undefined;
 }
 
 /** One entry of `objections` in a `CANNOT_DEACTIVATE_GROUP_IN_USE` error (loose). */

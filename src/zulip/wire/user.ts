@@ -40,27 +40,28 @@ export type GetOwnUserResponse = z.infer<typeof GetOwnUserResponseSchema>;
 
 /** `GET /users` parameters. */
 export interface GetUsersParams {
-  readonly client_gravatar?: boolean;
-  readonly include_custom_profile_fields?: boolean;
+  readonly client_gravatar?: boolean | undefined;
+  readonly include_custom_profile_fields?: boolean | undefined;
   /** FL 384. */
-  readonly user_ids?: readonly number[];
+  readonly user_ids?: readonly number[] | undefined;
 }
 
 /** `PATCH /users/{user_id}` and `PATCH /users/{email}` parameters. */
 export interface UpdateUserParams {
-  readonly full_name?: string;
+  readonly full_name?: string | undefined;
   /** 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest. */
-  readonly role?: number;
-  readonly profile_data?: readonly { readonly id: number; readonly value: string | null }[];
-  readonly new_email?: string;
+  readonly role?: number | undefined;
+  readonly profile_data?:
+    readonly { readonly id: number; readonly value: string | null }[] | undefined;
+  readonly new_email?: string | undefined;
 }
 
 /** `POST /users/{user_id}/status` parameters (administrators). */
 export interface UpdateUserStatusParams {
   /** At most 60 characters; `""` clears the status. */
-  readonly status_text?: string;
-  readonly emoji_name?: string;
-  readonly emoji_code?: string;
+  readonly status_text?: string | undefined;
+  readonly emoji_name?: string | undefined;
+  readonly emoji_code?: string | undefined;
   readonly reaction_type?:
     'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji' | 'service_extra_emoji';
 }
@@ -68,11 +69,11 @@ export interface UpdateUserStatusParams {
 /** `POST /users/me/presence` parameters. */
 export interface UpdatePresenceParams {
   readonly status: 'active' | 'idle';
-  readonly last_update_id?: number;
-  readonly history_limit_days?: number;
-  readonly ping_only?: boolean;
-  readonly new_user_input?: boolean;
-  readonly slim_presence?: boolean;
+  readonly last_update_id?: number | undefined;
+  readonly history_limit_days?: number | undefined;
+  readonly ping_only?: boolean | undefined;
+  readonly new_user_input?: boolean | undefined;
+  readonly slim_presence?: boolean | undefined;
 }
 
 export const UpdatePresenceResponseSchema = successWith({
