@@ -44,18 +44,20 @@ describe('who may call user-group endpoints', () => {
 describe('system groups', () => {
   test('nested as in Zulip, direct members only, not editable', async () => {
     const r = await owner.get('/user_groups');
-    const byName = new Map<string, any>(r.body.user_groups.map((g: any) => [g.name, g]));
-    expect(byName.get('role:administrators').members).toEqual(
+    type G = { name: string; members: number[]; direct_subgroup_ids: number[] };
+    const groups = r.body.user_groups as G[];
+    const byName = new Map<string, G>(groups.map((g) => [g.name, g]));
+    expect(byName.get('role:administrators')!.members).toEqual(
       [user('admin').id, user('alan').id].sort((a, b) => a - b),
     );
-    expect(byName.get('role:administrators').direct_subgroup_ids).toEqual([
+    expect(byName.get('role:administrators')!.direct_subgroup_ids).toEqual([
       group('role:owners').id,
     ]);
-    expect(byName.get('role:moderators').direct_subgroup_ids).toEqual([
+    expect(byName.get('role:moderators')!.direct_subgroup_ids).toEqual([
       group('role:administrators').id,
     ]);
-    expect(byName.get('role:everyone').members).toEqual([user('guest').id]);
-    expect(byName.get('role:nobody').members).toEqual([]);
+    expect(byName.get('role:everyone')!.members).toEqual([user('guest').id]);
+    expect(byName.get('role:nobody')!.members).toEqual([]);
     expect(byName.has('retired-team')).toBe(false);
     expectError(
       await owner.patch(`/user_groups/${group('role:members').id}`, { description: 'x' }),
