@@ -54,8 +54,10 @@ describe('linkifiers', () => {
     const a = (await add('A-(?P<id>[0-9]+)', 'https://a/{id}')).body.id as number;
     const b = (await add('B-(?P<id>[0-9]+)', 'https://b/{id}')).body.id as number;
     const first = z.org.linkifiers[0]!.id;
-    const ids = async () =>
-      (await owner.get('/realm/linkifiers')).body.linkifiers.map((l: { id: number }) => l.id);
+    const ids = async (): Promise<number[]> =>
+      ((await owner.get('/realm/linkifiers')).body.linkifiers as Array<{ id: number }>).map(
+        (l) => l.id,
+      );
     expect(await ids()).toEqual([first, a, b]);
     expectError(
       await owner.patch('/realm/linkifiers', { ordered_linkifier_ids: [b, a, a] }),
