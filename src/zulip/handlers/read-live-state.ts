@@ -1,0 +1,261 @@
+import { supports } from '../../model/features';
+import { LIMITS, ROLES, TOPICS_POLICIES } from '../../model/kinds';
+import type { TopicsPolicy } from '../../model/kinds';
+import { LIVE_STATE_FORMAT_VERSION, LiveStateSchema } from '../../model/live-state';
+import type {
+  LiveChannel,
+  LiveChannelFolder,
+  LiveState,
+  LiveUser,
+  WireGroupSettingValue,
+} from '../../model/live-state';
+import type { ZulipClient } from '../client';
+import { CHANNEL_GROUP_SETTINGS } from '../wire/channel';
+import type { WireChannel } from '../wire/channel';
+import type { WireChannelFolder } from '../wire/channel-folder';
+import { ORG_READ_REGISTER_PARAMS } from '../wire/register';
+import type { RegisterResponse } from '../wire/register';
+import type { WireSubscription } from '../wire/subscription';
+import type { WireUser } from '../wire/user';
+import { USER_GROUP_SETTINGS } from '../wire/user-group';
+
+/** Progress of {@link readLiveState}, for the CLI to show (the library never prints). */
+export type ReadEvent =
+  | { readonly type: 'request'; readonly what: string }
+  | { readonly type: 'warning'; readonly message: string };
+
+/** Options of {@link readLiveState}. */
+export interface ReadLiveStateOptions {
+  readonly onEvent?: (event: ReadEvent) => void;
+}
+
+/**
+ * Reads the whole live organization in as few requests as Zulip allows (NOTES 2.1, 5.1): one
+ * `POST /register` carrying users, groups (deactivated included), channels (archived included)
+ * with their subscribers, default channels, linkifiers, playgrounds, snippets and folders, then
+ * `DELETE /events` for the queue. `GET /channel_folders?include_archived=true` only when the
+ * register response lacks folders on a server that has them. Never one request per channel.
+ */
+export async function readLiveState(
+  client: ZulipClient,
+  options: ReadLiveStateOptions = {},
+): Promise<LiveState> {
+  const emit = options.onEvent ?? ((): void => {});
+  const before = client.requestCount;
+  emit({ type: 'request', what: 'POST /register' });
+  const reg = await client.register(ORG_READ_REGISTER_PARAMS);
+  try {
+    let folders: WireChannelFolder[] | undefined = reg.channel_folders;
+    if (folders === undefined && supports(reg.zulip_feature_level, 'channelFolders')) {
+      emit({ type: 'request', what: 'GET /channel_folders' });
+      folders = (await client.getChannelFolders({ include_archived: true })).channel_folders;
+    }
+    const state = liveStateFromRegister(reg, { site: client.site, channelFolders: folders ?? [] });
+    return { ...state, requestCount: client.requestCount - before + (reg.queue_id ? 1 : 0) };
+  } finally {
+    if (reg.queue_id) {
+      emit({ type: 'request', what: 'DELETE /events' });
+      // The queue expires on its own after ten minutes; failing to delete it is not an error.
+      await client.deleteEventQueue(reg.queue_id).catch((e: unknown) => {
+        emit({ type: 'warning', message: `could not delete the event queue: ${String(e)}` });
+      });
+    }
+  }
+}
+
+/** A wire group-setting value without the extra fields a loose schema lets through. */
+function groupSetting(v: unknown): WireGroupSettingValue | undefined {
+  if (typeof v === 'number') return v;
+  if (v && typeof v === 'object') {
+    const o = v as { direct_members?: unknown; direct_subgroups?: unknown };
+    if (Array.isArray(o.direct_members) && Array.isArray(o.direct_subgroups))
+      return {
+        direct_members: (o.direct_members as number[]).slice().sort((a, b) => a - b),
+        direct_subgroups: (o.direct_subgroups as number[]).slice().sort((a, b) => a - b),
+      };
+  }
+  return undefined;
+}
+
+function permissions(
+  obj: Record<string, unknown>,
+  names: readonly string[],
+): Record<string, WireGroupSettingValue> {
+  const out: Record<string, WireGroupSettingValue> = {};
+  for (const n of names) {
+    const v = groupSetting(obj[n]);
+    if (v !== undefined) out[n] = v;
+  }
+  return out;
+}
+
+function roleOf(u: WireUser): number {
+  if (u.role !== undefined) return u.role;
+  if (u.is_owner) return ROLES.owner;
+  if (u.is_admin) return ROLES.administrator;
+  if (u.is_guest) return ROLES.guest;
+  return ROLES.member;
+}
+
+function topicsPolicy(v: unknown): TopicsPolicy | null {
+  return typeof v === 'string' && (TOPICS_POLICIES as readonly string[]).includes(v)
+    ? (v as TopicsPolicy)
+    : null;
+}
+
+const sortIds = (ids: readonly number[]): number[] => [...ids].sort((a, b) => a - b);
+
+/**
+ * The LiveState a register response describes. Pure, so the mapping is tested without HTTP.
+ * `extras.channelFolders` overrides `channel_folders` (from `GET /channel_folders`).
+ */
+export function liveStateFromRegister(
+  reg: RegisterResponse,
+  extras: { site: string; channelFolders?: readonly WireChannelFolder[] },
+): LiveState {
+  const fl = reg.zulip_feature_level;
+  const wireUsers = [...(reg.realm_users ?? []), ...(reg.realm_non_active_users ?? [])];
+  const users: LiveUser[] = [];
+  const seenUsers = new Set<number>();
+  for (const u of wireUsers) {
+    if (seenUsers.has(u.user_id)) continue;
+    seenUsers.add(u.user_id);
+    users.push({
+      id: u.user_id,
+      email: u.delivery_email ?? u.email,
+      fullName: u.full_name,
+      role: roleOf(u),
+      isActive: u.is_active ?? (reg.realm_users ?? []).includes(u),
+      isBot: u.is_bot,
+    });
+  }
+  users.sort((a, b) => a.id - b.id);
+  const meId = reg.user_id ?? -1;
+  const meUser = users.find((u) => u.id === meId);
+
+  const userGroups = (reg.realm_user_groups ?? [])
+    .map((g) => ({
+      id: g.id,
+      name: g.name,
+      description: g.description,
+      isSystemGroup: g.is_system_group,
+      deactivated: g.deactivated ?? false,
+      creatorId: g.creator_id ?? null,
+      members: sortIds(g.members),
+      subgroups: sortIds(g.direct_subgroup_ids),
+      permissions: permissions(g, USER_GROUP_SETTINGS),
+    }))
+    .sort((a, b) => a.id - b.id);
+
+  // Subscribers come with the subscription lists; `streams` has every visible channel,
+  // archived ones included (the `archived_channels` capability).
+  const subscribers = new Map<number, number[]>();
+  const subLists: WireSubscription[][] = [
+    reg.subscriptions ?? [],
+    reg.unsubscribed ?? [],
+    reg.never_subscribed ?? [],
+  ];
+  const channelObjects = new Map<number, WireChannel>();
+  for (const list of subLists)
+    for (const s of list) {
+      if (s.subscribers) subscribers.set(s.stream_id, sortIds(s.subscribers));
+      if (!channelObjects.has(s.stream_id)) channelObjects.set(s.stream_id, s);
+    }
+  for (const c of reg.streams ?? []) channelObjects.set(c.stream_id, c);
+  const defaults = new Set<number>(
+    (reg.realm_default_streams ?? []).map((d) =>
+      typeof d === 'number' ? d : Number((d as { stream_id?: unknown }).stream_id),
+    ),
+  );
+  const channels: LiveChannel[] = [...channelObjects.values()]
+    .map((c) => ({
+      id: c.stream_id,
+      name: c.name,
+      description: c.description,
+      private: c.invite_only,
+      webPublic: c.is_web_public ?? false,
+      historyPublicToSubscribers: c.history_public_to_subscribers ?? !c.invite_only,
+      defaultChannel: defaults.has(c.stream_id) || c.is_default === true,
+      messageRetentionDays: c.message_retention_days ?? null,
+      topicsPolicy: topicsPolicy(c.topics_policy),
+      folderId: c.folder_id ?? null,
+      archived: c.is_archived ?? false,
+      creatorId: c.creator_id ?? null,
+      permissions: permissions(c, CHANNEL_GROUP_SETTINGS),
+      subscribers: subscribers.get(c.stream_id) ?? null,
+    }))
+    .sort((a, b) => a.id - b.id);
+
+  const wireFolders = extras.channelFolders ?? reg.channel_folders ?? [];
+  const channelFolders: LiveChannelFolder[] = wireFolders
+    .map((f, i) => ({
+      id: f.id,
+      name: f.name,
+      description: f.description,
+      archived: f.is_archived,
+      // Before FL 414 folders have no order: Zulip sorts them by id.
+      order: f.order ?? i,
+    }))
+    .sort((a, b) => a.order - b.order || a.id - b.id);
+
+  const subscriptionSettings = (reg.subscriptions ?? [])
+    .map((s) => ({
+      channelId: s.stream_id,
+      color: s.color ?? '',
+      isMuted: s.is_muted ?? false,
+      pinToTop: s.pin_to_top ?? false,
+      desktopNotifications: s.desktop_notifications ?? null,
+      audibleNotifications: s.audible_notifications ?? null,
+      pushNotifications: s.push_notifications ?? null,
+      emailNotifications: s.email_notifications ?? null,
+      wildcardMentionsNotify: s.wildcard_mentions_notify ?? null,
+    }))
+    .sort((a, b) => a.channelId - b.channelId);
+
+  const state: LiveState = {
+    formatVersion: LIVE_STATE_FORMAT_VERSION,
+    server: {
+      site: extras.site,
+      featureLevel: fl,
+      version: reg.zulip_version,
+      realmName: reg.realm_name ?? '',
+      limits: {
+        channelName: reg.max_stream_name_length ?? LIMITS.channelName,
+        channelDescription: reg.max_stream_description_length ?? LIMITS.channelDescription,
+        channelFolderName: reg.max_channel_folder_name_length ?? null,
+        channelFolderDescription: reg.max_channel_folder_description_length ?? null,
+      },
+      webPublicChannelsEnabled:
+        (reg.server_web_public_streams_enabled ?? false) &&
+        (reg.realm_enable_spectator_access ?? false),
+    },
+    me: {
+      userId: meId,
+      email: meUser?.email ?? reg.delivery_email ?? reg.email ?? '',
+      role: meUser?.role ?? ROLES.member,
+    },
+    users,
+    userGroups,
+    channels,
+    channelFolders,
+    linkifiers: (reg.realm_linkifiers ?? []).map((l) => ({
+      id: l.id,
+      pattern: l.pattern,
+      urlTemplate: l.url_template,
+    })),
+    playgrounds: (reg.realm_playgrounds ?? [])
+      .map((p) => ({
+        id: p.id,
+        name: p.name,
+        pygmentsLanguage: p.pygments_language,
+        urlTemplate: p.url_template,
+      }))
+      .sort((a, b) => a.id - b.id),
+    savedSnippets: (reg.saved_snippets ?? [])
+      .map((s) => ({ id: s.id, title: s.title, content: s.content }))
+      .sort((a, b) => a.id - b.id),
+    subscriptionSettings,
+  };
+  // Strict parse: a mapping mistake fails here, not as a confusing diff later.
+  return LiveStateSchema.parse(state);
+}
