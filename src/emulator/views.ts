@@ -7,6 +7,7 @@ import type {
   StoredChannel,
   StoredFolder,
   StoredGroup,
+  StoredGroupSetting,
   StoredLinkifier,
   StoredSubscription,
   StoredUser,
@@ -32,7 +33,20 @@ export function renderMarkdown(text: string): string {
   return `<p>${html}</p>`;
 }
 
-/** Wire value of a channel's retention: null = realm default, -1 = unlimited. */
+/** A group-setting value as the API shows it: deactivated users left out (FL 303). */
+export function settingToApi(
+  org: OrgState,
+  v: StoredGroupSetting | undefined,
+): StoredGroupSetting | undefined {
+  if (v === undefined || typeof v === 'number') return v;
+  const active = new Set(org.users.filter((u) => u.isActive).map((u) => u.id));
+  return {
+    direct_members: v.direct_members.filter((id) => active.has(id)),
+    direct_subgroups: [...v.direct_subgroups],
+  };
+}
+
+/** A channel object. Retention: null = realm default, -1 = unlimited. */
 export function channelToApi(
   org: OrgState,
   fl: number,
@@ -57,7 +71,8 @@ export function channelToApi(
     is_announcement_only: false,
     stream_weekly_traffic: null,
   };
-  for (const info of channelSettingInfos(fl)) out[info.wire] = ch.settings[info.wire];
+  for (const info of channelSettingInfos(fl))
+    out[info.wire] = settingToApi(org, ch.settings[info.wire]);
   if (supports(fl, 'channelFolders')) out.folder_id = ch.folderId;
   if (supports(fl, 'topicsPolicy')) out.topics_policy = ch.topicsPolicy;
   if (fl >= 394) out.subscriber_count = subscriberIds(org, ch.id).length;
@@ -135,7 +150,7 @@ export function groupToApi(org: OrgState, g: StoredGroup): Record<string, unknow
     date_created: g.dateCreated,
     deactivated: g.deactivated,
   };
-  for (const [k, v] of Object.entries(g.settings)) out[k] = v;
+  for (const [k, v] of Object.entries(g.settings)) out[k] = settingToApi(org, v);
   return out;
 }
 

@@ -354,3 +354,23 @@ describe('POST /channels/create (FL 417)', () => {
     }
   });
 });
+
+describe('group-setting values and deactivated users (FL 303)', () => {
+  test('deactivated users are left out of direct_members, and `old` compares with what GET shows', async () => {
+    const id = ch('design').id;
+    z.org.channels.find((c) => c.id === id)!.settings.can_send_message_group = {
+      direct_members: [user('alice').id, user('former').id],
+      direct_subgroups: [group('design').id],
+    };
+    const got = (await owner.get(`/streams/${id}`)).body.stream.can_send_message_group;
+    expect(got).toEqual({
+      direct_members: [user('alice').id],
+      direct_subgroups: [group('design').id],
+    });
+    expectSuccess(
+      await owner.patch(`/streams/${id}`, {
+        can_send_message_group: { new: group('role:members').id, old: got },
+      }),
+    );
+  });
+});

@@ -33,7 +33,7 @@ import type { Params } from '../params';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { StoredChannel, StoredGroupSetting } from '../state';
-import { channelToApi } from '../views';
+import { channelToApi, settingToApi } from '../views';
 import { accessChannelById, channelByName, pathInt, requireAdmin } from './common';
 
 const MAX_DESCRIPTION = 1024;
@@ -353,7 +353,7 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
   if (folder !== undefined) ch.folderId = folder === null ? null : checkFolder(ctx, folder);
   for (const [info, raw] of settingUpdates) {
     const current = ch.settings[info.wire] as StoredGroupSetting;
-    const next = parseSettingUpdate(org, raw, info, current);
+    const next = parseSettingUpdate(org, raw, info, settingToApi(org, current) ?? current);
     if (info.needsContentAccess && ch.inviteOnly && !hasContentAccess(org, user, ch))
       throw badRequest('Channel content access is required.');
     ch.settings[info.wire] = next;

@@ -19,7 +19,7 @@ import {
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { StoredGroup, StoredGroupSetting } from '../state';
-import { groupToApi } from '../views';
+import { groupToApi, settingToApi } from '../views';
 import { atomic, pathInt, requireMemberOrAdmin } from './common';
 
 function accessGroup(ctx: RequestContext, id: number): StoredGroup {
@@ -150,7 +150,12 @@ function updateGroup(ctx: RequestContext): Record<string, unknown> {
     if (description !== undefined) g.description = description;
     for (const [info, raw] of updates) {
       const current = g.settings[info.wire] as StoredGroupSetting;
-      g.settings[info.wire] = parseSettingUpdate(ctx.org, raw, info, current);
+      g.settings[info.wire] = parseSettingUpdate(
+        ctx.org,
+        raw,
+        info,
+        settingToApi(ctx.org, current) ?? current,
+      );
     }
     if (deactivated === false) g.deactivated = false;
     return {};
