@@ -279,3 +279,21 @@ describe('subscription properties', () => {
     expect(g).toMatchObject({ pin_to_top: true, is_muted: true, in_home_view: false });
   });
 });
+
+test('bot owners may unsubscribe their bots', async () => {
+  const r = await owner.delete('/users/me/subscriptions', {
+    subscriptions: ['engineering'],
+    principals: [user('deploy-bot').id],
+  });
+  expectSuccess(r);
+  z.org.realm.settings.can_add_subscribers_group = group('role:administrators').id;
+  const bot = user('deploy-bot');
+  bot.botOwnerId = user('alice').id;
+  expectSuccess(
+    await alice.delete('/users/me/subscriptions', {
+      subscriptions: ['general'],
+      principals: [bot.id],
+    }),
+  );
+  expect(subscribed('deploy-bot', 'general')).toBe(false);
+});

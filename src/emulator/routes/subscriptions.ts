@@ -177,7 +177,8 @@ function unsubscribe(
     else if (!channels.includes(ch)) channels.push(ch);
   }
   if (missing.length > 0) throw badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
-  const others = principals.some((u) => u.id !== ctx.user.id);
+  // A user may always remove themself, and bots they own (from channels they can access).
+  const others = principals.some((u) => u.id !== ctx.user.id && u.botOwnerId !== ctx.user.id);
   if (others) {
     for (const ch of channels) {
       const ok =
