@@ -1,0 +1,88 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as engine from '../../engine';
+import { UsageError } from '../command';
+import type { Command } from '../command';
+import {
+  LIVE_SOURCE_OPTIONS,
+  loadDesiredStates,
+  loadLiveState,
+  pickOrganization,
+  useColor,
+} from '../plan-sources';
+
+const FORMATS = ['text', 'markdown', 'json'] as const;
+type Format = (typeof FORMATS)[number];
+
+/** `zulip-cdk plan`: diff the configuration against the live organization. */
+export const planCommand: Command = {
+  name: 'plan',
+  summary: 'Show what apply would change in the live organization',
+  usage: `usage: zulip-cdk plan [--app CMD | --desired FILE|DIR] [--org ID]
+                      [--zuliprc PATH | --embedded | --live FILE]
+                      [--out FILE] [--format text|markdown|json] [--detailed-exitcode]
+                      [--target ADDRESS ...]
+
+Reads the live organization, diffs it against the configuration and prints the plan.
+
+  --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
+  --desired FILE|DIR   plan an already synthesized desired state (*.zulip.json) instead
+  --org ID             the organization to plan when the app declares several
+  --zuliprc PATH       credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then ~/.zuliprc)
+  --embedded           plan against a fresh embedded server with the demo organization
+  --live FILE          plan against a snapshot (zulip-cdk snapshot --out FILE); no credentials
+  --out FILE           save the plan (JSON) for \`zulip-cdk apply FILE\`
+  --format F           text (default), markdown (for a pull-request comment) or json
+  --detailed-exitcode  exit 0 when there are no changes, 2 when there are (1 on errors)
+  --target ADDRESS     limit the plan to an address such as 'channel["eng"]', or a kind such as
+                       'channel' (repeatable); what those changes depend on is kept
+
+Exit codes: 0 success, 1 error; with --detailed-exitcode 0 no changes, 2 changes.
+`,
+  options: {
+    app: { type: 'string' },
+    desired: { type: 'string' },
+    org: { type: 'string' },
+    ...LIVE_SOURCE_OPTIONS,
+    out: { type: 'string' },
+    format: { type: 'string' },
+    'detailed-exitcode': { type: 'boolean' },
+    target: { type: 'string', multiple: true },
+  },
+  async run({ values, io }) {
+    const format = (values.format ?? 'text') as Format;
+    if (!FORMATS.includes(format))
+      throw new UsageError(
+        `--format must be one of ${FORMATS.join(', ')}, got '${String(values.format)}'`,
+      );
+    if (values.app !== undefined && values.desired !== undefined)
+      throw new UsageError('use only one of --app and --desired');
+    const targets = Array.isArray(values.target)
+      ? values.target.filter((t) => typeof t === 'string')
+      : [];
+    const states = await loadDesiredStates(values, io);
+    const desired = pickOrganization(
+      states,
+      typeof values.org === 'string' ? values.org : undefined,
+    );
+    const live = await loadLiveState(values, io);
+    const plan = engine.plan(desired, live, {
+      ...(targets.length > 0 ? { targets } : {}),
+      createdAt: new Date().toISOString(),
+    });
+    if (typeof values.out === 'string') {
+      const file = path.resolve(io.cwd, values.out);
+      await writeFile(file, engine.renderJson(plan));
+      io.stderr.write(`Saved the plan to ${file} (checksum ${engine.planChecksum(plan)}).\n`);
+    }
+    const output =
+      format === 'json'
+        ? engine.renderJson(plan)
+        : format === 'markdown'
+          ? engine.renderMarkdown(plan)
+          : engine.renderText(plan, { color: useColor(io) });
+    io.stdout.write(output);
+    if (values['detailed-exitcode'] === true) return engine.hasChanges(plan) ? 2 : 0;
+    return 0;
+  },
+};

@@ -1,0 +1,251 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DesiredStateSchema } from '../model/desired-state';
+import type { DesiredState } from '../model/desired-state';
+import { ZulipCdkError } from '../model/errors';
+import { LiveStateSchema } from '../model/live-state';
+import type { LiveState } from '../model/live-state';
+import { startEmulator } from '../emulator';
+import { ZulipClient, ZulipCredentials } from '../zulip';
+import { readLiveState } from '../zulip/handlers/read-live-state';
+import { UsageError } from './command';
+import type { CliIo, ParsedOptions } from './command';
+
+/** Shared by `plan` and `snapshot`: where the live organization comes from. */
+export const LIVE_SOURCE_OPTIONS = {
+  zuliprc: { type: 'string' },
+  embedded: { type: 'boolean' },
+  live: { type: 'string' },
+} as const;
+
+/** Whether to colour output: a terminal, and `NO_COLOR` unset or empty (no-color.org). */
+export function useColor(io: CliIo): boolean {
+  return io.stdout.isTTY === true && !io.env.NO_COLOR;
+}
+
+function str(values: ParsedOptions, name: string): string | undefined {
+  const v = values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Reads a LiveState file written by `zulip-cdk snapshot`. */
+export function readLiveFile(file: string): LiveState {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ZulipCdkError(
+      'LIVE_STATE_UNREADABLE',
+      `Cannot read ${file}: ${(e as Error).message}`,
+      {
+        where: file,
+        hint: 'Make it with `zulip-cdk snapshot --out FILE`.',
+      },
+    );
+  }
+  const parsed = LiveStateSchema.safeParse(data);
+  if (!parsed.success)
+    throw new ZulipCdkError(
+      'LIVE_STATE_INVALID',
+      `${file} is not a zulip-cdk snapshot: ${parsed.error.message}`,
+      {
+        where: file,
+        hint: 'Make it with `zulip-cdk snapshot --out FILE` from the same zulip-cdk version.',
+      },
+    );
+  return parsed.data;
+}
+
+/**
+ * Reads the live organization from `--live FILE`, `--embedded` (a fresh embedded server with the
+ * demo organization) or the API (`--zuliprc`, or the environment). Progress goes to stderr.
+ */
+export async function loadLiveState(values: ParsedOptions, io: CliIo): Promise<LiveState> {
+  const live = str(values, 'live');
+  const zuliprc = str(values, 'zuliprc');
+  const embedded = values.embedded === true;
+  if ([live !== undefined, zuliprc !== undefined, embedded].filter(Boolean).length > 1)
+    throw new UsageError('use only one of --zuliprc, --embedded and --live');
+  if (live !== undefined) return readLiveFile(path.resolve(io.cwd, live));
+  if (embedded) {
+    const z = await startEmulator({ seed: 'demo', rateLimit: false });
+    const client = new ZulipClient({
+      credentials: new ZulipCredentials({
+        email: z.owner.email,
+        apiKey: z.owner.apiKey,
+        site: z.site,
+      }),
+    });
+    try {
+      io.stderr.write(`Reading the embedded demo organization (${z.site})...\n`);
+      return await readLiveState(client);
+    } finally {
+      await client.close();
+      await z.close();
+    }
+  }
+  const client = ZulipClient.fromEnvironment({
+    ...(zuliprc === undefined ? {} : { zuliprc: path.resolve(io.cwd, zuliprc) }),
+    env: io.env,
+  });
+  try {
+    io.stderr.write(`Reading the organization at ${client.site}...\n`);
+    const state = await readLiveState(client);
+    io.stderr.write(`Read it in ${state.requestCount ?? '?'} requests.\n`);
+    return state;
+  } finally {
+    await client.close();
+  }
+}
+
+function readDesiredFile(file: string): DesiredState {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ZulipCdkError(
+      'DESIRED_STATE_UNREADABLE',
+      `Cannot read ${file}: ${(e as Error).message}`,
+      {
+        where: file,
+      },
+    );
+  }
+  const parsed = DesiredStateSchema.safeParse(data);
+  if (!parsed.success)
+    throw new ZulipCdkError(
+      'DESIRED_STATE_INVALID',
+      `${file} is not a zulip-cdk desired state: ${parsed.error.message}`,
+      {
+        where: file,
+        hint: 'Make it with `zulip-cdk synth`.',
+      },
+    );
+  return parsed.data;
+}
+
+/** Every `*.zulip.json` under a directory (synth output), sorted by path. */
+function desiredFilesIn(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const p = path.join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.zulip.json')) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** A `runApp` the synth layer may export; looked up at run time so the CLI works without it. */
+type RunApp = (options: {
+  app: string;
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+}) => Promise<DesiredState[] | { states: DesiredState[] } | { desiredStates: DesiredState[] }>;
+
+async function findRunApp(): Promise<RunApp | undefined> {
+  const candidates = ['../synth/index.js', '../synth/run-app.js'];
+  for (const spec of candidates) {
+    try {
+      const mod = (await import(spec)) as { runApp?: unknown };
+      if (typeof mod.runApp === 'function') return mod.runApp as RunApp;
+    } catch {
+      // Not there (yet): try the next one, then run the command ourselves.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Runs the app command the way cdktf does: the command synthesizes into the directory named by
+ * `ZULIP_CDK_OUTDIR` (and `CDKTF_OUTDIR`); we read every `*.zulip.json` it wrote.
+ */
+async function runAppCommand(app: string, io: CliIo): Promise<DesiredState[]> {
+  const runApp = await findRunApp();
+  if (runApp) {
+    const r = await runApp({ app, cwd: io.cwd, env: io.env });
+    return Array.isArray(r) ? r : 'states' in r ? r.states : r.desiredStates;
+  }
+  const outdir = mkdtempSync(path.join(tmpdir(), 'zulip-cdk-synth-'));
+  try {
+    const code = await new Promise<number>((resolve, reject) => {
+      const child = spawn(app, {
+        shell: true,
+        cwd: io.cwd,
+        env: { ...io.env, ZULIP_CDK_OUTDIR: outdir, CDKTF_OUTDIR: outdir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout.on('data', (b: Buffer) => io.stderr.write(b));
+      child.stderr.on('data', (b: Buffer) => io.stderr.write(b));
+      child.on('error', reject);
+      child.on('close', (c) => resolve(c ?? 1));
+    });
+    if (code !== 0)
+      throw new ZulipCdkError('APP_FAILED', `The app command exited with code ${code}: ${app}`, {
+        hint: 'Run the command by hand to see its error.',
+      });
+    const files = desiredFilesIn(outdir);
+    if (files.length === 0)
+      throw new ZulipCdkError('APP_NO_OUTPUT', `The app command wrote no *.zulip.json: ${app}`, {
+        hint: 'Call app.synth() at the end of the app.',
+      });
+    return files.map(readDesiredFile);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The desired states to plan: `--desired FILE|DIR` (synth output), else `--app CMD`, else
+ * the `app` of `zulip-cdk.json` or `cdktf.json` in the working directory.
+ */
+export async function loadDesiredStates(values: ParsedOptions, io: CliIo): Promise<DesiredState[]> {
+  const desired = str(values, 'desired');
+  if (desired !== undefined) {
+    const p = path.resolve(io.cwd, desired);
+    if (!existsSync(p)) throw new UsageError(`--desired: ${p} does not exist`);
+    if (statSync(p).isDirectory()) {
+      const files = desiredFilesIn(p);
+      if (files.length === 0) throw new UsageError(`--desired: no *.zulip.json in ${p}`);
+      return files.map(readDesiredFile);
+    }
+    return [readDesiredFile(p)];
+  }
+  let app = str(values, 'app');
+  if (app === undefined)
+    for (const name of ['zulip-cdk.json', 'cdktf.json']) {
+      const f = path.join(io.cwd, name);
+      if (!existsSync(f)) continue;
+      const cfg = JSON.parse(readFileSync(f, 'utf8')) as { app?: unknown };
+      if (typeof cfg.app === 'string') {
+        app = cfg.app;
+        break;
+      }
+    }
+  if (app === undefined)
+    throw new UsageError(
+      'say what to plan: --app CMD, --desired FILE, or an `app` in zulip-cdk.json or cdktf.json',
+    );
+  return runAppCommand(app, io);
+}
+
+/** Picks the one organization to plan (`--org ID` when the app declares several). */
+export function pickOrganization(states: DesiredState[], org: string | undefined): DesiredState {
+  if (org !== undefined) {
+    const s = states.find((x) => x.organization.id === org);
+    if (!s)
+      throw new UsageError(
+        `--org ${org}: the app declares ${states.map((x) => x.organization.id).join(', ') || 'no organization'}`,
+      );
+    return s;
+  }
+  if (states.length !== 1 || !states[0])
+    throw new UsageError(
+      `the app declares ${states.length} organizations (${states.map((x) => x.organization.id).join(', ')}); choose one with --org`,
+    );
+  return states[0];
+}

@@ -1,0 +1,195 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../../src/cli/command';
+import type { CliIo, Command } from '../../src/cli/command';
+import { planCommand } from '../../src/cli/commands/plan';
+import { snapshotCommand } from '../../src/cli/commands/snapshot';
+import { isZulipCdkError } from '../../src/model';
+import { parsePlan } from '../../src/engine';
+import { LiveStateSchema } from '../../src/model';
+import { LiveBuilder, dChannel, desired } from './fixtures';
+
+/**
+ * Runs a command the way src/cli/main.ts does (parse, run, map errors to exit 1). main() itself
+ * loads commands with a dynamic import(), which jest cannot run without VM modules.
+ */
+async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  const commands: Record<string, Command> = { plan: planCommand, snapshot: snapshotCommand };
+  const command = commands[name!]!;
+  try {
+    const parsed = (() => {
+      try {
+        return parseArgs({
+          args: rest,
+          options: command.options,
+          strict: true,
+          allowPositionals: false,
+        });
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+    })();
+    return await command.run({ values: parsed.values, positionals: parsed.positionals, io });
+  } catch (e) {
+    if (e instanceof UsageError) io.stderr.write(`usage: ${e.message}\n`);
+    else if (isZulipCdkError(e)) io.stderr.write(`Error [${e.code}]: ${e.message}\n`);
+    else throw e;
+    return 1;
+  }
+}
+
+function capture(cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stream = (sink: string[]) => {
+    const s = new PassThrough();
+    s.on('data', (b: Buffer) => sink.push(b.toString()));
+    return s;
+  };
+  const io: CliIo = {
+    stdout: stream(out),
+    stderr: stream(err),
+    stdin: new PassThrough(),
+    env,
+    cwd,
+  };
+  return { io, out: () => out.join(''), err: () => err.join('') };
+}
+
+describe('zulip-cdk plan and snapshot', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zulip-cdk-cli-'));
+  const liveFile = path.join(dir, 'live.json');
+  const desiredFile = path.join(dir, 'acme.zulip.json');
+  const b = new LiveBuilder();
+  b.channel('general');
+  writeFileSync(liveFile, JSON.stringify(b.build()));
+  writeFileSync(
+    desiredFile,
+    JSON.stringify(desired((d) => d.channels.push(dChannel('general'), dChannel('new')))),
+  );
+
+  it('plans a desired-state file against a snapshot, with detailed exit codes', async () => {
+    const c = capture(dir);
+    const code = await main(
+      [
+        'plan',
+        '--desired',
+        'acme.zulip.json',
+        '--live',
+        'live.json',
+        '--detailed-exitcode',
+        '--out',
+        'plan.json',
+      ],
+      c.io,
+    );
+    expect(c.err()).toContain('Saved the plan');
+    expect(code).toBe(2);
+    expect(c.out()).toContain('+ channel["new"] will be created');
+    expect(c.out()).toContain('Plan: 1 to create, 0 to update, 0 to archive/delete.');
+    expect(c.out()).not.toContain('\u001b[');
+    const saved = parsePlan(JSON.parse(readFileSync(path.join(dir, 'plan.json'), 'utf8')));
+    expect(saved.changes.map((x) => x.id)).toEqual(['channel["new"]#create']);
+    expect(saved.createdAt).toMatch(/^\d{4}-/);
+  });
+
+  it('exits 0 without changes, and 0 with changes unless --detailed-exitcode', async () => {
+    const same = path.join(dir, 'same.zulip.json');
+    writeFileSync(same, JSON.stringify(desired((d) => d.channels.push(dChannel('general')))));
+    const c = capture(dir);
+    expect(
+      await main(['plan', '--desired', same, '--live', liveFile, '--detailed-exitcode'], c.io),
+    ).toBe(0);
+    expect(c.out()).toContain('No changes.');
+    expect(
+      await main(['plan', '--desired', desiredFile, '--live', liveFile], capture(dir).io),
+    ).toBe(0);
+  });
+
+  it('renders markdown and json; limits to targets', async () => {
+    const md = capture(dir);
+    await main(
+      ['plan', '--desired', desiredFile, '--live', liveFile, '--format', 'markdown'],
+      md.io,
+    );
+    expect(md.out()).toContain('<details><summary><b>Channels</b>');
+    const js = capture(dir);
+    await main(
+      [
+        'plan',
+        '--desired',
+        desiredFile,
+        '--live',
+        liveFile,
+        '--format',
+        'json',
+        '--target',
+        'channel["general"]',
+      ],
+      js.io,
+    );
+    expect(parsePlan(JSON.parse(js.out())).changes).toEqual([]);
+  });
+
+  it('colours only on a terminal without NO_COLOR', async () => {
+    const c = capture(dir);
+    (c.io.stdout as PassThrough & { isTTY?: boolean }).isTTY = true;
+    await main(['plan', '--desired', desiredFile, '--live', liveFile], c.io);
+    expect(c.out()).toContain('\u001b[');
+    const n = capture(dir, { NO_COLOR: '1' });
+    (n.io.stdout as PassThrough & { isTTY?: boolean }).isTTY = true;
+    await main(['plan', '--desired', desiredFile, '--live', liveFile], n.io);
+    expect(n.out()).not.toContain('\u001b[');
+  });
+
+  it('reports usage errors and bad files with exit 1', async () => {
+    const c = capture(dir);
+    expect(
+      await main(['plan', '--desired', desiredFile, '--live', liveFile, '--format', 'yaml'], c.io),
+    ).toBe(1);
+    expect(c.err()).toContain('--format must be one of');
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, '{"formatVersion":1}');
+    const d = capture(dir);
+    expect(await main(['plan', '--desired', desiredFile, '--live', bad], d.io)).toBe(1);
+    expect(d.err()).toContain('LIVE_STATE_INVALID');
+    const e = capture(dir);
+    expect(
+      await main(['plan', '--desired', desiredFile, '--live', liveFile, '--embedded'], e.io),
+    ).toBe(1);
+  });
+
+  it('snapshots the embedded server (no secrets) and plans against the snapshot', async () => {
+    const c = capture(dir);
+    expect(await main(['snapshot', '--embedded', '--out', 'snap.json'], c.io)).toBe(0);
+    const text = readFileSync(path.join(dir, 'snap.json'), 'utf8');
+    const snap = LiveStateSchema.parse(JSON.parse(text));
+    expect(snap.channels.length).toBeGreaterThan(0);
+    expect(text).not.toMatch(/api_?key/i);
+    const p = capture(dir);
+    expect(
+      await main(
+        ['plan', '--desired', desiredFile, '--live', 'snap.json', '--format', 'json'],
+        p.io,
+      ),
+    ).toBe(0);
+    expect(parsePlan(JSON.parse(p.out())).server.site).toBe(snap.server.site);
+    const e = capture(dir);
+    expect(
+      await main(['plan', '--desired', desiredFile, '--embedded', '--format', 'json'], e.io),
+    ).toBe(0);
+  });
+
+  it('runs an app command that writes *.zulip.json into ZULIP_CDK_OUTDIR', async () => {
+    const app = `node -e "require('fs').writeFileSync(require('path').join(process.env.ZULIP_CDK_OUTDIR,'acme.zulip.json'), require('fs').readFileSync('${desiredFile.replace(/\\/g, '/')}'))"`;
+    const c = capture(dir, { PATH: process.env.PATH });
+    expect(
+      await main(['plan', '--app', app, '--live', liveFile, '--detailed-exitcode'], c.io),
+    ).toBe(2);
+    expect(c.out()).toContain('channel["new"]');
+  });
+});
