@@ -4,3 +4,5 @@
  * @packageDocumentation
  */
 export * from './model';
+export * from './constructs';
+export * from './synth';

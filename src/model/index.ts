@@ -7,3 +7,4 @@ export * from './live-state';
 export * from './address';
 export * from './group-setting';
 export * from './rules';
+export * from './ignorable';

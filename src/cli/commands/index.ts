@@ -7,5 +7,6 @@ import type { Command } from '../command';
 export const COMMANDS: Record<string, () => Promise<Command>> = {
   emulator: async () => (await import('./emulator.js')).emulatorCommand,
   plan: async () => (await import('./plan.js')).planCommand,
+  synth: async () => (await import('./synth.js')).synthCommand,
   snapshot: async () => (await import('./snapshot.js')).snapshotCommand,
 };

@@ -1,0 +1,74 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ZulipCdkError } from '../../model/errors';
+import { runApp } from '../../synth/run-app';
+import { UsageError } from '../command';
+import type { Command } from '../command';
+
+interface CdktfJson {
+  app?: unknown;
+  output?: unknown;
+}
+
+function readCdktfJson(cwd: string): CdktfJson {
+  const file = path.join(cwd, 'cdktf.json');
+  if (!existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as CdktfJson;
+  } catch (e) {
+    throw new ZulipCdkError('BAD_CONFIG', `${file} is not valid JSON`, { cause: e });
+  }
+}
+
+/** `zulip-cdk synth`: run the app and say where each organization's desired state went. */
+export const synthCommand: Command = {
+  name: 'synth',
+  summary: 'Run the app and write each organization’s desired state',
+  usage: `usage: zulip-cdk synth [--app CMD] [--output DIR]
+
+Runs the app (a program that builds Organizations and calls app.synth()), which validates
+every construct and writes one desired state per organization, <org>.zulip.json, and lists
+where each went. No request is made to any Zulip server.
+
+  --app CMD      the command that runs the app (default: "app" from ./cdktf.json)
+  --output DIR   the output directory (default: "output" from ./cdktf.json, else zulip.out)
+`,
+  options: {
+    app: { type: 'string' },
+    output: { type: 'string' },
+  },
+  async run({ values, io }) {
+    const config = readCdktfJson(io.cwd);
+    const app = typeof values.app === 'string' ? values.app : config.app;
+    if (typeof app !== 'string' || app.trim() === '') {
+      throw new UsageError('no app to run: pass --app CMD, or add "app" to ./cdktf.json');
+    }
+    const output =
+      typeof values.output === 'string'
+        ? values.output
+        : typeof config.output === 'string'
+          ? config.output
+          : 'zulip.out';
+    const result = await runApp({ app, outdir: output, cwd: io.cwd, env: io.env });
+    if (result.stdout)
+      io.stderr.write(result.stdout.endsWith('\n') ? result.stdout : `${result.stdout}\n`);
+    if (result.organizations.length === 0) {
+      io.stderr.write(`The app declared no organization; nothing written to ${output}.\n`);
+      return 0;
+    }
+    for (const org of result.organizations) {
+      const s = org.state;
+      const counts = [
+        `${s.channels.length} channels`,
+        `${s.userGroups.length} groups`,
+        `${s.channelFolders.length} folders`,
+        `${s.linkifiers.length} linkifiers`,
+        `${s.playgrounds.length} playgrounds`,
+        `${s.savedSnippets.length} snippets`,
+        `${s.users.length} users`,
+      ].join(', ');
+      io.stdout.write(`${org.path} -> ${path.relative(io.cwd, org.file)} (${counts})\n`);
+    }
+    return 0;
+  },
+};

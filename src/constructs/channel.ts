@@ -1,0 +1,380 @@
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+import { channelNameKey } from '../model/address';
+import type { DesiredChannel, Retention } from '../model/desired-state';
+import type { ChannelProperty } from '../model/ignorable';
+import { LIMITS, MEMBERSHIP_MODES, TOPICS_POLICIES } from '../model/kinds';
+import type { MembershipMode, TopicsPolicy } from '../model/kinds';
+import { CHANNEL_PERMISSIONS, CHANNEL_PERMISSION_NAMES } from '../model/permissions';
+import type { ChannelPermissionName } from '../model/permissions';
+import { checkChannelName, codePointLength } from '../model/rules';
+import { ChannelFolder } from './channel-folder';
+import { checkEmails, checkGroupReference, checkPermission } from './checks';
+import { groupNameOf, isGroupReference, resolvePermission } from './permission';
+import type { GroupReference, PermissionValue } from './permission';
+import { emailSchema, groupRefSchema, lifecycleShape, permissionSchema } from './props';
+import { ZulipResource } from './resource';
+import type { ResourceOptions } from './resource';
+import { SystemGroup } from './system-group';
+import { CHANNEL, brand, hasBrand } from './symbols';
+
+/** Who is subscribed to a channel. */
+export interface ChannelSubscribers {
+  /**
+   * `exact`: users not declared here (directly or through a group) are unsubscribed.
+   * `atLeast`: the declared users are subscribed, others are left alone.
+   * @default 'atLeast'
+   */
+  readonly mode?: MembershipMode;
+  /**
+   * Users by e-mail address.
+   * @default - no users
+   */
+  readonly users?: readonly string[];
+  /**
+   * Groups whose members are subscribed (expanded to their members at plan time; people who
+   * join the group later are subscribed at the next apply).
+   * @default - no groups
+   */
+  readonly groups?: readonly GroupReference[];
+}
+
+/** Props of a {@link Channel}. */
+export interface ChannelProps extends ResourceOptions<ChannelProperty> {
+  /** The channel's name: at most 60 characters, unique case-insensitively. */
+  readonly name: string;
+  /**
+   * A Markdown description, on one line (at most 1024 characters).
+   * @default '' (Zulip's default)
+   */
+  readonly description?: string;
+  /**
+   * Private (invite-only): only subscribers see it.
+   * @default false
+   */
+  readonly private?: boolean;
+  /**
+   * Web-public: readable without an account. Needs a public channel with public history, and
+   * the server and organization must allow web-public channels.
+   * @default false
+   */
+  readonly webPublic?: boolean;
+  /**
+   * Whether new subscribers can read the messages sent before they joined. Must be true for
+   * public channels.
+   * @default - Zulip's default: true for public channels, false for private ones
+   */
+  readonly historyPublicToSubscribers?: boolean;
+  /**
+   * New users are subscribed to it. A default channel cannot be private.
+   * @default false
+   */
+  readonly defaultChannel?: boolean;
+  /**
+   * Days before messages are deleted, `'realm_default'` (the organization's policy) or
+   * `'unlimited'`. Changing it needs an owner's account.
+   * @default 'realm_default'
+   */
+  readonly messageRetentionDays?: Retention;
+  /**
+   * Whether messages may be sent without a topic (feature level 392; `empty_topic_only` 404).
+   * @default 'inherit'
+   */
+  readonly topicsPolicy?: TopicsPolicy;
+  /**
+   * The folder it is shown in.
+   * @default - in no folder
+   */
+  readonly folder?: ChannelFolder;
+  /**
+   * Archive the channel (Zulip keeps its name reserved).
+   * @default false
+   */
+  readonly archived?: boolean;
+  /**
+   * Who is subscribed.
+   * @default - subscriptions are not managed
+   */
+  readonly subscribers?: ChannelSubscribers;
+  /**
+   * When the channel is created, announce it through the notification bot.
+   * @default false
+   */
+  readonly announce?: boolean;
+  /**
+   * Who can subscribe other users (feature level 342).
+   * @default - Zulip's default: SystemGroup.NOBODY (administrators always can)
+   */
+  readonly canAddSubscribersGroup?: PermissionValue;
+  /**
+   * Who can administer the channel (feature level 325).
+   * @default - Zulip's default: the channel's creator (the applying account)
+   */
+  readonly canAdministerChannelGroup?: PermissionValue;
+  /**
+   * Who can start new topics (feature level 441).
+   * @default - Zulip's default: SystemGroup.EVERYONE
+   */
+  readonly canCreateTopicGroup?: PermissionValue;
+  /**
+   * Who can delete any message (feature level 407).
+   * @default - Zulip's default: SystemGroup.NOBODY
+   */
+  readonly canDeleteAnyMessageGroup?: PermissionValue;
+  /**
+   * Who can delete their own messages (feature level 407).
+   * @default - Zulip's default: SystemGroup.NOBODY
+   */
+  readonly canDeleteOwnMessageGroup?: PermissionValue;
+  /**
+   * Who can move messages out of the channel (feature level 396).
+   * @default - Zulip's default: SystemGroup.NOBODY
+   */
+  readonly canMoveMessagesOutOfChannelGroup?: PermissionValue;
+  /**
+   * Who can move messages between topics of the channel (feature level 396).
+   * @default - Zulip's default: SystemGroup.NOBODY
+   */
+  readonly canMoveMessagesWithinChannelGroup?: PermissionValue;
+  /**
+   * Who can unsubscribe other users.
+   * @default - Zulip's default: SystemGroup.ADMINISTRATORS
+   */
+  readonly canRemoveSubscribersGroup?: PermissionValue;
+  /**
+   * Who can resolve topics (feature level 402).
+   * @default - Zulip's default: SystemGroup.NOBODY
+   */
+  readonly canResolveTopicsGroup?: PermissionValue;
+  /**
+   * Who can post (feature level 333).
+   * @default - Zulip's default: SystemGroup.EVERYONE
+   */
+  readonly canSendMessageGroup?: PermissionValue;
+  /**
+   * Who can subscribe themselves, even to a private channel (feature level 357).
+   * @default - Zulip's default: SystemGroup.NOBODY
+   */
+  readonly canSubscribeGroup?: PermissionValue;
+}
+
+const permissionShape = Object.fromEntries(
+  CHANNEL_PERMISSION_NAMES.map((n) => [n, permissionSchema.optional()]),
+) as Record<ChannelPermissionName, z.ZodOptional<typeof permissionSchema>>;
+
+const PropsSchema = z.strictObject({
+  name: z.string(),
+  description: z.string().optional(),
+  private: z.boolean().optional(),
+  webPublic: z.boolean().optional(),
+  historyPublicToSubscribers: z.boolean().optional(),
+  defaultChannel: z.boolean().optional(),
+  messageRetentionDays: z
+    .union([z.number().int().positive(), z.literal('realm_default'), z.literal('unlimited')], {
+      message: "expected a positive whole number of days, 'realm_default' or 'unlimited'",
+    })
+    .optional(),
+  topicsPolicy: z.enum(TOPICS_POLICIES).optional(),
+  folder: z
+    .custom<ChannelFolder>((v) => ChannelFolder.isChannelFolder(v), {
+      message: 'expected a ChannelFolder construct',
+    })
+    .optional(),
+  archived: z.boolean().optional(),
+  subscribers: z
+    .strictObject({
+      mode: z.enum(MEMBERSHIP_MODES).optional(),
+      users: z.array(emailSchema).optional(),
+      groups: z.array(groupRefSchema).optional(),
+    })
+    .optional(),
+  announce: z.boolean().optional(),
+  ...permissionShape,
+  ...lifecycleShape('channel'),
+});
+
+/** A subscriber: a user by e-mail, or a group whose members are subscribed. */
+export type Subscriber = string | GroupReference;
+
+/**
+ * A channel (stream): its settings, its permission settings and, optionally, who is
+ * subscribed.
+ *
+ * @example
+ * const leadership = new UserGroup(org, 'leadership', { name: 'leadership', members: ['ceo@example.com'] });
+ * new Channel(org, 'leadership', {
+ *   name: 'leadership',
+ *   description: 'Leadership team only',
+ *   private: true,
+ *   historyPublicToSubscribers: true,
+ *   canAdministerChannelGroup: SystemGroup.ADMINISTRATORS,
+ *   subscribers: { mode: 'exact', groups: [leadership] },
+ * });
+ */
+export class Channel extends ZulipResource {
+  /** True when `x` is a {@link Channel}. */
+  public static isChannel(x: unknown): x is Channel {
+    return hasBrand(x, CHANNEL);
+  }
+
+  /** The channel's name, its natural key. */
+  public readonly channelName: string;
+  private readonly props: ChannelProps;
+  private readonly extraSubscribers: unknown[] = [];
+
+  public constructor(scope: Construct, id: string, props: ChannelProps) {
+    super(scope, id, 'channel', 'Channel', PropsSchema, props);
+    brand(this, CHANNEL);
+    this.props = props;
+    this.channelName = props?.name;
+  }
+
+  public get naturalKey(): string {
+    return this.channelName;
+  }
+
+  /** The folder the channel is declared in. */
+  public get folder(): ChannelFolder | undefined {
+    return this.props.folder;
+  }
+
+  /**
+   * Subscribes users (by e-mail) and groups. Subscriptions become managed (mode `atLeast`
+   * unless `subscribers.mode` says otherwise).
+   */
+  public addSubscribers(...subscribers: Subscriber[]): this {
+    this.extraSubscribers.push(...subscribers);
+    return this;
+  }
+
+  protected override compareKey(key: string): string {
+    return channelNameKey(key);
+  }
+
+  protected describeKey(): string {
+    return `channel name '${this.channelName}'`;
+  }
+
+  protected override keyNote(): string {
+    return ' (channel names are compared case-insensitively)';
+  }
+
+  private subscriberLists(): { users: unknown[]; groups: unknown[] } {
+    const users: unknown[] = [...(this.props.subscribers?.users ?? [])];
+    const groups: unknown[] = [...(this.props.subscribers?.groups ?? [])];
+    for (const s of this.extraSubscribers) {
+      if (isGroupReference(s)) groups.push(s);
+      else users.push(s);
+    }
+    return { users, groups };
+  }
+
+  protected validateResource(): string[] {
+    const problems: string[] = [];
+    const p = this.props;
+    const nameError = checkChannelName(p.name);
+    if (nameError) problems.push(`name '${p.name}': ${nameError} Fix the channel name.`);
+    else if (p.name !== p.name.trim()) {
+      problems.push(
+        `name '${p.name}' has leading or trailing whitespace, which Zulip strips: remove it`,
+      );
+    }
+    if (p.description !== undefined) {
+      if (codePointLength(p.description) > LIMITS.channelDescription) {
+        problems.push(
+          `description is ${codePointLength(p.description)} characters long; Zulip allows at most ${LIMITS.channelDescription}: shorten it`,
+        );
+      }
+      if (/[\r\n]/.test(p.description)) {
+        problems.push(
+          'description contains line breaks, which Zulip replaces with spaces (the plan would never be empty): write it on one line',
+        );
+      }
+    }
+    const isPrivate = p.private === true;
+    if (isPrivate && p.defaultChannel) {
+      problems.push(
+        'a default channel cannot be private (Zulip: "A default channel cannot be private."): unset defaultChannel or private',
+      );
+    }
+    if (isPrivate && p.webPublic) {
+      problems.push('a web-public channel cannot be private: unset webPublic or private');
+    }
+    if (p.historyPublicToSubscribers === false && !isPrivate) {
+      problems.push(
+        p.webPublic
+          ? 'a web-public channel needs history public to subscribers: remove historyPublicToSubscribers: false'
+          : 'a public channel always has history public to subscribers: remove historyPublicToSubscribers: false, or make the channel private',
+      );
+    }
+    if (p.historyPublicToSubscribers === false && p.canCreateTopicGroup !== undefined) {
+      const v = resolvePermission(p.canCreateTopicGroup);
+      if (v !== 'role:everyone') {
+        problems.push(
+          'historyPublicToSubscribers: false needs canCreateTopicGroup to be SystemGroup.EVERYONE: change one of them',
+        );
+      }
+    }
+    if (p.archived && p.defaultChannel) {
+      problems.push('an archived channel cannot be a default channel: unset defaultChannel');
+    }
+    if (p.folder !== undefined) {
+      const foreign = this.foreignReference(p.folder, 'folder');
+      if (foreign) problems.push(foreign);
+    }
+    for (const name of CHANNEL_PERMISSION_NAMES) {
+      const v = p[name];
+      if (v !== undefined)
+        problems.push(...checkPermission(this, name, CHANNEL_PERMISSIONS[name], v));
+    }
+    const { users, groups } = this.subscriberLists();
+    problems.push(...checkEmails(users, 'subscribers'));
+    for (const g of groups) {
+      if (!isGroupReference(g)) continue;
+      if (g === SystemGroup.INTERNET || g === SystemGroup.NOBODY) {
+        problems.push(`subscribers lists ${g.groupName}, which has no members: remove it`);
+        continue;
+      }
+      problems.push(...checkGroupReference(this, g, 'subscribers'));
+    }
+    return problems;
+  }
+
+  /** @internal */
+  public _toDesired(): DesiredChannel {
+    const p = this.props;
+    const permissions: DesiredChannel['permissions'] = {};
+    for (const name of CHANNEL_PERMISSION_NAMES) {
+      const v = p[name];
+      if (v !== undefined) permissions[name] = resolvePermission(v);
+    }
+    const managed = p.subscribers !== undefined || this.extraSubscribers.length > 0;
+    const { users, groups } = this.subscriberLists();
+    return {
+      ...this.desiredBase(),
+      name: p.name,
+      ...(p.description !== undefined && { description: p.description }),
+      ...(p.private !== undefined && { private: p.private }),
+      ...(p.webPublic !== undefined && { webPublic: p.webPublic }),
+      ...(p.historyPublicToSubscribers !== undefined && {
+        historyPublicToSubscribers: p.historyPublicToSubscribers,
+      }),
+      ...(p.defaultChannel !== undefined && { defaultChannel: p.defaultChannel }),
+      ...(p.messageRetentionDays !== undefined && {
+        messageRetentionDays: p.messageRetentionDays,
+      }),
+      ...(p.topicsPolicy !== undefined && { topicsPolicy: p.topicsPolicy }),
+      ...(p.folder !== undefined && { folder: p.folder.folderName }),
+      ...(p.archived !== undefined && { archived: p.archived }),
+      permissions,
+      ...(managed && {
+        subscribers: {
+          mode: p.subscribers?.mode ?? 'atLeast',
+          users: [...new Set(users as string[])].sort(),
+          groups: [...new Set((groups as GroupReference[]).map(groupNameOf))].sort(),
+        },
+      }),
+      ...(p.announce !== undefined && { announce: p.announce }),
+    };
+  }
+}

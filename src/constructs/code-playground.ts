@@ -1,0 +1,109 @@
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+import { playgroundKey } from '../model/address';
+import type { DesiredPlayground } from '../model/desired-state';
+import type { PlaygroundProperty } from '../model/ignorable';
+import { checkPlaygroundTemplate, checkPygmentsLanguage } from '../model/rules';
+import { lifecycleShape } from './props';
+import { ZulipResource } from './resource';
+import type { ResourceOptions } from './resource';
+
+/** Props of a {@link CodePlayground}. */
+export interface CodePlaygroundProps extends ResourceOptions<PlaygroundProperty> {
+  /** The name shown on code blocks, such as `Rust Playground`. */
+  readonly name: string;
+  /** The Pygments language of the code blocks it applies to, such as `rust` (at most 40 characters). */
+  readonly pygmentsLanguage: string;
+  /** An RFC 6570 URL template whose only variable is `code`, such as `https://play.rust-lang.org/?code={code}`. */
+  readonly urlTemplate: string;
+}
+
+const PropsSchema = z.strictObject({
+  name: z.string(),
+  pygmentsLanguage: z.string(),
+  urlTemplate: z.string(),
+  ...lifecycleShape('playground'),
+});
+
+/**
+ * A code playground: a link on code blocks of one language that opens the code in an
+ * online tool. Identified by (language, name). `renamedFrom` takes earlier names in the same
+ * language.
+ *
+ * @example
+ * new CodePlayground(org, 'rust', {
+ *   name: 'Rust Playground',
+ *   pygmentsLanguage: 'rust',
+ *   urlTemplate: 'https://play.rust-lang.org/?edition=2021&code={code}',
+ * });
+ */
+export class CodePlayground extends ZulipResource {
+  /** True when `x` is a {@link CodePlayground}. */
+  public static isCodePlayground(x: unknown): x is CodePlayground {
+    return ZulipResource.isZulipResource(x) && x.resourceKind === 'playground';
+  }
+
+  private readonly props: CodePlaygroundProps;
+
+  public constructor(scope: Construct, id: string, props: CodePlaygroundProps) {
+    super(scope, id, 'playground', 'CodePlayground', PropsSchema, props);
+    this.props = props;
+  }
+
+  /** `language/name`. */
+  public get naturalKey(): string {
+    return playgroundKey(this.props);
+  }
+
+  protected override renamedKey(old: string): string {
+    return playgroundKey({ pygmentsLanguage: this.props.pygmentsLanguage, name: old });
+  }
+
+  protected describeKey(): string {
+    return `code playground '${this.props.name}' for language '${this.props.pygmentsLanguage}'`;
+  }
+
+  protected validateResource(): string[] {
+    const p = this.props;
+    const problems: string[] = [];
+    if (p.name.trim() === '') problems.push('name is empty: give the playground a name');
+    for (const [prop, value] of [
+      ['name', p.name],
+      ['pygmentsLanguage', p.pygmentsLanguage],
+      ['urlTemplate', p.urlTemplate],
+    ] as const) {
+      if (value !== value.trim() && value.trim() !== '') {
+        problems.push(
+          `${prop} '${value}' has leading or trailing whitespace, which Zulip strips: remove it`,
+        );
+      }
+    }
+    if (p.pygmentsLanguage.trim() === '') {
+      problems.push('pygmentsLanguage is empty: name the language, such as python');
+    }
+    const lang = checkPygmentsLanguage(p.pygmentsLanguage);
+    if (lang) {
+      problems.push(
+        `pygmentsLanguage '${p.pygmentsLanguage}': ${lang}. Use a Pygments lexer name (letters, digits, space and _+-./#, at most 40 characters).`,
+      );
+    }
+    const tpl = checkPlaygroundTemplate(p.urlTemplate);
+    if (tpl) {
+      problems.push(
+        `urlTemplate '${p.urlTemplate}': ${tpl}. Write an RFC 6570 template with exactly one variable, {code}.`,
+      );
+    }
+    return problems;
+  }
+
+  /** @internal */
+  public _toDesired(): DesiredPlayground {
+    const p = this.props;
+    return {
+      ...this.desiredBase(),
+      name: p.name,
+      pygmentsLanguage: p.pygmentsLanguage,
+      urlTemplate: p.urlTemplate,
+    };
+  }
+}

@@ -1,0 +1,82 @@
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+import type { DesiredLinkifier } from '../model/desired-state';
+import type { LinkifierProperty } from '../model/ignorable';
+import { checkLinkifier } from '../model/rules';
+import { lifecycleShape } from './props';
+import { ZulipResource } from './resource';
+import type { ResourceOptions } from './resource';
+
+/** Props of a {@link Linkifier}. */
+export interface LinkifierProps extends ResourceOptions<LinkifierProperty> {
+  /**
+   * An RE2 regular expression. Its named groups (`(?P<id>[0-9]+)`) must be exactly the
+   * variables of `urlTemplate`.
+   */
+  readonly pattern: string;
+  /** An RFC 6570 URL template, such as `https://github.com/acme/app/issues/{id}`. */
+  readonly urlTemplate: string;
+}
+
+const PropsSchema = z.strictObject({
+  pattern: z.string(),
+  urlTemplate: z.string(),
+  ...lifecycleShape('linkifier'),
+});
+
+/**
+ * A linkifier: turns text matching a pattern into a link. Zulip applies linkifiers in order;
+ * they are applied in declaration order within the organization.
+ *
+ * @example
+ * new Linkifier(org, 'issues', {
+ *   pattern: '#(?P<id>[0-9]+)',
+ *   urlTemplate: 'https://github.com/acme/app/issues/{id}',
+ * });
+ */
+export class Linkifier extends ZulipResource {
+  /** True when `x` is a {@link Linkifier}. */
+  public static isLinkifier(x: unknown): x is Linkifier {
+    return ZulipResource.isZulipResource(x) && x.resourceKind === 'linkifier';
+  }
+
+  /** The pattern, its natural key. */
+  public readonly pattern: string;
+  private readonly props: LinkifierProps;
+
+  public constructor(scope: Construct, id: string, props: LinkifierProps) {
+    super(scope, id, 'linkifier', 'Linkifier', PropsSchema, props);
+    this.props = props;
+    this.pattern = props?.pattern;
+  }
+
+  public get naturalKey(): string {
+    return this.pattern;
+  }
+
+  protected describeKey(): string {
+    return `linkifier pattern '${this.pattern}'`;
+  }
+
+  protected validateResource(): string[] {
+    const error = checkLinkifier(this.props.pattern, this.props.urlTemplate);
+    if (!error) return [];
+    const fix = error.startsWith('Bad regular expression')
+      ? 'fix the pattern (RE2 syntax: no look-around or back-references; named groups are (?P<name>...))'
+      : error.startsWith('Group')
+        ? "make the pattern's named groups and the template's variables the same set"
+        : error === 'Invalid URL template.'
+          ? 'fix urlTemplate (RFC 6570: variables in braces, such as {id})'
+          : 'fill it in';
+    return [`pattern '${this.props.pattern}': ${error} ${fix[0]?.toUpperCase()}${fix.slice(1)}.`];
+  }
+
+  /** @internal */
+  public _toDesired(): DesiredLinkifier {
+    return {
+      ...this.desiredBase(),
+      pattern: this.props.pattern,
+      urlTemplate: this.props.urlTemplate,
+    };
+  }
+}

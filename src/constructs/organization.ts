@@ -1,0 +1,147 @@
+import { Construct } from 'constructs';
+import type { IConstruct } from 'constructs';
+import { z } from 'zod';
+import type { Prune } from '../model/desired-state';
+import { ZulipCdkError } from '../model/errors';
+import { PRUNABLE_KINDS } from '../model/kinds';
+import { registerCdktfSynthesis } from '../synth/cdktf';
+import { checkProps } from './props';
+import type { ZulipResource } from './resource';
+import { ORGANIZATION, RESOURCE, brand, hasBrand } from './symbols';
+
+/**
+ * Per kind: whether live objects that the configuration does not declare are removed
+ * (channels and folders archived, groups deactivated, the rest deleted). Off for every kind by
+ * default: undeclared objects are reported by `plan`, never removed.
+ */
+export interface PruneOptions {
+  /** @default false */
+  readonly channelFolder?: boolean;
+  /** @default false */
+  readonly userGroup?: boolean;
+  /** @default false */
+  readonly channel?: boolean;
+  /** @default false */
+  readonly linkifier?: boolean;
+  /** @default false */
+  readonly playground?: boolean;
+  /** @default false */
+  readonly savedSnippet?: boolean;
+}
+
+/** Options of an {@link Organization}. */
+export interface OrganizationProps {
+  /**
+   * Remove undeclared live objects, per kind.
+   * @default - nothing is pruned
+   */
+  readonly prune?: PruneOptions;
+  /**
+   * A plan removing more objects than this is flagged as unsafe and needs `--force`.
+   * @default 10
+   */
+  readonly maxRemovals?: number;
+}
+
+const PropsSchema = z.strictObject({
+  prune: z
+    .strictObject(
+      Object.fromEntries(PRUNABLE_KINDS.map((k) => [k, z.boolean().optional()])) as Record<
+        (typeof PRUNABLE_KINDS)[number],
+        z.ZodOptional<z.ZodBoolean>
+      >,
+    )
+    .optional(),
+  maxRemovals: z.number().int().nonnegative().optional(),
+});
+
+/**
+ * One Zulip organization (a realm). Every resource construct lives inside exactly one
+ * organization; its id names the synthesized file (`<id>.zulip.json`). One app may hold
+ * several organizations, for example staging and production.
+ *
+ * Inside a cdktf `TerraformStack`, the organization is synthesized by cdktf's own
+ * `app.synth()` into the stack's output folder.
+ *
+ * @example
+ * const app = new App();
+ * const org = new Organization(app, 'acme', { prune: { linkifier: true } });
+ * new Channel(org, 'general', { name: 'general', defaultChannel: true });
+ * app.synth(); // writes zulip.out/acme.zulip.json
+ */
+export class Organization extends Construct {
+  /** The organization that `c` belongs to; throws when there is none. */
+  public static of(c: IConstruct): Organization {
+    for (let s: IConstruct | undefined = c; s; s = s.node.scope) {
+      if (Organization.isOrganization(s)) return s;
+    }
+    throw new ZulipCdkError('NO_ORGANIZATION', `'${c.node.path}' is not inside an Organization`, {
+      where: c.node.path,
+    });
+  }
+
+  /** True when `x` is an {@link Organization}. */
+  public static isOrganization(x: unknown): x is Organization {
+    return hasBrand(x, ORGANIZATION);
+  }
+
+  /** The construct id: the name of the synthesized file. */
+  public readonly orgId: string;
+  /** Per kind, whether undeclared live objects are removed. */
+  public readonly prune: Prune;
+  /** The removal threshold, when set. */
+  public readonly maxRemovals: number | undefined;
+  private sequence = 0;
+  private cache: { version: number; resources: ZulipResource[] } | undefined;
+
+  public constructor(scope: Construct, id: string, props: OrganizationProps = {}) {
+    super(scope, id);
+    brand(this, ORGANIZATION);
+    for (let s = scope as IConstruct | undefined; s; s = s.node.scope) {
+      if (Organization.isOrganization(s)) {
+        throw new ZulipCdkError(
+          'NESTED_ORGANIZATION',
+          `organization '${this.node.path}' is inside organization '${s.node.path}'`,
+          { where: this.node.path, hint: 'create each Organization outside any other' },
+        );
+      }
+    }
+    this.orgId = id;
+    const checked = checkProps(PropsSchema, props, 'Organization');
+    this.prune = {};
+    for (const k of PRUNABLE_KINDS) {
+      const v = props.prune?.[k];
+      if (v !== undefined) this.prune[k] = v;
+    }
+    this.maxRemovals = props.maxRemovals;
+    this.node.addValidation({
+      validate: () => {
+        const problems = checked.ok ? [] : [...checked.problems];
+        if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) {
+          problems.push(
+            `organization id '${id}' names the output file: use letters, digits, '.', '_' and '-' only, starting with a letter or digit`,
+          );
+        }
+        return problems;
+      },
+    });
+    registerCdktfSynthesis(this);
+  }
+
+  /** @internal */
+  public _nextSequence(): number {
+    return ++this.sequence;
+  }
+
+  /** @internal Every resource of the organization, in declaration order. */
+  public _resources(): ZulipResource[] {
+    if (this.cache?.version !== this.sequence) {
+      const resources = this.node
+        .findAll()
+        .filter((c): c is ZulipResource => hasBrand(c, RESOURCE))
+        .sort((a, b) => a._sequence - b._sequence);
+      this.cache = { version: this.sequence, resources };
+    }
+    return this.cache.resources;
+  }
+}

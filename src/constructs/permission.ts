@@ -1,0 +1,104 @@
+import { canonicalGroupSetting } from '../model/group-setting';
+import type { GroupSettingValue } from '../model/desired-state';
+import { SystemGroup } from './system-group';
+import { PERMISSION, USER_GROUP, brand, hasBrand } from './symbols';
+import type { UserGroup } from './user-group';
+
+/** A group: a {@link UserGroup} construct or a {@link SystemGroup}. */
+export type GroupReference = UserGroup | SystemGroup;
+
+/**
+ * Who holds a permission: a group ({@link SystemGroup} or {@link UserGroup}), or an explicit set
+ * of users and groups made with {@link Permission.anyOf}.
+ */
+export type PermissionValue = GroupReference | Permission;
+
+/** The users (by email) and groups of an explicit permission set. */
+export interface PermissionSetProps {
+  /**
+   * Users by email address.
+   * @default - no users
+   */
+  readonly users?: readonly string[];
+  /**
+   * Groups whose members hold the permission.
+   * @default - no groups
+   */
+  readonly groups?: readonly GroupReference[];
+}
+
+/**
+ * An explicit set of users and groups holding a permission (Zulip's anonymous group).
+ *
+ * @example
+ * new Channel(org, 'releases', {
+ *   name: 'releases',
+ *   canSendMessageGroup: Permission.anyOf({
+ *     users: ['release-bot@example.com'],
+ *     groups: [releaseManagers, SystemGroup.ADMINISTRATORS],
+ *   }),
+ * });
+ */
+export class Permission {
+  /**
+   * Anyone who is one of `users` or a member of one of `groups`. A set with a single group is
+   * that group, and an empty set is {@link SystemGroup.NOBODY}, as Zulip canonicalises them.
+   */
+  public static anyOf(props: PermissionSetProps): Permission {
+    return new Permission(props.users ?? [], props.groups ?? []);
+  }
+
+  /** True when `x` is a {@link Permission} set. */
+  public static isPermission(x: unknown): x is Permission {
+    return hasBrand(x, PERMISSION);
+  }
+
+  /** Users by email. */
+  public readonly users: readonly string[];
+  /** Groups. */
+  public readonly groups: readonly GroupReference[];
+
+  private constructor(users: readonly string[], groups: readonly GroupReference[]) {
+    this.users = [...users];
+    this.groups = [...groups];
+    brand(this, PERMISSION);
+    Object.freeze(this);
+  }
+}
+
+/** True when `x` is a {@link UserGroup} construct (without importing it). */
+export function isUserGroupLike(x: unknown): x is UserGroup {
+  return hasBrand(x, USER_GROUP);
+}
+
+/** True when `x` is a group reference. */
+export function isGroupReference(x: unknown): x is GroupReference {
+  return isUserGroupLike(x) || SystemGroup.isSystemGroup(x);
+}
+
+/** The natural key of a group: its name. */
+export function groupNameOf(g: GroupReference): string {
+  return g.groupName;
+}
+
+/** Every group a permission value refers to. */
+export function groupsOf(value: PermissionValue): GroupReference[] {
+  if (Permission.isPermission(value)) return [...value.groups];
+  return [value];
+}
+
+/** Every user a permission value names. */
+export function usersOf(value: PermissionValue): string[] {
+  return Permission.isPermission(value) ? [...value.users] : [];
+}
+
+/** Resolves a permission value to its natural-key form, canonicalised as Zulip does. */
+export function resolvePermission(value: PermissionValue): GroupSettingValue {
+  if (Permission.isPermission(value)) {
+    return canonicalGroupSetting({
+      users: [...value.users],
+      groups: value.groups.map(groupNameOf),
+    });
+  }
+  return groupNameOf(value);
+}

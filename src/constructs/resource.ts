@@ -1,0 +1,215 @@
+import { Construct } from 'constructs';
+import type { IConstruct } from 'constructs';
+import type { Lifecycle } from '../model/desired-state';
+import { ZulipCdkError } from '../model/errors';
+import type { ResourceKind } from '../model/kinds';
+import { checkProps } from './props';
+import type { z } from 'zod';
+import type { Organization } from './organization';
+import { ORGANIZATION, RESOURCE, brand, hasBrand } from './symbols';
+
+/**
+ * Lifecycle options, accepted by every resource construct (in its props).
+ * @typeParam P - the property names of the resource that `ignoreChanges` accepts
+ */
+export interface ResourceOptions<P extends string> {
+  /**
+   * Never archive, deactivate or delete this object, whatever the configuration says
+   * (for example when it is removed from the code, or `archived` is set by mistake).
+   * @default false
+   */
+  readonly protect?: boolean;
+  /**
+   * Properties that apply only when the object is created; afterwards they are left as they
+   * are live (for example a description that people edit in Zulip).
+   * @default - every declared property is kept in sync
+   */
+  readonly ignoreChanges?: readonly P[];
+  /**
+   * Earlier names (natural keys) of this object: a live object under one of them is renamed
+   * to the declared name instead of being archived and replaced.
+   * @default - no earlier names
+   */
+  readonly renamedFrom?: string | readonly string[];
+}
+
+/** Finds the {@link Organization} a construct belongs to, or undefined. */
+export function findOrganization(c: IConstruct): Organization | undefined {
+  for (let s: IConstruct | undefined = c; s; s = s.node.scope) {
+    if (hasBrand(s, ORGANIZATION)) return s as Organization;
+  }
+  return undefined;
+}
+
+/**
+ * The base of every resource construct: one object of the Zulip organization, identified by
+ * its natural key (a name, an e-mail, a pattern). Not meant to be extended by users: compose
+ * the concrete constructs instead.
+ */
+export abstract class ZulipResource extends Construct {
+  /** True when `x` is a resource construct of zulip-cdk. */
+  public static isZulipResource(x: unknown): x is ZulipResource {
+    return hasBrand(x, RESOURCE);
+  }
+
+  /** The kind of resource. */
+  public readonly resourceKind: ResourceKind;
+  /** The organization this resource belongs to. */
+  public readonly organization: Organization;
+  /** @internal Declaration order within the organization. */
+  public readonly _sequence: number;
+  /** @internal Whether the props passed their schema (other checks only run then). */
+  public readonly _propsValid: boolean;
+  private readonly propsProblems: readonly string[];
+  private readonly lifecycleOptions: ResourceOptions<string>;
+
+  protected constructor(
+    scope: Construct,
+    id: string,
+    kind: ResourceKind,
+    what: string,
+    schema: z.ZodObject,
+    props: unknown,
+  ) {
+    super(scope, id);
+    brand(this, RESOURCE);
+    const org = findOrganization(scope);
+    if (!org) {
+      throw new ZulipCdkError(
+        'NO_ORGANIZATION',
+        `${what} '${this.node.path}' is not inside an Organization`,
+        {
+          where: this.node.path,
+          hint: 'create it with an Organization (or a construct inside one) as its scope',
+        },
+      );
+    }
+    this.resourceKind = kind;
+    this.organization = org;
+    this._sequence = org._nextSequence();
+    const checked = checkProps(schema, props, what);
+    // Unknown keys alone do not stop the other checks: every problem is reported at once.
+    this._propsValid = checked.ok || checked.onlyUnknownKeys;
+    this.propsProblems = checked.ok ? [] : checked.problems;
+    const p = (props ?? {}) as ResourceOptions<string>;
+    this.lifecycleOptions = {
+      ...(p.protect !== undefined && { protect: p.protect }),
+      ...(p.ignoreChanges !== undefined && { ignoreChanges: p.ignoreChanges }),
+      ...(p.renamedFrom !== undefined && { renamedFrom: p.renamedFrom }),
+    };
+    this.node.addValidation({ validate: () => this.runValidation() });
+  }
+
+  /** The natural key as declared: a name, a pattern, an e-mail address. */
+  public abstract get naturalKey(): string;
+
+  /** @internal The resource as a desired-state entry. */
+  public abstract _toDesired(): object;
+
+  /** The checks of this resource beyond its props schema. */
+  protected abstract validateResource(): string[];
+
+  /** How keys compare for duplicates (e.g. case-insensitively for channels). */
+  protected compareKey(key: string): string {
+    return key;
+  }
+
+  /** The key a `renamedFrom` entry stands for (playgrounds add their language). */
+  protected renamedKey(old: string): string {
+    return old;
+  }
+
+  /** Says what the key is, for messages: `channel name 'general'`. */
+  protected abstract describeKey(): string;
+
+  /** A note on how keys compare, appended to duplicate messages. */
+  protected keyNote(): string {
+    return '';
+  }
+
+  /** The earlier names declared with `renamedFrom`. */
+  protected get renamedFromList(): string[] {
+    const r = this.lifecycleOptions.renamedFrom;
+    if (r === undefined) return [];
+    return typeof r === 'string' ? [r] : [...r];
+  }
+
+  /** The path and lifecycle every desired entry carries. */
+  protected desiredBase(): { path: string; lifecycle?: Lifecycle } {
+    const o = this.lifecycleOptions;
+    const lifecycle: Lifecycle = {
+      ...(o.protect !== undefined && { protect: o.protect }),
+      ...(o.ignoreChanges !== undefined &&
+        o.ignoreChanges.length > 0 && { ignoreChanges: [...new Set(o.ignoreChanges)].sort() }),
+      ...(this.renamedFromList.length > 0 && {
+        renamedFrom: [...new Set(this.renamedFromList.map((r) => this.renamedKey(r)))].sort(),
+      }),
+    };
+    return Object.keys(lifecycle).length > 0
+      ? { path: this.node.path, lifecycle }
+      : { path: this.node.path };
+  }
+
+  /**
+   * A message when `ref` belongs to another organization, undefined otherwise.
+   * @param what - how the reference is named in the message, e.g. `folder`
+   */
+  protected foreignReference(ref: IConstruct, what: string): string | undefined {
+    const other = findOrganization(ref);
+    if (other === this.organization) return undefined;
+    return `${what} ${ref.node.path} belongs to ${
+      other ? `organization '${other.node.path}'` : 'no organization'
+    }, not to '${this.organization.node.path}': reference a construct of the same organization`;
+  }
+
+  private runValidation(): string[] {
+    if (!this._propsValid) return [...this.propsProblems];
+    return [...this.propsProblems, ...this.validateResource(), ...this.validateKeys()];
+  }
+
+  private peers(): ZulipResource[] {
+    return this.organization
+      ._resources()
+      .filter((r) => r.resourceKind === this.resourceKind && r._propsValid);
+  }
+
+  private validateKeys(): string[] {
+    const problems: string[] = [];
+    const mine = this.compareKey(this.naturalKey);
+    const peers = this.peers();
+    const first = peers.find((r) => r.compareKey(r.naturalKey) === mine);
+    if (first && first !== this) {
+      problems.push(
+        `${this.describeKey()} is already declared by ${first.node.path}${this.keyNote()}: each must be unique in the organization; rename one or remove it`,
+      );
+    }
+    const olds = this.renamedFromList;
+    for (const old of olds) {
+      const key = this.compareKey(this.renamedKey(old));
+      if (key === mine) {
+        problems.push(
+          `renamedFrom '${old}' is the declared name itself: remove it from renamedFrom`,
+        );
+        continue;
+      }
+      const holder = peers.find((r) => r !== this && r.compareKey(r.naturalKey) === key);
+      if (holder) {
+        problems.push(
+          `renamedFrom '${old}' is the name of ${holder.node.path}, which is still declared: a rename needs the old name to be free; remove one of them`,
+        );
+      }
+      const twin = peers.find(
+        (r) =>
+          r !== this &&
+          r._sequence < this._sequence &&
+          r.renamedFromList.some((o) => r.compareKey(r.renamedKey(o)) === key),
+      );
+      if (twin) {
+        problems.push(
+          `renamedFrom '${old}' is also claimed by ${twin.node.path}: only one object can be renamed from it`,
+        );
+      }
+    }
+    return problems;
+  }
+}

@@ -1,0 +1,86 @@
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+import type { DesiredSavedSnippet } from '../model/desired-state';
+import type { SavedSnippetProperty } from '../model/ignorable';
+import { LIMITS } from '../model/kinds';
+import { checkBoundedText } from '../model/rules';
+import { lifecycleShape } from './props';
+import { ZulipResource } from './resource';
+import type { ResourceOptions } from './resource';
+
+/** Props of a {@link SavedSnippet}. */
+export interface SavedSnippetProps extends ResourceOptions<SavedSnippetProperty> {
+  /** The title (at most 60 characters), unique among the declared snippets. */
+  readonly title: string;
+  /** The Markdown content (at most 10000 characters). */
+  readonly content: string;
+}
+
+const PropsSchema = z.strictObject({
+  title: z.string(),
+  content: z.string(),
+  ...lifecycleShape('savedSnippet'),
+});
+
+/**
+ * A saved snippet (feature level 297). Zulip keeps snippets per user: they are created for
+ * the APPLYING ACCOUNT only (Zulip has no API to give snippets to others).
+ *
+ * @example
+ * new SavedSnippet(org, 'triage', {
+ *   title: 'Triage reply',
+ *   content: 'Thanks! We track this in the issue tracker; we will follow up there.',
+ * });
+ */
+export class SavedSnippet extends ZulipResource {
+  /** True when `x` is a {@link SavedSnippet}. */
+  public static isSavedSnippet(x: unknown): x is SavedSnippet {
+    return ZulipResource.isZulipResource(x) && x.resourceKind === 'savedSnippet';
+  }
+
+  /** The title, its natural key. */
+  public readonly title: string;
+  private readonly props: SavedSnippetProps;
+
+  public constructor(scope: Construct, id: string, props: SavedSnippetProps) {
+    super(scope, id, 'savedSnippet', 'SavedSnippet', PropsSchema, props);
+    this.props = props;
+    this.title = props?.title;
+  }
+
+  public get naturalKey(): string {
+    return this.title;
+  }
+
+  protected describeKey(): string {
+    return `saved snippet title '${this.title}'`;
+  }
+
+  protected validateResource(): string[] {
+    const problems: string[] = [];
+    const { title, content } = this.props;
+    const t = checkBoundedText('title', title, LIMITS.savedSnippetTitle);
+    if (t)
+      problems.push(
+        `title '${title}': ${t}: write a title of 1 to ${LIMITS.savedSnippetTitle} characters`,
+      );
+    const c = checkBoundedText('content', content, LIMITS.savedSnippetContent);
+    if (c) problems.push(`${c}: write 1 to ${LIMITS.savedSnippetContent} characters`);
+    if (!t && title !== title.trim()) {
+      problems.push(
+        `title '${title}' has leading or trailing whitespace, which Zulip strips: remove it`,
+      );
+    }
+    if (!c && content !== content.trim()) {
+      problems.push(
+        'content has leading or trailing whitespace (a final newline, say), which Zulip strips: trim it',
+      );
+    }
+    return problems;
+  }
+
+  /** @internal */
+  public _toDesired(): DesiredSavedSnippet {
+    return { ...this.desiredBase(), title: this.props.title, content: this.props.content };
+  }
+}

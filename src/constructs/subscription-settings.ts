@@ -1,0 +1,122 @@
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+import { channelNameKey } from '../model/address';
+import type { DesiredSubscriptionSettings } from '../model/desired-state';
+import type { SubscriptionSettingsProperty } from '../model/ignorable';
+import { isHexColor } from '../model/rules';
+import { Channel } from './channel';
+import { lifecycleShape } from './props';
+import { ZulipResource } from './resource';
+import type { ResourceOptions } from './resource';
+
+/** Props of {@link SubscriptionSettings}. */
+export interface SubscriptionSettingsProps extends ResourceOptions<SubscriptionSettingsProperty> {
+  /** The channel (the applying account must be subscribed to it). */
+  readonly channel: Channel;
+  /**
+   * The channel's colour in the sidebar, `#rgb` or `#rrggbb`.
+   * @default - left as it is
+   */
+  readonly color?: string;
+  /** @default - left as it is */
+  readonly isMuted?: boolean;
+  /** @default - left as it is */
+  readonly pinToTop?: boolean;
+  /** @default - left as it is (following the user's global setting) */
+  readonly desktopNotifications?: boolean;
+  /** @default - left as it is (following the user's global setting) */
+  readonly audibleNotifications?: boolean;
+  /** @default - left as it is (following the user's global setting) */
+  readonly pushNotifications?: boolean;
+  /** @default - left as it is (following the user's global setting) */
+  readonly emailNotifications?: boolean;
+  /** @default - left as it is (following the user's global setting) */
+  readonly wildcardMentionsNotify?: boolean;
+}
+
+const PropsSchema = z.strictObject({
+  channel: z.custom<Channel>((v) => Channel.isChannel(v), {
+    message: 'expected a Channel construct',
+  }),
+  color: z.string().optional(),
+  isMuted: z.boolean().optional(),
+  pinToTop: z.boolean().optional(),
+  desktopNotifications: z.boolean().optional(),
+  audibleNotifications: z.boolean().optional(),
+  pushNotifications: z.boolean().optional(),
+  emailNotifications: z.boolean().optional(),
+  wildcardMentionsNotify: z.boolean().optional(),
+  ...lifecycleShape('subscriptionSettings'),
+});
+
+/**
+ * Personal settings of a channel subscription (colour, muted, pinned, notifications) for the
+ * APPLYING ACCOUNT ONLY: Zulip has no API to change them for other users. Use it for the
+ * account that runs `apply` (an integration's human admin account, say); to subscribe other
+ * people, use the channel's `subscribers`.
+ *
+ * @example
+ * new SubscriptionSettings(org, 'announcements-settings', {
+ *   channel: announcements,
+ *   pinToTop: true,
+ *   color: '#c2726a',
+ * });
+ */
+export class SubscriptionSettings extends ZulipResource {
+  /** True when `x` is a {@link SubscriptionSettings}. */
+  public static isSubscriptionSettings(x: unknown): x is SubscriptionSettings {
+    return ZulipResource.isZulipResource(x) && x.resourceKind === 'subscriptionSettings';
+  }
+
+  /** The channel. */
+  public readonly channel: Channel;
+  private readonly props: SubscriptionSettingsProps;
+
+  public constructor(scope: Construct, id: string, props: SubscriptionSettingsProps) {
+    super(scope, id, 'subscriptionSettings', 'SubscriptionSettings', PropsSchema, props);
+    this.props = props;
+    this.channel = props?.channel;
+  }
+
+  public get naturalKey(): string {
+    return this.channel.channelName;
+  }
+
+  protected override compareKey(key: string): string {
+    return channelNameKey(key);
+  }
+
+  protected describeKey(): string {
+    return `subscription settings for channel '${this.channel.channelName}'`;
+  }
+
+  protected validateResource(): string[] {
+    const problems: string[] = [];
+    const foreign = this.foreignReference(this.channel, 'channel');
+    if (foreign) problems.push(foreign);
+    const color = this.props.color;
+    if (color !== undefined && !isHexColor(color)) {
+      problems.push(`color '${color}' is not a hex colour: write it as #rgb or #rrggbb`);
+    }
+    return problems;
+  }
+
+  /** @internal */
+  public _toDesired(): DesiredSubscriptionSettings {
+    const p = this.props;
+    return {
+      ...this.desiredBase(),
+      channel: this.channel.channelName,
+      ...(p.color !== undefined && { color: p.color }),
+      ...(p.isMuted !== undefined && { isMuted: p.isMuted }),
+      ...(p.pinToTop !== undefined && { pinToTop: p.pinToTop }),
+      ...(p.desktopNotifications !== undefined && { desktopNotifications: p.desktopNotifications }),
+      ...(p.audibleNotifications !== undefined && { audibleNotifications: p.audibleNotifications }),
+      ...(p.pushNotifications !== undefined && { pushNotifications: p.pushNotifications }),
+      ...(p.emailNotifications !== undefined && { emailNotifications: p.emailNotifications }),
+      ...(p.wildcardMentionsNotify !== undefined && {
+        wildcardMentionsNotify: p.wildcardMentionsNotify,
+      }),
+    };
+  }
+}

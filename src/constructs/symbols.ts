@@ -1,0 +1,23 @@
+/**
+ * Brands for `isX` checks. `Symbol.for` (not `instanceof`) so that two copies of the library
+ * in one program (a user's app and a test helper, say) still recognise each other's constructs,
+ * and so that modules can recognise each other without importing each other.
+ */
+export const ORGANIZATION = Symbol.for('zulip-cdk/Organization');
+export const RESOURCE = Symbol.for('zulip-cdk/Resource');
+export const APP = Symbol.for('zulip-cdk/App');
+export const USER_GROUP = Symbol.for('zulip-cdk/UserGroup');
+export const CHANNEL = Symbol.for('zulip-cdk/Channel');
+export const CHANNEL_FOLDER = Symbol.for('zulip-cdk/ChannelFolder');
+export const SYSTEM_GROUP = Symbol.for('zulip-cdk/SystemGroup');
+export const PERMISSION = Symbol.for('zulip-cdk/Permission');
+
+/** True when `x` is an object carrying `brand`. */
+export function hasBrand(x: unknown, brand: symbol): boolean {
+  return x !== null && typeof x === 'object' && brand in x;
+}
+
+/** Marks `target` with `brand`, non-enumerable so it never reaches JSON. */
+export function brand(target: object, b: symbol): void {
+  Object.defineProperty(target, b, { value: true, enumerable: false });
+}

@@ -1,0 +1,261 @@
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+import type { DesiredUserGroup } from '../model/desired-state';
+import type { UserGroupProperty } from '../model/ignorable';
+import { MEMBERSHIP_MODES } from '../model/kinds';
+import type { MembershipMode } from '../model/kinds';
+import { GROUP_PERMISSIONS, GROUP_PERMISSION_NAMES } from '../model/permissions';
+import type { GroupPermissionName } from '../model/permissions';
+import { checkUserGroupName } from '../model/rules';
+import { checkEmails, checkGroupReference, checkPermission } from './checks';
+import { groupNameOf, isUserGroupLike, resolvePermission } from './permission';
+import type { GroupReference, PermissionValue } from './permission';
+import { emailSchema, groupRefSchema, lifecycleShape, permissionSchema } from './props';
+import { ZulipResource } from './resource';
+import type { ResourceOptions } from './resource';
+import { SystemGroup } from './system-group';
+import { USER_GROUP, brand, hasBrand } from './symbols';
+
+/** Props of a {@link UserGroup}. */
+export interface UserGroupProps extends ResourceOptions<UserGroupProperty> {
+  /**
+   * The group's name: at most 100 characters, case-sensitive, not starting with `@`,
+   * `role:`, `user:`, `stream:` or `channel:`.
+   */
+  readonly name: string;
+  /**
+   * What the group is for.
+   * @default '' (Zulip's default)
+   */
+  readonly description?: string;
+  /**
+   * Direct members, by e-mail address.
+   * @default - no direct members
+   */
+  readonly members?: readonly string[];
+  /**
+   * Direct subgroups: their members are members of this group too.
+   * @default - no subgroups
+   */
+  readonly subgroups?: readonly GroupReference[];
+  /**
+   * `exact`: members and subgroups not declared here are removed. `atLeast`: the declared ones
+   * are added, others are left alone.
+   * @default 'exact' when `members` or `subgroups` is given; otherwise membership is not managed
+   */
+  readonly membershipMode?: MembershipMode;
+  /**
+   * Deactivate the group (Zulip keeps its name reserved). A deactivated group cannot be used
+   * as a permission value.
+   * @default false
+   */
+  readonly deactivated?: boolean;
+  /**
+   * Who can add members to the group.
+   * @default - Zulip's default: the group's creator (the applying account)
+   */
+  readonly canAddMembersGroup?: PermissionValue;
+  /**
+   * Who can join the group on their own.
+   * @default - Zulip's default: SystemGroup.NOBODY
+   */
+  readonly canJoinGroup?: PermissionValue;
+  /**
+   * Who can leave the group on their own.
+   * @default - Zulip's default: SystemGroup.EVERYONE
+   */
+  readonly canLeaveGroup?: PermissionValue;
+  /**
+   * Who can manage the group (rename it, change its settings and members).
+   * @default - Zulip's default: the group's creator (the applying account)
+   */
+  readonly canManageGroup?: PermissionValue;
+  /**
+   * Who can mention the group.
+   * @default - Zulip's default: SystemGroup.EVERYONE
+   */
+  readonly canMentionGroup?: PermissionValue;
+  /**
+   * Who can remove members from the group.
+   * @default - Zulip's default: SystemGroup.NOBODY
+   */
+  readonly canRemoveMembersGroup?: PermissionValue;
+}
+
+const permissionShape = Object.fromEntries(
+  GROUP_PERMISSION_NAMES.map((n) => [n, permissionSchema.optional()]),
+) as Record<GroupPermissionName, z.ZodOptional<typeof permissionSchema>>;
+
+const PropsSchema = z.strictObject({
+  name: z.string(),
+  description: z.string().optional(),
+  members: z.array(emailSchema).optional(),
+  subgroups: z.array(groupRefSchema).optional(),
+  membershipMode: z.enum(MEMBERSHIP_MODES).optional(),
+  deactivated: z.boolean().optional(),
+  ...permissionShape,
+  ...lifecycleShape('userGroup'),
+});
+
+/**
+ * A named user group: members by e-mail, subgroups, and the six group permission settings.
+ *
+ * @example
+ * const backend = new UserGroup(org, 'backend', {
+ *   name: 'backend',
+ *   description: 'Backend engineers',
+ *   members: ['alice@example.com', 'bob@example.com'],
+ *   canManageGroup: SystemGroup.ADMINISTRATORS,
+ *   canMentionGroup: SystemGroup.MEMBERS,
+ * });
+ * const engineering = new UserGroup(org, 'engineering', {
+ *   name: 'engineering',
+ *   subgroups: [backend],
+ * });
+ */
+export class UserGroup extends ZulipResource {
+  /** True when `x` is a {@link UserGroup}. */
+  public static isUserGroup(x: unknown): x is UserGroup {
+    return hasBrand(x, USER_GROUP);
+  }
+
+  /** The group's name, its natural key. */
+  public readonly groupName: string;
+  private readonly props: UserGroupProps;
+  private readonly memberList: unknown[];
+  private readonly subgroupList: unknown[];
+
+  public constructor(scope: Construct, id: string, props: UserGroupProps) {
+    super(scope, id, 'userGroup', 'UserGroup', PropsSchema, props);
+    brand(this, USER_GROUP);
+    this.props = props;
+    this.groupName = props?.name;
+    this.memberList = [...(props?.members ?? [])];
+    this.subgroupList = [...(props?.subgroups ?? [])];
+  }
+
+  public get naturalKey(): string {
+    return this.groupName;
+  }
+
+  /** Whether the group is declared deactivated. */
+  public get deactivated(): boolean {
+    return this.props.deactivated === true;
+  }
+
+  /** Direct members declared so far, by e-mail. */
+  public get members(): readonly string[] {
+    return this.memberList.filter((m): m is string => typeof m === 'string');
+  }
+
+  /** Direct subgroups declared so far. */
+  public get subgroups(): readonly GroupReference[] {
+    return this.subgroupList.filter(
+      (g): g is GroupReference => isUserGroupLike(g) || SystemGroup.isSystemGroup(g),
+    );
+  }
+
+  /** Adds direct members, by e-mail. */
+  public addMembers(...emails: string[]): this {
+    this.memberList.push(...emails);
+    return this;
+  }
+
+  /** Adds direct subgroups. */
+  public addSubgroups(...groups: GroupReference[]): this {
+    this.subgroupList.push(...groups);
+    return this;
+  }
+
+  protected describeKey(): string {
+    return `user group name '${this.groupName}'`;
+  }
+
+  protected override keyNote(): string {
+    return ' (group names are case-sensitive)';
+  }
+
+  protected validateResource(): string[] {
+    const problems: string[] = [];
+    const p = this.props;
+    const nameError = checkUserGroupName(p.name);
+    if (nameError) problems.push(`name '${p.name}': ${nameError} Fix the group name.`);
+    problems.push(...checkEmails(this.memberList, 'members'));
+    for (const g of this.subgroupList) {
+      if (!isUserGroupLike(g) && !SystemGroup.isSystemGroup(g)) {
+        problems.push(
+          `subgroups lists ${JSON.stringify(g)}: expected a UserGroup construct or a SystemGroup`,
+        );
+        continue;
+      }
+      if (g === this) {
+        problems.push(`the group is its own subgroup: remove it from subgroups`);
+        continue;
+      }
+      if (SystemGroup.isSystemGroup(g) && g === SystemGroup.INTERNET) {
+        problems.push(`subgroups lists role:internet, which has no members: remove it`);
+      }
+      problems.push(...checkGroupReference(this, g, 'subgroups'));
+    }
+    const cycle = this.findCycle();
+    if (cycle) {
+      problems.push(
+        `subgroups form a cycle: ${cycle.join(' -> ')}; Zulip refuses cycles: remove one of these subgroups`,
+      );
+    }
+    for (const name of GROUP_PERMISSION_NAMES) {
+      const v = p[name];
+      if (v !== undefined)
+        problems.push(...checkPermission(this, name, GROUP_PERMISSIONS[name], v));
+    }
+    return problems;
+  }
+
+  /** A path of group names from this group back to itself, if its subgroups loop. */
+  private findCycle(): string[] | undefined {
+    const visit = (g: UserGroup, trail: UserGroup[]): UserGroup[] | undefined => {
+      for (const s of g.subgroups) {
+        if (!isUserGroupLike(s)) continue;
+        if (s === this) return [...trail, s];
+        if (trail.includes(s)) continue;
+        const found = visit(s, [...trail, s]);
+        if (found) return found;
+      }
+      return undefined;
+    };
+    const direct = this.subgroups.filter((s) => s !== this);
+    for (const s of direct) {
+      if (!isUserGroupLike(s)) continue;
+      const found = visit(s, [s]);
+      if (found) return [this, ...found].map((g) => g.groupName);
+    }
+    return undefined;
+  }
+
+  /** @internal */
+  public _toDesired(): DesiredUserGroup {
+    const p = this.props;
+    const managed =
+      p.members !== undefined ||
+      p.subgroups !== undefined ||
+      this.memberList.length > 0 ||
+      this.subgroupList.length > 0;
+    const permissions: DesiredUserGroup['permissions'] = {};
+    for (const name of GROUP_PERMISSION_NAMES) {
+      const v = p[name];
+      if (v !== undefined) permissions[name] = resolvePermission(v);
+    }
+    return {
+      ...this.desiredBase(),
+      name: p.name,
+      ...(p.description !== undefined && { description: p.description }),
+      members: {
+        mode: p.membershipMode ?? (managed ? 'exact' : 'atLeast'),
+        users: [...new Set(this.members)].sort(),
+        groups: [...new Set(this.subgroups.map(groupNameOf))].sort(),
+      },
+      permissions,
+      ...(p.deactivated !== undefined && { deactivated: p.deactivated }),
+    };
+  }
+}

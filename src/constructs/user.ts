@@ -1,0 +1,117 @@
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+import type { DesiredUser } from '../model/desired-state';
+import type { UserProperty } from '../model/ignorable';
+import { LIMITS, ROLE_NAMES } from '../model/kinds';
+import type { RoleName } from '../model/kinds';
+import { codePointLength, firstUnprintablePosition } from '../model/rules';
+import { emailSchema, lifecycleShape } from './props';
+import { ZulipResource } from './resource';
+import type { ResourceOptions } from './resource';
+
+/** Props of a {@link User}. */
+export interface UserProps extends ResourceOptions<UserProperty> {
+  /** The e-mail address of an existing user (zulip-cdk never creates or deactivates users). */
+  readonly email: string;
+  /**
+   * The user's role.
+   * @default - the role is not managed
+   */
+  readonly role?: RoleName;
+  /**
+   * The user's full name (at most 100 characters).
+   * @default - the name is not managed
+   */
+  readonly fullName?: string;
+}
+
+const PropsSchema = z.strictObject({
+  email: emailSchema,
+  role: z.enum(ROLE_NAMES as [RoleName, ...RoleName[]]).optional(),
+  fullName: z.string().optional(),
+  ...lifecycleShape('user'),
+});
+
+/**
+ * The role and name of an EXISTING user, by e-mail. Users are not created: they sign up or
+ * are invited; the configuration manages what they may do.
+ *
+ * Checked offline: the e-mail shape, the name, duplicates. Checked by `plan` against the live
+ * organization: that the user exists, that the organization keeps at least one owner (Zulip
+ * refuses to demote the only owner), and that granting or removing the owner role is done
+ * with an owner's account (other role changes need an administrator).
+ *
+ * @example
+ * new User(org, 'carol', { email: 'carol@example.com', role: 'administrator' });
+ * new User(org, 'dave', { email: 'dave@example.com', role: 'moderator', fullName: 'Dave Lee' });
+ */
+export class User extends ZulipResource {
+  /** True when `x` is a {@link User}. */
+  public static isUser(x: unknown): x is User {
+    return ZulipResource.isZulipResource(x) && x.resourceKind === 'user';
+  }
+
+  /** The user's e-mail, the natural key. */
+  public readonly email: string;
+  private readonly props: UserProps;
+
+  public constructor(scope: Construct, id: string, props: UserProps) {
+    super(scope, id, 'user', 'User', PropsSchema, props);
+    this.props = props;
+    this.email = props?.email;
+  }
+
+  public get naturalKey(): string {
+    return this.email;
+  }
+
+  /** The declared role, if any. */
+  public get role(): RoleName | undefined {
+    return this.props.role;
+  }
+
+  protected override compareKey(key: string): string {
+    return key.toLowerCase();
+  }
+
+  protected describeKey(): string {
+    return `user '${this.email}'`;
+  }
+
+  protected override keyNote(): string {
+    return ' (e-mail addresses are compared case-insensitively)';
+  }
+
+  protected validateResource(): string[] {
+    const problems: string[] = [];
+    const name = this.props.fullName;
+    if (name !== undefined) {
+      if (name.trim() === '') problems.push('fullName is empty: give a name or leave it out');
+      else if (codePointLength(name) > LIMITS.userFullName) {
+        problems.push(
+          `fullName is ${codePointLength(name)} characters long; Zulip allows at most ${LIMITS.userFullName}: shorten it`,
+        );
+      } else if (name !== name.trim()) {
+        problems.push(
+          `fullName '${name}' has leading or trailing whitespace, which Zulip strips: remove it`,
+        );
+      }
+      const pos = firstUnprintablePosition(name);
+      if (pos !== undefined) {
+        problems.push(`fullName has an invalid character at position ${pos}: remove it`);
+      }
+    }
+    return problems;
+  }
+
+  /** @internal */
+  public _toDesired(): DesiredUser {
+    const p = this.props;
+    return {
+      ...this.desiredBase(),
+      email: p.email,
+      ...(p.role !== undefined && { role: p.role }),
+      ...(p.fullName !== undefined && { fullName: p.fullName }),
+    };
+  }
+}
