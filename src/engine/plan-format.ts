@@ -187,6 +187,7 @@ export const WARNING_CODES = [
   'CREATOR_UNKNOWN',
   'ARCHIVED_NOT_FOUND',
   'DEPENDENCY_CYCLE',
+  'FOLDER_NOT_EMPTY',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 

@@ -143,6 +143,10 @@ class Planner {
   private readonly desiredGroups = new Map<string, DesiredUserGroup>();
   private readonly desiredFolders = new Map<string, DesiredChannelFolder>();
   private readonly desiredChannels = new Map<string, DesiredChannel>();
+  /** Addresses of undeclared live objects the configuration refers to (never pruned). */
+  private readonly referenced = new Set<string>();
+  /** Live channel ID → the folder ID it is in after the plan (undefined: a folder created now). */
+  private readonly channelFolderAfter = new Map<number, number | null | undefined>();
   /** Users (IDs) that will be subscribed to a channel (by desired key) after apply, when known. */
   private readonly channelSubscribersAfter = new Map<string, Set<number>>();
 
@@ -159,6 +163,7 @@ class Planner {
     this.planFolders();
     this.planGroups();
     this.planChannels();
+    this.keepNonEmptyFolders();
     this.planLinkifiers();
     this.planPlaygrounds();
     this.planSnippets();
@@ -384,6 +389,25 @@ class Planner {
       (k) => this.desiredGroups.has(k),
       this.groupMatch,
     );
+    const refGroup = (name: string): void => {
+      if (!this.desiredGroups.has(name)) this.referenced.add(groupAddress(name));
+    };
+    const refValue = (v: GroupSettingValue | undefined): void => {
+      for (const g of groupsIn(v)) refGroup(g);
+    };
+    for (const g of this.desired.userGroups) {
+      g.members.groups.forEach(refGroup);
+      Object.values(g.permissions).forEach(refValue);
+    }
+    for (const c of this.desired.channels) {
+      c.subscribers?.groups.forEach(refGroup);
+      Object.values(c.permissions).forEach(refValue);
+      if (typeof c.folder === 'string') {
+        const l = this.idx.foldersByKey.get(channelNameKey(c.folder));
+        if (l && !this.desiredFolders.has(channelNameKey(c.folder)))
+          this.referenced.add(resourceAddress('channelFolder', l.name));
+      }
+    }
     match(
       this.desired.channels,
       channelNameKey,
@@ -518,6 +542,15 @@ class Planner {
     before: Props,
   ): boolean {
     const address = resourceAddress(kind, key);
+    if (this.desired.organization.prune[kind] === true && this.referenced.has(address)) {
+      // Deactivating a group (or archiving a folder) the config still uses would fail in Zulip.
+      this.warn(
+        'UNDECLARED',
+        'not in the configuration but referenced by it; kept although pruning is on',
+        address,
+      );
+      return false;
+    }
     if (this.desired.organization.prune[kind] === true) {
       this.add({
         id: `${address}#${action}`,
@@ -900,6 +933,7 @@ class Planner {
       if (folders && !isIgnored(lc, 'folder')) {
         const folder = d.folder ?? null;
         const target = this.folderTarget(folder, address, d.path);
+        this.channelFolderAfter.set(l.id, target);
         if (target !== l.folderId) {
           const before =
             l.folderId === null
@@ -953,6 +987,35 @@ class Planner {
         private: l.private,
       });
     }
+  }
+
+  /**
+   * Zulip refuses to archive a folder that still holds any channel, archived ones included:
+   * drop such archives (and say why) rather than plan a step that cannot succeed.
+   */
+  private keepNonEmptyFolders(): void {
+    const drop = new Set<string>();
+    for (const c of this.changes) {
+      if (c.kind !== 'channelFolder' || c.action !== 'archive') continue;
+      const remaining = this.live.channels.filter((ch) => {
+        const after = this.channelFolderAfter.has(ch.id)
+          ? this.channelFolderAfter.get(ch.id)
+          : ch.folderId;
+        return after === c.liveId;
+      });
+      if (remaining.length === 0) continue;
+      drop.add(c.id);
+      this.warn(
+        'FOLDER_NOT_EMPTY',
+        `not archived: Zulip archives only empty folders, and ${remaining.map((ch) => ch.name).join(', ')} would still be in it; move those channels out first`,
+        c.address,
+        c.path ?? undefined,
+      );
+    }
+    if (drop.size === 0) return;
+    const kept = this.changes.filter((c) => !drop.has(c.id));
+    this.changes.length = 0;
+    this.changes.push(...kept);
   }
 
   private nameOfLiveFolder(f: LiveChannelFolder): string {

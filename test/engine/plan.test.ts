@@ -776,6 +776,28 @@ describe('plan: user groups', () => {
     expect(off.warnings.map((w) => w.address)).toEqual(['userGroup["stale"]']);
   });
 
+  it('never prunes a group the configuration still references', () => {
+    const p = run(
+      desired((d) => {
+        d.organization.prune.userGroup = true;
+        d.channels.push(dChannel('new', { permissions: { canSendMessageGroup: 'stale' } }));
+      }),
+      live,
+    );
+    expect(summary(p)).toEqual([
+      'create channel["new"]',
+      'deactivate userGroup["eng"]',
+      'deactivate userGroup["ops"]',
+    ]);
+    expect(p.warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'UNDECLARED',
+        address: 'userGroup["stale"]',
+        message: expect.stringContaining('referenced'),
+      }),
+    );
+  });
+
   it('reactivates a declared deactivated group; deactivates a declared-deactivated one', () => {
     expect(
       summary(
@@ -870,6 +892,24 @@ describe('plan: channel folders', () => {
       'channel["general"]#update',
     ]);
     expect(updates(p, 'channelFolder["gone"]')).toEqual({ name: ['Gone', 'gone'] });
+  });
+
+  it('does not archive a folder that would still hold a channel (Zulip refuses)', () => {
+    const p = run(
+      desired((d) => {
+        d.organization.prune.channelFolder = true;
+        d.channelFolders.push(
+          dFolder('Alpha', { description: 'A' }),
+          dFolder('Gone', { archived: true }),
+        );
+      }),
+      live,
+    );
+    // Zeta is undeclared and pruned, but the undeclared channel general is still in it.
+    expect(summary(p).filter((x) => x.startsWith('archive'))).toEqual([]);
+    expect(p.warnings).toContainEqual(
+      expect.objectContaining({ code: 'FOLDER_NOT_EMPTY', address: 'channelFolder["Zeta"]' }),
+    );
   });
 
   it('reorders to the declared order, undeclared folders last, archived ones included', () => {
