@@ -48,7 +48,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 /** One endpoint. `minLevel`/`maxLevel` bound the feature levels where it exists. */
 export interface Route {
   readonly method: HttpMethod;
-  /** Path under `/api/v1`, e.g. `/streams/{stream_id}`. Parameters ending in `_id` match digits. */
+  /** Path under `/api/v1`, e.g. `/streams/{stream_id}`. Parameters ending in `_id` match digits;
+   * `{name*}` matches the rest of the path, slashes included. */
   readonly path: string;
   readonly handler: Handler;
   readonly minLevel?: number;
@@ -66,8 +67,9 @@ interface Compiled {
 /** Compiles a path pattern to a regular expression and its parameter names. */
 export function compilePath(path: string): { re: RegExp; names: string[] } {
   const names: string[] = [];
-  const src = path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => {
+  const src = path.replace(/\{([a-z_]+)(\*?)\}/g, (_m, name: string, rest: string) => {
     names.push(name);
+    if (rest === '*') return '(.+)';
     return name.endsWith('_id') ? '([0-9]+)' : '([^/]+)';
   });
   return { re: new RegExp(`^${src}/?$`), names };

@@ -131,6 +131,41 @@ export interface StoredRealm {
   settings: Record<string, StoredGroupSetting>;
 }
 
+/** A draft (`/drafts`), per user. */
+export interface StoredDraft {
+  id: number;
+  userId: number;
+  type: '' | 'stream' | 'private';
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
+/** A user's status (`/users/me/status`). */
+export interface StoredUserStatus {
+  statusText: string;
+  emojiName: string;
+  emojiCode: string;
+  reactionType: string;
+  away: boolean;
+}
+
+/** A user's presence (`/users/me/presence`), UNIX seconds. */
+export interface StoredPresence {
+  activeTimestamp: number;
+  idleTimestamp: number;
+  lastUpdateId: number;
+}
+
+/** A navigation view (FL 390), per user. */
+export interface StoredNavigationView {
+  userId: number;
+  fragment: string;
+  isPinned: boolean;
+  name: string | null;
+}
+
 /** The whole organization. */
 export interface OrgState {
   formatVersion: typeof ORG_STATE_FORMAT_VERSION;
@@ -145,6 +180,14 @@ export interface OrgState {
   linkifiers: StoredLinkifier[];
   playgrounds: StoredPlayground[];
   snippets: StoredSnippet[];
+  /** Peripheral data: optional so that older state files still load. */
+  drafts?: StoredDraft[];
+  /** By user ID. */
+  userStatus?: Record<string, StoredUserStatus>;
+  /** By user ID. */
+  presence?: Record<string, StoredPresence>;
+  presenceLastUpdateId?: number;
+  navigationViews?: StoredNavigationView[];
 }
 
 /** A random 32-character API key, like Zulip's. */

@@ -1,7 +1,10 @@
 import { Router } from '../router';
 import { channelFolderRoutes } from './channel-folders';
 import { channelRoutes } from './channels';
+import { draftRoutes } from './drafts';
 import { miscRoutes } from './misc';
+import { navigationViewRoutes } from './navigation-views';
+import { presenceRoutes } from './presence';
 import { realmRoutes } from './realm';
 import { registerRoutes } from './register';
 import { savedSnippetRoutes } from './saved-snippets';
@@ -16,12 +19,15 @@ export function buildRouter(): Router {
     ...registerRoutes,
     ...subscriptionRoutes,
     ...miscRoutes,
+    ...presenceRoutes,
     ...userRoutes,
     ...channelRoutes,
     ...channelFolderRoutes,
     ...userGroupRoutes,
     ...realmRoutes,
     ...savedSnippetRoutes,
+    ...draftRoutes,
+    ...navigationViewRoutes,
   );
   return router;
 }

@@ -1,0 +1,199 @@
+import { badRequest, missingArgument } from '../errors';
+import type { RequestContext, Route } from '../router';
+import type { StoredPresence, StoredUser } from '../state';
+import { pathInt, requireAdmin } from './common';
+
+/** A small table of Unicode emoji names and codes; unknown names are refused as Zulip does. */
+const EMOJI: Record<string, string> = {
+  smile: '1f642',
+  car: '1f697',
+  palm_tree: '1f334',
+  calendar: '1f4c6',
+  house: '1f3e0',
+  airplane: '2708',
+  coffee: '2615',
+  sick: '1f912',
+  octopus: '1f419',
+  thumbs_up: '1f44d',
+  working_on_it: '1f6e0',
+};
+
+function presenceMap(ctx: RequestContext): Record<string, StoredPresence> {
+  ctx.org.presence ??= {};
+  return ctx.org.presence;
+}
+
+function legacy(p: StoredPresence): Record<string, unknown> {
+  const active = p.activeTimestamp >= p.idleTimestamp;
+  const timestamp = Math.max(p.activeTimestamp, p.idleTimestamp);
+  const status = active ? 'active' : 'idle';
+  return {
+    aggregated: { client: 'website', status, timestamp },
+    website: { client: 'website', status, timestamp, pushable: false },
+  };
+}
+
+function updateStatus(ctx: RequestContext, target: StoredUser): Record<string, unknown> {
+  const p = ctx.params;
+  const statusText = p.string('status_text', { strip: true, maxLength: 60 });
+  const away = p.bool('away');
+  const emojiName = p.string('emoji_name');
+  const emojiCode = p.string('emoji_code');
+  const reactionType = p.string('reaction_type');
+  if (
+    statusText === undefined &&
+    away === undefined &&
+    emojiName === undefined &&
+    emojiCode === undefined &&
+    reactionType === undefined
+  )
+    throw badRequest('Client did not pass any new values.');
+  if ((emojiCode !== undefined || reactionType !== undefined) && emojiName === undefined)
+    throw badRequest(
+      'Client must pass emoji_name if they pass either emoji_code or reaction_type.',
+    );
+  ctx.org.userStatus ??= {};
+  const cur = ctx.org.userStatus[String(target.id)] ?? {
+    statusText: '',
+    emojiName: '',
+    emojiCode: '',
+    reactionType: 'unicode_emoji',
+    away: false,
+  };
+  if (emojiName !== undefined) {
+    if (emojiName === '') {
+      cur.emojiName = '';
+      cur.emojiCode = '';
+      cur.reactionType = 'unicode_emoji';
+    } else {
+      const type = reactionType ?? 'unicode_emoji';
+      if (!['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji'].includes(type))
+        throw badRequest('Invalid reaction_type');
+      if (type === 'realm_emoji') throw badRequest('Invalid custom emoji.');
+      const known = EMOJI[emojiName];
+      if (known === undefined) throw badRequest(`Emoji '${emojiName}' does not exist`);
+      if (emojiCode !== undefined && emojiCode !== known) throw badRequest('Invalid emoji name.');
+      cur.emojiName = emojiName;
+      cur.emojiCode = known;
+      cur.reactionType = type;
+    }
+  }
+  if (statusText !== undefined) cur.statusText = statusText;
+  if (away !== undefined) cur.away = away;
+  ctx.org.userStatus[String(target.id)] = cur;
+  return {};
+}
+
+/** User status and presence routes. */
+export const presenceRoutes: Route[] = [
+  { method: 'POST', path: '/users/me/status', handler: (ctx) => updateStatus(ctx, ctx.user) },
+  {
+    method: 'POST',
+    path: '/users/{user_id}/status',
+    minLevel: 373,
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const u = ctx.org.users.find((x) => x.id === pathInt(ctx, 'user_id'));
+      if (!u) throw badRequest('No such user');
+      return updateStatus(ctx, u);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/users/{user_id}/status',
+    handler: (ctx) => {
+      const u = ctx.org.users.find((x) => x.id === pathInt(ctx, 'user_id'));
+      if (!u) throw badRequest('No such user');
+      const s = ctx.org.userStatus?.[String(u.id)];
+      const status: Record<string, unknown> = {};
+      if (s) {
+        if (s.away) status.away = true;
+        if (s.statusText) status.status_text = s.statusText;
+        if (s.emojiName) {
+          status.emoji_name = s.emojiName;
+          status.emoji_code = s.emojiCode;
+          status.reaction_type = s.reactionType;
+        }
+      }
+      return { status };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/users/me/presence',
+    handler: (ctx) => {
+      const p = ctx.params;
+      const status = p.string('status');
+      if (status === undefined) throw missingArgument('status');
+      const lastUpdateId = p.int('last_update_id');
+      p.int('history_limit_days');
+      const pingOnly = p.bool('ping_only') ?? false;
+      p.bool('new_user_input');
+      const slim = p.bool('slim_presence') ?? false;
+      if (status !== 'active' && status !== 'idle') throw badRequest(`Invalid status: ${status}`);
+      const now = Math.floor(ctx.now / 1000);
+      const map = presenceMap(ctx);
+      const cur = map[String(ctx.user.id)] ?? {
+        activeTimestamp: 0,
+        idleTimestamp: 0,
+        lastUpdateId: 0,
+      };
+      ctx.org.presenceLastUpdateId = (ctx.org.presenceLastUpdateId ?? 0) + 1;
+      if (status === 'active') cur.activeTimestamp = now;
+      cur.idleTimestamp = now;
+      cur.lastUpdateId = ctx.org.presenceLastUpdateId;
+      map[String(ctx.user.id)] = cur;
+      const out: Record<string, unknown> = {
+        presence_last_update_id: ctx.org.presenceLastUpdateId,
+      };
+      if (pingOnly) return out;
+      const modern = slim || lastUpdateId !== undefined;
+      const presences: Record<string, unknown> = {};
+      for (const [uid, pr] of Object.entries(map)) {
+        if (lastUpdateId !== undefined && pr.lastUpdateId <= lastUpdateId) continue;
+        const u = ctx.org.users.find((x) => String(x.id) === uid);
+        if (!u?.isActive) continue;
+        if (modern)
+          presences[uid] = {
+            active_timestamp: pr.activeTimestamp,
+            idle_timestamp: pr.idleTimestamp,
+          };
+        else presences[u.email] = legacy(pr);
+      }
+      return { ...out, server_timestamp: ctx.now / 1000, presences };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/realm/presence',
+    handler: (ctx) => {
+      const presences: Record<string, unknown> = {};
+      for (const [uid, pr] of Object.entries(presenceMap(ctx))) {
+        const u = ctx.org.users.find((x) => String(x.id) === uid);
+        if (
+          u?.isActive &&
+          ctx.now / 1000 - Math.max(pr.activeTimestamp, pr.idleTimestamp) < 14 * 86400
+        )
+          presences[u.email] = legacy(pr);
+      }
+      return { server_timestamp: ctx.now / 1000, presences };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/users/{user_id_or_email}/presence',
+    handler: (ctx) => {
+      const key = ctx.path.user_id_or_email ?? '';
+      const u = /^[0-9]+$/.test(key)
+        ? ctx.org.users.find((x) => x.id === Number(key))
+        : ctx.org.users.find((x) => x.email.toLowerCase() === key.toLowerCase());
+      if (!u) throw badRequest('No such user');
+      if (u.isBot) throw badRequest('Presence is not supported for bot users.');
+      const pr = presenceMap(ctx)[String(u.id)];
+      if (!pr) throw badRequest(`No presence data for ${key}`);
+      const l = legacy(pr) as { aggregated: { status: string; timestamp: number } };
+      const entry = { timestamp: l.aggregated.timestamp, status: l.aggregated.status };
+      return { presence: { aggregated: entry, website: entry } };
+    },
+  },
+];
