@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { ZulipCdkError } from '../model/errors';
 import { LiveStateSchema } from '../model/live-state';
 import type { LiveState } from '../model/live-state';
 import { startEmulator } from '../emulator';
+import { runApp } from '../synth/run-app';
 import { ZulipClient, ZulipCredentials } from '../zulip';
 import { readLiveState } from '../zulip/handlers/read-live-state';
 import { UsageError } from './command';
@@ -140,60 +140,18 @@ function desiredFilesIn(dir: string): string[] {
   return out;
 }
 
-/** A `runApp` the synth layer may export; looked up at run time so the CLI works without it. */
-type RunApp = (options: {
-  app: string;
-  cwd: string;
-  env?: NodeJS.ProcessEnv;
-}) => Promise<DesiredState[] | { states: DesiredState[] } | { desiredStates: DesiredState[] }>;
-
-async function findRunApp(): Promise<RunApp | undefined> {
-  const candidates = ['../synth/index.js', '../synth/run-app.js'];
-  for (const spec of candidates) {
-    try {
-      const mod = (await import(spec)) as { runApp?: unknown };
-      if (typeof mod.runApp === 'function') return mod.runApp as RunApp;
-    } catch {
-      // Not there (yet): try the next one, then run the command ourselves.
-    }
-  }
-  return undefined;
-}
-
 /**
- * Runs the app command the way cdktf does: the command synthesizes into the directory named by
- * `ZULIP_CDK_OUTDIR` (and `CDKTF_OUTDIR`); we read every `*.zulip.json` it wrote.
+ * Runs the app command through synth's `runApp` into a temporary directory (a plan must not
+ * overwrite the `synth` output someone may be reviewing) and returns every organization's
+ * desired state. What the app prints goes to stderr, so stdout stays the plan.
  */
 async function runAppCommand(app: string, io: CliIo): Promise<DesiredState[]> {
-  const runApp = await findRunApp();
-  if (runApp) {
-    const r = await runApp({ app, cwd: io.cwd, env: io.env });
-    return Array.isArray(r) ? r : 'states' in r ? r.states : r.desiredStates;
-  }
   const outdir = mkdtempSync(path.join(tmpdir(), 'zulip-cdk-synth-'));
   try {
-    const code = await new Promise<number>((resolve, reject) => {
-      const child = spawn(app, {
-        shell: true,
-        cwd: io.cwd,
-        env: { ...io.env, ZULIP_CDK_OUTDIR: outdir, CDKTF_OUTDIR: outdir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      child.stdout.on('data', (b: Buffer) => io.stderr.write(b));
-      child.stderr.on('data', (b: Buffer) => io.stderr.write(b));
-      child.on('error', reject);
-      child.on('close', (c) => resolve(c ?? 1));
-    });
-    if (code !== 0)
-      throw new ZulipCdkError('APP_FAILED', `The app command exited with code ${code}: ${app}`, {
-        hint: 'Run the command by hand to see its error.',
-      });
-    const files = desiredFilesIn(outdir);
-    if (files.length === 0)
-      throw new ZulipCdkError('APP_NO_OUTPUT', `The app command wrote no *.zulip.json: ${app}`, {
-        hint: 'Call app.synth() at the end of the app.',
-      });
-    return files.map(readDesiredFile);
+    const result = await runApp({ app, outdir, cwd: io.cwd, env: io.env });
+    if (result.stdout) io.stderr.write(result.stdout);
+    if (result.stderr) io.stderr.write(result.stderr);
+    return result.organizations.map((o) => o.state);
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
