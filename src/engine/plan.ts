@@ -126,6 +126,34 @@ function groupsIn(value: JsonValue | GroupSettingValue | undefined): string[] {
 
 const groupAddress = (name: string): string => resourceAddress('userGroup', name);
 
+type OrderEntry = { key: string; id: number | null };
+
+/**
+ * The full order to send, or undefined when the order Zulip will have after the creates and
+ * deletes (live order, new objects appended) already is the target. Objects whose `order` is
+ * in `ignoreChanges` keep their slot; the others fill the remaining slots in target order.
+ */
+function arrangeOrder(
+  liveIds: readonly number[],
+  createdKeys: readonly string[],
+  target: readonly OrderEntry[],
+  pinned: ReadonlySet<string>,
+): OrderEntry[] | undefined {
+  const byId = new Map(target.filter((e) => e.id !== null).map((e) => [e.id, e]));
+  const created = new Map(target.filter((e) => e.id === null).map((e) => [e.key, e]));
+  const current = [
+    ...liveIds.map((id) => byId.get(id)),
+    ...createdKeys.map((k) => created.get(k)),
+  ].filter((e): e is OrderEntry => e !== undefined);
+  const movable = target.filter((e) => !pinned.has(e.key));
+  let next = 0;
+  const final = current.map((e) => (pinned.has(e.key) ? e : (movable[next++] ?? e)));
+  return final.every((e, i) => e === current[i]) ? undefined : final;
+}
+
+const ignoresOrder = (lc: Lifecycle | undefined): boolean =>
+  lc?.ignoreChanges?.includes('order') === true;
+
 class Planner {
   public readonly idx: LiveIndex;
   public readonly changes: Change[] = [];
@@ -461,7 +489,7 @@ class Planner {
           from: l.name,
           to: d.name,
         });
-      const archived = d.archived ?? false;
+      const archived = isIgnored(d.lifecycle, 'archived') ? l.archived : (d.archived ?? false);
       if (l.archived && !archived)
         this.add({
           ...base,
@@ -507,10 +535,16 @@ class Planner {
     }
     // Zulip appends a new folder (order = its id); compare what the order will be after the
     // creates with the declared order, undeclared folders last.
-    const current = [...this.live.channelFolders.map((f) => f.name), ...created];
-    const target = afterOrder.map((e) => e.key);
-    const liveKeys = this.live.channelFolders.map((f) => f.name);
-    if (!jsonEqual(current.map(channelNameKey), target.map(channelNameKey))) {
+    const pinned = new Set(
+      this.desired.channelFolders.filter((d) => ignoresOrder(d.lifecycle)).map((d) => d.name),
+    );
+    const final = arrangeOrder(
+      this.live.channelFolders.map((f) => f.id),
+      created,
+      afterOrder,
+      pinned,
+    );
+    if (final) {
       if (!this.supports('channelFolderOrder')) {
         this.warn(
           'REORDER_UNSUPPORTED',
@@ -526,8 +560,8 @@ class Planner {
           key: '*',
           path: this.desired.organization.path,
           dependsOn: [],
-          before: liveKeys,
-          after: afterOrder,
+          before: this.live.channelFolders.map((f) => f.name),
+          after: final,
         });
       }
     }
@@ -648,7 +682,9 @@ class Planner {
           from: l.name,
           to: d.name,
         });
-      const deactivated = d.deactivated ?? false;
+      const deactivated = isIgnored(d.lifecycle, 'deactivated')
+        ? l.deactivated
+        : (d.deactivated ?? false);
       if (l.deactivated && !deactivated) {
         if (!this.supports('groupReactivation'))
           this.errors.push(
@@ -863,7 +899,7 @@ class Planner {
           from: l.name,
           to: d.name,
         });
-      const archived = d.archived ?? false;
+      const archived = isIgnored(d.lifecycle, 'archived') ? l.archived : (d.archived ?? false);
       if (l.archived && !archived) {
         if (!this.supports('channelUnarchive'))
           this.errors.push(
@@ -1142,19 +1178,16 @@ class Planner {
       else order.push({ key: l.pattern, id: l.id });
     }
     // Zulip appends new linkifiers; the order after creates and deletes is live order + created.
-    const current = [
-      ...this.live.linkifiers
-        .filter((l) => !deleted.has(l.id))
-        .map((l) => this.linkifierKeyAfter(l)),
-      ...created,
-    ];
-    if (
-      jsonEqual(
-        current,
-        order.map((o) => o.key),
-      )
-    )
-      return;
+    const pinned = new Set(
+      this.desired.linkifiers.filter((d) => ignoresOrder(d.lifecycle)).map((d) => d.pattern),
+    );
+    const final = arrangeOrder(
+      this.live.linkifiers.filter((l) => !deleted.has(l.id)).map((l) => l.id),
+      created,
+      order,
+      pinned,
+    );
+    if (!final) return;
     const address = resourceAddress('linkifier', '*');
     this.add({
       id: `${address}#reorder`,
@@ -1165,17 +1198,8 @@ class Planner {
       path: this.desired.organization.path,
       dependsOn: [],
       before: this.live.linkifiers.map((l) => l.pattern),
-      after: order,
+      after: final,
     });
-  }
-
-  private linkifierKeyAfter(l: LiveLinkifier): string {
-    for (const d of this.desired.linkifiers)
-      if (d.pattern === l.pattern || (d.lifecycle?.renamedFrom ?? []).includes(l.pattern)) {
-        if (d.pattern === l.pattern || !this.live.linkifiers.some((x) => x.pattern === d.pattern))
-          return d.pattern;
-      }
-    return l.pattern;
   }
 
   // ---------------------------------------------------------------- playgrounds

@@ -938,6 +938,49 @@ describe('plan: channel folders', () => {
     });
   });
 
+  it('a renamed folder keeps its place; ignoreChanges order pins a folder to its slot', () => {
+    const p = run(
+      desired((d) => {
+        d.channelFolders.push(
+          dFolder('First', { description: 'A', lifecycle: { renamedFrom: ['Alpha'] } }),
+          dFolder('Zeta'),
+          dFolder('Gone', { archived: true }),
+        );
+        d.channels.push(dChannel('general', { folder: 'Zeta' }));
+      }),
+      live,
+    );
+    expect(summary(p)).toEqual(['rename channelFolder["First"]']);
+    const q = run(
+      desired((d) => {
+        d.channelFolders.push(
+          dFolder('Zeta'),
+          dFolder('Gone', { archived: true, lifecycle: { ignoreChanges: ['order'] } }),
+          dFolder('Alpha', { description: 'A' }),
+        );
+        d.channels.push(dChannel('general', { folder: 'Zeta' }));
+      }),
+      live,
+    );
+    const r = find(q, 'channelFolder["*"]#reorder');
+    expect(r.action === 'reorder' && r.after.map((e) => e.key)).toEqual(['Zeta', 'Alpha', 'Gone']);
+  });
+
+  it('ignoreChanges archived leaves a folder archived or not as it is live', () => {
+    const p = run(
+      desired((d) => {
+        d.channelFolders.push(
+          dFolder('Alpha', { description: 'A' }),
+          dFolder('Zeta'),
+          dFolder('Gone', { lifecycle: { ignoreChanges: ['archived'] } }),
+        );
+        d.channels.push(dChannel('general', { folder: 'Zeta' }));
+      }),
+      live,
+    );
+    expect(p.changes).toEqual([]);
+  });
+
   it('does not reorder when creates append in the declared order', () => {
     const p = run(
       desired((d) => {
