@@ -170,9 +170,13 @@ const PropsSchema = z.strictObject({
   historyPublicToSubscribers: z.boolean().optional(),
   defaultChannel: z.boolean().optional(),
   messageRetentionDays: z
-    .union([z.number().int().positive(), z.literal('realm_default'), z.literal('unlimited')], {
-      message: "expected a positive whole number of days, 'realm_default' or 'unlimited'",
-    })
+    .custom<Retention>(
+      (v) =>
+        (typeof v === 'number' && Number.isInteger(v) && v > 0) ||
+        v === 'realm_default' ||
+        v === 'unlimited',
+      { message: "expected a positive whole number of days, 'realm_default' or 'unlimited'" },
+    )
     .optional(),
   topicsPolicy: z.enum(TOPICS_POLICIES).optional(),
   folder: z

@@ -10,14 +10,18 @@ interface CdktfJson {
   output?: unknown;
 }
 
+/** The project file: `zulip-cdk.json`, else `cdktf.json` (same keys: `app`, `output`). */
 function readCdktfJson(cwd: string): CdktfJson {
-  const file = path.join(cwd, 'cdktf.json');
-  if (!existsSync(file)) return {};
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as CdktfJson;
-  } catch (e) {
-    throw new ZulipCdkError('BAD_CONFIG', `${file} is not valid JSON`, { cause: e });
+  for (const name of ['zulip-cdk.json', 'cdktf.json']) {
+    const file = path.join(cwd, name);
+    if (!existsSync(file)) continue;
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as CdktfJson;
+    } catch (e) {
+      throw new ZulipCdkError('BAD_CONFIG', `${file} is not valid JSON`, { cause: e });
+    }
   }
+  return {};
 }
 
 /** `zulip-cdk synth`: run the app and say where each organization's desired state went. */
@@ -30,8 +34,9 @@ Runs the app (a program that builds Organizations and calls app.synth()), which 
 every construct and writes one desired state per organization, <org>.zulip.json, and lists
 where each went. No request is made to any Zulip server.
 
-  --app CMD      the command that runs the app (default: "app" from ./cdktf.json)
-  --output DIR   the output directory (default: "output" from ./cdktf.json, else zulip.out)
+  --app CMD      the command that runs the app (default: "app" from ./zulip-cdk.json or
+                 ./cdktf.json)
+  --output DIR   the output directory (default: "output" from the same file, else zulip.out)
 `,
   options: {
     app: { type: 'string' },
@@ -41,7 +46,9 @@ where each went. No request is made to any Zulip server.
     const config = readCdktfJson(io.cwd);
     const app = typeof values.app === 'string' ? values.app : config.app;
     if (typeof app !== 'string' || app.trim() === '') {
-      throw new UsageError('no app to run: pass --app CMD, or add "app" to ./cdktf.json');
+      throw new UsageError(
+        'no app to run: pass --app CMD, or add "app" to ./zulip-cdk.json or ./cdktf.json',
+      );
     }
     const output =
       typeof values.output === 'string'

@@ -1,0 +1,692 @@
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  App,
+  Channel,
+  ChannelFolder,
+  CodePlayground,
+  Linkifier,
+  Organization,
+  Permission,
+  SavedSnippet,
+  SubscriptionSettings,
+  SystemGroup,
+  Testing,
+  User,
+  UserGroup,
+  ValidationError,
+  isZulipCdkError,
+} from 'zulip-cdk';
+import type { ChannelProperty, ChannelProps } from 'zulip-cdk';
+
+/** One rule: what to declare in organization `acme` (and `other`), and the problem expected. */
+interface Case {
+  readonly rule: string;
+  readonly declare: (org: Organization, other: Organization) => void;
+  readonly path: string;
+  readonly message: RegExp;
+}
+
+const ch = (org: Organization, id: string, props: Partial<ChannelProps> = {}): Channel =>
+  new Channel(org, id, { name: id, ...props });
+
+const CASES: Case[] = [
+  // Props schemas are strict, for JavaScript users too.
+  {
+    rule: 'unknown property (typo) with a suggestion',
+    declare: (o) => new Channel(o, 'typo', { name: 'typo', descripton: 'x' } as ChannelProps),
+    path: 'acme/typo',
+    message: /unknown property 'descripton' in Channel props: did you mean 'description'\?/,
+  },
+  {
+    rule: 'wrong type',
+    declare: (o) =>
+      new Channel(o, 'wrongtype', { name: 'x', private: 'yes' } as unknown as ChannelProps),
+    path: 'acme/wrongtype',
+    message: /property 'private': .*expected boolean/,
+  },
+  {
+    rule: 'a group by name instead of by object',
+    declare: (o) =>
+      new Channel(o, 'byname', {
+        name: 'byname',
+        canSendMessageGroup: 'admins',
+      } as unknown as ChannelProps),
+    path: 'acme/byname',
+    message: /property 'canSendMessageGroup': expected a SystemGroup/,
+  },
+  {
+    rule: 'retention days must be positive',
+    declare: (o) => ch(o, 'retention', { messageRetentionDays: 0 }),
+    path: 'acme/retention',
+    message: /property 'messageRetentionDays': expected a positive whole number/,
+  },
+  {
+    rule: 'ignoreChanges takes property names of the kind',
+    declare: (o) => ch(o, 'ignore', { ignoreChanges: ['colour'] as unknown as ChannelProperty[] }),
+    path: 'acme/ignore',
+    message: /property 'ignoreChanges\[0\]'/,
+  },
+  {
+    rule: 'invalid e-mail in members',
+    declare: (o) => new UserGroup(o, 'bademail', { name: 'bademail', members: ['alice'] }),
+    path: 'acme/bademail',
+    message: /property 'members\[0\]': expected a user e-mail address/,
+  },
+  // Channel names.
+  {
+    rule: 'channel name too long',
+    declare: (o) => ch(o, 'long', { name: 'x'.repeat(61) }),
+    path: 'acme/long',
+    message: /Channel name too long \(limit: 60 characters\)\. Fix the channel name\./,
+  },
+  {
+    rule: 'channel name empty after strip',
+    declare: (o) => ch(o, 'empty', { name: '   ' }),
+    path: 'acme/empty',
+    message: /Channel name can't be empty\./,
+  },
+  {
+    rule: 'channel name control character',
+    declare: (o) => ch(o, 'control', { name: 'ab\u0000c' }),
+    path: 'acme/control',
+    message: /Invalid character in channel name, at position 3\./,
+  },
+  {
+    rule: 'channel name surrounding whitespace',
+    declare: (o) => ch(o, 'spaces', { name: ' spaces ' }),
+    path: 'acme/spaces',
+    message: /leading or trailing whitespace, which Zulip strips/,
+  },
+  {
+    rule: 'channel description too long',
+    declare: (o) => ch(o, 'longdesc', { description: 'd'.repeat(1025) }),
+    path: 'acme/longdesc',
+    message: /description is 1025 characters long; Zulip allows at most 1024/,
+  },
+  {
+    rule: 'channel description on several lines',
+    declare: (o) => ch(o, 'lines', { description: 'a\nb' }),
+    path: 'acme/lines',
+    message: /line breaks/,
+  },
+  // Channel consistency rules.
+  {
+    rule: 'a private default channel',
+    declare: (o) => ch(o, 'privdefault', { private: true, defaultChannel: true }),
+    path: 'acme/privdefault',
+    message: /a default channel cannot be private/,
+  },
+  {
+    rule: 'a web-public private channel',
+    declare: (o) => ch(o, 'privweb', { private: true, webPublic: true }),
+    path: 'acme/privweb',
+    message: /a web-public channel cannot be private/,
+  },
+  {
+    rule: 'web-public without public history',
+    declare: (o) => ch(o, 'webhist', { webPublic: true, historyPublicToSubscribers: false }),
+    path: 'acme/webhist',
+    message: /a web-public channel needs history public to subscribers/,
+  },
+  {
+    rule: 'public channel with history_public_to_subscribers=false',
+    declare: (o) => ch(o, 'pubhist', { historyPublicToSubscribers: false }),
+    path: 'acme/pubhist',
+    message: /a public channel always has history public to subscribers/,
+  },
+  {
+    rule: 'protected history needs can_create_topic_group = everyone',
+    declare: (o) =>
+      ch(o, 'topichist', {
+        private: true,
+        historyPublicToSubscribers: false,
+        canCreateTopicGroup: SystemGroup.MEMBERS,
+      }),
+    path: 'acme/topichist',
+    message: /needs canCreateTopicGroup to be SystemGroup\.EVERYONE/,
+  },
+  {
+    rule: 'an archived default channel',
+    declare: (o) => ch(o, 'archdefault', { archived: true, defaultChannel: true }),
+    path: 'acme/archdefault',
+    message: /an archived channel cannot be a default channel/,
+  },
+  // Permission values.
+  {
+    rule: 'role:internet is never allowed',
+    declare: (o) => ch(o, 'internet', { canSendMessageGroup: SystemGroup.INTERNET }),
+    path: 'acme/internet',
+    message: /canSendMessageGroup cannot be role:internet/,
+  },
+  {
+    rule: 'role:everyone where allowEveryone is false (channel)',
+    declare: (o) => ch(o, 'everyone', { canSubscribeGroup: SystemGroup.EVERYONE }),
+    path: 'acme/everyone',
+    message: /canSubscribeGroup cannot be role:everyone .*use SystemGroup\.MEMBERS/,
+  },
+  {
+    rule: 'role:everyone where allowEveryone is false (group, inside a set)',
+    declare: (o) =>
+      new UserGroup(o, 'grpeveryone', {
+        name: 'grpeveryone',
+        canManageGroup: Permission.anyOf({ users: ['a@x.io'], groups: [SystemGroup.EVERYONE] }),
+      }),
+    path: 'acme/grpeveryone',
+    message: /canManageGroup cannot be role:everyone/,
+  },
+  {
+    rule: 'a bad e-mail inside a permission set',
+    declare: (o) =>
+      ch(o, 'permemail', { canSendMessageGroup: Permission.anyOf({ users: ['bob'] }) }),
+    path: 'acme/permemail',
+    message: /canSendMessageGroup lists user "bob", which is not an e-mail address/,
+  },
+  {
+    rule: 'a deactivated group as a permission value',
+    declare: (o) => {
+      const old = new UserGroup(o, 'oldgroup', { name: 'oldgroup', deactivated: true });
+      ch(o, 'usesold', { canSendMessageGroup: old });
+    },
+    path: 'acme/usesold',
+    message: /refers to user group 'oldgroup' .* which is declared deactivated/,
+  },
+  // References across organizations.
+  {
+    rule: 'a group of another organization as a permission value',
+    declare: (o, other) => {
+      const g = new UserGroup(other, 'foreign', { name: 'foreign' });
+      ch(o, 'foreignperm', { canSendMessageGroup: g });
+    },
+    path: 'acme/foreignperm',
+    message:
+      /canSendMessageGroup refers to user group other\/foreign, which belongs to organization 'other'/,
+  },
+  {
+    rule: 'a group of another organization as a subgroup',
+    declare: (o, other) => {
+      const g = new UserGroup(other, 'foreign2', { name: 'foreign2' });
+      new UserGroup(o, 'withforeign', { name: 'withforeign', subgroups: [g] });
+    },
+    path: 'acme/withforeign',
+    message: /subgroups refers to user group other\/foreign2/,
+  },
+  {
+    rule: 'a group of another organization as subscribers',
+    declare: (o, other) => {
+      const g = new UserGroup(other, 'foreign3', { name: 'foreign3' });
+      ch(o, 'foreignsubs', { subscribers: { groups: [g] } });
+    },
+    path: 'acme/foreignsubs',
+    message: /subscribers refers to user group other\/foreign3/,
+  },
+  {
+    rule: 'a folder of another organization',
+    declare: (o, other) => {
+      const f = new ChannelFolder(other, 'foreignfolder', { name: 'F' });
+      ch(o, 'foreignfolderuser', { folder: f });
+    },
+    path: 'acme/foreignfolderuser',
+    message: /folder other\/foreignfolder belongs to organization 'other', not to 'acme'/,
+  },
+  {
+    rule: 'subscription settings of a channel of another organization',
+    declare: (o, other) => {
+      const c = new Channel(other, 'foreignchannel', { name: 'foreignchannel' });
+      new SubscriptionSettings(o, 'foreignsettings', { channel: c, pinToTop: true });
+    },
+    path: 'acme/foreignsettings',
+    message: /channel other\/foreignchannel belongs to organization 'other'/,
+  },
+  // Subscribers.
+  {
+    rule: 'role:nobody as subscribers',
+    declare: (o) => ch(o, 'nobodysubs', { subscribers: { groups: [SystemGroup.NOBODY] } }),
+    path: 'acme/nobodysubs',
+    message: /subscribers lists role:nobody, which has no members/,
+  },
+  {
+    rule: 'a bad e-mail added with addSubscribers',
+    declare: (o) => ch(o, 'addbad').addSubscribers('not-an-email'),
+    path: 'acme/addbad',
+    message: /subscribers lists "not-an-email", which is not an e-mail address/,
+  },
+  // Folders.
+  {
+    rule: 'folder name too long',
+    declare: (o) => new ChannelFolder(o, 'longfolder', { name: 'f'.repeat(61) }),
+    path: 'acme/longfolder',
+    message: /Channel folder name too long \(limit: 60 characters\)/,
+  },
+  {
+    rule: 'folder name empty',
+    declare: (o) => new ChannelFolder(o, 'emptyfolder', { name: ' ' }),
+    path: 'acme/emptyfolder',
+    message: /Channel folder name can't be empty/,
+  },
+  {
+    rule: 'folder description too long',
+    declare: (o) =>
+      new ChannelFolder(o, 'folderdesc', { name: 'fd', description: 'x'.repeat(1025) }),
+    path: 'acme/folderdesc',
+    message: /at most 1024/,
+  },
+  {
+    rule: 'an archived folder holding channels',
+    declare: (o) => {
+      const f = new ChannelFolder(o, 'archfolder', { name: 'Old', archived: true });
+      ch(o, 'inarchived', { folder: f });
+    },
+    path: 'acme/archfolder',
+    message: /an archived folder cannot hold channels, but acme\/inarchived is in it/,
+  },
+  // User groups.
+  {
+    rule: 'group name too long',
+    declare: (o) => new UserGroup(o, 'longgroup', { name: 'g'.repeat(101) }),
+    path: 'acme/longgroup',
+    message: /User group name cannot exceed 100 characters/,
+  },
+  {
+    rule: 'group name with a forbidden prefix',
+    declare: (o) => new UserGroup(o, 'prefix', { name: 'role:admins' }),
+    path: 'acme/prefix',
+    message: /User group name cannot start with 'role:'/,
+  },
+  {
+    rule: 'group name empty',
+    declare: (o) => new UserGroup(o, 'emptygroup', { name: '' }),
+    path: 'acme/emptygroup',
+    message: /User group name can't be empty!/,
+  },
+  {
+    rule: 'a group that is its own subgroup',
+    declare: (o) => {
+      const g = new UserGroup(o, 'selfsub', { name: 'selfsub' });
+      g.addSubgroups(g);
+    },
+    path: 'acme/selfsub',
+    message: /the group is its own subgroup/,
+  },
+  {
+    rule: 'a subgroup cycle',
+    declare: (o) => {
+      const a = new UserGroup(o, 'cyc-a', { name: 'cyc-a' });
+      const b = new UserGroup(o, 'cyc-b', { name: 'cyc-b', subgroups: [a] });
+      a.addSubgroups(b);
+    },
+    path: 'acme/cyc-a',
+    message: /subgroups form a cycle: cyc-a -> cyc-b -> cyc-a/,
+  },
+  // Linkifiers.
+  {
+    rule: 'linkifier pattern not RE2',
+    declare: (o) =>
+      new Linkifier(o, 're2', { pattern: '(?<=a)(?P<id>x)', urlTemplate: 'https://x/{id}' }),
+    path: 'acme/re2',
+    message: /Bad regular expression/,
+  },
+  {
+    rule: 'linkifier pattern syntax',
+    declare: (o) => new Linkifier(o, 'paren', { pattern: '(foo', urlTemplate: 'https://x' }),
+    path: 'acme/paren',
+    message: /Bad regular expression: missing \)/,
+  },
+  {
+    rule: 'linkifier template variable missing from the pattern',
+    declare: (o) =>
+      new Linkifier(o, 'tplvar', {
+        pattern: '#(?P<id>[0-9]+)',
+        urlTemplate: 'https://x/{id}/{hello}',
+      }),
+    path: 'acme/tplvar',
+    message: /Group 'hello' in URL template is not present in linkifier pattern/,
+  },
+  {
+    rule: 'linkifier pattern group missing from the template',
+    declare: (o) =>
+      new Linkifier(o, 'patgroup', { pattern: '#(?P<id>[0-9]+)', urlTemplate: 'https://x/' }),
+    path: 'acme/patgroup',
+    message: /Group 'id' in linkifier pattern is not present in URL template/,
+  },
+  {
+    rule: 'linkifier template not RFC 6570',
+    declare: (o) =>
+      new Linkifier(o, 'badtpl', { pattern: '#(?P<foo>x)', urlTemplate: 'https://x/{foo' }),
+    path: 'acme/badtpl',
+    message: /Invalid URL template/,
+  },
+  // Playgrounds.
+  {
+    rule: 'playground template without {code}',
+    declare: (o) =>
+      new CodePlayground(o, 'nocode', {
+        name: 'n',
+        pygmentsLanguage: 'python',
+        urlTemplate: 'https://x/{?test}',
+      }),
+    path: 'acme/nocode',
+    message: /Missing the required variable "code" in the URL template/,
+  },
+  {
+    rule: 'playground template with another variable',
+    declare: (o) =>
+      new CodePlayground(o, 'twovars', {
+        name: 'n2',
+        pygmentsLanguage: 'python',
+        urlTemplate: 'https://x/{?test,code}',
+      }),
+    path: 'acme/twovars',
+    message: /"code" should be the only variable present in the URL template/,
+  },
+  {
+    rule: 'playground language charset',
+    declare: (o) =>
+      new CodePlayground(o, 'langchars', {
+        name: 'n3',
+        pygmentsLanguage: 'py$',
+        urlTemplate: 'https://x/{code}',
+      }),
+    path: 'acme/langchars',
+    message: /Invalid characters in pygments language/,
+  },
+  {
+    rule: 'playground language too long',
+    declare: (o) =>
+      new CodePlayground(o, 'langlong', {
+        name: 'n4',
+        pygmentsLanguage: 'p'.repeat(41),
+        urlTemplate: 'https://x/{code}',
+      }),
+    path: 'acme/langlong',
+    message: /pygments_language is too long \(limit: 40 characters\)/,
+  },
+  // Snippets.
+  {
+    rule: 'snippet title too long',
+    declare: (o) => new SavedSnippet(o, 'longtitle', { title: 't'.repeat(61), content: 'c' }),
+    path: 'acme/longtitle',
+    message: /title is too long \(limit: 60 characters\)/,
+  },
+  {
+    rule: 'snippet content too long',
+    declare: (o) => new SavedSnippet(o, 'longcontent', { title: 'lc', content: 'c'.repeat(10001) }),
+    path: 'acme/longcontent',
+    message: /content is too long \(limit: 10000 characters\)/,
+  },
+  {
+    rule: 'snippet content blank',
+    declare: (o) => new SavedSnippet(o, 'blank', { title: 'bl', content: '  ' }),
+    path: 'acme/blank',
+    message: /content cannot be blank/,
+  },
+  {
+    rule: 'snippet content with a final newline',
+    declare: (o) => new SavedSnippet(o, 'newline', { title: 'nl', content: 'hello\n' }),
+    path: 'acme/newline',
+    message: /trailing whitespace \(a final newline, say\)/,
+  },
+  // Users and subscription settings.
+  {
+    rule: 'user full name too long',
+    declare: (o) => new User(o, 'longname', { email: 'long@x.io', fullName: 'n'.repeat(101) }),
+    path: 'acme/longname',
+    message: /fullName is 101 characters long/,
+  },
+  {
+    rule: 'user role not a role',
+    declare: (o) => new User(o, 'badrole', { email: 'r@x.io', role: 'admin' } as never),
+    path: 'acme/badrole',
+    message: /property 'role'/,
+  },
+  {
+    rule: 'subscription colour not hex',
+    declare: (o) => {
+      const c = ch(o, 'colored');
+      new SubscriptionSettings(o, 'badcolor', { channel: c, color: 'red' });
+    },
+    path: 'acme/badcolor',
+    message: /color 'red' is not a hex colour/,
+  },
+  // Duplicate natural keys.
+  {
+    rule: 'duplicate channel names, case-insensitively',
+    declare: (o) => {
+      ch(o, 'dup1', { name: 'Random' });
+      ch(o, 'dup2', { name: 'random' });
+    },
+    path: 'acme/dup2',
+    message:
+      /channel name 'random' is already declared by acme\/dup1 \(channel names are compared case-insensitively\)/,
+  },
+  {
+    rule: 'duplicate folder names, case-insensitively',
+    declare: (o) => {
+      new ChannelFolder(o, 'fdup1', { name: 'Frontend' });
+      new ChannelFolder(o, 'fdup2', { name: 'frontEND' });
+    },
+    path: 'acme/fdup2',
+    message: /channel folder name 'frontEND' is already declared by acme\/fdup1/,
+  },
+  {
+    rule: 'duplicate group names (case-sensitive)',
+    declare: (o) => {
+      new UserGroup(o, 'gdup1', { name: 'ops' });
+      new UserGroup(o, 'gdup2', { name: 'ops' });
+      new UserGroup(o, 'gcase', { name: 'OPS' });
+    },
+    path: 'acme/gdup2',
+    message: /user group name 'ops' is already declared by acme\/gdup1/,
+  },
+  {
+    rule: 'duplicate linkifier patterns',
+    declare: (o) => {
+      new Linkifier(o, 'ldup1', { pattern: 'L(?P<id>[0-9]+)', urlTemplate: 'https://a/{id}' });
+      new Linkifier(o, 'ldup2', { pattern: 'L(?P<id>[0-9]+)', urlTemplate: 'https://b/{id}' });
+    },
+    path: 'acme/ldup2',
+    message: /linkifier pattern 'L\(\?P<id>\[0-9\]\+\)' is already declared by acme\/ldup1/,
+  },
+  {
+    rule: 'duplicate playgrounds (language, name)',
+    declare: (o) => {
+      new CodePlayground(o, 'pdup1', {
+        name: 'Tutor',
+        pygmentsLanguage: 'ruby',
+        urlTemplate: 'https://a/{code}',
+      });
+      new CodePlayground(o, 'pdup2', {
+        name: 'Tutor',
+        pygmentsLanguage: 'ruby',
+        urlTemplate: 'https://b/{code}',
+      });
+      new CodePlayground(o, 'pother', {
+        name: 'Tutor',
+        pygmentsLanguage: 'go',
+        urlTemplate: 'https://b/{code}',
+      });
+    },
+    path: 'acme/pdup2',
+    message: /code playground 'Tutor' for language 'ruby' is already declared by acme\/pdup1/,
+  },
+  {
+    rule: 'duplicate snippet titles',
+    declare: (o) => {
+      new SavedSnippet(o, 'sdup1', { title: 'Hi', content: 'a' });
+      new SavedSnippet(o, 'sdup2', { title: 'Hi', content: 'b' });
+    },
+    path: 'acme/sdup2',
+    message: /saved snippet title 'Hi' is already declared by acme\/sdup1/,
+  },
+  {
+    rule: 'duplicate users, case-insensitively',
+    declare: (o) => {
+      new User(o, 'udup1', { email: 'Ann@x.io', role: 'member' });
+      new User(o, 'udup2', { email: 'ann@x.io', role: 'moderator' });
+    },
+    path: 'acme/udup2',
+    message: /user 'ann@x.io' is already declared by acme\/udup1/,
+  },
+  {
+    rule: 'two subscription settings for one channel',
+    declare: (o) => {
+      const c = ch(o, 'twice');
+      new SubscriptionSettings(o, 'ssdup1', { channel: c, isMuted: true });
+      new SubscriptionSettings(o, 'ssdup2', { channel: c, pinToTop: true });
+    },
+    path: 'acme/ssdup2',
+    message: /subscription settings for channel 'twice' is already declared by acme\/ssdup1/,
+  },
+  // Renames.
+  {
+    rule: 'renamedFrom a name that is still declared',
+    declare: (o) => {
+      ch(o, 'old-name');
+      ch(o, 'new-name', { renamedFrom: 'Old-Name' });
+    },
+    path: 'acme/new-name',
+    message: /renamedFrom 'Old-Name' is the name of acme\/old-name, which is still declared/,
+  },
+  {
+    rule: 'two renames from one name',
+    declare: (o) => {
+      new UserGroup(o, 'ren1', { name: 'ren1', renamedFrom: ['legacy'] });
+      new UserGroup(o, 'ren2', { name: 'ren2', renamedFrom: ['legacy'] });
+    },
+    path: 'acme/ren2',
+    message: /renamedFrom 'legacy' is also claimed by acme\/ren1/,
+  },
+  {
+    rule: 'renamedFrom its own name',
+    declare: (o) =>
+      new SavedSnippet(o, 'selfren', { title: 'Self', content: 'x', renamedFrom: 'Self' }),
+    path: 'acme/selfren',
+    message: /renamedFrom 'Self' is the declared name itself/,
+  },
+];
+
+const RULES = CASES;
+
+function build(declare: Case['declare']): { app: App; org: Organization } {
+  const app = Testing.app();
+  const org = new Organization(app, 'acme');
+  const other = new Organization(app, 'other');
+  declare(org, other);
+  return { app, org };
+}
+
+describe('validation rules', () => {
+  test.each(RULES.map((c) => [c.rule, c] as const))('%s', (_rule, c) => {
+    const { org } = build(c.declare);
+    const problems = Testing.validate(org);
+    expect(problems).toContainEqual({ path: c.path, message: expect.stringMatching(c.message) });
+    let err: unknown;
+    try {
+      Testing.synth(org);
+    } catch (e) {
+      err = e;
+    }
+    expect(isZulipCdkError(err, 'VALIDATION_FAILED')).toBe(true);
+    expect((err as Error).message).toMatch(new RegExp(`^${c.path}: `, 'm'));
+  });
+
+  test('valid constructs add no problem (no false positives in this table)', () => {
+    const { org } = build((o) => {
+      ch(o, 'fine', {
+        private: true,
+        historyPublicToSubscribers: false,
+        canCreateTopicGroup: SystemGroup.EVERYONE,
+        canSubscribeGroup: SystemGroup.MEMBERS,
+      });
+      new UserGroup(o, 'case1', { name: 'ops' });
+      new UserGroup(o, 'case2', { name: 'OPS' });
+      new Linkifier(o, 'ok', { pattern: '(?P<a>x)(?P<b>y)', urlTemplate: 'https://x/{a}{?b}' });
+    });
+    expect(Testing.validate(org)).toEqual([]);
+  });
+
+  test('organization props are strict, and its id names a file', () => {
+    const app = Testing.app();
+    new Organization(app, 'bad id', { prune: { channels: true } } as never);
+    const problems = Testing.validate(app);
+    expect(problems).toEqual([
+      { path: 'bad id', message: expect.stringMatching(/unknown property 'prune.channels'/) },
+      {
+        path: 'bad id',
+        message: expect.stringMatching(/organization id 'bad id' names the output file/),
+      },
+    ]);
+  });
+
+  test('one error lists every problem of the whole app, each line starting with its path', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'zulip-cdk-validation-'));
+    try {
+      const app = new App({ outdir });
+      const acme = new Organization(app, 'acme');
+      const other = new Organization(app, 'other');
+      for (const c of RULES) c.declare(acme, other);
+      let err: unknown;
+      try {
+        app.synth();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ValidationError);
+      const e = err as ValidationError;
+      expect(e.code).toBe('VALIDATION_FAILED');
+      const lines = e.message.split('\n');
+      expect(lines[0]).toBe(`the configuration has ${e.problems.length} problems:`);
+      expect(lines.slice(1)).toHaveLength(e.problems.length);
+      const missing = RULES.filter(
+        (c) => !lines.some((l) => l.startsWith(`${c.path}: `) && c.message.test(l)),
+      ).map((c) => c.rule);
+      expect(missing).toEqual([]);
+      for (const line of lines.slice(1)) expect(line).toMatch(/^(acme|other)\/[^:]+: \S/);
+      // Nothing was written.
+      expect(readdirSync(outdir)).toEqual([]);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+
+  test('two organizations with the same id in one app', () => {
+    const app = Testing.app();
+    const { Construct } = jest.requireActual<typeof import('constructs')>('constructs');
+    new Organization(new Construct(app, 'staging'), 'acme');
+    new Organization(new Construct(app, 'production'), 'acme');
+    expect(() => app.synth()).toThrow(
+      /production\/acme: organization id 'acme' is also used by staging\/acme/,
+    );
+  });
+});
+
+describe('synth makes no request', () => {
+  test('validation and synth touch no network', () => {
+    const spies = [
+      jest.spyOn(http, 'request'),
+      jest.spyOn(https, 'request'),
+      jest.spyOn(net, 'connect'),
+      jest.spyOn(net.Socket.prototype, 'connect'),
+      jest.spyOn(globalThis, 'fetch'),
+    ];
+    const outdir = mkdtempSync(join(tmpdir(), 'zulip-cdk-norequest-'));
+    try {
+      const app = new App({ outdir });
+      const good = new Organization(app, 'good');
+      const g = new UserGroup(good, 'g', { name: 'g', members: ['a@x.io'] });
+      new Channel(good, 'c', { name: 'c', subscribers: { groups: [g] } });
+      app.synth();
+      const bad = Testing.organization('bad');
+      ch(bad, 'x', { private: true, defaultChannel: true });
+      expect(() => Testing.synth(bad)).toThrow(ValidationError);
+      for (const s of spies) expect(s).not.toHaveBeenCalled();
+    } finally {
+      for (const s of spies) s.mockRestore();
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
