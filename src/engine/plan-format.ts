@@ -81,7 +81,10 @@ export const CreateChangeSchema = z.strictObject({
 export const UpdateChangeSchema = z.strictObject({
   action: z.literal('update'),
   ...common,
-  /** null when the object is created by this plan (subscription settings on a new channel). */
+  /**
+   * The live object's ID; for `subscriptionSettings`, the channel's ID. null when the object
+   * is created by this plan (subscription settings on a new channel).
+   */
   liveId: z.number().int().nullable(),
   properties: z.array(PropertyChangeSchema),
 });
@@ -249,3 +252,14 @@ export const PlanSchema = z.strictObject({
   fingerprints: z.record(z.string(), z.string()),
 });
 export type Plan = z.infer<typeof PlanSchema>;
+
+/**
+ * The JSON Schema (draft 2020-12) of the saved-plan format, generated from {@link PlanSchema}
+ * so the two never drift apart. CI tools can validate `plan.json` with it.
+ */
+export function planJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(PlanSchema, { target: 'draft-2020-12' }),
+    title: `zulip-cdk plan, format version ${PLAN_FORMAT_VERSION}`,
+  };
+}

@@ -1,5 +1,7 @@
+import Ajv2020 from 'ajv/dist/2020';
 import {
   parsePlan,
+  planJsonSchema,
   plan,
   planChecksum,
   renderJson,
@@ -112,5 +114,15 @@ describe('renderers', () => {
     } catch (e) {
       expect(isZulipCdkError(e, 'PLAN_INVALID')).toBe(true);
     }
+  });
+});
+
+describe('plan JSON Schema', () => {
+  it('validates a saved plan and rejects a broken one', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(planJsonSchema());
+    const p = JSON.parse(renderJson(richPlan())) as unknown;
+    expect(validate(p)).toBe(true);
+    expect(validate({ ...(p as object), changes: [{ action: 'create' }] })).toBe(false);
   });
 });
