@@ -166,6 +166,35 @@ export interface StoredNavigationView {
   name: string | null;
 }
 
+/** A message, with each recipient's flags and the reactions. */
+export interface StoredMessage {
+  id: number;
+  senderId: number;
+  type: 'stream' | 'private';
+  /** For channel messages. */
+  channelId: number | null;
+  topic: string;
+  /** For direct messages: every participant, the sender included. */
+  recipientIds: number[];
+  content: string;
+  timestamp: number;
+  /** Flags by user ID (Zulip's UserMessage rows). */
+  flags: Record<string, string[]>;
+  reactions: Array<{ userId: number; emojiName: string; emojiCode: string; reactionType: string }>;
+}
+
+/** A scheduled message. */
+export interface StoredScheduledMessage {
+  id: number;
+  senderId: number;
+  type: 'stream' | 'private';
+  to: number | number[];
+  topic: string;
+  content: string;
+  deliveryTimestamp: number;
+  failed: boolean;
+}
+
 /** The whole organization. */
 export interface OrgState {
   formatVersion: typeof ORG_STATE_FORMAT_VERSION;
@@ -188,6 +217,8 @@ export interface OrgState {
   presence?: Record<string, StoredPresence>;
   presenceLastUpdateId?: number;
   navigationViews?: StoredNavigationView[];
+  messages?: StoredMessage[];
+  scheduledMessages?: StoredScheduledMessage[];
 }
 
 /** A random 32-character API key, like Zulip's. */

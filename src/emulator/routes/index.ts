@@ -2,12 +2,14 @@ import { Router } from '../router';
 import { channelFolderRoutes } from './channel-folders';
 import { channelRoutes } from './channels';
 import { draftRoutes } from './drafts';
+import { messageRoutes } from './messages';
 import { miscRoutes } from './misc';
 import { navigationViewRoutes } from './navigation-views';
 import { presenceRoutes } from './presence';
 import { realmRoutes } from './realm';
 import { registerRoutes } from './register';
 import { savedSnippetRoutes } from './saved-snippets';
+import { scheduledMessageRoutes } from './scheduled-messages';
 import { subscriptionRoutes } from './subscriptions';
 import { userGroupRoutes } from './user-groups';
 import { userRoutes } from './users';
@@ -28,6 +30,8 @@ export function buildRouter(): Router {
     ...savedSnippetRoutes,
     ...draftRoutes,
     ...navigationViewRoutes,
+    ...messageRoutes,
+    ...scheduledMessageRoutes,
   );
   return router;
 }

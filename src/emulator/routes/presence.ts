@@ -1,22 +1,8 @@
 import { badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
 import type { StoredPresence, StoredUser } from '../state';
+import { UNICODE_EMOJI } from '../emoji';
 import { pathInt, requireAdmin } from './common';
-
-/** A small table of Unicode emoji names and codes; unknown names are refused as Zulip does. */
-const EMOJI: Record<string, string> = {
-  smile: '1f642',
-  car: '1f697',
-  palm_tree: '1f334',
-  calendar: '1f4c6',
-  house: '1f3e0',
-  airplane: '2708',
-  coffee: '2615',
-  sick: '1f912',
-  octopus: '1f419',
-  thumbs_up: '1f44d',
-  working_on_it: '1f6e0',
-};
 
 function presenceMap(ctx: RequestContext): Record<string, StoredPresence> {
   ctx.org.presence ??= {};
@@ -70,7 +56,7 @@ function updateStatus(ctx: RequestContext, target: StoredUser): Record<string, u
       if (!['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji'].includes(type))
         throw badRequest('Invalid reaction_type');
       if (type === 'realm_emoji') throw badRequest('Invalid custom emoji.');
-      const known = EMOJI[emojiName];
+      const known = UNICODE_EMOJI[emojiName];
       if (known === undefined) throw badRequest(`Emoji '${emojiName}' does not exist`);
       if (emojiCode !== undefined && emojiCode !== known) throw badRequest('Invalid emoji name.');
       cur.emojiName = emojiName;
