@@ -186,3 +186,9 @@ describe('navigation views (FL 390)', () => {
     }
   });
 });
+
+test('e2ee test notification: no push devices in the emulator', async () => {
+  const r = await alice.post('/mobile_push/e2ee/test_notification', { push_account_id: 1 });
+  expect(r.status).toBe(400);
+  expect(r.body.code).toBe('NO_ACTIVE_PUSH_DEVICE');
+});

@@ -1,10 +1,21 @@
-import { badRequest } from '../errors';
+import { ApiError, badRequest } from '../errors';
 import { hasMetadataAccess, isSubscribed } from '../permissions';
 import type { Route } from '../router';
 import { pathInt } from './common';
 
 /** Endpoints that fit no other file. Peripheral endpoints (drafts, flags, ...) go here or beside. */
 export const miscRoutes: Route[] = [
+  {
+    // The emulator has no push devices, so the test notification always finds none. Added in
+    // Zulip 12.0-dev; the exact feature level is not in NOTES (422 is a placeholder).
+    method: 'POST',
+    path: '/mobile_push/e2ee/test_notification',
+    minLevel: 422,
+    handler: (ctx) => {
+      ctx.params.int('push_account_id');
+      throw new ApiError('No active registered push device', { code: 'NO_ACTIVE_PUSH_DEVICE' });
+    },
+  },
   {
     method: 'GET',
     path: '/users/{user_id}/channels',
