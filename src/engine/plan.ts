@@ -171,6 +171,7 @@ class Planner {
   private readonly desiredGroups = new Map<string, DesiredUserGroup>();
   private readonly desiredFolders = new Map<string, DesiredChannelFolder>();
   private readonly desiredChannels = new Map<string, DesiredChannel>();
+  private readonly expansions = new Map<string, Set<number>>();
   /** Addresses of undeclared live objects the configuration refers to (never pruned). */
   private readonly referenced = new Set<string>();
   /** Live channel ID → the folder ID it is in after the plan (undefined: a folder created now). */
@@ -611,7 +612,19 @@ class Planner {
   // ---------------------------------------------------------------- groups
 
   /** Active user IDs a desired or live group stands for after apply, following subgroups. */
-  private expandGroup(name: string, seen = new Set<string>()): Set<number> {
+  private expandGroup(name: string, seen?: Set<string>): Set<number> {
+    // Channels share groups (role:members on many channels): expand each group once.
+    if (!seen) {
+      const cached = this.expansions.get(name);
+      if (cached) return cached;
+      const fresh = this.expandGroupUncached(name, new Set());
+      this.expansions.set(name, fresh);
+      return fresh;
+    }
+    return this.expandGroupUncached(name, seen);
+  }
+
+  private expandGroupUncached(name: string, seen: Set<string>): Set<number> {
     const out = new Set<number>();
     if (seen.has(name)) return out;
     seen.add(name);
@@ -755,8 +768,10 @@ class Planner {
     const want = this.resolveUsers(d.members.users, address, d.path);
     const have = l ? l.members.filter((id) => this.idx.usersById.get(id)?.isActive !== false) : [];
     const exact = d.members.mode === 'exact';
-    const add = want.filter((id) => !have.includes(id));
-    const remove = exact ? have.filter((id) => !want.includes(id)) : [];
+    const haveSet = new Set(have);
+    const wantSet = new Set(want);
+    const add = want.filter((id) => !haveSet.has(id));
+    const remove = exact ? have.filter((id) => !wantSet.has(id)) : [];
     const wantGroups = d.members.groups.map((name) => {
       this.checkGroupRef(name, address, d.path);
       const m = this.desiredGroups.has(name)
@@ -1083,9 +1098,11 @@ class Planner {
       return;
     }
     const current = (have ?? []).filter((id) => this.idx.usersById.get(id)?.isActive !== false);
-    const add = [...want].filter((id) => !current.includes(id));
+    const currentSet = new Set(current);
+    const add = [...want].filter((id) => !currentSet.has(id));
     const remove = s.mode === 'exact' ? current.filter((id) => !want.has(id)) : [];
-    const after = new Set(current.filter((id) => !remove.includes(id)));
+    const removed = new Set(remove);
+    const after = new Set(current.filter((id) => !removed.has(id)));
     for (const id of add) after.add(id);
     this.channelSubscribersAfter.set(key, after);
     if (add.length + remove.length === 0) return;
