@@ -9,7 +9,9 @@ function intOption(value: unknown, flag: string, min: number): number | undefine
   if (value === undefined) return undefined;
   const n = Number(value);
   if (typeof value !== 'string' || !/^[0-9]+$/.test(value) || n < min)
-    throw new UsageError(`${flag} must be an integer of at least ${min}, got '${JSON.stringify(value)}'`);
+    throw new UsageError(
+      `${flag} must be an integer of at least ${min}, got '${JSON.stringify(value)}'`,
+    );
   return n;
 }
 
