@@ -213,21 +213,31 @@ export class UserGroup extends ZulipResource {
 
   /** A path of group names from this group back to itself, if its subgroups loop. */
   private findCycle(): string[] | undefined {
-    const visit = (g: UserGroup, trail: UserGroup[]): UserGroup[] | undefined => {
+    // Breadth-first from the direct subgroups, remembering how each group was reached, so a
+    // diamond-shaped hierarchy is walked once, not once per path.
+    const parent = new Map<UserGroup, UserGroup>();
+    const queue: UserGroup[] = [];
+    for (const s of this.subgroups) {
+      if (isUserGroupLike(s) && s !== this && !parent.has(s)) {
+        parent.set(s, this);
+        queue.push(s);
+      }
+    }
+    for (let g = queue.shift(); g; g = queue.shift()) {
       for (const s of g.subgroups) {
         if (!isUserGroupLike(s)) continue;
-        if (s === this) return [...trail, s];
-        if (trail.includes(s)) continue;
-        const found = visit(s, [...trail, s]);
-        if (found) return found;
+        if (s === this) {
+          const path: UserGroup[] = [this];
+          for (let at: UserGroup | undefined = g; at && at !== this; at = parent.get(at)) {
+            path.unshift(at);
+          }
+          return [this, ...path].map((x) => x.groupName);
+        }
+        if (!parent.has(s)) {
+          parent.set(s, g);
+          queue.push(s);
+        }
       }
-      return undefined;
-    };
-    const direct = this.subgroups.filter((s) => s !== this);
-    for (const s of direct) {
-      if (!isUserGroupLike(s)) continue;
-      const found = visit(s, [s]);
-      if (found) return [this, ...found].map((g) => g.groupName);
     }
     return undefined;
   }

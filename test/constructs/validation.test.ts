@@ -322,6 +322,17 @@ const CASES: Case[] = [
     path: 'acme/cyc-a',
     message: /subgroups form a cycle: cyc-a -> cyc-b -> cyc-a/,
   },
+  {
+    rule: 'a longer subgroup cycle, found from every group in it',
+    declare: (o) => {
+      const a = new UserGroup(o, 'loop-a', { name: 'loop-a' });
+      const b = new UserGroup(o, 'loop-b', { name: 'loop-b', subgroups: [a] });
+      const c = new UserGroup(o, 'loop-c', { name: 'loop-c', subgroups: [b] });
+      a.addSubgroups(c);
+    },
+    path: 'acme/loop-b',
+    message: /subgroups form a cycle: loop-b -> loop-a -> loop-c -> loop-b/,
+  },
   // Linkifiers.
   {
     rule: 'linkifier pattern not RE2',
@@ -605,6 +616,11 @@ describe('validation rules', () => {
       new UserGroup(o, 'case1', { name: 'ops' });
       new UserGroup(o, 'case2', { name: 'OPS' });
       new Linkifier(o, 'ok', { pattern: '(?P<a>x)(?P<b>y)', urlTemplate: 'https://x/{a}{?b}' });
+      // A diamond is not a cycle.
+      const leaf = new UserGroup(o, 'leaf', { name: 'leaf' });
+      const left = new UserGroup(o, 'left', { name: 'left', subgroups: [leaf] });
+      const right = new UserGroup(o, 'right', { name: 'right', subgroups: [leaf] });
+      new UserGroup(o, 'top', { name: 'top', subgroups: [left, right, SystemGroup.MODERATORS] });
     });
     expect(Testing.validate(org)).toEqual([]);
   });

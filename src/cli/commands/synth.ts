@@ -74,7 +74,9 @@ where each went. No request is made to any Zulip server.
         `${s.savedSnippets.length} snippets`,
         `${s.users.length} users`,
       ].join(', ');
-      io.stdout.write(`${org.path} -> ${path.relative(io.cwd, org.file)} (${counts})\n`);
+      const rel = path.relative(io.cwd, org.file);
+      const shown = rel.startsWith('..') || path.isAbsolute(rel) ? org.file : rel;
+      io.stdout.write(`${org.path} -> ${shown} (${counts})\n`);
     }
     return 0;
   },
