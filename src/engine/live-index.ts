@@ -24,6 +24,12 @@ export class LiveIndex {
   public readonly foldersById = new Map<number, LiveChannelFolder>();
   public readonly foldersByKey = new Map<string, LiveChannelFolder>();
 
+  /**
+   * Group ID → the name the configuration gives it (`renamedFrom`), so values read live are
+   * shown and compared under the name they will have: a rename alone changes no setting.
+   */
+  public readonly groupRenames = new Map<number, string>();
+
   public constructor(public readonly live: LiveState) {
     for (const u of live.users) {
       this.usersById.set(u.id, u);
@@ -60,7 +66,7 @@ export class LiveIndex {
 
   /** The name of a group ID; `group#<id>` when unknown. */
   public groupNameOf(id: number): string {
-    return this.groupsById.get(id)?.name ?? `group#${id}`;
+    return this.groupRenames.get(id) ?? this.groupsById.get(id)?.name ?? `group#${id}`;
   }
 
   /** A wire group-setting value in natural-key terms, canonicalised. */

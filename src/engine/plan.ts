@@ -418,6 +418,8 @@ class Planner {
       (k) => this.desiredGroups.has(k),
       this.groupMatch,
     );
+    for (const [name, g] of this.groupMatch)
+      if (g && g.name !== name) this.idx.groupRenames.set(g.id, name);
     const refGroup = (name: string): void => {
       if (!this.desiredGroups.has(name)) this.referenced.add(groupAddress(name));
     };

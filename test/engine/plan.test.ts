@@ -838,6 +838,28 @@ describe('plan: user groups', () => {
     expect(find(p, 'channel["new"]#create').dependsOn).toEqual(['userGroup["engineering"]#rename']);
   });
 
+  it('a rename alone changes no setting that refers to the group', () => {
+    const l = structuredClone(live);
+    const ch = new LiveBuilder().channel('general');
+    l.channels.push({ ...ch, permissions: { ...ch.permissions, can_send_message_group: eng.id } });
+    const p = run(
+      desired((d) => {
+        d.userGroups.push(
+          dGroup('engineering', {
+            description: 'Engineers',
+            members: { mode: 'atLeast', users: [], groups: [] },
+            lifecycle: { renamedFrom: ['eng'] },
+          }),
+        );
+        d.channels.push(
+          dChannel('general', { permissions: { canSendMessageGroup: 'engineering' } }),
+        );
+      }),
+      l,
+    );
+    expect(summary(p)).toEqual(['rename userGroup["engineering"]']);
+  });
+
   it('is an error to reference a group that exists nowhere', () => {
     try {
       plan(
