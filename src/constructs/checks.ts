@@ -55,6 +55,7 @@ export function checkPermission(
     }
   }
   if (Permission.isPermission(value)) {
+    for (const p of value._problems) problems.push(`${setting}: ${p}`);
     for (const u of usersOf(value)) {
       if (typeof u !== 'string' || !isEmail(u)) {
         problems.push(

@@ -45,7 +45,29 @@ export class Permission {
    * that group, and an empty set is {@link SystemGroup.NOBODY}, as Zulip canonicalises them.
    */
   public static anyOf(props: PermissionSetProps): Permission {
-    return new Permission(props.users ?? [], props.groups ?? []);
+    const problems: string[] = [];
+    const raw = (props ?? {}) as Record<string, unknown>;
+    for (const key of Object.keys(raw)) {
+      if (key !== 'users' && key !== 'groups') {
+        problems.push(`Permission.anyOf got unknown property '${key}': use users and groups`);
+      }
+    }
+    const users = Array.isArray(raw.users) ? (raw.users as unknown[]) : [];
+    const groups = Array.isArray(raw.groups) ? (raw.groups as unknown[]) : [];
+    if (raw.users !== undefined && !Array.isArray(raw.users)) {
+      problems.push('Permission.anyOf users must be an array of e-mail addresses');
+    }
+    if (raw.groups !== undefined && !Array.isArray(raw.groups)) {
+      problems.push('Permission.anyOf groups must be an array of groups');
+    }
+    for (const g of groups) {
+      if (!isGroupReference(g)) {
+        problems.push(
+          `Permission.anyOf groups lists ${JSON.stringify(g)}: expected a UserGroup construct or a SystemGroup; groups are referenced by object, not by name`,
+        );
+      }
+    }
+    return new Permission(users as string[], groups.filter(isGroupReference), problems);
   }
 
   /** True when `x` is a {@link Permission} set. */
@@ -58,9 +80,17 @@ export class Permission {
   /** Groups. */
   public readonly groups: readonly GroupReference[];
 
-  private constructor(users: readonly string[], groups: readonly GroupReference[]) {
+  /** @internal Mistakes in the `anyOf` call, reported at synth with the setting's path. */
+  public readonly _problems: readonly string[];
+
+  private constructor(
+    users: readonly string[],
+    groups: readonly GroupReference[],
+    problems: readonly string[],
+  ) {
     this.users = [...users];
     this.groups = [...groups];
+    this._problems = [...problems];
     brand(this, PERMISSION);
     Object.freeze(this);
   }

@@ -18,19 +18,40 @@ export interface SubscriptionSettingsProps extends ResourceOptions<SubscriptionS
    * @default - left as it is
    */
   readonly color?: string;
-  /** @default - left as it is */
+  /**
+   * Mute the channel.
+   * @default - left as it is
+   */
   readonly isMuted?: boolean;
-  /** @default - left as it is */
+  /**
+   * Pin the channel to the top of the sidebar.
+   * @default - left as it is
+   */
   readonly pinToTop?: boolean;
-  /** @default - left as it is (following the user's global setting) */
+  /**
+   * Desktop notifications for every message.
+   * @default - left as it is (following the user's global setting)
+   */
   readonly desktopNotifications?: boolean;
-  /** @default - left as it is (following the user's global setting) */
+  /**
+   * Sound for every message.
+   * @default - left as it is (following the user's global setting)
+   */
   readonly audibleNotifications?: boolean;
-  /** @default - left as it is (following the user's global setting) */
+  /**
+   * Mobile push notifications for every message.
+   * @default - left as it is (following the user's global setting)
+   */
   readonly pushNotifications?: boolean;
-  /** @default - left as it is (following the user's global setting) */
+  /**
+   * E-mail notifications for every message.
+   * @default - left as it is (following the user's global setting)
+   */
   readonly emailNotifications?: boolean;
-  /** @default - left as it is (following the user's global setting) */
+  /**
+   * Notify for @all / @channel mentions as for personal mentions.
+   * @default - left as it is (following the user's global setting)
+   */
   readonly wildcardMentionsNotify?: boolean;
 }
 

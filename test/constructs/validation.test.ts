@@ -187,6 +187,15 @@ const CASES: Case[] = [
     message: /canSendMessageGroup lists user "bob", which is not an e-mail address/,
   },
   {
+    rule: 'a typo or a group name inside Permission.anyOf',
+    declare: (o) =>
+      ch(o, 'anyoftypo', {
+        canSendMessageGroup: Permission.anyOf({ user: ['a@x.io'], groups: ['admins'] } as never),
+      }),
+    path: 'acme/anyoftypo',
+    message: /canSendMessageGroup: Permission.anyOf got unknown property 'user'/,
+  },
+  {
     rule: 'a deactivated group as a permission value',
     declare: (o) => {
       const old = new UserGroup(o, 'oldgroup', { name: 'oldgroup', deactivated: true });
