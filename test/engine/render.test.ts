@@ -126,3 +126,29 @@ describe('plan JSON Schema', () => {
     expect(validate({ ...(p as object), changes: [{ action: 'create' }] })).toBe(false);
   });
 });
+
+describe('renderers on big plans', () => {
+  const b = new LiveBuilder();
+  for (let i = 0; i < 400; i++) b.channel(`undeclared-${i}`);
+  const big = plan(
+    desired((d) => {
+      for (let i = 0; i < 800; i++)
+        d.channels.push(dChannel(`c-${i}`, { description: 'x'.repeat(100) }));
+    }),
+    b.build(),
+  );
+
+  it('markdown stays under GitHub comment size and says what it cut', () => {
+    const md = renderMarkdown(big);
+    expect(md.length).toBeLessThanOrEqual(60000);
+    expect(md).toMatch(/The plan is too long for a comment: \d+ change\(s\)/);
+    expect(md).toContain(big.summary.create.toString());
+    expect(renderMarkdown(big, { maxLength: 1e9 })).not.toContain('too long');
+  });
+
+  it('text collapses repeated warnings', () => {
+    const text = renderText(big);
+    expect(text).toContain('... and 380 more [UNDECLARED]');
+    expect(renderText(big, { maxWarningsPerCode: Infinity })).not.toContain('more [UNDECLARED]');
+  });
+});

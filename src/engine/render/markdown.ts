@@ -9,6 +9,27 @@ export interface MarkdownRenderOptions {
   readonly title?: string;
   /** Open the `<details>` blocks; default false (closed, so long plans stay readable). */
   readonly open?: boolean;
+  /**
+   * Longest output in characters; default 60,000 (GitHub refuses comments over 65,536).
+   * Past it, diffs, side effects and warnings are cut with a note; the summary and the
+   * safety findings always stay.
+   */
+  readonly maxLength?: number;
+}
+
+/** Lines under a character budget; the rest are counted, not shown. */
+class Budget {
+  public cut = 0;
+  public constructor(private left: number) {}
+  public take(text: string): boolean {
+    if (text.length + 1 > this.left) {
+      this.cut += 1;
+      this.left = 0;
+      return false;
+    }
+    this.left -= text.length + 1;
+    return true;
+  }
 }
 
 function escapeHtml(s: string): string {
@@ -65,6 +86,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
       out.push(`- **${f.code}**${f.address ? ` \`${f.address}\`` : ''}: ${escapeMd(f.message)}`);
     out.push('');
   }
+  // Reserve room for the section frames and the truncation note.
+  const budget = new Budget(
+    (options.maxLength ?? 60000) - out.join('\n').length - 600 - 200 * RESOURCE_KINDS.length,
+  );
+  let cutChanges = 0;
   for (const kind of RESOURCE_KINDS) {
     const changes = plan.changes.filter((c) => c.kind === kind);
     if (changes.length === 0) continue;
@@ -72,22 +98,33 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
       `<details${open}><summary><b>${escapeHtml(KIND_TITLES[kind])}</b>: ${escapeHtml(countsByAction(changes))}</summary>`,
       '',
     );
-    const body = changes.map((c) => diffLines(c).join('\n')).join('\n\n');
-    const f = fence(body);
-    out.push(`${f}diff`, body, f, '');
-    const effects = changes.flatMap((c) => sideEffects(c));
-    if (effects.length > 0) {
-      out.push('Side effects:', '');
-      for (const e of effects) out.push(`- ${escapeMd(e)}`);
-      out.push('');
+    const blocks: string[] = [];
+    for (const c of changes) {
+      const block = diffLines(c).join('\n');
+      if (budget.take(block + '\n')) blocks.push(block);
+      else cutChanges += 1;
     }
+    if (blocks.length > 0) {
+      const body = blocks.join('\n\n');
+      const f = fence(body);
+      out.push(`${f}diff`, body, f, '');
+    }
+    const effects = changes.flatMap((c) => sideEffects(c)).map((e) => `- ${escapeMd(e)}`);
+    const shown = effects.filter((e) => budget.take(e));
+    if (shown.length > 0) out.push('Side effects:', '', ...shown, '');
     out.push('</details>', '');
   }
   if (plan.warnings.length > 0) {
+    const lines = plan.warnings
+      .map((w) => `- ${w.address ? `\`${w.address}\`: ` : ''}${escapeMd(w.message)} (${w.code})`)
+      .filter((l) => budget.take(l));
     out.push(`<details${open}><summary>:warning: Warnings (${plan.warnings.length})</summary>`, '');
-    for (const w of plan.warnings)
-      out.push(`- ${w.address ? `\`${w.address}\`: ` : ''}${escapeMd(w.message)} (${w.code})`);
-    out.push('', '</details>', '');
+    out.push(...lines, '', '</details>', '');
   }
+  if (budget.cut > 0)
+    out.push(
+      `> [!NOTE]\n> The plan is too long for a comment: ${cutChanges} change(s) and ${budget.cut - cutChanges} other line(s) are not shown. Save the full plan with \`zulip-cdk plan --out plan.json\`.`,
+      '',
+    );
   return out.join('\n');
 }

@@ -5,6 +5,11 @@ import { SYMBOLS, formatValue, summaryLine } from './describe';
 export interface TextRenderOptions {
   /** ANSI colours; the CLI turns them on for a terminal without `NO_COLOR`. Default false. */
   readonly color?: boolean;
+  /**
+   * Warnings shown per code before the rest are counted in one line (an organization with
+   * thousands of undeclared channels would bury the plan). Default 20; `Infinity` shows all.
+   */
+  readonly maxWarningsPerCode?: number;
 }
 
 const ANSI = { green: 32, yellow: 33, red: 31, magenta: 35, bold: 1, dim: 2, cyan: 36 } as const;
@@ -33,10 +38,18 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
   }
   if (plan.warnings.length > 0) {
     lines.push(paint('yellow', `Warnings (${plan.warnings.length}):`));
-    for (const w of plan.warnings)
-      lines.push(
-        `  ${paint('yellow', '!')} ${w.address ? `${w.address}: ` : ''}${w.message} [${w.code}]`,
-      );
+    const max = options.maxWarningsPerCode ?? 20;
+    const seen = new Map<string, number>();
+    for (const w of plan.warnings) {
+      const n = (seen.get(w.code) ?? 0) + 1;
+      seen.set(w.code, n);
+      if (n <= max)
+        lines.push(
+          `  ${paint('yellow', '!')} ${w.address ? `${w.address}: ` : ''}${w.message} [${w.code}]`,
+        );
+    }
+    for (const [code, n] of seen)
+      if (n > max) lines.push(`  ${paint('yellow', '!')} ... and ${n - max} more [${code}]`);
     lines.push('');
   }
   if (plan.findings.length > 0) {
