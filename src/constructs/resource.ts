@@ -164,7 +164,16 @@ export abstract class ZulipResource extends Construct {
 
   private runValidation(): string[] {
     if (!this._propsValid) return [...this.propsProblems];
-    return [...this.propsProblems, ...this.validateResource(), ...this.validateKeys()];
+    try {
+      return [...this.propsProblems, ...this.validateResource(), ...this.validateKeys()];
+    } catch (e) {
+      // A value the props schema let through but a check could not handle: still one line
+      // with this construct's path, not a crash that hides the other problems.
+      return [
+        ...this.propsProblems,
+        `could not be validated (${e instanceof Error ? e.message : String(e)}): check its props`,
+      ];
+    }
   }
 
   private peers(): ZulipResource[] {
