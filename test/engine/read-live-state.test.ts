@@ -58,3 +58,113 @@ describe.each([372, 421, 478])('readLiveState against the embedded server (FL %i
     expect(p.warnings.every((w) => w.code === 'UNDECLARED')).toBe(true);
   });
 });
+
+describe('no perpetual diff: objects made with explicit settings plan as unchanged (FL 478)', () => {
+  let z: Emulator;
+  let client: ZulipClient;
+  beforeAll(async () => {
+    z = await startEmulator({ rateLimit: false });
+    client = new ZulipClient({
+      credentials: new ZulipCredentials({
+        email: z.owner.email,
+        apiKey: z.owner.apiKey,
+        site: z.site,
+      }),
+    });
+  });
+  afterAll(async () => {
+    await client.close();
+    await z.close();
+  });
+
+  it('folder, group with a set setting, private channel with every property, linkifier, playground, snippet', async () => {
+    const before = await readLiveState(client);
+    const alice = before.users.find((u) => u.email.startsWith('alice@'))!;
+    const admins = before.userGroups.find((g) => g.name === 'role:administrators')!;
+    const folder = await client.createChannelFolder({ name: 'Squads', description: 'All squads' });
+    const group = await client.createUserGroup({
+      name: 'leads',
+      description: 'Team leads',
+      members: [alice.id],
+      can_manage_group: { direct_members: [alice.id], direct_subgroups: [admins.id] },
+      can_mention_group: admins.id,
+    });
+    await client.createChannel({
+      name: 'Squad Room',
+      description: 'line one\nline two',
+      subscribers: [before.me.userId, alice.id],
+      invite_only: true,
+      message_retention_days: 'unlimited',
+      topics_policy: 'disable_empty_topic',
+      folder_id: folder.channel_folder_id,
+      can_send_message_group: group.group_id,
+      can_remove_subscribers_group: { direct_members: [alice.id], direct_subgroups: [] },
+    });
+    await client.addLinkifier({
+      pattern: '#(?P<id>[0-9]+)x',
+      url_template: 'https://t.example/{id}',
+    });
+    await client.addPlayground({
+      name: 'Scratch',
+      pygments_language: 'text',
+      url_template: 'https://s.example/?q={code}',
+    });
+    await client.createSavedSnippet({ title: 'Ping', content: 'Ping!' });
+
+    const live = await readLiveState(client);
+    const d = emptyDesiredState('acme');
+    d.channelFolders.push({
+      path: 'acme/f',
+      name: 'squads',
+      description: 'All squads',
+      lifecycle: { ignoreChanges: ['order'] },
+    });
+    d.userGroups.push(
+      dGroup('leads', {
+        description: 'Team leads',
+        members: { mode: 'exact', users: [alice.email.toUpperCase()], groups: [] },
+        permissions: {
+          canManageGroup: { users: [alice.email], groups: ['role:administrators'] },
+          canMentionGroup: { users: [], groups: ['role:administrators'] },
+        },
+      }),
+    );
+    d.channels.push(
+      dChannel('squad room', {
+        description: 'line one\nline two',
+        private: true,
+        messageRetentionDays: 'unlimited',
+        topicsPolicy: 'disable_empty_topic',
+        folder: 'Squads',
+        permissions: {
+          canSendMessageGroup: 'leads',
+          canRemoveSubscribersGroup: { users: [alice.email], groups: [] },
+        },
+        subscribers: { mode: 'exact', users: [live.me.email], groups: ['leads'] },
+      }),
+    );
+    d.linkifiers.push({
+      path: 'acme/l',
+      pattern: '#(?P<id>[0-9]+)x',
+      urlTemplate: 'https://t.example/{id}',
+    });
+    d.playgrounds.push({
+      path: 'acme/p',
+      name: 'Scratch',
+      pygmentsLanguage: 'text',
+      urlTemplate: 'https://s.example/?q={code}',
+    });
+    d.savedSnippets.push({ path: 'acme/s', title: 'Ping', content: 'Ping!' });
+    const p = plan(d, live);
+    // Only the case of the declared names differs (a rename in place), and the declared
+    // linkifier goes before the demo's undeclared one: nothing about settings, members,
+    // descriptions, retention, topics policy, folders, playgrounds or snippets.
+    expect(p.changes.map((c) => `${c.action} ${c.address}`)).toEqual([
+      'update channelFolder["squads"]',
+      'update channel["squad room"]',
+      'reorder linkifier["*"]',
+    ]);
+    for (const c of p.changes)
+      if (c.action === 'update') expect(c.properties.map((x) => x.property)).toEqual(['name']);
+  });
+});
