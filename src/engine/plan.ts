@@ -13,7 +13,7 @@ import { FEATURES, supports } from '../model/features';
 import type { FeatureName } from '../model/features';
 import { canonicalGroupSetting, groupSettingsEqual } from '../model/group-setting';
 import { ROLES, SUBSCRIPTION_PROPERTIES, isSystemGroupName, roleName } from '../model/kinds';
-import type { ResourceKind, SubscriptionPropertyName } from '../model/kinds';
+import type { SubscriptionPropertyName } from '../model/kinds';
 import type {
   LiveChannel,
   LiveChannelFolder,
@@ -31,7 +31,6 @@ import { LiveIndex, normaliseChannelDescription, retentionToNatural } from './li
 import type {
   Change,
   JsonValue,
-  MembershipChange,
   Plan,
   PlanWarning,
   PropertyChange,
@@ -1473,5 +1472,3 @@ class Planner {
     }
   }
 }
-
-export type { MembershipChange, ResourceKind };
