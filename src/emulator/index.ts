@@ -44,6 +44,8 @@ export interface EmulatorOptions {
   readonly faults?: FaultOptions;
   /** Clock for queue expiry and rate limits. Default: `Date.now`. */
   readonly clock?: Clock;
+  /** How long `GET /events` long-polls before a heartbeat. Default 50 s (Zulip: about a minute). */
+  readonly heartbeatMs?: number;
 }
 
 /** A running emulator. */
@@ -114,7 +116,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (!ownerUser) throw new Error('the organization has no active owner');
   let site = '';
   const queues = new Map<string, EventQueue>();
-  const core: ServerCore = { org, featureLevel, clock, site: () => site, queues };
+  const core: ServerCore = {
+    org,
+    featureLevel,
+    clock,
+    site: () => site,
+    queues,
+    heartbeatMs: options.heartbeatMs ?? 50_000,
+  };
   const faults = new FaultInjector(options.faults);
   let limiter = limiterFor(options.rateLimit);
   const requestLog: RequestLogEntry[] = [];
@@ -163,6 +172,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     close() {
       return new Promise<void>((resolve) => {
+        for (const q of queues.values()) for (const w of q.waiters.splice(0)) w();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       });

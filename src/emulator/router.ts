@@ -14,6 +14,20 @@ export interface EventQueue {
   lastEventId: number;
   events: Array<Record<string, unknown> & { id: number }>;
   eventTypes: string[] | null;
+  /** The `client_capabilities` the queue was registered with. */
+  capabilities: Record<string, unknown>;
+  /** Long-pollers waiting for an event. */
+  waiters: Array<() => void>;
+}
+
+/** An event for some users: `users` are user IDs, or `all` for every active user. */
+export interface PendingEvent {
+  readonly users: readonly number[] | 'all';
+  readonly event: Record<string, unknown>;
+  /** Only queues registered with this client capability get it. */
+  readonly capability?: string;
+  /** Only queues registered without this client capability get it. */
+  readonly withoutCapability?: string;
 }
 
 /** What the server shares with every handler. */
@@ -23,6 +37,8 @@ export interface ServerCore {
   readonly clock: Clock;
   readonly site: () => string;
   readonly queues: Map<string, EventQueue>;
+  /** How long `GET /events` waits before answering with a heartbeat. */
+  readonly heartbeatMs: number;
 }
 
 /** One request, as a handler sees it. */
@@ -36,6 +52,8 @@ export interface RequestContext {
   /** Path parameters by name, e.g. `stream_id`. */
   readonly path: Readonly<Record<string, string>>;
   readonly now: number;
+  /** Events to deliver once the request is done (`atomic` drops those of a rolled-back block). */
+  readonly events: PendingEvent[];
 }
 
 /** A handler returns the success data (merged into `{result, msg}`) or throws an ApiError. */

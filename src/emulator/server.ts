@@ -3,7 +3,8 @@ import { ApiError } from './errors';
 import type { FaultInjector } from './faults';
 import { Params } from './params';
 import type { RateLimiter } from './rate-limit';
-import type { RequestContext, Router, ServerCore } from './router';
+import { deliverEvents } from './events';
+import type { PendingEvent, RequestContext, Router, ServerCore } from './router';
 import type { StoredUser } from './state';
 
 /** One line of the request log. Never holds credentials. */
@@ -169,6 +170,7 @@ async function handle(
   }
 
   let rateHeaders: Record<string, string> = {};
+  let pending: PendingEvent[] = [];
   try {
     if (!url.pathname.startsWith(`${API_PREFIX}/`))
       throw new ApiError('Invalid API endpoint', { status: 404 });
@@ -213,15 +215,20 @@ async function handle(
       params,
       path: found.params,
       now: core.clock.now(),
+      events: [],
     };
+    pending = ctx.events;
     const data = await route.handler(ctx);
     const ignored = params.unsupported();
     const out: Record<string, unknown> = { result: 'success', msg: '', ...data };
     if (ignored.length > 0) out.ignored_parameters_unsupported = ignored;
     log(200);
+    deliverEvents(core, pending);
     send(res, 200, out, rateHeaders);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
+    // Non-atomic endpoints keep what they applied before the error, and its events.
+    deliverEvents(core, pending);
     log(e.status, { code: e.code });
     send(res, e.status, e.body(), { ...rateHeaders, ...e.headers });
   }

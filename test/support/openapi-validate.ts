@@ -83,6 +83,10 @@ function toJsonSchema(node: unknown, key?: string): any {
       Object.assign(props, NEWER_REGISTER_FIELDS);
     if ('subscribed' in props && 'already_subscribed' in props)
       props.new_subscription_messages_sent = { type: 'boolean' };
+    // A `stream` update event carries null for "realm default" retention and "no folder"
+    // (the server sends None; the yaml's `value` lists no null).
+    if ('property' in props && 'value' in props && 'stream_id' in props && props.value.anyOf)
+      props.value = { anyOf: [...(props.value.anyOf as unknown[]), { type: 'null' }] };
   }
   if (src.nullable === true) {
     if (typeof out.type === 'string') out.type = [out.type, 'null'];

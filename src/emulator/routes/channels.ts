@@ -17,6 +17,7 @@ import {
   defaultSettingValue,
   parseGroupSettingValue,
   parseSettingUpdate,
+  settingsEqual,
 } from '../group-settings';
 import {
   canAdministerChannel,
@@ -33,7 +34,8 @@ import type { Params } from '../params';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { StoredChannel, StoredGroupSetting } from '../state';
-import { channelToApi, settingToApi } from '../views';
+import { channelAudience } from '../events';
+import { channelToApi, renderMarkdown, settingToApi, subscriptionToApi } from '../views';
 import { accessChannelById, channelByName, pathInt, requireAdmin } from './common';
 
 const MAX_DESCRIPTION = 1024;
@@ -164,6 +166,35 @@ export function checkNewChannel(ctx: RequestContext, name: string, description: 
     throw badRequest(`description is too long (limit: ${MAX_DESCRIPTION} characters)`);
 }
 
+/** The `default_streams` event: the whole list of IDs, to everyone. */
+export function defaultStreamsEvent(ctx: RequestContext): void {
+  // An ID list since FL 330 (channel objects before).
+  const list = [...ctx.org.defaultChannelIds];
+  ctx.events.push({ users: 'all', event: { type: 'default_streams', default_streams: list } });
+}
+
+/** A `stream` `update` event for one property. */
+function streamUpdate(
+  ctx: RequestContext,
+  ch: StoredChannel,
+  property: string,
+  value: unknown,
+  extra: Record<string, unknown> = {},
+): void {
+  ctx.events.push({
+    users: channelAudience(ctx.org, ch),
+    event: {
+      type: 'stream',
+      op: 'update',
+      stream_id: ch.id,
+      name: ch.name,
+      property,
+      value,
+      ...extra,
+    },
+  });
+}
+
 /** Creates a channel (no subscriptions). */
 export function createChannel(
   ctx: RequestContext,
@@ -190,7 +221,14 @@ export function createChannel(
     settings,
   };
   ctx.org.channels.push(ch);
-  if (c.isDefault) ctx.org.defaultChannelIds.push(ch.id);
+  ctx.events.push({
+    users: channelAudience(ctx.org, ch),
+    event: { type: 'stream', op: 'create', streams: [channelToApi(ctx.org, ctx.featureLevel, ch)] },
+  });
+  if (c.isDefault) {
+    ctx.org.defaultChannelIds.push(ch.id);
+    defaultStreamsEvent(ctx);
+  }
   return ch;
 }
 
@@ -221,6 +259,23 @@ export function subscribeUsers(
         wildcardMentionsNotify: null,
       });
     added.push(uid);
+  }
+  if (added.length > 0) {
+    for (const uid of added) {
+      const sub = ctx.org.subscriptions.find((x) => x.userId === uid && x.channelId === ch.id);
+      ctx.events.push({
+        users: [uid],
+        event: {
+          type: 'subscription',
+          op: 'add',
+          subscriptions: [subscriptionToApi(ctx.org, ctx.featureLevel, ch, sub, true)],
+        },
+      });
+    }
+    ctx.events.push({
+      users: channelAudience(ctx.org, ch).filter((u) => !added.includes(u)),
+      event: { type: 'subscription', op: 'peer_add', stream_ids: [ch.id], user_ids: added },
+    });
   }
   return added;
 }
@@ -324,6 +379,10 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
     ch.inviteOnly = nextPrivate;
     ch.isWebPublic = nextWeb;
     ch.historyPublicToSubscribers = nextHistory;
+    streamUpdate(ctx, ch, 'invite_only', nextPrivate, {
+      history_public_to_subscribers: nextHistory,
+      is_web_public: nextWeb,
+    });
   }
   if (isDefault !== undefined) {
     if (!isAdmin(user)) throw badRequest('You do not have permission to change default channels.');
@@ -331,16 +390,29 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
     const has = org.defaultChannelIds.includes(ch.id);
     if (isDefault && !has) org.defaultChannelIds.push(ch.id);
     if (!isDefault && has) org.defaultChannelIds = org.defaultChannelIds.filter((x) => x !== ch.id);
+    if (isDefault !== has) defaultStreamsEvent(ctx);
   }
-  if (retentionRaw !== undefined) ch.messageRetentionDays = retentionFor(ctx, retentionRaw);
-  if (isArchived === false && ch.isArchived) ch.isArchived = false;
+  if (retentionRaw !== undefined) {
+    ch.messageRetentionDays = retentionFor(ctx, retentionRaw);
+    streamUpdate(ctx, ch, 'message_retention_days', ch.messageRetentionDays);
+  }
+  if (isArchived === false && ch.isArchived) {
+    ch.isArchived = false;
+    streamUpdate(ctx, ch, 'is_archived', false);
+  }
   if (topicsRaw !== undefined) {
     const policy = parseTopicsPolicy(ctx, topicsRaw);
     if (!holdsRealmSetting(org, user, 'can_set_topics_policy_group'))
       throw insufficientPermission();
     ch.topicsPolicy = policy;
+    streamUpdate(ctx, ch, 'topics_policy', policy);
   }
-  if (description !== undefined) ch.description = description.replace(/\r?\n/g, ' ');
+  if (description !== undefined) {
+    ch.description = description.replace(/\r?\n/g, ' ');
+    streamUpdate(ctx, ch, 'description', ch.description, {
+      rendered_description: renderMarkdown(ch.description),
+    });
+  }
   if (newName !== undefined) {
     const name = newName.trim();
     if (name === ch.name) throw badRequest('Channel already has that name.');
@@ -348,15 +420,32 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
     if (problem) throw badRequest(problem);
     const other = channelByName(ctx, name);
     if (other && other.id !== ch.id) throw badRequest('Channel name is already in use.');
+    const before = ch.name;
     ch.name = name;
+    ctx.events.push({
+      users: channelAudience(org, ch),
+      event: {
+        type: 'stream',
+        op: 'update',
+        stream_id: ch.id,
+        name: before,
+        property: 'name',
+        value: name,
+      },
+    });
   }
-  if (folder !== undefined) ch.folderId = folder === null ? null : checkFolder(ctx, folder);
+  if (folder !== undefined) {
+    ch.folderId = folder === null ? null : checkFolder(ctx, folder);
+    streamUpdate(ctx, ch, 'folder_id', ch.folderId);
+  }
   for (const [info, raw] of settingUpdates) {
     const current = ch.settings[info.wire] as StoredGroupSetting;
     const next = parseSettingUpdate(org, raw, info, settingToApi(org, current) ?? current);
     if (info.needsContentAccess && ch.inviteOnly && !hasContentAccess(org, user, ch))
       throw badRequest('Channel content access is required.');
+    if (settingsEqual(next, current)) continue;
     ch.settings[info.wire] = next;
+    streamUpdate(ctx, ch, info.wire, settingToApi(org, next));
   }
   return {};
 }
@@ -366,8 +455,20 @@ function archiveChannel(ctx: RequestContext): Record<string, unknown> {
   if (!canAdministerChannel(ctx.org, ctx.user, ch))
     throw badRequest('You do not have permission to administer this channel.');
   if (ch.isArchived) throw badRequest('Channel is already deactivated');
+  const audience = channelAudience(ctx.org, ch);
   ch.isArchived = true;
+  const wasDefault = ctx.org.defaultChannelIds.includes(ch.id);
   ctx.org.defaultChannelIds = ctx.org.defaultChannelIds.filter((x) => x !== ch.id);
+  ctx.events.push({
+    users: audience,
+    event: {
+      type: 'stream',
+      op: 'delete',
+      streams: [{ stream_id: ch.id }],
+      stream_ids: [ch.id],
+    },
+  });
+  if (wasDefault) defaultStreamsEvent(ctx);
   return {};
 }
 
@@ -448,7 +549,10 @@ export const channelRoutes: Route[] = [
       requireAdmin(ctx);
       const ch = accessChannelById(ctx, defaultChannelId(ctx));
       if (ch.inviteOnly) throw badRequest('Private channels cannot be made default.');
-      if (!ctx.org.defaultChannelIds.includes(ch.id)) ctx.org.defaultChannelIds.push(ch.id);
+      if (!ctx.org.defaultChannelIds.includes(ch.id)) {
+        ctx.org.defaultChannelIds.push(ch.id);
+        defaultStreamsEvent(ctx);
+      }
       return {};
     },
   },
@@ -458,7 +562,10 @@ export const channelRoutes: Route[] = [
     handler: (ctx) => {
       requireAdmin(ctx);
       const ch = accessChannelById(ctx, defaultChannelId(ctx));
-      ctx.org.defaultChannelIds = ctx.org.defaultChannelIds.filter((x) => x !== ch.id);
+      if (ctx.org.defaultChannelIds.includes(ch.id)) {
+        ctx.org.defaultChannelIds = ctx.org.defaultChannelIds.filter((x) => x !== ch.id);
+        defaultStreamsEvent(ctx);
+      }
       return {};
     },
   },

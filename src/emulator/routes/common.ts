@@ -56,10 +56,12 @@ export function userByIdOrEmail(ctx: RequestContext, p: number | string): Stored
  */
 export function atomic<T>(ctx: RequestContext, fn: () => T): T {
   const snapshot = structuredClone(ctx.org);
+  const events = ctx.events.length;
   try {
     return fn();
   } catch (e) {
     Object.assign(ctx.org, snapshot);
+    ctx.events.length = events;
     throw e;
   }
 }

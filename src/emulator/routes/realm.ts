@@ -63,7 +63,36 @@ function reorderLinkifiers(ctx: RequestContext): Record<string, unknown> {
     const l = ctx.org.linkifiers.find((x) => x.id === id);
     if (l) l.order = i;
   });
+  if (ids.length > 0) linkifiersEvent(ctx);
   return {};
+}
+
+/** The `realm_linkifiers` event: the whole ordered list, to clients that understand templates. */
+function linkifiersEvent(ctx: RequestContext): void {
+  ctx.events.push({
+    users: 'all',
+    capability: 'linkifier_url_template',
+    event: {
+      type: 'realm_linkifiers',
+      realm_linkifiers: sortedLinkifiers(ctx.org).map((l) => linkifierToApi(ctx.featureLevel, l)),
+    },
+  });
+}
+
+/** The `realm_playgrounds` event: the whole list. */
+function playgroundsEvent(ctx: RequestContext): void {
+  ctx.events.push({
+    users: 'all',
+    event: {
+      type: 'realm_playgrounds',
+      realm_playgrounds: ctx.org.playgrounds.map((pg) => ({
+        id: pg.id,
+        name: pg.name,
+        pygments_language: pg.pygmentsLanguage,
+        url_template: pg.urlTemplate,
+      })),
+    },
+  });
 }
 
 /** Linkifier and playground routes. */
@@ -97,6 +126,7 @@ export const realmRoutes: Route[] = [
         ...extras,
       };
       ctx.org.linkifiers.push(l);
+      linkifiersEvent(ctx);
       return { id: l.id };
     },
   },
@@ -111,6 +141,7 @@ export const realmRoutes: Route[] = [
       const l = findLinkifier(ctx);
       validateLinkifier(ctx, pattern, urlTemplate, l.id);
       Object.assign(l, { pattern, urlTemplate, ...extras });
+      linkifiersEvent(ctx);
       return {};
     },
   },
@@ -121,6 +152,7 @@ export const realmRoutes: Route[] = [
       requireAdmin(ctx);
       const l = findLinkifier(ctx);
       ctx.org.linkifiers = ctx.org.linkifiers.filter((x) => x !== l);
+      linkifiersEvent(ctx);
       return {};
     },
   },
@@ -140,6 +172,7 @@ export const realmRoutes: Route[] = [
         );
       const id = nextId(ctx.org);
       ctx.org.playgrounds.push({ id, name, pygmentsLanguage: language, urlTemplate });
+      playgroundsEvent(ctx);
       return { id };
     },
   },
@@ -154,6 +187,7 @@ export const realmRoutes: Route[] = [
       ctx.org.playgrounds = ctx.org.playgrounds.filter((x) => x !== pg);
       if (ctx.org.realm.defaultCodeBlockLanguage === pg.pygmentsLanguage)
         ctx.org.realm.defaultCodeBlockLanguage = '';
+      playgroundsEvent(ctx);
       return {};
     },
   },

@@ -135,6 +135,8 @@ function register(ctx: RequestContext): Record<string, unknown> {
     lastEventId: -1,
     events: [],
     eventTypes: eventTypes ?? null,
+    capabilities: caps,
+    waiters: [],
   };
   ctx.core.queues.set(queue.id, queue);
   const out: Record<string, unknown> = {
@@ -230,10 +232,22 @@ async function getEvents(ctx: RequestContext): Promise<Record<string, unknown>> 
   const q = liveQueue(ctx.core, id, ctx.user.id, ctx.now);
   q.events = q.events.filter((e) => e.id > lastEventId);
   if (q.events.length === 0 && !dontBlock) {
-    // Long-poll: nothing ever arrives here, so answer with a heartbeat after a short wait.
-    await new Promise((r) => setTimeout(r, 1000));
-    q.lastEventId += 1;
-    q.events.push({ type: 'heartbeat', id: q.lastEventId });
+    // Long-poll until an event arrives; after heartbeatMs, answer with a heartbeat.
+    let timer: NodeJS.Timeout | undefined;
+    const arrived = await new Promise<boolean>((resolve) => {
+      const wake = (): void => resolve(true);
+      q.waiters.push(wake);
+      timer = setTimeout(() => {
+        q.waiters = q.waiters.filter((w) => w !== wake);
+        resolve(false);
+      }, ctx.core.heartbeatMs);
+    });
+    clearTimeout(timer);
+    q.lastAccess = ctx.core.clock.now();
+    if (!arrived && q.events.length === 0) {
+      q.lastEventId += 1;
+      q.events.push({ type: 'heartbeat', id: q.lastEventId });
+    }
   }
   return { events: q.events, queue_id: q.id };
 }

@@ -58,6 +58,10 @@ export const savedSnippetRoutes: Route[] = [
         dateCreated: Math.floor(ctx.now / 1000),
       };
       ctx.org.snippets.push(s);
+      ctx.events.push({
+        users: [ctx.user.id],
+        event: { type: 'saved_snippets', op: 'add', saved_snippet: snippetToApi(s) },
+      });
       return { saved_snippet_id: s.id };
     },
   },
@@ -71,6 +75,11 @@ export const savedSnippetRoutes: Route[] = [
       const s = mine(ctx);
       if (title !== undefined) s.title = title;
       if (content !== undefined) s.content = content;
+      if (title !== undefined || content !== undefined)
+        ctx.events.push({
+          users: [ctx.user.id],
+          event: { type: 'saved_snippets', op: 'update', saved_snippet: snippetToApi(s) },
+        });
       return {};
     },
   },
@@ -81,6 +90,10 @@ export const savedSnippetRoutes: Route[] = [
     handler: (ctx) => {
       const s = mine(ctx);
       ctx.org.snippets = ctx.org.snippets.filter((x) => x !== s);
+      ctx.events.push({
+        users: [ctx.user.id],
+        event: { type: 'saved_snippets', op: 'remove', saved_snippet_id: s.id },
+      });
       return {};
     },
   },

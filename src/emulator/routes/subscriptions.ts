@@ -12,6 +12,7 @@ import {
 } from '../permissions';
 import type { RequestContext, Route } from '../router';
 import type { StoredChannel, StoredSubscription, StoredUser } from '../state';
+import { channelAudience } from '../events';
 import { subscriptionToApi } from '../views';
 import {
   atomic,
@@ -190,6 +191,7 @@ function unsubscribe(
   const removed: string[] = [];
   const notRemoved: string[] = [];
   for (const ch of channels) {
+    const gone: number[] = [];
     for (const u of principals) {
       const sub = ctx.org.subscriptions.find(
         (s) => s.channelId === ch.id && s.userId === u.id && s.active,
@@ -197,8 +199,22 @@ function unsubscribe(
       if (sub) {
         sub.active = false;
         removed.push(ch.name);
+        gone.push(u.id);
+        ctx.events.push({
+          users: [u.id],
+          event: {
+            type: 'subscription',
+            op: 'remove',
+            subscriptions: [{ name: ch.name, stream_id: ch.id }],
+          },
+        });
       } else notRemoved.push(ch.name);
     }
+    if (gone.length > 0)
+      ctx.events.push({
+        users: channelAudience(ctx.org, ch).filter((id) => !gone.includes(id)),
+        event: { type: 'subscription', op: 'peer_remove', stream_ids: [ch.id], user_ids: gone },
+      });
   }
   return { removed, not_removed: notRemoved };
 }
@@ -245,8 +261,15 @@ function setProperty(
     (s) => s.channelId === ch.id && s.userId === ctx.user.id && s.active,
   );
   if (!sub) throw badRequest(`Not subscribed to channel ID ${streamId}`);
+  const event = (p: string, v: unknown): void => {
+    ctx.events.push({
+      users: [ctx.user.id],
+      event: { type: 'subscription', op: 'update', stream_id: ch.id, property: p, value: v },
+    });
+  };
   if (property === 'color') {
     sub.color = expectString(value, 'color');
+    event('color', sub.color);
     return;
   }
   if (!(BOOLEAN_PROPERTIES as readonly string[]).includes(property))
@@ -278,6 +301,11 @@ function setProperty(
       sub.wildcardMentionsNotify = value;
       break;
   }
+  // Muting sends two events, one per property (FL 139).
+  if (property === 'is_muted' || property === 'in_home_view') {
+    event('in_home_view', !sub.isMuted);
+    event('is_muted', sub.isMuted);
+  } else event(property, value);
 }
 
 function bulkProperties(ctx: RequestContext): Record<string, unknown> {

@@ -6,6 +6,7 @@ import {
   groupSettingInfos,
   parseGroupSettingValue,
   parseSettingUpdate,
+  settingsEqual,
 } from '../group-settings';
 import type { Params } from '../params';
 import {
@@ -21,6 +22,23 @@ import { nextId } from '../state';
 import type { StoredGroup, StoredGroupSetting } from '../state';
 import { groupToApi, settingToApi } from '../views';
 import { atomic, pathInt, requireMemberOrAdmin } from './common';
+
+/**
+ * A `user_group` event, to everyone. `with`/`without`: only to queues with / without the
+ * `include_deactivated_groups` capability.
+ */
+function groupEvent(
+  ctx: RequestContext,
+  event: Record<string, unknown>,
+  only: { with?: boolean; without?: boolean } = {},
+): void {
+  ctx.events.push({
+    users: 'all',
+    event: { type: 'user_group', ...event },
+    ...(only.with ? { capability: 'include_deactivated_groups' } : {}),
+    ...(only.without ? { withoutCapability: 'include_deactivated_groups' } : {}),
+  });
+}
 
 function accessGroup(ctx: RequestContext, id: number): StoredGroup {
   const g = findGroup(ctx.org, id);
@@ -119,6 +137,7 @@ function createGroup(ctx: RequestContext): Record<string, unknown> {
     settings,
   };
   ctx.org.groups.push(g);
+  groupEvent(ctx, { op: 'add', group: groupToApi(ctx.org, g) });
   return ctx.featureLevel >= 317 ? { group_id: g.id } : {};
 }
 
@@ -143,21 +162,34 @@ function updateGroup(ctx: RequestContext): Record<string, unknown> {
     throw badRequest('No new data supplied');
   if (!canManage(ctx, g)) throw insufficientPermission();
   return atomic(ctx, () => {
+    const data: Record<string, unknown> = {};
     if (name !== undefined && name !== g.name) {
       checkNameFree(ctx, name, g);
       g.name = name;
+      data.name = name;
     }
-    if (description !== undefined) g.description = description;
+    if (description !== undefined && description !== g.description) {
+      g.description = description;
+      data.description = description;
+    }
     for (const [info, raw] of updates) {
       const current = g.settings[info.wire] as StoredGroupSetting;
-      g.settings[info.wire] = parseSettingUpdate(
+      const next = parseSettingUpdate(
         ctx.org,
         raw,
         info,
         settingToApi(ctx.org, current) ?? current,
       );
+      if (settingsEqual(next, current)) continue;
+      g.settings[info.wire] = next;
+      data[info.wire] = settingToApi(ctx.org, next);
     }
-    if (deactivated === false) g.deactivated = false;
+    if (deactivated === false && g.deactivated) {
+      g.deactivated = false;
+      data.deactivated = false;
+      groupEvent(ctx, { op: 'add', group: groupToApi(ctx.org, g) }, { without: true });
+    }
+    if (Object.keys(data).length > 0) groupEvent(ctx, { op: 'update', group_id: g.id, data });
     return {};
   });
 }
@@ -219,6 +251,8 @@ function updateMembers(ctx: RequestContext): Record<string, unknown> {
     }
     addSubgroups(ctx, g, addSub);
     deleteSubgroups(ctx, g, delSub);
+    if (add.length > 0) groupEvent(ctx, { op: 'add_members', group_id: g.id, user_ids: add });
+    if (del.length > 0) groupEvent(ctx, { op: 'remove_members', group_id: g.id, user_ids: del });
     return {};
   });
 }
@@ -235,6 +269,7 @@ function addSubgroups(ctx: RequestContext, g: StoredGroup, ids: number[]): void 
       throw badRequest(`User group ${s.id} is already a subgroup of one of the passed subgroups.`);
     g.subgroups.push(s.id);
   }
+  groupEvent(ctx, { op: 'add_subgroups', group_id: g.id, direct_subgroup_ids: ids });
 }
 
 function deleteSubgroups(ctx: RequestContext, g: StoredGroup, ids: number[]): void {
@@ -245,6 +280,7 @@ function deleteSubgroups(ctx: RequestContext, g: StoredGroup, ids: number[]): vo
       throw badRequest(`User group ${id} is not a subgroup of this group.`);
     g.subgroups = g.subgroups.filter((x) => x !== id);
   }
+  groupEvent(ctx, { op: 'remove_subgroups', group_id: g.id, direct_subgroup_ids: ids });
 }
 
 function updateSubgroups(ctx: RequestContext): Record<string, unknown> {
@@ -323,6 +359,8 @@ function deactivateGroup(ctx: RequestContext): Record<string, unknown> {
       data: { objections },
     });
   g.deactivated = true;
+  groupEvent(ctx, { op: 'update', group_id: g.id, data: { deactivated: true } }, { with: true });
+  groupEvent(ctx, { op: 'remove', group_id: g.id }, { without: true });
   return {};
 }
 

@@ -44,8 +44,20 @@ function updateUser(ctx: RequestContext, target: StoredUser): Record<string, unk
       throw badRequest('The owner permission cannot be removed from the only organization owner.');
   }
   const name = fullName === undefined ? undefined : checkFullName(fullName);
-  if (role !== undefined) target.role = role;
-  if (name !== undefined) target.fullName = name;
+  if (role !== undefined && role !== target.role) {
+    target.role = role;
+    ctx.events.push({
+      users: 'all',
+      event: { type: 'realm_user', op: 'update', person: { user_id: target.id, role } },
+    });
+  }
+  if (name !== undefined && name !== target.fullName) {
+    target.fullName = name;
+    ctx.events.push({
+      users: 'all',
+      event: { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: name } },
+    });
+  }
   return {};
 }
 
