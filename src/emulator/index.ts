@@ -32,8 +32,8 @@ export interface EmulatorOptions {
   /** The Zulip feature level to behave as. Default 478 (the newest in NOTES). */
   readonly featureLevel?: number;
   /**
-   * Requests per minute per user (default 200), `false` to switch rate limiting off, or full
-   * options.
+   * Requests per minute per user (default 200; unauthenticated requests: 100 per IP), `false`
+   * to switch rate limiting off, or full options.
    */
   readonly rateLimit?: number | false | RateLimitOptions;
   /** A state file to load (if it exists) or a state object to start from (copied). */
@@ -74,11 +74,18 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-function limiterFor(r: number | false | RateLimitOptions | undefined): RateLimiter | undefined {
+/**
+ * Zulip's `api_by_user` (200/min) and `api_by_ip` (100/min, unauthenticated requests) rules;
+ * a configured limit applies to both.
+ */
+function limiterFor(
+  r: number | false | RateLimitOptions | undefined,
+): { user: RateLimiter; ip: RateLimiter } | undefined {
   if (r === false) return undefined;
-  if (r === undefined) return new RateLimiter({ max: 200 });
-  if (typeof r === 'number') return new RateLimiter({ max: r });
-  return new RateLimiter(r);
+  if (r === undefined)
+    return { user: new RateLimiter({ max: 200 }), ip: new RateLimiter({ max: 100 }) };
+  const opts = typeof r === 'number' ? { max: r } : r;
+  return { user: new RateLimiter(opts), ip: new RateLimiter(opts) };
 }
 
 async function initialOrg(options: EmulatorOptions, now: number): Promise<OrgState> {

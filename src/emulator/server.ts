@@ -29,8 +29,11 @@ export interface ListenerDeps {
   readonly core: ServerCore;
   readonly router: Router;
   readonly faults: FaultInjector;
-  /** Undefined: rate limiting off. */
-  readonly limiter: () => RateLimiter | undefined;
+  /**
+   * The limiters for authenticated requests (per user) and unauthenticated ones (per IP);
+   * undefined: rate limiting off.
+   */
+  readonly limiter: () => { user: RateLimiter; ip: RateLimiter } | undefined;
   readonly log: RequestLogEntry[];
 }
 
@@ -191,8 +194,9 @@ async function handle(
       user = authenticate(core, req.headers.authorization);
       userEmail = user.email;
     }
-    const limiter = deps.limiter();
-    if (limiter) {
+    const limiters = deps.limiter();
+    if (limiters) {
+      const limiter = user ? limiters.user : limiters.ip;
       const key = user ? `user:${user.id}` : `ip:${req.socket.remoteAddress ?? ''}`;
       const r = limiter.hit(key, core.clock.now());
       rateHeaders = r.headers;

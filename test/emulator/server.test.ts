@@ -124,6 +124,13 @@ describe('rate limits', () => {
     try {
       const r = await clientFor(z, 'owner').get('/users/me');
       expect(r.headers.get('x-ratelimit-limit')).toBe('200');
+      const anon = await new TestClient(z, 'x', 'y').call(
+        'GET',
+        '/server_settings',
+        {},
+        { auth: false },
+      );
+      expect(anon.headers.get('x-ratelimit-limit')).toBe('100');
     } finally {
       await z.close();
     }
