@@ -136,3 +136,13 @@ describe('events (validated against the yaml event schemas)', () => {
     expect(r.body.events.map((e: { type: string }) => e.type)).toEqual(['saved_snippets']);
   });
 });
+
+test('channel folder events (FL 389; reorder FL 418)', async () => {
+  const q = await register(owner);
+  const f = (await owner.post('/channel_folders/create', { name: 'Ops', description: 'x' })).body
+    .channel_folder_id as number;
+  await owner.patch(`/channel_folders/${f}`, { description: '**y**' });
+  await owner.patch('/channel_folders', { order: [f, z.org.folders[0]!.id] });
+  const kinds = (await drain(owner, q)).map((e) => `${e.type}/${e.op ?? ''}`);
+  expect(kinds).toEqual(['channel_folder/add', 'channel_folder/update', 'channel_folder/reorder']);
+});

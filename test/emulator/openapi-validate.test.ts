@@ -65,4 +65,29 @@ describe('the yaml validator itself', () => {
       validateResponse('GET', '/streams/5', 400, { result: 'error', msg: 'x' }).errors.length,
     ).toBeGreaterThan(0);
   });
+
+  test('events: yaml event shapes, plus the newer channel_folder events', () => {
+    const ok = validateResponse('GET', '/events', 200, {
+      result: 'success',
+      msg: '',
+      queue_id: 'q',
+      events: [
+        { type: 'heartbeat', id: 0 },
+        { type: 'channel_folder', op: 'reorder', order: [1, 2], id: 1 },
+      ],
+    });
+    expect(ok.errors).toEqual([]);
+    const bad = validateResponse('GET', '/events', 200, {
+      result: 'success',
+      msg: '',
+      events: [{ type: 'channel_folder', op: 'reorder', order: 'x', id: 1 }],
+    });
+    expect(bad.errors.length).toBeGreaterThan(0);
+    const unknown = validateResponse('GET', '/events', 200, {
+      result: 'success',
+      msg: '',
+      events: [{ type: 'no_such_event', id: 1 }],
+    });
+    expect(unknown.errors.length).toBeGreaterThan(0);
+  });
 });

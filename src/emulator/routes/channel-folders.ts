@@ -29,6 +29,11 @@ function checkDescription(description: string): string {
   return description.trim();
 }
 
+/** A `channel_folder` event, to everyone. */
+function folderEvent(ctx: RequestContext, event: Record<string, unknown>): void {
+  ctx.events.push({ users: 'all', event: { type: 'channel_folder', ...event } });
+}
+
 function findFolder(ctx: RequestContext): StoredFolder {
   const id = pathInt(ctx, 'channel_folder_id');
   const f = ctx.org.folders.find((x) => x.id === id);
@@ -62,7 +67,7 @@ export const channelFolderRoutes: Route[] = [
       const description = ctx.params.requiredString('description');
       const stripped = checkName(ctx, name);
       const id = nextId(ctx.org);
-      ctx.org.folders.push({
+      const folder: StoredFolder = {
         id,
         name: stripped,
         description: checkDescription(description),
@@ -70,7 +75,9 @@ export const channelFolderRoutes: Route[] = [
         isArchived: false,
         creatorId: ctx.user.id,
         dateCreated: Math.floor(ctx.now / 1000),
-      });
+      };
+      ctx.org.folders.push(folder);
+      folderEvent(ctx, { op: 'add', channel_folder: folderToApi(ctx.featureLevel, folder) });
       return { channel_folder_id: id };
     },
   },
@@ -84,13 +91,27 @@ export const channelFolderRoutes: Route[] = [
       const description = ctx.params.string('description');
       const isArchived = ctx.params.bool('is_archived');
       const f = findFolder(ctx);
-      if (name !== undefined) f.name = checkName(ctx, name, f);
-      if (description !== undefined) f.description = checkDescription(description);
+      const data: Record<string, unknown> = {};
+      if (name !== undefined) {
+        f.name = checkName(ctx, name, f);
+        data.name = f.name;
+      }
+      if (description !== undefined) {
+        f.description = checkDescription(description);
+        data.description = f.description;
+        data.rendered_description = folderToApi(ctx.featureLevel, f).rendered_description;
+      }
       if (isArchived === true && !f.isArchived) {
         if (ctx.org.channels.some((c) => c.folderId === f.id))
           throw badRequest('You need to remove all the channels from this folder to archive it.');
         f.isArchived = true;
-      } else if (isArchived === false) f.isArchived = false;
+        data.is_archived = true;
+      } else if (isArchived === false && f.isArchived) {
+        f.isArchived = false;
+        data.is_archived = false;
+      }
+      if (Object.keys(data).length > 0)
+        folderEvent(ctx, { op: 'update', channel_folder_id: f.id, data });
       return {};
     },
   },
@@ -113,6 +134,7 @@ export const channelFolderRoutes: Route[] = [
         const f = ctx.org.folders.find((x) => x.id === id);
         if (f) f.order = i;
       });
+      if (ctx.featureLevel >= 418) folderEvent(ctx, { op: 'reorder', order });
       return {};
     },
   },
