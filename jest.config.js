@@ -4,10 +4,23 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+    // Tests compile to CommonJS so that the CLI's lazy `import()` of commands becomes
+    // `require` (jest cannot run native dynamic import without VM modules).
+    '^.+\\.ts$': [
+      'ts-jest',
+      {
+        tsconfig: {
+          ...require('./tsconfig.json').compilerOptions,
+          module: 'commonjs',
+          moduleResolution: 'node10',
+          isolatedModules: true,
+        },
+      },
+    ],
   },
   moduleNameMapper: {
     '^zulip-cdk$': '<rootDir>/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 30000,
 };

@@ -1,6 +1,4 @@
-// This repository's tsconfig sets `baseUrl: "."`, so tsx would resolve a bare 'cdktf' to
-// ./cdktf.json; in your own project (without that baseUrl) write `from 'cdktf'`.
-import { App, TerraformStack } from 'cdktf/lib/index.js';
+import { App, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import { acme } from '../acme/organization';
 

@@ -1,0 +1,46 @@
+import { PassThrough } from 'node:stream';
+import { main } from '../../src/cli/main';
+import type { CliIo } from '../../src/cli/command';
+
+function fakeIo(): CliIo & { out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return {
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    env: {},
+    cwd: process.cwd(),
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe('zulip-cdk main', () => {
+  it('loads every command lazily and shows its usage', async () => {
+    for (const name of ['emulator', 'plan', 'synth', 'snapshot']) {
+      const io = fakeIo();
+      expect(await main([name, '--help'], io)).toBe(0);
+      expect(io.out()).toContain(`zulip-cdk ${name}`);
+    }
+  });
+
+  it('rejects an unknown command and an unknown flag with exit code 1', async () => {
+    const io = fakeIo();
+    expect(await main(['nope'], io)).toBe(1);
+    expect(io.err()).toContain("unknown command 'nope'");
+    const io2 = fakeIo();
+    expect(await main(['synth', '--bogus'], io2)).toBe(1);
+    expect(io2.err()).toMatch(/bogus/);
+  });
+
+  it('prints its version', async () => {
+    const io = fakeIo();
+    expect(await main(['--version'], io)).toBe(0);
+    expect(io.out()).toMatch(/^zulip-cdk \d+\.\d+\.\d+/);
+  });
+});
