@@ -1,0 +1,126 @@
+/**
+ * The bench's child processes (forked by bench/run.ts, one per role, so that each peak memory
+ * figure belongs to one measurement and the server's work is not counted in it):
+ *
+ * - `server`: generates the organization, writes the desired state to a file, starts the
+ *   emulator on it and serves until told to stop; reports its own CPU time on request.
+ * - `measure`: reads and plans once with one strategy, reports, exits.
+ * - `apply`: applies the desired state once, reports, exits.
+ *
+ * Messages go over the IPC channel (the API key is never on a command line or printed).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { startEmulator } from '../src/emulator';
+import type { Emulator } from '../src/emulator';
+import type { DesiredState } from '../src/model/desired-state';
+import { measureApply } from './measure-apply';
+import type { ApplyMeasurement } from './measure-apply';
+import { measurePlan, peakRssMb } from './measure';
+import type { PlanMeasurement, Target } from './measure';
+import { generateBenchOrg, usersOnly } from './org-generator';
+import type { BenchOrgCounts } from './org-generator';
+
+/** Parent → child. */
+export type ToChild =
+  | {
+      readonly type: 'serve';
+      readonly scale: number;
+      readonly channels?: number;
+      /** `users-only`: the org before anything was applied (for the apply measurement). */
+      readonly org: 'full' | 'users-only';
+      readonly rateLimit: number | false;
+      readonly desiredFile: string;
+    }
+  | { readonly type: 'cpu' }
+  | { readonly type: 'stop' }
+  | {
+      readonly type: 'measure';
+      readonly target: Target;
+      readonly desiredFile: string;
+      readonly strategy: 'ours' | 'naive';
+    }
+  | { readonly type: 'apply'; readonly target: Target; readonly desiredFile: string };
+
+/** Child → parent. */
+export type FromChild =
+  | {
+      readonly type: 'ready';
+      readonly target: Target;
+      readonly counts: BenchOrgCounts;
+      readonly featureLevel: number;
+    }
+  | { readonly type: 'cpu'; readonly cpuMs: number; readonly peakRssMb: number }
+  | { readonly type: 'plan-result'; readonly result: PlanMeasurement }
+  | { readonly type: 'apply-result'; readonly result: ApplyMeasurement }
+  | { readonly type: 'error'; readonly message: string };
+
+function send(msg: FromChild): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!process.send) {
+      reject(new Error('bench/child.ts runs only as a child of bench/run.ts'));
+      return;
+    }
+    process.send(msg, undefined, {}, (e) => (e ? reject(e) : resolve()));
+  });
+}
+
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+let emulator: Emulator | undefined;
+
+async function handle(msg: ToChild): Promise<void> {
+  switch (msg.type) {
+    case 'serve': {
+      const bench = generateBenchOrg({
+        scale: msg.scale,
+        ...(msg.channels === undefined ? {} : { channels: msg.channels }),
+      });
+      await writeFile(msg.desiredFile, JSON.stringify(bench.desired));
+      const state = msg.org === 'full' ? bench.org : usersOnly(bench.org);
+      emulator = await startEmulator({ state, rateLimit: msg.rateLimit });
+      await send({
+        type: 'ready',
+        target: { site: emulator.site, ...bench.owner },
+        counts: bench.counts,
+        featureLevel: emulator.featureLevel,
+      });
+      return;
+    }
+    case 'cpu':
+      await send({ type: 'cpu', cpuMs: cpuMs(), peakRssMb: peakRssMb() });
+      return;
+    case 'stop':
+      await emulator?.close();
+      process.disconnect();
+      return;
+    case 'measure': {
+      const startRssMb = peakRssMb();
+      const desired = JSON.parse(await readFile(msg.desiredFile, 'utf8')) as DesiredState;
+      const result = await measurePlan(msg.target, desired, msg.strategy);
+      result.peakRssMb = peakRssMb();
+      result.startRssMb = startRssMb;
+      await send({ type: 'plan-result', result });
+      process.disconnect();
+      return;
+    }
+    case 'apply': {
+      const desired = JSON.parse(await readFile(msg.desiredFile, 'utf8')) as DesiredState;
+      const result = await measureApply(msg.target, desired);
+      result.peakRssMb = peakRssMb();
+      await send({ type: 'apply-result', result });
+      process.disconnect();
+      return;
+    }
+  }
+}
+
+process.on('message', (msg: ToChild) => {
+  handle(msg).catch(async (e: unknown) => {
+    await send({ type: 'error', message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    process.exitCode = 1;
+    process.disconnect();
+  });
+});

@@ -1,0 +1,93 @@
+import { plan } from '../src/engine';
+import type { DesiredState } from '../src/model/desired-state';
+import type { LiveState } from '../src/model/live-state';
+import { ZulipClient } from '../src/zulip/client';
+import { ZulipCredentials } from '../src/zulip/credentials';
+import { readLiveState } from '../src/zulip/handlers/read-live-state';
+import { readLiveStateNaively } from './naive-read';
+
+/** Where the server under test is and whom to log in as. Never printed (it holds a key). */
+export interface Target {
+  readonly site: string;
+  readonly email: string;
+  readonly apiKey: string;
+}
+
+/** What one read-and-plan measurement found. */
+export interface PlanMeasurement {
+  readonly strategy: 'ours' | 'naive';
+  /** HTTP requests of the read. */
+  readonly requests: number;
+  readonly readMs: number;
+  readonly planMs: number;
+  readonly totalMs: number;
+  /** Changes in the resulting plan (both strategies must agree). */
+  readonly changes: number;
+  /** A digest of the plan's changes, to check that both reads led to the same plan. */
+  readonly planDigest: string;
+  /** Peak resident memory of the measuring process (MB); filled in by the child. */
+  peakRssMb?: number;
+  /** Its resident memory before the measurement (node, tsx and the modules loaded), MB. */
+  startRssMb?: number;
+  readonly channelsRead: number;
+}
+
+/** The client the bench uses: rate limiting is off on the server, so no budget applies. */
+export function benchClient(target: Target): ZulipClient {
+  return new ZulipClient({
+    credentials: new ZulipCredentials({
+      site: target.site,
+      email: target.email,
+      apiKey: target.apiKey,
+    }),
+    timeouts: { headersMs: 600_000, bodyMs: 600_000 },
+  });
+}
+
+function digestOf(changes: readonly { id: string }[]): string {
+  // Cheap and order-sensitive: enough to tell two plans apart.
+  let h = 0;
+  for (const c of changes)
+    for (let i = 0; i < c.id.length; i++) h = (Math.imul(h, 31) + c.id.charCodeAt(i)) | 0;
+  return `${changes.length}:${(h >>> 0).toString(16)}`;
+}
+
+/**
+ * Reads the live organization with the given strategy and plans the desired state against
+ * it. `ours` is the project's `readLiveState` (`POST /register` + `DELETE /events`); `naive`
+ * is {@link readLiveStateNaively}.
+ */
+export async function measurePlan(
+  target: Target,
+  desired: DesiredState,
+  strategy: 'ours' | 'naive',
+): Promise<PlanMeasurement> {
+  const client = benchClient(target);
+  try {
+    const started = performance.now();
+    const before = client.requestCount;
+    const live: LiveState =
+      strategy === 'ours' ? await readLiveState(client) : await readLiveStateNaively(client);
+    const requests = client.requestCount - before;
+    const read = performance.now();
+    const p = plan(desired, live);
+    const done = performance.now();
+    return {
+      strategy,
+      requests,
+      readMs: read - started,
+      planMs: done - read,
+      totalMs: done - started,
+      changes: p.changes.length,
+      planDigest: digestOf(p.changes),
+      channelsRead: live.channels.length,
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Peak resident set size of this process so far, in MB (`getrusage` `ru_maxrss`). */
+export function peakRssMb(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}

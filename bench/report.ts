@@ -1,0 +1,203 @@
+import type { ApplyMeasurement } from './measure-apply';
+import type { PlanMeasurement } from './measure';
+import type { BenchOrgCounts } from './org-generator';
+
+/** Zulip's default rate limit for authenticated API requests (`api_by_user`). */
+export const DEFAULT_RATE_PER_MINUTE = 200;
+
+/** Everything one bench run measured (what `--json FILE` writes). */
+export interface BenchResults {
+  readonly formatVersion: 1;
+  readonly date: string;
+  readonly node: string;
+  readonly cpus: number;
+  readonly scale: number;
+  readonly counts: BenchOrgCounts;
+  readonly featureLevel: number;
+  readonly rateLimit: 'off';
+  readonly plan: {
+    readonly ours: PlanMeasurement & { readonly serverCpuMs: number };
+    readonly naive: PlanMeasurement & { readonly serverCpuMs: number };
+    readonly ratios: {
+      readonly requests: number;
+      readonly wallTime: number;
+      readonly peakRss: number;
+    };
+    readonly samePlan: boolean;
+  };
+  readonly apply:
+    (ApplyMeasurement & { readonly scale: number; readonly counts: BenchOrgCounts }) | null;
+  readonly totalMs: number;
+}
+
+/** Minutes a number of requests takes at `perMinute` (the brief's model: requests / rate). */
+export function modelledMinutes(requests: number, perMinute = DEFAULT_RATE_PER_MINUTE): number {
+  return requests / perMinute;
+}
+
+const int = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 120_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 2 * 3_600_000) return `${(ms / 60_000).toFixed(1)} min`;
+  return `${(ms / 3_600_000).toFixed(1)} h`;
+}
+
+const ratio = (a: number, b: number): string =>
+  b === 0 ? 'n/a' : a / b >= 100 ? `${int(a / b)}x` : `${(a / b).toFixed(2)}x`;
+
+function table(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+        .join('   ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** The readable report printed on stdout. */
+export function renderReport(r: BenchResults): string {
+  const c = r.counts;
+  const { ours, naive } = r.plan;
+  const out: string[] = [];
+  out.push(
+    `zulip-cdk bench: scale ${r.scale} (${int(c.channels)} channels, ${int(c.groups)} groups, ` +
+      `${int(c.users)} users, ${int(c.subscriptions)} subscriptions, ${int(c.folders)} folders)`,
+    `node ${r.node}, ${r.cpus} CPUs; emulator at feature level ${r.featureLevel} in its own process; ` +
+      `each measurement in a fresh child process.`,
+    '',
+    '(a) plan vs (b) naive read, rate limiting OFF on the emulator',
+    '',
+  );
+  const model = (m: PlanMeasurement): string => duration(modelledMinutes(m.requests) * 60_000);
+  out.push(
+    table([
+      ['', 'ours', 'naive', 'naive/ours'],
+      ['read strategy', 'POST /register', 'list + 1 per channel', ''],
+      ['requests', int(ours.requests), int(naive.requests), ratio(naive.requests, ours.requests)],
+      [
+        'read wall time',
+        duration(ours.readMs),
+        duration(naive.readMs),
+        ratio(naive.readMs, ours.readMs),
+      ],
+      [
+        '  of which emulator CPU',
+        duration(ours.serverCpuMs),
+        duration(naive.serverCpuMs),
+        ratio(naive.serverCpuMs, ours.serverCpuMs),
+      ],
+      ['plan (diff) time', duration(ours.planMs), duration(naive.planMs), ''],
+      [
+        'wall time (read + plan)',
+        duration(ours.totalMs),
+        duration(naive.totalMs),
+        ratio(naive.totalMs, ours.totalMs),
+      ],
+      [
+        'peak RSS (measuring process)',
+        `${int(ours.peakRssMb ?? 0)} MB`,
+        `${int(naive.peakRssMb ?? 0)} MB`,
+        ratio(naive.peakRssMb ?? 0, ours.peakRssMb ?? 1),
+      ],
+      [
+        '  before the read (node, tsx, modules)',
+        `${int(ours.startRssMb ?? 0)} MB`,
+        `${int(naive.startRssMb ?? 0)} MB`,
+        '',
+      ],
+      [
+        '  growth during read + plan',
+        `${int((ours.peakRssMb ?? 0) - (ours.startRssMb ?? 0))} MB`,
+        `${int((naive.peakRssMb ?? 0) - (naive.startRssMb ?? 0))} MB`,
+        ratio(
+          (naive.peakRssMb ?? 0) - (naive.startRssMb ?? 0),
+          (ours.peakRssMb ?? 0) - (ours.startRssMb ?? 0),
+        ),
+      ],
+      [
+        `modelled at ${DEFAULT_RATE_PER_MINUTE} req/min (requests / ${DEFAULT_RATE_PER_MINUTE} min)`,
+        model(ours),
+        model(naive),
+        ratio(naive.requests, ours.requests),
+      ],
+      [
+        'changes in the plan',
+        int(ours.changes),
+        int(naive.changes),
+        r.plan.samePlan ? 'same plan' : 'PLANS DIFFER',
+      ],
+    ]),
+  );
+  out.push(
+    '',
+    'Emulator CPU: time the emulator process spent serving the read (its register and list views',
+    'scan every subscription per channel, so they grow with channels x subscriptions; a real',
+    'server answers from indexed queries). Rate limiting is off for (a) and (b); the modelled line',
+    `is what the request count costs at Zulip's default of ${DEFAULT_RATE_PER_MINUTE} requests per minute.`,
+  );
+
+  out.push(
+    '',
+    '(c) apply from nothing (an organization with only its users + the desired state)',
+    '',
+  );
+  const a = r.apply;
+  if (!a || !a.available) {
+    out.push('apply benchmark: not available yet (the apply engine, issue 6, has not landed).');
+    if (a)
+      out.push(
+        '',
+        table([
+          ['', 'requests', `at ${DEFAULT_RATE_PER_MINUTE} req/min`],
+          [`plan from nothing: ${int(a.changes)} changes`, '', ''],
+          [
+            '1 request per change',
+            int(a.naivePerChange),
+            duration(modelledMinutes(a.naivePerChange) * 60_000),
+          ],
+          [
+            '1 request per item (subscription, member, property)',
+            int(a.naivePerItem),
+            duration(modelledMinutes(a.naivePerItem) * 60_000),
+          ],
+        ]),
+      );
+  } else {
+    const req = a.requests ?? 0;
+    out.push(
+      table([
+        ['', 'requests', `at ${DEFAULT_RATE_PER_MINUTE} req/min (modelled)`, 'vs ours'],
+        [
+          `ours (zulip-cdk apply, ${int(a.changes)} changes)`,
+          int(req),
+          duration(modelledMinutes(req) * 60_000),
+          '',
+        ],
+        [
+          '1 request per change',
+          int(a.naivePerChange),
+          duration(modelledMinutes(a.naivePerChange) * 60_000),
+          ratio(a.naivePerChange, req),
+        ],
+        [
+          '1 request per item (subscription, member, property)',
+          int(a.naivePerItem),
+          duration(modelledMinutes(a.naivePerItem) * 60_000),
+          ratio(a.naivePerItem, req),
+        ],
+      ]),
+      '',
+      `measured wall time of our apply, rate limiting off: ${duration(a.wallMs ?? 0)}; ` +
+        `changes left by the next plan: ${a.leftAfter ?? 'n/a'}; peak RSS ${int(a.peakRssMb ?? 0)} MB` +
+        (a.scale !== r.scale ? ` (apply measured at scale ${a.scale})` : ''),
+    );
+  }
+  out.push('', `bench total: ${duration(r.totalMs)}`);
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,237 @@
+/**
+ * `npm run bench [-- --scale 0.1] [--json FILE] [--apply-scale N] [--no-apply]`
+ *
+ * Plans an organization of 2,000 channels, 300 groups, 10,000 users and 100,000
+ * subscriptions (issue 5) against the embedded server, with zulip-cdk's read (a) and with a
+ * naive one-request-per-channel read (b) in the same run, then applies it from nothing (c,
+ * issue 6). The emulator and every measurement run in separate processes.
+ */
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { FromChild, ToChild } from './child';
+import type { ApplyMeasurement } from './measure-apply';
+import type { PlanMeasurement, Target } from './measure';
+import type { BenchOrgCounts } from './org-generator';
+import { renderReport } from './report';
+import type { BenchResults } from './report';
+
+const CHILD = path.join(__dirname, 'child.ts');
+
+const USAGE = `usage: npm run bench -- [--scale N] [--apply-scale N] [--no-apply] [--json FILE]
+
+  --scale N         organization size relative to the issue's (default 1: 2,000 channels,
+                    300 groups, 10,000 users, 100,000 subscriptions); 0.1 for a quick run
+  --apply-scale N   size of the apply-from-nothing measurement (default: --scale)
+  --no-apply        skip the apply measurement
+  --json FILE       also write the results as JSON
+`;
+
+/** A forked child with a promise-based mailbox. */
+class Child {
+  private readonly proc: ChildProcess;
+  private readonly queue: FromChild[] = [];
+  private readonly waiting: ((m: FromChild) => void)[] = [];
+  private exited: Promise<number | null>;
+
+  public constructor(name: string) {
+    // The children inherit the tsx loader from this process's execArgv.
+    this.proc = fork(CHILD, [name], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.proc.on('message', (m: FromChild) => {
+      const w = this.waiting.shift();
+      if (w) w(m);
+      else this.queue.push(m);
+    });
+    this.exited = new Promise((resolve) => this.proc.once('exit', (code) => resolve(code)));
+    void this.exited.then(() => {
+      for (const w of this.waiting.splice(0))
+        w({ type: 'error', message: `the ${name} process exited unexpectedly` });
+    });
+  }
+
+  public send(msg: ToChild): void {
+    this.proc.send(msg);
+  }
+
+  public next(): Promise<FromChild> {
+    const m = this.queue.shift();
+    if (m) return Promise.resolve(m);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  public async expect<T extends FromChild['type']>(
+    type: T,
+  ): Promise<Extract<FromChild, { type: T }>> {
+    const m = await this.next();
+    if (m.type === 'error') throw new Error(m.message);
+    if (m.type !== type) throw new Error(`expected ${type} from the child, got ${m.type}`);
+    return m as Extract<FromChild, { type: T }>;
+  }
+
+  public async done(): Promise<void> {
+    await this.exited;
+  }
+
+  public kill(): void {
+    if (this.proc.exitCode === null) this.proc.kill();
+  }
+}
+
+interface Server {
+  readonly child: Child;
+  readonly target: Target;
+  readonly counts: BenchOrgCounts;
+  readonly featureLevel: number;
+  cpuMs(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function startServer(
+  scale: number,
+  org: 'full' | 'users-only',
+  desiredFile: string,
+): Promise<Server> {
+  const child = new Child('server');
+  child.send({ type: 'serve', scale, org, rateLimit: false, desiredFile });
+  const ready = await child.expect('ready');
+  return {
+    child,
+    target: ready.target,
+    counts: ready.counts,
+    featureLevel: ready.featureLevel,
+    async cpuMs() {
+      child.send({ type: 'cpu' });
+      return (await child.expect('cpu')).cpuMs;
+    },
+    async stop() {
+      child.send({ type: 'stop' });
+      await child.done();
+    },
+  };
+}
+
+async function measureIn(
+  server: Server,
+  desiredFile: string,
+  strategy: 'ours' | 'naive',
+): Promise<PlanMeasurement & { serverCpuMs: number }> {
+  const before = await server.cpuMs();
+  const child = new Child(`measure-${strategy}`);
+  child.send({ type: 'measure', target: server.target, desiredFile, strategy });
+  const { result } = await child.expect('plan-result');
+  await child.done();
+  const after = await server.cpuMs();
+  return { ...result, serverCpuMs: after - before };
+}
+
+async function applyIn(server: Server, desiredFile: string): Promise<ApplyMeasurement> {
+  const child = new Child('apply');
+  child.send({ type: 'apply', target: server.target, desiredFile });
+  const { result } = await child.expect('apply-result');
+  await child.done();
+  return result;
+}
+
+function progress(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        scale: { type: 'string' },
+        'apply-scale': { type: 'string' },
+        'no-apply': { type: 'boolean' },
+        json: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values;
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);
+    return 1;
+  }
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const scale = Number(args.scale ?? '1');
+  const applyScale = Number(args['apply-scale'] ?? args.scale ?? '1');
+  if (!(scale > 0) || !(applyScale > 0)) {
+    process.stderr.write(`--scale and --apply-scale must be positive numbers\n\n${USAGE}`);
+    return 1;
+  }
+  const started = performance.now();
+  const dir = await mkdtemp(path.join(tmpdir(), 'zulip-cdk-bench-'));
+  const children: Server[] = [];
+  try {
+    const desiredFile = path.join(dir, 'desired.json');
+    progress(`generating the organization at scale ${scale} and starting the emulator`);
+    const server = await startServer(scale, 'full', desiredFile);
+    children.push(server);
+    progress('(a) readLiveState + plan');
+    const ours = await measureIn(server, desiredFile, 'ours');
+    progress('(b) naive read + plan');
+    const naive = await measureIn(server, desiredFile, 'naive');
+    await server.stop();
+
+    let apply: BenchResults['apply'] = null;
+    if (args['no-apply'] !== true) {
+      const applyDesired = path.join(dir, 'desired-apply.json');
+      progress(`(c) apply from nothing at scale ${applyScale}`);
+      const empty = await startServer(applyScale, 'users-only', applyDesired);
+      children.push(empty);
+      const a = await applyIn(empty, applyDesired);
+      await empty.stop();
+      apply = { ...a, scale: applyScale, counts: empty.counts };
+    }
+
+    const results: BenchResults = {
+      formatVersion: 1,
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: availableParallelism(),
+      scale,
+      counts: server.counts,
+      featureLevel: server.featureLevel,
+      rateLimit: 'off',
+      plan: {
+        ours,
+        naive,
+        ratios: {
+          requests: naive.requests / ours.requests,
+          wallTime: naive.totalMs / ours.totalMs,
+          peakRss: (naive.peakRssMb ?? 0) / (ours.peakRssMb ?? 1),
+        },
+        samePlan: ours.planDigest === naive.planDigest,
+      },
+      apply,
+      totalMs: performance.now() - started,
+    };
+    process.stdout.write(renderReport(results));
+    if (typeof args.json === 'string') {
+      const file = path.resolve(args.json);
+      await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+      progress(`wrote ${file}`);
+    }
+    return results.plan.samePlan ? 0 : 1;
+  } finally {
+    for (const s of children) s.child.kill();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  },
+);

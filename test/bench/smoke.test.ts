@@ -1,0 +1,150 @@
+import { readLiveStateNaively } from '../../bench/naive-read';
+import { benchClient, measurePlan } from '../../bench/measure';
+import { itemsOf } from '../../bench/measure-apply';
+import { FULL_SIZE, generateBenchOrg, usersOnly } from '../../bench/org-generator';
+import { modelledMinutes, renderReport } from '../../bench/report';
+import type { BenchResults } from '../../bench/report';
+import { plan } from '../../src/engine';
+import { startEmulator } from '../../src/emulator';
+import type { Emulator } from '../../src/emulator';
+import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+
+/**
+ * The bench (`npm run bench`) is not part of `npm test`: this runs its organization generator
+ * and its plan measurement in-process at a tiny size so that it cannot rot.
+ */
+describe('bench smoke test', () => {
+  const running: Emulator[] = [];
+  afterAll(async () => {
+    for (const z of running) await z.close();
+  });
+
+  async function serve(channels: number) {
+    const bench = generateBenchOrg({ scale: 0.01, channels });
+    const z = await startEmulator({ state: bench.org, rateLimit: false });
+    running.push(z);
+    return { bench, z, target: { site: z.site, ...bench.owner } };
+  }
+
+  it('generates the organization it claims, with 50 subscriptions per channel', () => {
+    const { org, desired, counts } = generateBenchOrg({ scale: 0.01, channels: 20 });
+    expect(counts.channels).toBe(20);
+    expect(org.channels).toHaveLength(20);
+    expect(org.subscriptions).toHaveLength(20 * FULL_SIZE.subscriptionsPerChannel);
+    expect(counts.subscriptions).toBe(org.subscriptions.length);
+    expect(org.groups.filter((g) => !g.isSystemGroup)).toHaveLength(counts.groups);
+    // Some groups are nested.
+    expect(org.groups.some((g) => !g.isSystemGroup && g.subgroups.length > 0)).toBe(true);
+    expect(desired.channels).toHaveLength(20 + counts.newChannels);
+    // Deterministic: the same size gives the same configuration.
+    expect(generateBenchOrg({ scale: 0.01, channels: 20 }).desired).toEqual(desired);
+    // The org before any apply keeps its users and loses everything the config creates.
+    const empty = usersOnly(org);
+    expect(empty.users).toHaveLength(org.users.length);
+    expect(empty.channels).toHaveLength(0);
+    expect(empty.subscriptions).toHaveLength(0);
+    expect(empty.groups.every((g) => g.isSystemGroup)).toBe(true);
+  });
+
+  it('reads in 2 requests where the naive read needs one per channel, and both plan the same', async () => {
+    const small = await serve(20);
+    const ours = await measurePlan(small.target, small.bench.desired, 'ours');
+    const naive = await measurePlan(small.target, small.bench.desired, 'naive');
+    expect(ours.requests).toBe(2);
+    expect(naive.requests).toBe(9 + 20);
+    expect(ours.channelsRead).toBe(20);
+    expect(naive.planDigest).toBe(ours.planDigest);
+    // About 5% of the properties differ: the plan is not trivial, and not everything.
+    expect(ours.changes).toBeGreaterThan(5);
+    expect(ours.changes).toBeLessThan(small.bench.org.users.length);
+
+    const larger = await serve(40);
+    const ours40 = await measurePlan(larger.target, larger.bench.desired, 'ours');
+    const naive40 = await measurePlan(larger.target, larger.bench.desired, 'naive');
+    expect(ours40.requests).toBe(2);
+    expect(naive40.requests - naive.requests).toBe(20);
+    expect(naive40.planDigest).toBe(ours40.planDigest);
+  });
+
+  it('the naive read builds the same live state as readLiveState', async () => {
+    const { z, target } = await serve(20);
+    const a = benchClient(target);
+    const b = benchClient(target);
+    const { requestCount: _a, ...ours } = await readLiveState(a);
+    const { requestCount: _b, ...naive } = await readLiveStateNaively(b);
+    await a.close();
+    await b.close();
+    expect(naive.channels).toEqual(ours.channels);
+    expect(naive.userGroups).toEqual(ours.userGroups);
+    expect(naive.users).toEqual(ours.users);
+    expect(naive.me).toEqual(ours.me);
+    expect(z.requestLog.filter((e) => e.path.endsWith('/members'))).toHaveLength(20);
+  });
+
+  it('counts the requests of a one-request-per-item apply from the plan from nothing', async () => {
+    const bench = generateBenchOrg({ scale: 0.01, channels: 20 });
+    const z = await startEmulator({ state: usersOnly(bench.org), rateLimit: false });
+    running.push(z);
+    const client = benchClient({ site: z.site, ...bench.owner });
+    const p = plan(bench.desired, await readLiveState(client));
+    await client.close();
+    const items = p.changes.reduce((n, c) => n + itemsOf(c), 0);
+    // Every subscription of every channel is an item of its own.
+    const subscriptions = bench.desired.channels.reduce(
+      (n, c) => n + (c.subscribers?.users.length ?? 0),
+      0,
+    );
+    expect(items).toBeGreaterThan(subscriptions);
+    expect(p.changes.filter((c) => c.kind === 'channel' && c.action === 'create')).toHaveLength(
+      bench.desired.channels.length,
+    );
+  });
+
+  it('reports ratios and the modelled time at 200 requests per minute', () => {
+    expect(modelledMinutes(2000)).toBe(10);
+    const m = (requests: number, totalMs: number) => ({
+      strategy: 'ours' as const,
+      requests,
+      readMs: totalMs,
+      planMs: 0,
+      totalMs,
+      changes: 3,
+      planDigest: 'x',
+      channelsRead: 2000,
+      peakRssMb: 100,
+      startRssMb: 50,
+      serverCpuMs: 10,
+    });
+    const results: BenchResults = {
+      formatVersion: 1,
+      date: '2026-01-01T00:00:00.000Z',
+      node: 'v20',
+      cpus: 2,
+      scale: 1,
+      counts: {
+        channels: 2000,
+        groups: 300,
+        users: 10000,
+        subscriptions: 100000,
+        folders: 20,
+        newChannels: 20,
+        newGroups: 3,
+      },
+      featureLevel: 478,
+      rateLimit: 'off',
+      plan: {
+        ours: m(2, 1000),
+        naive: { ...m(2009, 3000), strategy: 'naive' },
+        ratios: { requests: 1004.5, wallTime: 3, peakRss: 1 },
+        samePlan: true,
+      },
+      apply: null,
+      totalMs: 5000,
+    };
+    const text = renderReport(results);
+    expect(text).toContain('rate limiting OFF');
+    expect(text).toMatch(/requests\s+2\s+2,009\s+1,005x/);
+    expect(text).toMatch(/modelled at 200 req\/min.*600 ms\s+10\.0 min/);
+    expect(text).toContain('apply benchmark: not available yet');
+  });
+});
