@@ -8,3 +8,4 @@ export { canonicalJson, sha256Json, desiredStateDigest } from './digest';
 export { planChecksum, hasChanges, parsePlan } from './plan-io';
 export { LiveIndex, normaliseChannelDescription, retentionToNatural } from './live-index';
 export * from './render';
+export * from './apply';

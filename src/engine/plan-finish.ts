@@ -330,8 +330,11 @@ function safetyFindings(
   return findings;
 }
 
-/** Stable fingerprints of every live object the changes touch. */
-function fingerprints(
+/**
+ * Stable fingerprints of every live object the changes touch (`<address>` and
+ * `<address>#membership`). Apply recomputes them on a fresh read to tell what changed since review.
+ */
+export function fingerprints(
   changes: readonly Change[],
   live: LiveState,
   idx: LiveIndex,

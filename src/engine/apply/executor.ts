@@ -1,0 +1,384 @@
+import { ZulipCdkError, isZulipCdkError } from '../../model/errors';
+import type { LiveState } from '../../model/live-state';
+import type { Change, MembershipChange, Plan, UpdateChange } from '../plan-format';
+import { planChecksum } from '../plan-io';
+import { destructiveReason, executionOrder, isBarrier, subscriptionCalls } from './batching';
+import type { PlannedCall } from './batching';
+import { findConflicts } from './conflicts';
+import { ApplyContext } from './context';
+import { findCreated } from './landed';
+import type {
+  ApplyError,
+  ApplyJournal,
+  ApplyOptions,
+  ApplyOutcome,
+  ApplyResult,
+  ApplyTarget,
+  ChangeStatus,
+  JournalEntry,
+} from './types';
+
+/** The process exit code for an outcome: 0 all applied, 1 nothing applied, 3 partly applied. */
+export function exitCodeFor(outcome: ApplyOutcome): number {
+  switch (outcome) {
+    case 'applied':
+    case 'no-changes':
+      return 0;
+    case 'nothing':
+      return 1;
+    case 'partial':
+      return 3;
+  }
+}
+
+function normaliseSite(site: string): string {
+  return site.trim().replace(/\/+$/, '').toLowerCase();
+}
+
+/** The stable code and message of an error; the client has already redacted secrets. */
+export function toApplyError(e: unknown): ApplyError {
+  if (isZulipCdkError(e)) return { code: e.code, message: e.message };
+  if (e instanceof Error) return { code: 'UNEXPECTED_ERROR', message: e.message };
+  return { code: 'UNEXPECTED_ERROR', message: String(e) };
+}
+
+function outcomeUnknown(e: unknown): boolean {
+  if (isZulipCdkError(e, 'REQUEST_OUTCOME_UNKNOWN')) return true;
+  const status = (e as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 500;
+}
+
+function isMismatch(e: unknown): boolean {
+  return isZulipCdkError(e, 'EXPECTATION_MISMATCH');
+}
+
+/**
+ * Checks that a plan may be applied here and now, before anything is read or written: the
+ * server it was made for, its safety findings (`force`) and its destructive changes
+ * (`allowDestroy`). Throws a {@link ZulipCdkError} naming every reason.
+ */
+export function checkApplicable(plan: Plan, site: string, options: ApplyOptions = {}): void {
+  if (normaliseSite(site) !== normaliseSite(plan.server.site))
+    throw new ZulipCdkError(
+      'PLAN_WRONG_SERVER',
+      `The plan was made for ${plan.server.site}, not for ${site}.`,
+      { hint: 'Apply it with the credentials of the server it was made for, or plan again here.' },
+    );
+  if (plan.findings.length > 0 && options.force !== true)
+    throw new ZulipCdkError(
+      'PLAN_UNSAFE',
+      `The plan has ${plan.findings.length} safety finding(s):\n${plan.findings
+        .map((f) => `  - ${f.address ? `${f.address}: ` : ''}${f.message} [${f.code}]`)
+        .join('\n')}`,
+      { hint: 'Change the configuration, or pass --force if this is really intended.' },
+    );
+  if (options.allowDestroy !== true) {
+    const destructive = plan.changes
+      .map((c) => ({ c, why: destructiveReason(c) }))
+      .filter((x): x is { c: Change; why: string } => x.why !== undefined);
+    if (destructive.length > 0)
+      throw new ZulipCdkError(
+        'DESTROY_NOT_ALLOWED',
+        `The plan has ${destructive.length} destructive change(s):\n${destructive
+          .map((x) => `  - ${x.c.address}: ${x.why}`)
+          .join('\n')}`,
+        { hint: 'Review them, then pass --allow-destroy to apply them.' },
+      );
+  }
+}
+
+/**
+ * Applies a plan: refuses a plan made for another server or account, re-reads the live state
+ * once and skips (and reports) every object that changed since the plan, then runs the
+ * changes in the plan's order, batched (subscriptions, subscription settings; memberships of
+ * new objects inside their create). Stops at the first unexpected error unless `keepGoing`;
+ * a create whose outcome is unknown is repeated only after a re-read shows it did not land.
+ * Never prints: progress goes to `onEvent`, the record to the returned journal.
+ */
+export async function applyPlan(
+  plan: Plan,
+  target: ApplyTarget,
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
+  const now = options.now ?? ((): Date => new Date());
+  const emit = options.onEvent ?? ((): void => {});
+  const startedAt = now().toISOString();
+  const requestsBefore = target.requestCount();
+  checkApplicable(plan, target.site, options);
+  const checksum = planChecksum(plan);
+  const total = plan.changes.length;
+  emit({
+    type: 'start',
+    site: plan.server.site,
+    account: plan.account.email,
+    total,
+    planChecksum: checksum,
+  });
+
+  const entries: JournalEntry[] = [];
+  const byId = new Map<string, JournalEntry>();
+  const journal = (outcome: ApplyOutcome, error?: ApplyError): ApplyJournal => {
+    const counts: Record<ChangeStatus, number> = { applied: 0, conflict: 0, failed: 0, skipped: 0 };
+    for (const e of entries) counts[e.status] += 1;
+    return {
+      formatVersion: 1,
+      startedAt,
+      finishedAt: now().toISOString(),
+      server: { site: plan.server.site, featureLevel: plan.server.featureLevel },
+      account: plan.account,
+      planChecksum: checksum,
+      desiredDigest: plan.desiredDigest,
+      outcome,
+      counts,
+      requestCount: target.requestCount() - requestsBefore,
+      entries: [...entries],
+      ...(error ? { error } : {}),
+    };
+  };
+  const finishWith = (outcome: ApplyOutcome, error?: ApplyError): ApplyResult => {
+    const j = journal(outcome, error);
+    emit({ type: 'finish', outcome, counts: j.counts, requestCount: j.requestCount });
+    return { outcome, journal: j };
+  };
+  if (total === 0) return finishWith('no-changes');
+
+  const before = target.requestCount();
+  const live = await target.readLive();
+  emit({ type: 'read', reason: 'verify', requests: target.requestCount() - before });
+  if (live.me.userId !== plan.account.userId)
+    throw new ZulipCdkError(
+      'PLAN_WRONG_ACCOUNT',
+      `The plan was made as ${plan.account.email} (user ${plan.account.userId}); these credentials are ${live.me.email} (user ${live.me.userId}).`,
+      { hint: 'Apply with the account that made the plan, or plan again with this one.' },
+    );
+
+  const conflicts = new Map(findConflicts(plan, live).map((c) => [c.id, c]));
+  for (const c of conflicts.values())
+    emit({ type: 'conflict', id: c.id, address: c.address, message: c.message });
+
+  const ctx = new ApplyContext(live, plan.changes);
+  const exec = executionOrder(plan.changes);
+  let stopped: ApplyError | undefined;
+  const keepGoing = options.keepGoing === true;
+
+  const finish = (
+    c: Change,
+    status: ChangeStatus,
+    extra: { message?: string; error?: ApplyError; createdId?: number; via?: string } = {},
+  ): void => {
+    if (byId.has(c.id)) return;
+    const entry: JournalEntry = {
+      id: c.id,
+      kind: c.kind,
+      address: c.address,
+      action: c.action,
+      path: c.path,
+      status,
+      ...extra,
+    };
+    entries.push(entry);
+    byId.set(c.id, entry);
+    emit({ type: 'change', entry, done: entries.length, total });
+  };
+  const fail = (c: Change, e: unknown): void => {
+    const error = toApplyError(e);
+    finish(c, 'failed', { error, message: error.message });
+    const fold = exec.folds.get(c.id);
+    if (fold) finish(fold, 'skipped', { message: `not run: ${c.id} failed` });
+    if (!keepGoing) stopped ??= error;
+  };
+  const notRun = (c: Change): void => {
+    const why = `not run: apply stopped after a failure (${stopped?.code ?? 'error'})`;
+    finish(c, 'skipped', { message: why });
+    const fold = exec.folds.get(c.id);
+    if (fold) finish(fold, 'skipped', { message: why });
+  };
+
+  const runSingle = async (c: Change): Promise<void> => {
+    const fold = exec.folds.get(c.id);
+    const applied = (id: number | void, message?: string): void => {
+      if (typeof id === 'number') ctx.record(c.address, id);
+      finish(c, 'applied', {
+        ...(typeof id === 'number' ? { createdId: id } : {}),
+        ...(message ? { message } : {}),
+      });
+      if (fold) finish(fold, 'applied', { via: `sent with ${c.id}` });
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        applied(await target.applyChange(c, ctx, fold));
+        return;
+      } catch (e) {
+        if (isMismatch(e)) {
+          finish(c, 'conflict', {
+            message:
+              "Zulip refused it: a setting's value changed since the plan (EXPECTATION_MISMATCH); not written",
+          });
+          if (fold) finish(fold, 'skipped', { message: `not run: ${c.id} changed since the plan` });
+          return;
+        }
+        if (c.action !== 'create' || !outcomeUnknown(e) || attempt > 2) {
+          fail(c, e);
+          return;
+        }
+        // A create may have landed: look before trying again.
+        let fresh: LiveState;
+        try {
+          const n = target.requestCount();
+          fresh = await target.readLive();
+          emit({ type: 'read', reason: 'check-create', requests: target.requestCount() - n });
+        } catch (readError) {
+          fail(c, readError);
+          return;
+        }
+        ctx.setLive(fresh);
+        const id = findCreated(c, fresh, live);
+        if (id !== undefined) {
+          applied(id, 'the request failed without an answer, but a re-read shows it landed');
+          return;
+        }
+        // Not there: safe to send once more.
+      }
+    }
+  };
+
+  const pendingMembership: MembershipChange[] = [];
+  const pendingSettings: UpdateChange[] = [];
+  let batchNo = 0;
+
+  const runCalls = async <T>(
+    calls: readonly PlannedCall<T>[],
+    what: string,
+    send: (call: T) => Promise<void>,
+    failed: Map<string, ApplyError>,
+    unsent: Set<string>,
+    via: Map<string, string>,
+  ): Promise<void> => {
+    for (const planned of calls) {
+      if (stopped) {
+        for (const id of planned.changeIds) unsent.add(id);
+        continue;
+      }
+      batchNo += 1;
+      const label = `${what} (batch ${batchNo})`;
+      emit({ type: 'batch', what: label, changes: planned.changeIds });
+      for (const id of planned.changeIds)
+        via.set(id, via.has(id) ? `${via.get(id)}; ${label}` : label);
+      // Subscribing and unsubscribing are idempotent in effect (already subscribed is not an
+      // error), so a call whose outcome is unknown is safe to send once more.
+      try {
+        try {
+          await send(planned.call);
+        } catch (e) {
+          if (!outcomeUnknown(e)) throw e;
+          await send(planned.call);
+        }
+      } catch (e) {
+        const error = toApplyError(e);
+        for (const id of planned.changeIds) failed.set(id, error);
+        if (!keepGoing) stopped ??= error;
+      }
+    }
+  };
+
+  const flush = async (): Promise<void> => {
+    const memberships = pendingMembership.splice(0);
+    const settings = pendingSettings.splice(0);
+    const failed = new Map<string, ApplyError>();
+    const unsent = new Set<string>();
+    const via = new Map<string, string>();
+    if (memberships.length > 0) {
+      const calls = subscriptionCalls(memberships);
+      await runCalls(
+        calls.subscribe,
+        'POST /users/me/subscriptions',
+        (call) => target.subscribe(call, ctx),
+        failed,
+        unsent,
+        via,
+      );
+      await runCalls(
+        calls.unsubscribe,
+        'DELETE /users/me/subscriptions',
+        (call) => target.unsubscribe(call, ctx),
+        failed,
+        unsent,
+        via,
+      );
+    }
+    if (settings.length > 0)
+      await runCalls(
+        [{ call: settings, changeIds: settings.map((s) => s.id) }],
+        'POST /users/me/subscriptions/properties',
+        (call) => target.updateSubscriptionSettings(call, ctx),
+        failed,
+        unsent,
+        via,
+      );
+    for (const c of [...memberships, ...settings]) {
+      const error = failed.get(c.id);
+      const v = via.get(c.id);
+      if (error) finish(c, 'failed', { error, message: error.message, ...(v ? { via: v } : {}) });
+      else if (unsent.has(c.id))
+        finish(c, 'skipped', {
+          message: `not run: apply stopped after a failure (${stopped?.code ?? 'error'})`,
+        });
+      else finish(c, 'applied', v ? { via: v } : {});
+    }
+  };
+
+  const pending = new Set<string>();
+  for (const c of exec.order) {
+    if (stopped) {
+      notRun(c);
+      continue;
+    }
+    const deps = exec.deps.get(c.id) ?? [];
+    if (
+      (pendingMembership.length > 0 || pendingSettings.length > 0) &&
+      (isBarrier(c) || deps.some((d) => pending.has(d)))
+    ) {
+      await flush();
+      pending.clear();
+      if (stopped) {
+        notRun(c);
+        continue;
+      }
+    }
+    const blocked = deps.map((d) => byId.get(d)).find((e) => e && e.status !== 'applied');
+    if (blocked) {
+      const why =
+        blocked.status === 'conflict'
+          ? 'changed since the plan'
+          : blocked.status === 'failed'
+            ? 'failed'
+            : 'was not applied';
+      finish(c, 'skipped', { message: `not run: it depends on ${blocked.id}, which ${why}` });
+      const fold = exec.folds.get(c.id);
+      if (fold) finish(fold, 'skipped', { message: `not run: ${c.id} was not run` });
+      continue;
+    }
+    const conflict = conflicts.get(c.id);
+    if (conflict) {
+      finish(c, 'conflict', { message: conflict.message });
+      continue;
+    }
+    if (c.action === 'membership' && c.kind === 'channel') {
+      pendingMembership.push(c);
+      pending.add(c.id);
+      continue;
+    }
+    if (c.action === 'update' && c.kind === 'subscriptionSettings') {
+      pendingSettings.push(c);
+      pending.add(c.id);
+      continue;
+    }
+    await runSingle(c);
+  }
+  if (pendingMembership.length > 0 || pendingSettings.length > 0) await flush();
+
+  const applied = entries.filter((e) => e.status === 'applied').length;
+  const outcome: ApplyOutcome =
+    applied === total ? 'applied' : applied === 0 ? 'nothing' : 'partial';
+  return finishWith(outcome, stopped);
+}

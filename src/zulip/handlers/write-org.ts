@@ -1,0 +1,188 @@
+import { resourceAddress } from '../../model/address';
+import { ZulipCdkError } from '../../model/errors';
+import { ROLES, SUBSCRIPTION_PROPERTIES } from '../../model/kinds';
+import type { RoleName, SubscriptionPropertyName } from '../../model/kinds';
+import type { ApplyContext } from '../../engine/apply';
+import type {
+  CreateChange,
+  JsonValue,
+  ReorderChange,
+  ReplaceChange,
+  UpdateChange,
+} from '../../engine/plan-format';
+import type { ZulipClient } from '../client';
+import type { SubscriptionPropertyChange } from '../wire/subscription';
+import type { UpdateUserParams } from '../wire/user';
+import { text } from './write-values';
+
+const str = (v: JsonValue | undefined, fallback = ''): string =>
+  typeof v === 'string' ? v : fallback;
+
+function cannotWrite(kind: string, property: string): ZulipCdkError {
+  return new ZulipCdkError(
+    'PLAN_INVALID',
+    `The plan changes a ${kind} property zulip-cdk cannot write: ${property}`,
+  );
+}
+
+// ---------------------------------------------------------------- channel folders
+
+export async function createFolder(client: ZulipClient, change: CreateChange): Promise<number> {
+  const res = await client.createChannelFolder({
+    name: str(change.properties.name, change.key),
+    description: str(change.properties.description),
+  });
+  return res.channel_folder_id;
+}
+
+/** One `PATCH /channel_folders/{id}` for name and description. */
+export async function updateFolder(client: ZulipClient, change: UpdateChange): Promise<void> {
+  const params: { name?: string; description?: string } = {};
+  for (const p of change.properties) {
+    if (p.property === 'name') params.name = text(p.after);
+    else if (p.property === 'description') params.description = text(p.after);
+    else throw cannotWrite('channel folder', p.property);
+  }
+  await client.updateChannelFolder(change.liveId ?? -1, params);
+}
+
+// ---------------------------------------------------------------- linkifiers
+
+export async function createLinkifier(client: ZulipClient, change: CreateChange): Promise<number> {
+  const res = await client.addLinkifier({
+    pattern: str(change.properties.pattern, change.key),
+    url_template: str(change.properties.urlTemplate),
+  });
+  return res.id;
+}
+
+/** `PATCH /realm/filters/{id}` needs both fields: the other one comes from the fresh read. */
+export async function updateLinkifier(
+  client: ZulipClient,
+  id: number,
+  ctx: ApplyContext,
+  values: { pattern?: string; urlTemplate?: string },
+): Promise<void> {
+  const live = ctx.live.linkifiers.find((l) => l.id === id);
+  const pattern = values.pattern ?? live?.pattern;
+  const urlTemplate = values.urlTemplate ?? live?.urlTemplate;
+  if (pattern === undefined || urlTemplate === undefined)
+    throw new ZulipCdkError('UNRESOLVED_REFERENCE', `Linkifier ${id} no longer exists.`, {
+      hint: 'Plan again.',
+    });
+  await client.updateLinkifier(id, { pattern, url_template: urlTemplate });
+}
+
+// ---------------------------------------------------------------- playgrounds
+
+export async function createPlayground(
+  client: ZulipClient,
+  properties: Record<string, JsonValue>,
+): Promise<number> {
+  const res = await client.addPlayground({
+    name: str(properties.name),
+    pygments_language: str(properties.pygmentsLanguage),
+    url_template: str(properties.urlTemplate),
+  });
+  return res.id;
+}
+
+/** Zulip has no playground update: delete, then create. */
+export async function replacePlayground(
+  client: ZulipClient,
+  change: ReplaceChange,
+): Promise<number> {
+  await client.removePlayground(change.liveId);
+  return createPlayground(client, change.after);
+}
+
+// ---------------------------------------------------------------- saved snippets
+
+export async function createSnippet(client: ZulipClient, change: CreateChange): Promise<number> {
+  const res = await client.createSavedSnippet({
+    title: str(change.properties.title, change.key),
+    content: str(change.properties.content),
+  });
+  return res.saved_snippet_id;
+}
+
+export async function updateSnippet(client: ZulipClient, change: UpdateChange): Promise<void> {
+  const params: { title?: string; content?: string } = {};
+  for (const p of change.properties) {
+    if (p.property === 'content' || p.property === 'title') params[p.property] = text(p.after);
+    else throw cannotWrite('saved snippet', p.property);
+  }
+  await client.updateSavedSnippet(change.liveId ?? -1, params);
+}
+
+// ---------------------------------------------------------------- users
+
+/** One `PATCH /users/{id}` for role and full name. */
+export async function updateUser(client: ZulipClient, change: UpdateChange): Promise<void> {
+  const params: { -readonly [K in keyof UpdateUserParams]: UpdateUserParams[K] } = {};
+  for (const p of change.properties) {
+    if (p.property === 'role') {
+      const role = ROLES[text(p.after) as RoleName] as number | undefined;
+      if (role === undefined) throw cannotWrite('user', `role ${JSON.stringify(p.after)}`);
+      params.role = role;
+    } else if (p.property === 'fullName') params.full_name = text(p.after);
+    else throw cannotWrite('user', p.property);
+  }
+  await client.updateUser(change.liveId ?? -1, params);
+}
+
+// ---------------------------------------------------------------- subscription settings
+
+/** Every setting change of the applying account in one `POST /users/me/subscriptions/properties`. */
+export async function updateSubscriptionSettings(
+  client: ZulipClient,
+  changes: readonly UpdateChange[],
+  ctx: ApplyContext,
+): Promise<void> {
+  const data: SubscriptionPropertyChange[] = [];
+  for (const c of changes) {
+    const streamId = c.liveId ?? ctx.channelId(c.key);
+    for (const p of c.properties) {
+      const wire = (SUBSCRIPTION_PROPERTIES as Record<string, string | undefined>)[p.property];
+      if (wire === undefined) throw cannotWrite('subscription', p.property);
+      if (wire === 'color') {
+        data.push({ stream_id: streamId, property: 'color', value: text(p.after) });
+      } else if (typeof p.after === 'boolean') {
+        data.push({
+          stream_id: streamId,
+          property: wire as Exclude<
+            (typeof SUBSCRIPTION_PROPERTIES)[SubscriptionPropertyName],
+            'color'
+          >,
+          value: p.after,
+        });
+      }
+    }
+  }
+  if (data.length > 0) await client.updateSubscriptionSettings(data);
+}
+
+// ---------------------------------------------------------------- reorders
+
+/** The full order, IDs of objects created by this apply filled in. */
+export function reorderIds(change: ReorderChange, ctx: ApplyContext): number[] {
+  return change.after.map((e) => {
+    const id = e.id ?? ctx.idOf(resourceAddress(change.kind, e.key));
+    if (id === undefined)
+      throw new ZulipCdkError(
+        'UNRESOLVED_REFERENCE',
+        `Cannot reorder: ${resourceAddress(change.kind, e.key)} was not created.`,
+      );
+    return id;
+  });
+}
+
+export async function reorder(
+  client: ZulipClient,
+  change: ReorderChange,
+  ctx: ApplyContext,
+): Promise<void> {
+  const ids = reorderIds(change, ctx);
+  if (change.kind === 'linkifier') await client.reorderLinkifiers(ids);
+  else await client.reorderChannelFolders(ids);
+}

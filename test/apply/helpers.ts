@@ -1,0 +1,91 @@
+import { startEmulator } from '../../src/emulator';
+import type { Emulator, FaultOptions } from '../../src/emulator';
+import { applyPlan, plan } from '../../src/engine';
+import type { ApplyEvent, ApplyOptions, ApplyResult, Plan } from '../../src/engine';
+import type { DesiredState } from '../../src/model';
+import { ZulipClient, ZulipCredentials } from '../../src/zulip';
+import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+import { ZulipApplyTarget } from '../../src/zulip/handlers/write-target';
+
+/** An embedded server with a client logged in as its owner; fast retries for fault tests. */
+export interface Harness {
+  readonly z: Emulator;
+  readonly client: ZulipClient;
+  /** Plans the desired state against a fresh read. */
+  plan(desired: DesiredState): Promise<Plan>;
+  /** Applies a plan with a fresh client (request counts start at 0). */
+  apply(
+    p: Plan,
+    options?: ApplyOptions,
+  ): Promise<ApplyResult & { events: ApplyEvent[]; requests: string[] }>;
+  /** Plans and applies (allowDestroy), and returns the plan made afterwards. */
+  converge(desired: DesiredState): Promise<{ first: Plan; result: ApplyResult; after: Plan }>;
+  close(): Promise<void>;
+}
+
+export function newClient(z: Emulator): ZulipClient {
+  return new ZulipClient({
+    credentials: new ZulipCredentials({
+      email: z.owner.email,
+      apiKey: z.owner.apiKey,
+      site: z.site,
+    }),
+    retry: { baseDelayMs: 1, maxDelayMs: 5, maxRateLimitRetries: 50 },
+  });
+}
+
+export async function harness(
+  o: { featureLevel?: number; seed?: 'demo' | 'empty'; faults?: FaultOptions } = {},
+): Promise<Harness> {
+  const z = await startEmulator({
+    featureLevel: o.featureLevel ?? 478,
+    seed: o.seed ?? 'demo',
+    rateLimit: false,
+    ...(o.faults ? { faults: o.faults } : {}),
+  });
+  const client = newClient(z);
+  const h: Harness = {
+    z,
+    client,
+    async plan(desired) {
+      return plan(desired, await readLiveState(client));
+    },
+    async apply(p, options = {}) {
+      const c = newClient(z);
+      const events: ApplyEvent[] = [];
+      const logStart = z.requestLog.length;
+      try {
+        const result = await applyPlan(p, new ZulipApplyTarget(c, p), {
+          ...options,
+          onEvent: (e) => {
+            events.push(e);
+            options.onEvent?.(e);
+          },
+        });
+        return {
+          ...result,
+          events,
+          requests: z.requestLog.slice(logStart).map((r) => `${r.method} ${r.path}`),
+        };
+      } finally {
+        await c.close();
+      }
+    },
+    async converge(desired) {
+      const first = await h.plan(desired);
+      const result = await h.apply(first, { allowDestroy: true, force: true });
+      const after = await h.plan(desired);
+      return { first, result, after };
+    },
+    async close() {
+      await client.close();
+      await z.close();
+    },
+  };
+  return h;
+}
+
+/** `action address` of every change, for readable assertions. */
+export function summary(p: Plan): string[] {
+  return p.changes.map((c) => `${c.action} ${c.address}`);
+}

@@ -1,0 +1,177 @@
+import { emptyDesiredState, supports } from '../../src/model';
+import type { DesiredState } from '../../src/model';
+import { harness, summary } from './helpers';
+import type { Harness } from './helpers';
+
+const e = (local: string): string => `${local}@zulip-cdk.example`;
+
+/**
+ * One organization in four stages, exercising every resource kind: created from nothing;
+ * every property changed (memberships added and removed, orders swapped); renamed and
+ * archived/deactivated/deleted; unarchived and reactivated. Features the server lacks are
+ * left out, so the same stages run at FL 372, 421 and 478.
+ */
+function stage(n: 1 | 2 | 3 | 4, fl: number): DesiredState {
+  const d = emptyDesiredState('life');
+  const folders = supports(fl, 'channelFolders');
+  const topics = supports(fl, 'topicsPolicy');
+  const late = n >= 3;
+  // Folders: A and B; B renamed to "Bee" at stage 3; A archived at stage 3 (empty by then).
+  if (folders) {
+    const a = { path: 'life/fa', name: 'Folder A', description: n === 1 ? 'first' : 'changed' };
+    const b = {
+      path: 'life/fb',
+      name: late ? 'Bee' : 'Folder B',
+      description: 'second',
+      ...(late ? { lifecycle: { renamedFrom: ['Folder B'] } } : {}),
+    };
+    if (n === 1) d.channelFolders.push(a, b);
+    else if (n === 2)
+      d.channelFolders.push(b, a); // reorder
+    else d.channelFolders.push(b, { ...a, archived: n === 3 });
+  }
+  // Groups: leads (alice; then carol), devs (bob + subgroup leads), temp (deactivated at 3, back at 4).
+  const leads = late ? 'team-leads' : 'leads';
+  d.userGroups.push(
+    {
+      path: 'life/devs',
+      name: 'devs',
+      description: n === 1 ? 'Developers' : 'All developers',
+      members: {
+        mode: 'exact',
+        users: n === 1 ? [e('bob')] : [e('bob'), e('dave')],
+        groups: [leads],
+      },
+      permissions:
+        n === 1
+          ? { canManageGroup: leads, canMentionGroup: 'role:members' }
+          : {
+              canManageGroup: { users: [e('alan')], groups: [leads] },
+              canJoinGroup: 'role:members',
+            },
+    },
+    {
+      path: 'life/leads',
+      name: leads,
+      description: 'Leads',
+      members: { mode: 'exact', users: n === 1 ? [e('alice')] : [e('carol')], groups: [] },
+      permissions: { canManageGroup: 'role:administrators' },
+      ...(late ? { lifecycle: { renamedFrom: ['leads'] } } : {}),
+    },
+    {
+      path: 'life/temp',
+      name: 'temp',
+      members: { mode: 'exact', users: [e('erin')], groups: [] },
+      permissions: {},
+      ...(n === 3 ? { deactivated: true } : {}),
+    },
+  );
+  // Channels: one (private, settings, folder), two (default, atLeast devs; archived at 3).
+  const one = late ? 'channel-uno' : 'channel-one';
+  d.channels.push(
+    {
+      path: 'life/one',
+      name: one,
+      description: n === 1 ? 'The first channel' : 'The first channel, changed',
+      private: n === 1,
+      historyPublicToSubscribers: true,
+      messageRetentionDays: n === 1 ? 'realm_default' : 30,
+      ...(topics ? { topicsPolicy: n === 1 ? 'inherit' : 'disable_empty_topic' } : {}),
+      ...(folders ? { folder: n === 1 ? 'Folder A' : late ? 'Bee' : 'Folder B' } : {}),
+      permissions:
+        n === 1
+          ? { canRemoveSubscribersGroup: 'devs', canAdministerChannelGroup: 'role:administrators' }
+          : {
+              canRemoveSubscribersGroup: { users: [e('alice')], groups: ['devs'] },
+              canAdministerChannelGroup: leads,
+            },
+      subscribers: {
+        mode: 'exact',
+        users: n === 1 ? [e('owner'), e('alice'), e('bob')] : [e('owner'), e('alice'), e('carol')],
+        groups: [],
+      },
+      ...(late ? { lifecycle: { renamedFrom: ['channel-one'] } } : {}),
+    },
+    {
+      path: 'life/two',
+      name: 'channel-two',
+      description: 'Second',
+      defaultChannel: n !== 2,
+      permissions: {},
+      subscribers: { mode: 'atLeast', users: [], groups: ['devs'] },
+      ...(n === 3 ? { archived: true } : {}),
+    },
+  );
+  // Linkifiers: two, swapped at 2, the second's pattern renamed at 3.
+  const l1 = {
+    path: 'life/l1',
+    pattern: 'L1-(?P<id>[0-9]+)',
+    urlTemplate: `https://one.example/{id}${n > 1 ? '?v2' : ''}`,
+  };
+  const l2pattern = late ? 'LL-(?P<id>[0-9]+)' : 'L2-(?P<id>[0-9]+)';
+  const l2 = {
+    path: 'life/l2',
+    pattern: l2pattern,
+    urlTemplate: 'https://two.example/{id}',
+    ...(late ? { lifecycle: { renamedFrom: ['L2-(?P<id>[0-9]+)'] } } : {}),
+  };
+  d.linkifiers.push(...(n === 1 ? [l1, l2] : [l2, l1]));
+  // Playgrounds: replaced at 2 (new URL), deleted (pruned) at 3, created again at 4.
+  d.organization.prune = { playground: true, linkifier: true };
+  if (n !== 3)
+    d.playgrounds.push({
+      path: 'life/pg',
+      name: 'Scratch',
+      pygmentsLanguage: 'text',
+      urlTemplate: n === 1 ? 'https://s.example/?q={code}' : 'https://s.example/v2?q={code}',
+    });
+  // Saved snippet: content changed at 2, title renamed at 3.
+  d.savedSnippets.push({
+    path: 'life/snip',
+    title: late ? 'Hello there' : 'Hello',
+    content: n === 1 ? 'Hello!' : 'Hello, world!',
+    ...(late ? { lifecycle: { renamedFrom: ['Hello'] } } : {}),
+  });
+  // Users: roles and names.
+  d.users.push({
+    path: 'life/dave',
+    email: e('dave'),
+    role: n === 1 ? 'moderator' : 'member',
+    fullName: n === 1 ? 'Dave Member' : 'David Member',
+  });
+  // The applying account's own settings on channel one.
+  d.subscriptionSettings.push({
+    path: 'life/settings',
+    channel: one,
+    color: n === 1 ? '#336699' : '#993366',
+    pinToTop: n !== 1,
+    isMuted: false,
+  });
+  return d;
+}
+
+describe.each([478, 421, 372])('apply end to end, every resource kind (FL %i)', (fl) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness({ featureLevel: fl });
+  });
+  afterAll(() => h.close());
+
+  const stages = [1, 2, 3, 4] as const;
+  it.each(stages)('stage %i applies in full, and the next plan is empty', async (n) => {
+    if (n === 4 && !supports(fl, 'channelUnarchive')) return;
+    const { first, result, after } = await h.converge(stage(n, fl));
+    expect(first.changes.length).toBeGreaterThan(0);
+    expect(result.journal.entries.filter((x) => x.status !== 'applied')).toEqual([]);
+    expect(result.outcome).toBe('applied');
+    expect(summary(after)).toEqual([]);
+    const actions = new Set(first.changes.map((c) => c.action));
+    if (n === 1) for (const a of ['create', 'update', 'membership']) expect(actions).toContain(a);
+    if (n === 2)
+      for (const a of ['update', 'replace', 'reorder', 'membership']) expect(actions).toContain(a);
+    if (n === 3)
+      for (const a of ['rename', 'archive', 'deactivate', 'delete']) expect(actions).toContain(a);
+    if (n === 4)
+      for (const a of ['unarchive', 'reactivate', 'create']) expect(actions).toContain(a);
+  });
+});
