@@ -65,7 +65,9 @@ export async function harness(
         return {
           ...result,
           events,
-          requests: z.requestLog.slice(logStart).map((r) => `${r.method} ${r.path}`),
+          requests: z.requestLog
+            .slice(logStart)
+            .map((r) => `${r.method} ${r.path.replace(/\/\d+/g, '/{id}')}`),
         };
       } finally {
         await c.close();

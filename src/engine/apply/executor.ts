@@ -217,7 +217,7 @@ export async function applyPlan(
           if (fold) finish(fold, 'skipped', { message: `not run: ${c.id} changed since the plan` });
           return;
         }
-        if (c.action !== 'create' || !outcomeUnknown(e) || attempt > 2) {
+        if (c.action !== 'create' || !outcomeUnknown(e) || attempt >= 2) {
           fail(c, e);
           return;
         }

@@ -1,0 +1,128 @@
+import { addUser } from '../../src/emulator/state';
+import { emptyDesiredState } from '../../src/model';
+import type { DesiredState } from '../../src/model';
+import { harness, summary } from './helpers';
+import type { Harness } from './helpers';
+
+const READ = ['POST /register', 'DELETE /events'];
+
+describe('batching: requests per kind of change (FL 478)', () => {
+  let h: Harness;
+  const emails: string[] = [];
+  const channels = Array.from({ length: 10 }, (_, i) => `batch-${i}`);
+  beforeAll(async () => {
+    h = await harness();
+    for (let i = 0; i < 20; i++) {
+      const email = `user${i}@zulip-cdk.example`;
+      addUser(h.z.org, Date.now(), { email, fullName: `User ${i}`, role: 400 });
+      emails.push(email);
+    }
+    const me = (await h.client.getOwnUser()).user_id;
+    for (const name of channels) await h.client.createChannel({ name, subscribers: [me] });
+  });
+  afterAll(() => h.close());
+
+  const declare = (d: DesiredState, users: string[], mode: 'exact' | 'atLeast' = 'atLeast') => {
+    for (const name of channels)
+      d.channels.push({
+        path: `b/${name}`,
+        name,
+        permissions: {},
+        subscribers: { mode, users, groups: [] },
+      });
+  };
+
+  it('subscribing 20 users to 10 existing channels takes 1 call', async () => {
+    const d = emptyDesiredState('b');
+    declare(d, emails);
+    const p = await h.plan(d);
+    expect(p.changes.filter((c) => c.action === 'membership')).toHaveLength(10);
+    const r = await h.apply(p);
+    expect(r.outcome).toBe('applied');
+    expect(r.requests).toEqual([...READ, 'POST /users/me/subscriptions']);
+    expect(summary(await h.plan(d))).toEqual([]);
+    // Nobody was messaged about it.
+    expect(h.z.requestLog.at(-3)?.params).toEqual(
+      expect.arrayContaining(['send_new_subscription_messages']),
+    );
+  });
+
+  it('unsubscribing 10 of them from every channel takes 1 call', async () => {
+    const d = emptyDesiredState('b');
+    declare(d, [h.z.owner.email, ...emails.slice(10)], 'exact');
+    const p = await h.plan(d);
+    const r = await h.apply(p, { allowDestroy: true });
+    expect(r.outcome).toBe('applied');
+    expect(r.requests).toEqual([...READ, 'DELETE /users/me/subscriptions']);
+    expect(summary(await h.plan(d))).toEqual([]);
+  });
+
+  it('membership of a group (members and subgroups, added and removed) takes 1 call per group', async () => {
+    const d = emptyDesiredState('b');
+    const g = (name: string, users: string[], groups: string[] = []) => ({
+      path: `b/${name}`,
+      name,
+      members: { mode: 'exact' as const, users, groups },
+      permissions: { canManageGroup: 'role:administrators' },
+    });
+    d.userGroups.push(g('g-sub', emails.slice(0, 2)), g('g-top', emails.slice(2, 6), ['g-sub']));
+    const created = await h.apply(await h.plan(d));
+    // A new group with members, subgroups and settings: one create each, nothing else.
+    expect(created.requests).toEqual([
+      ...READ,
+      'POST /user_groups/create',
+      'POST /user_groups/create',
+    ]);
+    d.userGroups = [g('g-sub', emails.slice(0, 2)), g('g-top', emails.slice(4, 9), [])];
+    const p = await h.plan(d);
+    const r = await h.apply(p, { allowDestroy: true });
+    expect(r.requests).toEqual([...READ, 'POST /user_groups/{id}/members']);
+    expect(summary(await h.plan(d))).toEqual([]);
+  });
+
+  it("the account's settings on many channels take 1 call; a new channel with subscribers and settings, 1 call", async () => {
+    const d = emptyDesiredState('b');
+    for (const name of channels.slice(0, 5))
+      d.subscriptionSettings.push({
+        path: `b/s/${name}`,
+        channel: name,
+        pinToTop: true,
+        color: '#123456',
+      });
+    d.channels.push({
+      path: 'b/new',
+      name: 'brand-new',
+      private: true,
+      description: 'New',
+      permissions: {
+        canSendMessageGroup: 'role:members',
+        canAdministerChannelGroup: 'role:administrators',
+      },
+      subscribers: { mode: 'exact', users: emails.slice(0, 15), groups: [] },
+    });
+    const p = await h.plan(d);
+    const r = await h.apply(p);
+    expect(r.outcome).toBe('applied');
+    expect(r.requests).toEqual([
+      ...READ,
+      'POST /channels/create',
+      'POST /users/me/subscriptions/properties',
+    ]);
+    expect(summary(await h.plan(d))).toEqual([]);
+  });
+
+  it('a channel update with plain fields and group settings: 2 PATCHes (settings kept apart)', async () => {
+    const d = emptyDesiredState('b');
+    d.channels.push({
+      path: 'b/c0',
+      name: channels[0]!,
+      description: 'Changed',
+      permissions: {
+        canSendMessageGroup: 'role:members',
+        canResolveTopicsGroup: 'role:moderators',
+      },
+    });
+    const r = await h.apply(await h.plan(d));
+    expect(r.requests).toEqual([...READ, 'PATCH /streams/{id}', 'PATCH /streams/{id}']);
+  });
+});

@@ -1,0 +1,159 @@
+import { applyPlan, exitCodeFor, parsePlan, renderJson } from '../../src/engine';
+import { ZulipApplyTarget } from '../../src/zulip/handlers/write-target';
+import { emptyDesiredState } from '../../src/model';
+import type { DesiredState } from '../../src/model';
+import { harness, newClient, summary } from './helpers';
+import type { Harness } from './helpers';
+
+const e = (local: string): string => `${local}@zulip-cdk.example`;
+
+function desired(version: 1 | 2): DesiredState {
+  const d = emptyDesiredState('c');
+  d.userGroups.push(
+    {
+      path: 'c/squad',
+      name: 'squad',
+      description: version === 1 ? 'Squad' : 'The squad',
+      members: { mode: 'exact', users: [e('alice')], groups: [] },
+      permissions: { canMentionGroup: version === 1 ? 'role:everyone' : 'role:members' },
+    },
+    {
+      path: 'c/crew',
+      name: 'crew',
+      description: version === 1 ? 'Crew' : 'The crew',
+      members: {
+        mode: 'exact',
+        users: version === 1 ? [e('bob')] : [e('bob'), e('carol')],
+        groups: [],
+      },
+      permissions: {},
+    },
+  );
+  for (const name of ['room', 'hall'])
+    d.channels.push({
+      path: `c/${name}`,
+      name,
+      description: version === 1 ? `The ${name}` : `The ${name}, v2`,
+      permissions: { canSendMessageGroup: version === 1 ? 'role:everyone' : 'role:members' },
+    });
+  return d;
+}
+
+describe('optimistic concurrency: objects changed since the plan are reported, not written', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await harness();
+    await h.converge(desired(1));
+  });
+  afterEach(() => h.close());
+
+  const ids = async () => {
+    const live = await h.client.getUserGroups();
+    const streams = await h.client.getStreams();
+    return {
+      squad: live.user_groups.find((g) => g.name === 'squad')!,
+      room: streams.streams.find((s) => s.name === 'room')!,
+      members: live.user_groups.find((g) => g.name === 'role:members')!.id,
+      admins: live.user_groups.find((g) => g.name === 'role:administrators')!.id,
+    };
+  };
+
+  it('a group setting and a channel description changed by hand after `plan --out`: exit 3, the rest applied', async () => {
+    // plan --out, then read back as apply does.
+    const saved = parsePlan(JSON.parse(renderJson(await h.plan(desired(2)))));
+    const { squad, room, admins } = await ids();
+    await h.client.updateUserGroup(squad.id, {
+      can_mention_group: { new: admins, old: squad.can_mention_group },
+    });
+    await h.client.updateStream(room.stream_id, { description: 'Set by a person' });
+
+    const r = await h.apply(saved);
+    expect(r.outcome).toBe('partial');
+    expect(exitCodeFor(r.outcome)).toBe(3);
+    const conflicts = r.journal.entries.filter((x) => x.status === 'conflict');
+    expect(conflicts.map((x) => x.id).sort()).toEqual([
+      'channel["room"]#update',
+      'userGroup["squad"]#update',
+    ]);
+    const roomEntry = conflicts.find((x) => x.address === 'channel["room"]')!;
+    expect(roomEntry.message).toContain(
+      'description is now "Set by a person" (was "The room" at plan time)',
+    );
+    const squadEntry = conflicts.find((x) => x.address === 'userGroup["squad"]')!;
+    expect(squadEntry.message).toContain(
+      'permissions.canMentionGroup is now "role:administrators"',
+    );
+    expect(r.events.filter((x) => x.type === 'conflict')).toHaveLength(2);
+    // Everything else was applied.
+    expect(
+      r.journal.entries.filter((x) => x.status !== 'conflict').every((x) => x.status === 'applied'),
+    ).toBe(true);
+    expect(r.journal.counts.applied).toBe(saved.changes.length - 2);
+
+    // The person's values stay.
+    const after = await ids();
+    expect(after.squad.can_mention_group).toBe(admins);
+    expect(after.squad.description).toBe('Squad');
+    expect(after.room.description).toBe('Set by a person');
+    // The next plan lists exactly those two objects.
+    expect(summary(await h.plan(desired(2)))).toEqual([
+      'update userGroup["squad"]',
+      'update channel["room"]',
+    ]);
+  });
+
+  it("EXPECTATION_MISMATCH from the server (a change after apply's own check) is reported the same way", async () => {
+    const saved = await h.plan(desired(2));
+    const { squad, admins } = await ids();
+    // Right after apply re-read the organization (too late for the fingerprints), a person
+    // changes the group setting.
+    const c = newClient(h.z);
+    const target = new ZulipApplyTarget(c, saved);
+    const read = target.readLive.bind(target);
+    target.readLive = async () => {
+      const live = await read();
+      await h.client.updateUserGroup(squad.id, {
+        can_mention_group: { new: admins, old: squad.can_mention_group },
+      });
+      return live;
+    };
+    const r = await applyPlan(saved, target);
+    await c.close();
+    const entry = r.journal.entries.find((x) => x.id === 'userGroup["squad"]#update')!;
+    expect(entry.status).toBe('conflict');
+    expect(entry.message).toContain('EXPECTATION_MISMATCH');
+    expect(r.outcome).toBe('partial');
+    expect((await ids()).squad.can_mention_group).toBe(admins);
+  });
+
+  it('refuses a plan made for another server, or as another account', async () => {
+    const saved = await h.plan(desired(2));
+    await expect(
+      h.apply({ ...saved, server: { ...saved.server, site: 'https://other.example' } }),
+    ).rejects.toMatchObject({ code: 'PLAN_WRONG_SERVER' });
+    await expect(
+      h.apply({ ...saved, account: { userId: 9999, email: 'someone@else.example' } }),
+    ).rejects.toMatchObject({ code: 'PLAN_WRONG_ACCOUNT' });
+    // Nothing was written.
+    expect(summary(await h.plan(desired(2)))).toEqual(summary(saved));
+  });
+
+  it('destructive changes need allowDestroy; safety findings need force', async () => {
+    const d = desired(1);
+    d.userGroups[1]!.members.users = [];
+    const p = await h.plan(d);
+    await expect(h.apply(p)).rejects.toMatchObject({
+      code: 'DESTROY_NOT_ALLOWED',
+      message: expect.stringContaining('userGroup["crew"]: removes 1 member(s)'),
+    });
+    const unsafe = {
+      ...p,
+      findings: [{ code: 'TOO_MANY_REMOVALS' as const, message: 'too many' }],
+    };
+    await expect(h.apply(unsafe, { allowDestroy: true })).rejects.toMatchObject({
+      code: 'PLAN_UNSAFE',
+    });
+    const r = await h.apply(unsafe, { allowDestroy: true, force: true });
+    expect(r.outcome).toBe('applied');
+  });
+});
