@@ -207,3 +207,47 @@ export function pickOrganization(states: DesiredState[], org: string | undefined
     );
   return states[0];
 }
+
+/** Where `apply` writes: a Zulip server (credentials), or a fresh embedded one (`--embedded`). */
+export interface Connection {
+  readonly client: ZulipClient;
+  /** True for `--embedded`: the organization lives as long as the command. */
+  readonly embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** Shared by `apply` and `demo`: where to write. */
+export const TARGET_OPTIONS = {
+  zuliprc: { type: 'string' },
+  embedded: { type: 'boolean' },
+} as const;
+
+/** A client for `--zuliprc PATH`, the environment, or a fresh embedded demo organization. */
+export async function connect(values: ParsedOptions, io: CliIo): Promise<Connection> {
+  const zuliprc = str(values, 'zuliprc');
+  if (zuliprc !== undefined && values.embedded === true)
+    throw new UsageError('use only one of --zuliprc and --embedded');
+  if (values.embedded === true) {
+    const z = await startEmulator({ seed: 'demo' });
+    const client = new ZulipClient({
+      credentials: new ZulipCredentials({
+        email: z.owner.email,
+        apiKey: z.owner.apiKey,
+        site: z.site,
+      }),
+    });
+    return {
+      client,
+      embedded: true,
+      async close() {
+        await client.close();
+        await z.close();
+      },
+    };
+  }
+  const client = ZulipClient.fromEnvironment({
+    ...(zuliprc === undefined ? {} : { zuliprc: path.resolve(io.cwd, zuliprc) }),
+    env: io.env,
+  });
+  return { client, embedded: false, close: () => client.close() };
+}

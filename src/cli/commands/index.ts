@@ -9,4 +9,6 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   plan: async () => (await import('./plan.js')).planCommand,
   synth: async () => (await import('./synth.js')).synthCommand,
   snapshot: async () => (await import('./snapshot.js')).snapshotCommand,
+  apply: async () => (await import('./apply.js')).applyCommand,
+  demo: async () => (await import('./demo.js')).demoCommand,
 };

@@ -1,0 +1,247 @@
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as engine from '../../engine';
+import type { ApplyJournal, Plan } from '../../engine';
+import type { DesiredState } from '../../model/desired-state';
+import { ZulipCdkError, isZulipCdkError } from '../../model/errors';
+import { readLiveState } from '../../zulip/handlers/read-live-state';
+import { ZulipApplyTarget } from '../../zulip/handlers/write-target';
+import type { ZulipClient } from '../../zulip';
+import { UsageError } from '../command';
+import type { CliIo, Command, ParsedOptions } from '../command';
+import {
+  TARGET_OPTIONS,
+  connect,
+  loadDesiredStates,
+  pickOrganization,
+  useColor,
+} from '../plan-sources';
+import { ApplyProgress, progressMode } from '../progress';
+
+/** Exit code when `--verify` finds changes left after the apply. */
+export const VERIFY_FAILED_EXIT = 2;
+
+const DEFAULT_JOURNAL = 'zulip-cdk.journal.json';
+
+function readPlanFile(file: string): Plan {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ZulipCdkError('PLAN_UNREADABLE', `Cannot read ${file}: ${(e as Error).message}`, {
+      where: file,
+      hint: 'Make it with `zulip-cdk plan --out FILE`.',
+    });
+  }
+  return engine.parsePlan(data, file);
+}
+
+/** Reads one line from stdin (the confirmation). */
+function readLine(io: CliIo): Promise<string> {
+  return new Promise((resolve) => {
+    let buf = '';
+    const done = (): void => {
+      io.stdin.removeListener('data', onData);
+      io.stdin.removeListener('end', done);
+      io.stdin.pause();
+      resolve(buf.split('\n')[0]?.trim() ?? '');
+    };
+    const onData = (chunk: Buffer | string): void => {
+      buf += chunk.toString();
+      if (buf.includes('\n')) done();
+    };
+    io.stdin.on('data', onData);
+    io.stdin.once('end', done);
+    io.stdin.resume();
+  });
+}
+
+async function desiredFor(values: ParsedOptions, io: CliIo): Promise<DesiredState> {
+  const states = await loadDesiredStates(values, io);
+  return pickOrganization(states, typeof values.org === 'string' ? values.org : undefined);
+}
+
+/**
+ * Plans again after the apply; true when nothing is left. Prints what is left otherwise.
+ */
+async function verify(
+  client: ZulipClient,
+  desired: DesiredState,
+  plan: Plan,
+  io: CliIo,
+  json: boolean,
+): Promise<boolean> {
+  const live = await readLiveState(client);
+  const again = engine.plan(desired, live, plan.targets ? { targets: plan.targets } : {});
+  const left = again.changes.length;
+  if (json)
+    io.stdout.write(
+      `${JSON.stringify({ type: 'verify', ok: left === 0, changesLeft: again.changes.map((c) => c.id) })}\n`,
+    );
+  else if (left === 0)
+    io.stdout.write(
+      'Verified: the next plan is empty. The organization matches the configuration.\n',
+    );
+  else
+    io.stdout.write(
+      `Verification failed: the next plan still has ${left} change(s):\n${engine.renderText(again, { color: useColor(io) })}`,
+    );
+  return left === 0;
+}
+
+/** `zulip-cdk apply`: make the live organization match, from a saved plan or a fresh one. */
+export const applyCommand: Command = {
+  name: 'apply',
+  summary: 'Apply a plan to the live organization (batched, optimistic, safe to interrupt)',
+  usage: `usage: zulip-cdk apply [PLAN_FILE] [--app CMD | --desired FILE|DIR] [--org ID]
+                       [--zuliprc PATH | --embedded] [--auto-approve] [--allow-destroy]
+                       [--force] [--keep-going] [--verify] [--json] [--journal FILE]
+
+Applies a saved plan (zulip-cdk plan --out FILE), or plans, shows the plan and asks before
+applying it. Objects changed since the plan are not written: they are reported (exit 3).
+
+  PLAN_FILE          a plan saved by \`zulip-cdk plan --out\`; without it, apply plans first
+  --app CMD          the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
+  --desired FILE|DIR an already synthesized desired state (*.zulip.json) instead
+  --org ID           the organization when the app declares several
+  --zuliprc PATH     credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then ~/.zuliprc)
+  --embedded         apply to a fresh embedded server with the demo organization (a dry run)
+  --auto-approve     do not ask for confirmation (needed without a terminal)
+  --allow-destroy    allow archive, deactivate, delete, unsubscribing, removing members, demotions
+  --force            apply although the plan has safety findings
+  --keep-going       after a failure, go on with the changes that do not depend on it
+  --verify           plan again at the end; exit ${VERIFY_FAILED_EXIT} if anything is left
+  --json             print machine-readable events, one JSON object per line
+  --journal FILE     where to write the journal (default: ${DEFAULT_JOURNAL})
+
+Exit codes: 0 all applied (or nothing to do), 1 nothing applied (or an error),
+3 partly applied (failures, or objects changed since the plan), ${VERIFY_FAILED_EXIT} --verify found changes left.
+`,
+  allowPositionals: true,
+  options: {
+    app: { type: 'string' },
+    desired: { type: 'string' },
+    org: { type: 'string' },
+    ...TARGET_OPTIONS,
+    'auto-approve': { type: 'boolean' },
+    'allow-destroy': { type: 'boolean' },
+    force: { type: 'boolean' },
+    'keep-going': { type: 'boolean' },
+    verify: { type: 'boolean' },
+    json: { type: 'boolean' },
+    journal: { type: 'string' },
+  },
+  async run({ values, positionals, io }) {
+    if (positionals.length > 1) throw new UsageError('give at most one plan file');
+    if (values.app !== undefined && values.desired !== undefined)
+      throw new UsageError('use only one of --app and --desired');
+    const planFile = positionals[0];
+    const json = values.json === true;
+    const autoApprove = values['auto-approve'] === true;
+    const journalFile = path.resolve(
+      io.cwd,
+      typeof values.journal === 'string' ? values.journal : DEFAULT_JOURNAL,
+    );
+    // Without a plan file we ask before applying: refuse early, before any work, when nobody
+    // can answer.
+    if (planFile === undefined && !autoApprove && io.stdin.isTTY !== true)
+      throw new ZulipCdkError(
+        'CONFIRMATION_REQUIRED',
+        'apply would ask for confirmation, but stdin is not a terminal.',
+        {
+          hint: 'Pass --auto-approve, or apply a reviewed plan file (zulip-cdk plan --out plan.json; zulip-cdk apply plan.json).',
+        },
+      );
+    const info = (s: string): void => {
+      (json ? io.stderr : io.stdout).write(s);
+    };
+
+    let desired: DesiredState | undefined;
+    let plan: Plan;
+    if (planFile !== undefined) plan = readPlanFile(path.resolve(io.cwd, planFile));
+    else desired = await desiredFor(values, io);
+
+    const conn = await connect(values, io);
+    try {
+      if (planFile === undefined) {
+        const live = await readLiveState(conn.client);
+        plan = engine.plan(desired!, live, { createdAt: new Date().toISOString() });
+        info(engine.renderText(plan, { color: useColor(io) && !json }));
+        if (!engine.hasChanges(plan)) return 0;
+        if (!autoApprove) {
+          io.stdout.write(
+            '\nDo you want to apply these changes?\n  Only "yes" will be accepted to approve.\n\n  Enter a value: ',
+          );
+          const answer = await readLine(io);
+          if (answer !== 'yes') {
+            io.stdout.write('\nApply cancelled.\n');
+            return 1;
+          }
+        }
+      } else {
+        plan = plan!;
+        info(
+          `Applying ${planFile} (checksum ${engine.planChecksum(plan)}): ${engine.summaryLine(plan.summary)}\n`,
+        );
+      }
+
+      const progress = new ApplyProgress(io, progressMode(io, json), useColor(io));
+      let result: engine.ApplyResult;
+      try {
+        result = await engine.applyPlan(plan, new ZulipApplyTarget(conn.client, plan), {
+          allowDestroy: values['allow-destroy'] === true,
+          force: values.force === true,
+          keepGoing: values['keep-going'] === true,
+          onEvent: progress.onEvent,
+        });
+      } catch (e) {
+        // Refused or failed before writing: record that nothing was applied.
+        if (isZulipCdkError(e)) await writeJournal(journalFile, failedJournal(plan, e));
+        throw e;
+      }
+      await writeJournal(journalFile, result.journal);
+      info(`Journal: ${journalFile}\n`);
+      for (const e of result.journal.entries)
+        if (e.status === 'conflict' && !json)
+          io.stdout.write(
+            `Not written because it changed since the plan: ${e.address} (plan again to review it).\n`,
+          );
+      let code = engine.exitCodeFor(result.outcome);
+      if (values.verify === true) {
+        desired ??= await desiredFor(values, io);
+        if (engine.desiredStateDigest(desired) !== plan.desiredDigest)
+          info(
+            'Note: the configuration differs from the one the plan was made from; verifying against the configuration.\n',
+          );
+        const ok = await verify(conn.client, desired, plan, io, json);
+        if (!ok && code === 0) code = VERIFY_FAILED_EXIT;
+      }
+      return code;
+    } finally {
+      await conn.close();
+    }
+  },
+};
+
+function failedJournal(plan: Plan, e: ZulipCdkError): ApplyJournal {
+  const now = new Date().toISOString();
+  return {
+    formatVersion: 1,
+    startedAt: now,
+    finishedAt: now,
+    server: { site: plan.server.site, featureLevel: plan.server.featureLevel },
+    account: plan.account,
+    planChecksum: engine.planChecksum(plan),
+    desiredDigest: plan.desiredDigest,
+    outcome: 'nothing',
+    counts: { applied: 0, conflict: 0, failed: 0, skipped: 0 },
+    requestCount: 0,
+    entries: [],
+    error: { code: e.code, message: e.message },
+  };
+}
+
+async function writeJournal(file: string, journal: ApplyJournal): Promise<void> {
+  await writeFile(file, `${JSON.stringify(journal, null, 2)}\n`);
+}

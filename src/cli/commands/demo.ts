@@ -1,0 +1,114 @@
+import { startEmulator } from '../../emulator';
+import * as engine from '../../engine';
+import { ZulipClient, ZulipCredentials } from '../../zulip';
+import { readLiveState } from '../../zulip/handlers/read-live-state';
+import { ZulipApplyTarget } from '../../zulip/handlers/write-target';
+import type { Command } from '../command';
+import { loadDesiredStates, pickOrganization, useColor } from '../plan-sources';
+import { ApplyProgress, progressMode } from '../progress';
+
+const CLI = 'npx tsx src/cli/main.ts';
+
+/**
+ * `zulip-cdk demo` (`npm start`): the whole loop on an embedded server, for a first-time user:
+ * synthesize the example app, plan, apply with progress, plan again and show it is empty.
+ */
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'Plan and apply the example organization on an embedded server (npm start)',
+  usage: `usage: zulip-cdk demo [--app CMD | --desired FILE|DIR] [--org ID]
+
+Starts an embedded Zulip-compatible server with a demo organization, synthesizes the example
+app ("app" of cdktf.json), shows the plan, applies it, and plans again to show that nothing is
+left. Exit 0 when the second plan is empty, 1 otherwise.
+
+  --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
+  --desired FILE|DIR   an already synthesized desired state instead
+  --org ID             the organization when the app declares several
+`,
+  options: {
+    app: { type: 'string' },
+    desired: { type: 'string' },
+    org: { type: 'string' },
+  },
+  async run({ values, io }) {
+    const out = (s = ''): void => {
+      io.stdout.write(`${s}\n`);
+    };
+    const color = useColor(io);
+    const bold = (s: string): string => (color ? `\u001b[1m${s}\u001b[0m` : s);
+    out(bold('zulip-cdk demo: a Zulip organization as code, planned and applied end to end.'));
+    out();
+
+    const z = await startEmulator({ seed: 'demo' });
+    const client = new ZulipClient({
+      credentials: new ZulipCredentials({
+        email: z.owner.email,
+        apiKey: z.owner.apiKey,
+        site: z.site,
+      }),
+    });
+    try {
+      out(
+        `${bold('1.')} Started an embedded Zulip server (feature level ${z.featureLevel}) with a demo organization`,
+      );
+      out(`   at ${z.site}, acting as its owner ${z.owner.email}.`);
+      out();
+
+      out(`${bold('2.')} Synthesizing the example app...`);
+      const desired = pickOrganization(
+        await loadDesiredStates(values, io),
+        typeof values.org === 'string' ? values.org : undefined,
+      );
+      out(
+        `   Organization '${desired.organization.id}': ${desired.channels.length} channels, ` +
+          `${desired.userGroups.length} user groups, ${desired.channelFolders.length} channel folders, ` +
+          `${desired.linkifiers.length} linkifiers, ${desired.users.length} user roles.`,
+      );
+      out();
+
+      out(`${bold('3.')} The plan: what apply will change in the live organization.`);
+      out();
+      const live = await readLiveState(client);
+      const plan = engine.plan(desired, live);
+      io.stdout.write(engine.renderText(plan, { color }));
+      out();
+
+      out(`${bold('4.')} Applying it (a real run would ask first, or apply a reviewed plan file):`);
+      const progress = new ApplyProgress(io, progressMode(io, false), color);
+      const result = await engine.applyPlan(plan, new ZulipApplyTarget(client, plan), {
+        allowDestroy: true,
+        onEvent: progress.onEvent,
+      });
+      out(
+        `   ${plan.changes.length} changes took ${result.journal.requestCount} API requests, the two reads included.`,
+      );
+      out();
+
+      out(`${bold('5.')} Planning again, to prove the organization now matches the configuration:`);
+      const again = engine.plan(desired, await readLiveState(client));
+      if (engine.hasChanges(again)) {
+        io.stdout.write(engine.renderText(again, { color }));
+        out();
+        out('The second plan is not empty: apply did not reach the desired state.');
+        return 1;
+      }
+      out(`   ${engine.summaryLine(again.summary)}`);
+      out();
+      out(bold('What to try next:'));
+      out(
+        `  - Keep a server running (writes a zuliprc for the owner, keeps the organization in a file):`,
+      );
+      out(`      ${CLI} emulator --zuliprc .zuliprc --state demo-org.json`);
+      out(`  - Edit examples/acme/organization.ts, then in another terminal:`);
+      out(`      ${CLI} plan --zuliprc .zuliprc --out plan.json`);
+      out(`      ${CLI} apply plan.json --zuliprc .zuliprc`);
+      out(`  - Show the plan as a pull-request comment: add --format markdown to plan.`);
+      out(`  - Read README.md and examples/README.md for the construct library and CI.`);
+      return engine.exitCodeFor(result.outcome);
+    } finally {
+      await client.close();
+      await z.close();
+    }
+  },
+};

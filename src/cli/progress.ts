@@ -1,0 +1,148 @@
+import type { ApplyEvent, JournalEntry } from '../engine';
+import type { CliIo } from './command';
+
+/** How apply shows progress: a bar and lines on a terminal, plain lines in CI, JSON lines. */
+export const PROGRESS_MODES = ['tty', 'plain', 'json'] as const;
+export type ProgressMode = (typeof PROGRESS_MODES)[number];
+
+/** `json` when asked; `tty` on a terminal outside CI; `plain` otherwise (CI, pipes, files). */
+export function progressMode(io: CliIo, json: boolean): ProgressMode {
+  if (json) return 'json';
+  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false';
+  return io.stdout.isTTY === true && !ci ? 'tty' : 'plain';
+}
+
+const MARKS: Record<JournalEntry['status'], string> = {
+  applied: '✓',
+  conflict: '!',
+  failed: '✗',
+  skipped: '-',
+};
+
+const COLORS: Record<JournalEntry['status'], number> = {
+  applied: 32,
+  conflict: 33,
+  failed: 31,
+  skipped: 2,
+};
+
+/** One line for a finished change, e.g. `✓ create channel["eng"]`. */
+export function changeLine(entry: JournalEntry, color = false): string {
+  const mark = color
+    ? `\u001b[${COLORS[entry.status]}m${MARKS[entry.status]}\u001b[0m`
+    : MARKS[entry.status];
+  const what = `${entry.action} ${entry.address}`;
+  const tail =
+    entry.status === 'applied'
+      ? entry.via
+        ? ` (${entry.via})`
+        : entry.message
+          ? ` (${entry.message})`
+          : ''
+      : entry.status === 'failed'
+        ? `: failed: ${entry.error ? `[${entry.error.code}] ` : ''}${entry.error?.message ?? entry.message ?? ''}`
+        : `: ${entry.status === 'conflict' ? 'changed since the plan: ' : 'skipped: '}${(entry.message ?? '').replace(/^changed since the plan: /, '')}`;
+  return `${mark} ${what}${tail}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Renders apply events. `json`: one event per line on stdout, nothing else. `plain`: a line per
+ * event. `tty`: the same lines, with a progress bar redrawn below them.
+ */
+export class ApplyProgress {
+  private barShown = false;
+  private done = 0;
+  private total = 0;
+
+  public constructor(
+    private readonly io: CliIo,
+    public readonly mode: ProgressMode,
+    private readonly color = false,
+  ) {}
+
+  public readonly onEvent = (event: ApplyEvent): void => {
+    if (this.mode === 'json') {
+      this.io.stdout.write(`${JSON.stringify(event)}\n`);
+      return;
+    }
+    switch (event.type) {
+      case 'start':
+        this.total = event.total;
+        this.line(
+          `Applying ${plural(event.total, 'change')} to ${event.site} as ${event.account} (plan ${event.planChecksum.slice(0, 12)})`,
+        );
+        break;
+      case 'read':
+        this.line(
+          event.reason === 'verify'
+            ? `Read the organization again (${plural(event.requests, 'request')}) to check nothing changed since the plan`
+            : `Re-read the organization (${plural(event.requests, 'request')}) to see whether a create whose answer was lost landed`,
+        );
+        break;
+      case 'conflict':
+        this.line(`! ${event.address}: ${event.message}`);
+        break;
+      case 'batch':
+        if (event.changes.length > 1)
+          this.line(`  ${event.what}: ${plural(event.changes.length, 'change')} in one request`);
+        break;
+      case 'change':
+        this.done = event.done;
+        this.total = event.total;
+        this.line(
+          `${this.counter(event.done, event.total)} ${changeLine(event.entry, this.color)}`,
+        );
+        break;
+      case 'finish': {
+        this.clearBar();
+        const c = event.counts;
+        const parts = [`${c.applied} applied`];
+        if (c.conflict) parts.push(`${c.conflict} changed since the plan (not written)`);
+        if (c.failed) parts.push(`${c.failed} failed`);
+        if (c.skipped) parts.push(`${c.skipped} not run`);
+        const head =
+          event.outcome === 'applied'
+            ? 'Apply complete'
+            : event.outcome === 'no-changes'
+              ? 'Nothing to apply'
+              : event.outcome === 'partial'
+                ? 'Apply partly done'
+                : 'Nothing applied';
+        this.io.stdout.write(
+          `${head}: ${parts.join(', ')}; ${plural(event.requestCount, 'API request')}.\n`,
+        );
+        break;
+      }
+    }
+  };
+
+  private counter(done: number, total: number): string {
+    const w = String(total).length;
+    return `[${String(done).padStart(w)}/${total}]`;
+  }
+
+  private line(text: string): void {
+    this.clearBar();
+    this.io.stdout.write(`${text}\n`);
+    if (this.mode === 'tty' && this.total > 0) this.drawBar();
+  }
+
+  private drawBar(): void {
+    const width = 30;
+    const filled = Math.round((this.done / Math.max(1, this.total)) * width);
+    this.io.stdout.write(
+      `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${this.done}/${this.total}`,
+    );
+    this.barShown = true;
+  }
+
+  private clearBar(): void {
+    if (!this.barShown) return;
+    this.io.stdout.write('\r\u001b[2K');
+    this.barShown = false;
+  }
+}
