@@ -95,9 +95,21 @@ export class LiveIndex {
   }
 }
 
-/** Zulip turns newlines in channel descriptions into spaces (PATCH /streams and create). */
+/**
+ * A declared channel description as Zulip stores it: newlines become spaces (PATCH /streams and
+ * create). Whitespace at the ends is dropped too, so the plan converges whether or not the
+ * server strips it (unverified).
+ */
 export function normaliseChannelDescription(description: string): string {
-  return description.replace(/\r?\n/g, ' ');
+  return description.replace(/\r?\n/g, ' ').trim();
+}
+
+/**
+ * A declared channel-folder description as the server stores it (the emulator strips it; what
+ * Zulip does is unverified, NOTES 2.3): trimmed, so the plan converges either way.
+ */
+export function normaliseFolderDescription(description: string): string {
+  return description.trim();
 }
 
 /** Live `message_retention_days` in desired-state terms. */

@@ -27,7 +27,12 @@ import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import { canonicalJson, desiredStateDigest } from './digest';
 import { checkFeatures } from './feature-check';
-import { LiveIndex, normaliseChannelDescription, retentionToNatural } from './live-index';
+import {
+  LiveIndex,
+  normaliseChannelDescription,
+  normaliseFolderDescription,
+  retentionToNatural,
+} from './live-index';
 import type {
   Change,
   JsonValue,
@@ -472,7 +477,10 @@ class Planner {
           id: `${address}#create`,
           action: 'create',
           dependsOn: [],
-          properties: { name: d.name, description: d.description ?? '' },
+          properties: {
+            name: d.name,
+            description: normaliseFolderDescription(d.description ?? ''),
+          },
         });
         afterOrder.push({ key: d.name, id: null });
         created.push(d.name);
@@ -515,7 +523,13 @@ class Planner {
       }
       const props: PropertyChange[] = [];
       if (!renamed) this.prop(props, d.lifecycle, 'name', l.name, d.name);
-      this.prop(props, d.lifecycle, 'description', l.description, d.description ?? '');
+      this.prop(
+        props,
+        d.lifecycle,
+        'description',
+        l.description,
+        normaliseFolderDescription(d.description ?? ''),
+      );
       if (props.length > 0)
         this.add({
           ...base,

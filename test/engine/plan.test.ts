@@ -1040,6 +1040,46 @@ describe('plan: channel folders', () => {
   });
 });
 
+describe('plan: descriptions as the server stores them', () => {
+  // Zulip strips folder descriptions and turns newlines in channel descriptions into spaces;
+  // whitespace at the ends must never make a diff that comes back after every apply.
+  it.each<[string, string, string, string[]]>([
+    ['folder, spaces at the ends', 'folder', '  Backend teams \n', []],
+    ['folder, a real change', 'folder', ' Frontend ', ['update channelFolder["F"]']],
+    ['channel, newline and spaces at the ends', 'channel', '\nAbout us \n', []],
+    ['channel, inner newline is a space', 'channel', 'About\nus', []],
+    ['channel, a real change', 'channel', 'About\nthem\n', ['update channel["c"]']],
+  ])('%s', (_name, kind, declared, expected) => {
+    const b = new LiveBuilder();
+    b.folder('F', { description: 'Backend teams' });
+    b.channel('c', { description: 'About us' });
+    const p = run(
+      desired((d) => {
+        d.channelFolders.push(
+          dFolder('F', { description: kind === 'folder' ? declared : 'Backend teams' }),
+        );
+        d.channels.push(dChannel('c', { description: kind === 'channel' ? declared : 'About us' }));
+      }),
+      b.build(),
+    );
+    expect(summary(p)).toEqual(expected);
+  });
+
+  it('creates folders and channels with the description the server will store', () => {
+    const p = run(
+      desired((d) => {
+        d.channelFolders.push(dFolder('F', { description: ' Backend\n' }));
+        d.channels.push(dChannel('c', { description: ' a\nb\n' }));
+      }),
+      new LiveBuilder().build(),
+    );
+    const f = find(p, 'channelFolder["F"]#create');
+    expect(f.action === 'create' && f.properties.description).toBe('Backend');
+    const c = find(p, 'channel["c"]#create');
+    expect(c.action === 'create' && c.properties.description).toBe('a b');
+  });
+});
+
 describe('plan: linkifiers, playgrounds, snippets', () => {
   const b = new LiveBuilder();
   const one = b.linkifier('one', 'https://1');
