@@ -1,0 +1,16 @@
+/** Import: a live organization as zulip-cdk TypeScript. Pure: no I/O, never prints. */
+export {
+  generateApp,
+  IMPORT_KINDS,
+  IMPORT_LAYOUTS,
+  SPLIT_THRESHOLD,
+  SUBSCRIBER_POLICIES,
+} from './generate';
+export type {
+  GenerateAppOptions,
+  GeneratedApp,
+  ImportKind,
+  ImportLayout,
+  SkippedObject,
+  SubscriberPolicy,
+} from './generate';

@@ -1,0 +1,307 @@
+/**
+ * A randomly generated organization for the embedded server, from a seeded PRNG: many users
+ * of every role, nested groups with explicit (anonymous) permission sets, self-referencing and
+ * circular group permissions, private channels, folders in a custom order (one archived),
+ * linkifiers in a custom order, an archived channel, a deactivated group, snippets and
+ * subscription settings of the owner, and names that are hard to turn into code.
+ */
+import { addUser, emptyOrg, nextId, systemGroupId } from '../../src/emulator/state';
+import type {
+  OrgState,
+  StoredChannel,
+  StoredGroup,
+  StoredGroupSetting,
+  StoredUser,
+} from '../../src/emulator/state';
+import { supports } from '../../src/model/features';
+import { ROLES, TOPICS_POLICIES } from '../../src/model/kinds';
+import type { SystemGroupName } from '../../src/model/kinds';
+import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../../src/model/permissions';
+import type { PermissionSettingInfo } from '../../src/model/permissions';
+
+/** mulberry32: small, fast, deterministic. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TRICKY_NAMES = [
+  'Café ☕ crew',
+  'it\'s "quoted"',
+  'back\\slash',
+  '2024 plans',
+  'default',
+  'class',
+  'Ünïcödé 🚀',
+  'new',
+  'QA-Team',
+  'data science & ML',
+  'a very long name that keeps going past thirty characters',
+  'engineering',
+];
+
+export function randomOrg(seed: number, featureLevel: number): OrgState {
+  const rnd = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const some = <T>(xs: readonly T[], p: number): T[] => xs.filter(() => rnd() < p);
+  const now = 1_700_000_000_000;
+  const org = emptyOrg(now, `Random org ${seed}`);
+  const domain = 'random.example';
+  const owner = addUser(org, now, {
+    email: `owner@${domain}`,
+    fullName: 'Olivia Owner',
+    role: ROLES.owner,
+  });
+  const users: StoredUser[] = [owner];
+  const roles = [
+    ROLES.member,
+    ROLES.member,
+    ROLES.member,
+    ROLES.member,
+    ROLES.administrator,
+    ROLES.moderator,
+    ROLES.guest,
+    ROLES.owner,
+  ];
+  for (let i = 0; i < 30; i++)
+    users.push(
+      addUser(org, now, {
+        email: `user${i}@${domain}`,
+        fullName: `User ${i}`,
+        role: pick(roles),
+        isActive: i % 13 !== 5,
+      }),
+    );
+  users.push(
+    addUser(org, now, {
+      email: `bot@${domain}`,
+      fullName: 'A bot',
+      role: ROLES.member,
+      isBot: true,
+      botOwnerId: owner.id,
+    }),
+  );
+  const active = users.filter((u) => u.isActive);
+  const sys = (name: SystemGroupName): number => systemGroupId(org, name);
+
+  const groups: StoredGroup[] = [];
+  /** A random setting value: a system group, a named group, an anonymous set, or the default. */
+  const setting = (
+    info: PermissionSettingInfo,
+    creator: StoredUser | null,
+    self: number | null,
+  ): StoredGroupSetting => {
+    const systems = (
+      [
+        'role:members',
+        'role:fullmembers',
+        'role:moderators',
+        'role:administrators',
+        'role:owners',
+        'role:nobody',
+      ] as SystemGroupName[]
+    ).concat(info.allowEveryone ? ['role:everyone'] : []);
+    const r = rnd();
+    if (r < 0.35) {
+      if (info.default === 'creator')
+        return creator
+          ? { direct_members: [creator.id], direct_subgroups: [] }
+          : sys('role:nobody');
+      return sys(info.default);
+    }
+    if (r < 0.55) return sys(pick(systems));
+    const named = groups.filter((g) => !g.deactivated).map((g) => g.id);
+    if (self !== null && r < 0.62) return self;
+    if (r < 0.8 && named.length > 0) return pick(named);
+    const members = some(active, 0.1)
+      .slice(0, 3)
+      .map((u) => u.id)
+      .sort((a, b) => a - b);
+    const subgroups = [
+      ...some(named, 0.15).slice(0, 2),
+      ...(rnd() < 0.3 ? [sys('role:administrators')] : []),
+    ].sort((a, b) => a - b);
+    if (members.length + subgroups.length < 2)
+      return { direct_members: [owner.id], direct_subgroups: [sys('role:moderators')] };
+    return { direct_members: members, direct_subgroups: subgroups };
+  };
+
+  const groupNames = [
+    ...TRICKY_NAMES,
+    ...Array.from({ length: 10 }, (_, i) => `team-${String.fromCharCode(97 + i)}`),
+  ];
+  for (const name of groupNames) {
+    const id = nextId(org);
+    const creator = rnd() < 0.15 ? null : pick(active.filter((u) => !u.isBot));
+    const g: StoredGroup = {
+      id,
+      name,
+      description: rnd() < 0.3 ? '' : `The ${name} group.\nSecond line with 'quotes' and \\`,
+      isSystemGroup: false,
+      members: some(users, 0.12).map((u) => u.id),
+      subgroups: some(groups, 0.15).map((x) => x.id),
+      deactivated: false,
+      creatorId: creator?.id ?? null,
+      dateCreated: 1_700_000_000,
+      settings: {},
+    };
+    groups.push(g);
+    org.groups.push(g);
+  }
+  // Permissions once every group exists, so that they can point forwards (cycles) and at themselves.
+  for (const g of groups) {
+    const creator = users.find((u) => u.id === g.creatorId) ?? null;
+    for (const info of Object.values(GROUP_PERMISSIONS) as PermissionSettingInfo[])
+      g.settings[info.wire] = setting(info, creator, g.id);
+  }
+  const retired: StoredGroup = {
+    id: nextId(org),
+    name: 'retired',
+    description: 'Gone',
+    isSystemGroup: false,
+    members: [owner.id],
+    subgroups: [],
+    deactivated: true,
+    creatorId: owner.id,
+    dateCreated: 1_700_000_000,
+    settings: Object.fromEntries(
+      Object.values(GROUP_PERMISSIONS).map((i) => [
+        i.wire,
+        i.default === 'creator'
+          ? { direct_members: [owner.id], direct_subgroups: [] }
+          : sys(i.default),
+      ]),
+    ),
+  };
+  org.groups.push(retired);
+
+  const folders = supports(featureLevel, 'channelFolders') ? 5 : 0;
+  for (let i = 0; i < folders; i++) {
+    org.folders.push({
+      id: nextId(org),
+      name: i === 2 ? 'Ärchive "old"' : `${pick(['Eng', 'Ops', 'Sales', 'HR'])} folder ${i}`,
+      description: rnd() < 0.5 ? '' : `Folder ${i} with **markdown**`,
+      order: Math.floor(rnd() * 1000),
+      isArchived: i === 2,
+      creatorId: owner.id,
+      dateCreated: 1_700_000_000,
+    });
+  }
+  const openFolders = org.folders.filter((f) => !f.isArchived);
+
+  const channelNames = [...TRICKY_NAMES, ...Array.from({ length: 36 }, (_, i) => `channel ${i}`)];
+  channelNames.forEach((name, i) => {
+    const isPrivate = rnd() < 0.35;
+    const archived = i === 7 || i === 30;
+    const history = isPrivate ? rnd() < 0.5 : true;
+    const creator = rnd() < 0.1 ? null : pick(active.filter((u) => !u.isBot));
+    const ch: StoredChannel = {
+      id: nextId(org),
+      name,
+      description: rnd() < 0.3 ? '' : `About ${name}: see https://example.com/?q=1&r=2`,
+      inviteOnly: isPrivate,
+      isWebPublic: false,
+      historyPublicToSubscribers: history,
+      messageRetentionDays: rnd() < 0.1 ? pick([-1, 30, 365]) : null,
+      isArchived: archived,
+      folderId: openFolders.length > 0 && rnd() < 0.6 ? pick(openFolders).id : null,
+      topicsPolicy: supports(featureLevel, 'topicsPolicy')
+        ? pick(['inherit', 'inherit', ...TOPICS_POLICIES])
+        : 'inherit',
+      creatorId: creator?.id ?? null,
+      dateCreated: 1_700_000_000,
+      settings: {},
+    };
+    for (const info of Object.values(CHANNEL_PERMISSIONS) as PermissionSettingInfo[])
+      ch.settings[info.wire] = setting(info, creator, null);
+    if (!history) ch.settings.can_create_topic_group = sys('role:everyone');
+    org.channels.push(ch);
+    if (!isPrivate && !archived && rnd() < 0.15) org.defaultChannelIds.push(ch.id);
+    const subscribers = some(users, 0.4);
+    if (rnd() < 0.5 && !subscribers.includes(owner)) subscribers.push(owner);
+    for (const u of subscribers)
+      org.subscriptions.push({
+        userId: u.id,
+        channelId: ch.id,
+        active: true,
+        color: '#76ce90',
+        isMuted: u === owner && rnd() < 0.3,
+        pinToTop: u === owner && rnd() < 0.3,
+        desktopNotifications: u === owner && rnd() < 0.3 ? rnd() < 0.5 : null,
+        audibleNotifications: null,
+        pushNotifications: u === owner && rnd() < 0.2 ? false : null,
+        emailNotifications: null,
+        wildcardMentionsNotify: null,
+      });
+  });
+  // A private channel whose subscribers are exactly a group's members.
+  const team = groups.find((g) => g.name === 'team-a');
+  if (team) {
+    team.subgroups = [];
+    team.members = active.slice(1, 5).map((u) => u.id);
+    const ch = org.channels.find((c) => c.name === 'channel 0');
+    if (ch) {
+      ch.inviteOnly = true;
+      ch.isArchived = false;
+      org.defaultChannelIds = org.defaultChannelIds.filter((id) => id !== ch.id);
+      org.subscriptions = org.subscriptions.filter((s) => s.channelId !== ch.id);
+      for (const id of team.members)
+        org.subscriptions.push({
+          userId: id,
+          channelId: ch.id,
+          active: true,
+          color: '#76ce90',
+          isMuted: false,
+          pinToTop: false,
+          desktopNotifications: null,
+          audibleNotifications: null,
+          pushNotifications: null,
+          emailNotifications: null,
+          wildcardMentionsNotify: null,
+        });
+    }
+  }
+
+  const linkifiers = [
+    ['#(?P<id>[0-9]+)', 'https://github.com/acme/app/issues/{id}'],
+    [
+      '\\b(?P<project>ACME|OPS)-(?P<number>[0-9]+)\\b',
+      'https://acme.atlassian.net/browse/{project}-{number}',
+    ],
+    ['RFC ?(?P<rfc>[0-9]+)', 'https://www.rfc-editor.org/rfc/rfc{rfc}'],
+    ['!(?P<mr>[0-9]+)', 'https://gitlab.example.com/group/project/-/merge_requests/{mr}'],
+    ['CVE-(?P<year>[0-9]{4})-(?P<n>[0-9]+)', 'https://nvd.nist.gov/vuln/detail/CVE-{year}-{n}'],
+  ];
+  linkifiers.forEach(([pattern, urlTemplate]) =>
+    org.linkifiers.push({
+      id: nextId(org),
+      pattern: pattern ?? '',
+      urlTemplate: urlTemplate ?? '',
+      order: Math.floor(rnd() * 100),
+      exampleInput: null,
+      reverseTemplate: null,
+      alternativeUrlTemplates: [],
+    }),
+  );
+  for (const [name, lang, url] of [
+    ['Python Tutor', 'python', 'https://pythontutor.com/visualize.html#code={code}'],
+    ['Rust Playground', 'rust', 'https://play.rust-lang.org/?edition=2021&code={code}'],
+    ['Go "play"', 'go', 'https://go.dev/play/?code={code}'],
+  ] as const)
+    org.playgrounds.push({ id: nextId(org), name, pygmentsLanguage: lang, urlTemplate: url });
+  const snippet = (userId: number, title: string, content: string): void => {
+    org.snippets.push({ id: nextId(org), userId, title, content, dateCreated: 1_700_000_000 });
+  };
+  snippet(owner.id, 'Welcome', 'Welcome!\nRead #**general** first.\n\n— the team');
+  snippet(owner.id, "Don't panic", 'Tab\tand "quotes" and \\backslash and `code` and ${x}');
+  snippet(owner.id, 'Welcome', 'A second snippet with the same title');
+  const other = active.find((u) => u !== owner && !u.isBot);
+  if (other) snippet(other.id, 'Mine', 'not the applying account');
+  return org;
+}

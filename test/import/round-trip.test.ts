@@ -1,0 +1,84 @@
+/**
+ * Import, write, synth, plan against the same organization: no change. On the embedded demo
+ * organization and on randomly generated ones, at the newest feature level and at Zulip 10.2's.
+ */
+import { hasChanges, plan } from '../../src/engine';
+import { FEATURE_LEVELS } from '../../src/model/features';
+import type { LiveState } from '../../src/model/live-state';
+import { generateApp } from '../../src/import';
+import type { GenerateAppOptions } from '../../src/import';
+import { readEmbedded, synthInProcess, writeApp } from './harness';
+import { randomOrg } from './random-org';
+
+function roundTrip(live: LiveState, options: GenerateAppOptions = {}) {
+  const app = generateApp(live, options);
+  const dir = writeApp(app.files);
+  const states = synthInProcess(dir);
+  expect(states).toHaveLength(1);
+  const desired = states[0]!;
+  const result = plan(desired, live);
+  return { app, dir, desired, result };
+}
+
+function describeChanges(result: ReturnType<typeof plan>): string[] {
+  return result.changes.map((c) => `${c.action} ${c.address} ${JSON.stringify(c).slice(0, 400)}`);
+}
+
+describe.each([FEATURE_LEVELS.newest, FEATURE_LEVELS.zulip10])('at feature level %i', (fl) => {
+  test('the demo organization round-trips with no change', async () => {
+    const live = await readEmbedded({ featureLevel: fl });
+    const { result, desired } = roundTrip(live);
+    expect(describeChanges(result)).toEqual([]);
+    expect(hasChanges(result)).toBe(false);
+    // Everything the demo has is declared (nothing left undeclared but system groups).
+    expect(result.warnings.filter((w) => w.code === 'UNDECLARED')).toEqual([]);
+    expect(desired.channels.map((c) => c.name)).toContain('old-projects');
+    expect(desired.userGroups.find((g) => g.name === 'retired-team')?.deactivated).toBe(true);
+  });
+
+  test.each([1, 2, 3])('random organization %i round-trips with no change', async (seed) => {
+    const live = await readEmbedded({ featureLevel: fl, state: randomOrg(seed, fl) });
+    expect(live.channels.length).toBeGreaterThan(40);
+    const { result, app, desired } = roundTrip(live);
+    expect(describeChanges(result)).toEqual([]);
+    expect(hasChanges(result)).toBe(false);
+    // Only the duplicate snippet (same title as an older one) is left undeclared, on purpose.
+    expect(result.warnings.filter((w) => w.code === 'UNDECLARED').map((w) => w.address)).toEqual([
+      expect.stringMatching(/^savedSnippet\["Welcome#\d+"\]$/),
+    ]);
+    expect(app.skipped.map((s) => `${s.kind} ${s.name}`)).toContain('savedSnippet Welcome');
+    // Large: one file per kind.
+    expect(Object.keys(app.files).sort()).toEqual(
+      expect.arrayContaining(['main.ts', 'groups.ts', 'channels.ts', 'linkifiers.ts']),
+    );
+    // Linkifiers and folders keep Zulip's order, archived folders included.
+    expect(desired.linkifiers.map((l) => l.pattern)).toEqual(live.linkifiers.map((l) => l.pattern));
+    expect(desired.channelFolders.map((f) => f.name)).toEqual(
+      live.channelFolders.map((f) => f.name),
+    );
+  });
+});
+
+test('--include limits the kinds, pulling in what they refer to, and still plans no change', async () => {
+  const fl = FEATURE_LEVELS.newest;
+  const live = await readEmbedded({ featureLevel: fl, state: randomOrg(4, fl) });
+  const { app, result, desired } = roundTrip(live, { include: ['channels'] });
+  expect(describeChanges(result)).toEqual([]);
+  expect(hasChanges(result)).toBe(false);
+  expect(desired.linkifiers).toEqual([]);
+  expect(desired.users).toEqual([]);
+  // Groups used by channel permissions are declared (pulled in), and listed in the header.
+  expect(desired.userGroups.length).toBeGreaterThan(0);
+  expect(app.files['main.ts']).toContain('Imported because something imported refers to them');
+});
+
+test('subscriber policies: all channels, or none', async () => {
+  const fl = FEATURE_LEVELS.newest;
+  const live = await readEmbedded({ featureLevel: fl, state: randomOrg(5, fl) });
+  const all = roundTrip(live, { subscribers: 'all', layout: 'single' });
+  expect(hasChanges(all.result)).toBe(false);
+  expect(all.desired.channels.filter((c) => !c.archived).every((c) => c.subscribers)).toBe(true);
+  const none = roundTrip(live, { subscribers: 'none' });
+  expect(hasChanges(none.result)).toBe(false);
+  expect(none.desired.channels.some((c) => c.subscribers)).toBe(false);
+});
