@@ -39,7 +39,13 @@ export type ToChild =
       readonly desiredFile: string;
       readonly strategy: 'ours' | 'naive';
     }
-  | { readonly type: 'apply'; readonly target: Target; readonly desiredFile: string };
+  | {
+      readonly type: 'apply';
+      readonly target: Target;
+      readonly desiredFile: string;
+      readonly execute: boolean;
+      readonly rateLimit: number | false;
+    };
 
 /** Child → parent. */
 export type FromChild =
@@ -108,7 +114,10 @@ async function handle(msg: ToChild): Promise<void> {
     }
     case 'apply': {
       const desired = JSON.parse(await readFile(msg.desiredFile, 'utf8')) as DesiredState;
-      const result = await measureApply(msg.target, desired);
+      const result = await measureApply(msg.target, desired, {
+        execute: msg.execute,
+        rateLimit: msg.rateLimit,
+      });
       result.peakRssMb = peakRssMb();
       await send({ type: 'apply-result', result });
       process.disconnect();

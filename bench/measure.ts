@@ -3,6 +3,7 @@ import type { DesiredState } from '../src/model/desired-state';
 import type { LiveState } from '../src/model/live-state';
 import { ZulipClient } from '../src/zulip/client';
 import { ZulipCredentials } from '../src/zulip/credentials';
+import type { RetryOptions } from '../src/zulip/http';
 import { readLiveState } from '../src/zulip/handlers/read-live-state';
 import { readLiveStateNaively } from './naive-read';
 
@@ -33,8 +34,9 @@ export interface PlanMeasurement {
 }
 
 /** The client the bench uses: rate limiting is off on the server, so no budget applies. */
-export function benchClient(target: Target): ZulipClient {
+export function benchClient(target: Target, retry: RetryOptions = {}): ZulipClient {
   return new ZulipClient({
+    retry,
     credentials: new ZulipCredentials({
       site: target.site,
       email: target.email,

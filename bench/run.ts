@@ -13,21 +13,28 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FromChild, ToChild } from './child';
-import type { ApplyMeasurement } from './measure-apply';
 import type { PlanMeasurement, Target } from './measure';
 import type { BenchOrgCounts } from './org-generator';
-import { renderReport } from './report';
-import type { BenchResults } from './report';
+import { DEFAULT_RATE_PER_MINUTE, renderReport } from './report';
+import type { ApplyRun, BenchResults } from './report';
 
 const CHILD = path.join(__dirname, 'child.ts');
 
-const USAGE = `usage: npm run bench -- [--scale N] [--apply-scale N] [--no-apply] [--json FILE]
+const USAGE = `usage: npm run bench -- [--scale N] [--apply-scale N] [--rate-limited-scale N]
+                          [--no-apply] [--json FILE]
 
-  --scale N         organization size relative to the issue's (default 1: 2,000 channels,
-                    300 groups, 10,000 users, 100,000 subscriptions); 0.1 for a quick run
-  --apply-scale N   size of the apply-from-nothing measurement (default: --scale)
-  --no-apply        skip the apply measurement
-  --json FILE       also write the results as JSON
+  --scale N               organization size relative to the issue's (default 1: 2,000
+                          channels, 300 groups, 10,000 users, 100,000 subscriptions); 0.1 for
+                          a quick run
+  --apply-scale N         size at which the apply from nothing is executed (default: the
+                          smaller of --scale and 0.1: the emulator's writes slow down with
+                          users x subscriptions); at --scale it is planned and its requests
+                          predicted from the engine's execution order
+  --rate-limited-scale N  also execute it at this size with the emulator's rate limit at
+                          Zulip's default of 200 requests per minute (default 0.1 when
+                          --scale is 1 or more, else off; 0: off). Takes a minute or more.
+  --no-apply              skip the apply measurements
+  --json FILE             also write the results as JSON
 `;
 
 /** A forked child with a promise-based mailbox. */
@@ -93,9 +100,10 @@ async function startServer(
   scale: number,
   org: 'full' | 'users-only',
   desiredFile: string,
+  rateLimit: number | false = false,
 ): Promise<Server> {
   const child = new Child('server');
-  child.send({ type: 'serve', scale, org, rateLimit: false, desiredFile });
+  child.send({ type: 'serve', scale, org, rateLimit, desiredFile });
   const ready = await child.expect('ready');
   return {
     child,
@@ -127,12 +135,25 @@ async function measureIn(
   return { ...result, serverCpuMs: after - before };
 }
 
-async function applyIn(server: Server, desiredFile: string): Promise<ApplyMeasurement> {
+/** Starts a users-only organization at `scale`, plans (and maybe applies) into it, stops it. */
+async function applyAt(
+  dir: string,
+  scale: number,
+  execute: boolean,
+  rateLimit: number | false,
+  track: Server[],
+): Promise<ApplyRun> {
+  const desiredFile = path.join(dir, `desired-apply-${scale}-${String(rateLimit)}.json`);
+  const server = await startServer(scale, 'users-only', desiredFile, rateLimit);
+  track.push(server);
+  const before = await server.cpuMs();
   const child = new Child('apply');
-  child.send({ type: 'apply', target: server.target, desiredFile });
+  child.send({ type: 'apply', target: server.target, desiredFile, execute, rateLimit });
   const { result } = await child.expect('apply-result');
   await child.done();
-  return result;
+  const serverCpuMs = (await server.cpuMs()) - before;
+  await server.stop();
+  return { ...result, serverCpuMs, scale, counts: server.counts };
 }
 
 function progress(line: string): void {
@@ -146,6 +167,7 @@ async function main(): Promise<number> {
       options: {
         scale: { type: 'string' },
         'apply-scale': { type: 'string' },
+        'rate-limited-scale': { type: 'string' },
         'no-apply': { type: 'boolean' },
         json: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -161,8 +183,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const scale = Number(args.scale ?? '1');
-  const applyScale = Number(args['apply-scale'] ?? args.scale ?? '1');
-  if (!(scale > 0) || !(applyScale > 0)) {
+  const applyScale = Number(args['apply-scale'] ?? Math.min(scale, 0.1));
+  const rateLimitedScale = Number(args['rate-limited-scale'] ?? (scale >= 1 ? 0.1 : 0));
+  if (!(scale > 0) || !(applyScale > 0) || !(rateLimitedScale >= 0)) {
     process.stderr.write(`--scale and --apply-scale must be positive numbers\n\n${USAGE}`);
     return 1;
   }
@@ -182,13 +205,21 @@ async function main(): Promise<number> {
 
     let apply: BenchResults['apply'] = null;
     if (args['no-apply'] !== true) {
-      const applyDesired = path.join(dir, 'desired-apply.json');
-      progress(`(c) apply from nothing at scale ${applyScale}`);
-      const empty = await startServer(applyScale, 'users-only', applyDesired);
-      children.push(empty);
-      const a = await applyIn(empty, applyDesired);
-      await empty.stop();
-      apply = { ...a, scale: applyScale, counts: empty.counts };
+      let predicted: ApplyRun | null = null;
+      if (applyScale !== scale) {
+        progress(`(c) plan from nothing at scale ${scale}: changes and predicted requests`);
+        predicted = await applyAt(dir, scale, false, false, children);
+      }
+      progress(`(c) apply from nothing at scale ${applyScale}, rate limiting off`);
+      const executed = await applyAt(dir, applyScale, true, false, children);
+      let rateLimited: ApplyRun | null = null;
+      if (rateLimitedScale > 0) {
+        progress(
+          `(c) apply from nothing at scale ${rateLimitedScale}, rate limit ${DEFAULT_RATE_PER_MINUTE}/min (a minute or more)`,
+        );
+        rateLimited = await applyAt(dir, rateLimitedScale, true, DEFAULT_RATE_PER_MINUTE, children);
+      }
+      apply = { atScale: predicted ?? executed, executed, rateLimited };
     }
 
     const results: BenchResults = {
