@@ -72,12 +72,27 @@ export function findUnsupportedFeatures(
 }
 
 /**
+ * `address (path)` of every channel declared `webPublic: true` when the server does not allow
+ * web-public channels (Zulip refuses with "Web-public channels are not enabled.").
+ */
+export function findWebPublicDisabled(
+  desired: DesiredState,
+  server: Pick<ServerInfo, 'webPublicChannelsEnabled'>,
+): string[] {
+  if (server.webPublicChannelsEnabled) return [];
+  return desired.channels
+    .filter((c) => c.webPublic === true)
+    .map((c) => `${resourceAddress('channel', c.name)} (${c.path})`);
+}
+
+/**
  * Throws `FEATURE_UNSUPPORTED` listing every feature the configuration uses that the server
- * lacks (and `SERVER_TOO_OLD` below zulip-cdk's minimum).
+ * lacks (and `SERVER_TOO_OLD` below zulip-cdk's minimum), then `WEB_PUBLIC_DISABLED` listing
+ * every web-public channel when the server has web-public channels off.
  */
 export function checkFeatures(
   desired: DesiredState,
-  server: Pick<ServerInfo, 'featureLevel' | 'version' | 'site'>,
+  server: Pick<ServerInfo, 'featureLevel' | 'version' | 'site' | 'webPublicChannelsEnabled'>,
 ): void {
   if (server.featureLevel < MIN_FEATURE_LEVEL)
     throw new ZulipCdkError(
@@ -86,7 +101,10 @@ export function checkFeatures(
       { where: server.site, hint: 'Upgrade the Zulip server.' },
     );
   const problems = findUnsupportedFeatures(desired, server);
-  if (problems.length === 0) return;
+  if (problems.length === 0) {
+    checkWebPublic(desired, server);
+    return;
+  }
   throw new ZulipCdkError(
     'FEATURE_UNSUPPORTED',
     `The configuration uses ${problems.length} feature(s) the server lacks:\n` +
@@ -94,6 +112,26 @@ export function checkFeatures(
     {
       where: server.site,
       hint: 'Remove these settings from the configuration, or upgrade the Zulip server.',
+    },
+  );
+}
+
+function checkWebPublic(
+  desired: DesiredState,
+  server: Pick<ServerInfo, 'site' | 'webPublicChannelsEnabled'>,
+): void {
+  const channels = findWebPublicDisabled(desired, server);
+  if (channels.length === 0) return;
+  throw new ZulipCdkError(
+    'WEB_PUBLIC_DISABLED',
+    `The configuration declares ${channels.length} web-public channel(s), but web-public channels are not enabled on this server:\n` +
+      channels.map((c) => `  - ${c}: webPublic: true`).join('\n'),
+    {
+      where: server.site,
+      hint:
+        'Enable spectator access in the organization settings (enable_spectator_access) and ' +
+        "set WEB_PUBLIC_STREAMS_ENABLED = True in the server's /etc/zulip/settings.py, " +
+        'or drop webPublic from these channels.',
     },
   );
 }

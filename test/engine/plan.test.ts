@@ -1374,6 +1374,43 @@ describe('plan: feature levels', () => {
     expect(msg.split('\n')).toHaveLength(6);
   });
 
+  it.each<[string, boolean, boolean | undefined, boolean]>([
+    ['web-public channel, server without web-public channels', false, true, true],
+    ['web-public channel, server with web-public channels', true, true, false],
+    ['channel not web-public, server without web-public channels', false, false, false],
+    ['webPublic undeclared, server without web-public channels', false, undefined, false],
+  ])('%s', (_name, enabled, webPublic, fails) => {
+    const b = new LiveBuilder();
+    b.state.server.webPublicChannelsEnabled = enabled;
+    b.channel('live-public', { webPublic: false });
+    const d = desired((d) =>
+      d.channels.push(
+        dChannel('new-public', webPublic === undefined ? {} : { webPublic }),
+        dChannel('live-public', webPublic === undefined ? {} : { webPublic }),
+      ),
+    );
+    if (!fails) {
+      expect(() => run(d, b.build())).not.toThrow();
+      return;
+    }
+    expect(() => plan(d, b.build())).toThrow(
+      expect.objectContaining({ code: 'WEB_PUBLIC_DISABLED' }),
+    );
+    const msg = (() => {
+      try {
+        plan(d, b.build());
+      } catch (e) {
+        return (e as Error & { hint?: string }).message + String((e as { hint?: string }).hint);
+      }
+      return '';
+    })();
+    expect(msg).toContain('channel["new-public"] (acme/new-public)');
+    expect(msg).toContain('channel["live-public"] (acme/live-public)');
+    expect(msg).toMatch(/spectator/);
+    expect(msg).toMatch(/WEB_PUBLIC_STREAMS_ENABLED/);
+    expect(msg).toMatch(/webPublic/);
+  });
+
   it('refuses servers older than the minimum', () => {
     expect(() => plan(desired(), new LiveBuilder(300).build())).toThrow(/needs 372/);
   });
