@@ -120,6 +120,25 @@ export class ApplyProgress {
     }
   };
 
+  /** A request the client is about to repeat (a 429 waited out, a connection retried). */
+  public retry(e: {
+    readonly reason: string;
+    readonly endpoint: string;
+    readonly attempt: number;
+    readonly delayMs: number;
+  }): void {
+    if (this.mode === 'json') {
+      this.io.stdout.write(
+        `${JSON.stringify({ type: 'retry', reason: e.reason, endpoint: e.endpoint, attempt: e.attempt, delayMs: e.delayMs })}\n`,
+      );
+      return;
+    }
+    const why = e.reason === 'rate-limit' ? 'rate limited' : `${e.reason} trouble`;
+    this.line(
+      `  … ${e.endpoint}: ${why}, waiting ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt})`,
+    );
+  }
+
   private counter(done: number, total: number): string {
     const w = String(total).length;
     return `[${String(done).padStart(w)}/${total}]`;

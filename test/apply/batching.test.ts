@@ -111,6 +111,20 @@ describe('batching: requests per kind of change (FL 478)', () => {
     expect(summary(await h.plan(d))).toEqual([]);
   });
 
+  it('a new channel whose subscribers are not managed but whose settings are: the account is among its first subscribers', async () => {
+    const d = emptyDesiredState('b');
+    d.channels.push({ path: 'b/solo', name: 'solo', permissions: {} });
+    d.subscriptionSettings.push({ path: 'b/s/solo', channel: 'Solo', isMuted: true });
+    const r = await h.apply(await h.plan(d));
+    expect(r.outcome).toBe('applied');
+    expect(r.requests).toEqual([
+      ...READ,
+      'POST /channels/create',
+      'POST /users/me/subscriptions/properties',
+    ]);
+    expect(summary(await h.plan(d))).toEqual([]);
+  });
+
   it('a channel update with plain fields and group settings: 2 PATCHes (settings kept apart)', async () => {
     const d = emptyDesiredState('b');
     d.channels.push({

@@ -250,6 +250,30 @@ describe('zulip-cdk apply (in-process CLI)', () => {
     }
   });
 
+  it('in CI, a 429 storm shows as plain "waiting" lines; --embedded with a plan file is a usage error', async () => {
+    z.setFaults({
+      rules: [{ kind: 'rate-limit', path: '/user_groups/create', nth: [1, 2], retryAfter: 0.01 }],
+    });
+    const c = capture(dir, { ...env, CI: 'true' });
+    const code = await main(
+      [
+        'apply',
+        '--desired',
+        file('i.json', desired('I')),
+        '--auto-approve',
+        '--journal',
+        path.join(dir, 'j10.json'),
+      ],
+      c.io,
+    );
+    z.setFaults(undefined);
+    expect(code).toBe(0);
+    expect(c.out()).toMatch(/rate limited, waiting 0\.0 s \(attempt 1\)/);
+    const u = capture(dir, env);
+    expect(await main(['apply', 'plan.json', '--embedded'], u.io)).toBe(1);
+    expect(u.err()).toContain('--embedded starts a fresh server');
+  });
+
   it('--verify fails (exit 2) when the configuration has more than the plan applied', async () => {
     const planFile = path.join(dir, 'plan3.json');
     await main(

@@ -165,6 +165,36 @@ describe('faults in the middle of an apply (FL 478)', () => {
     expect(summary(await h.plan(desired()))).toEqual([]);
   });
 
+  it('an interrupt (Ctrl-C) stops between two requests; the journal says what was sent; re-running finishes', async () => {
+    const p = await h.plan(desired());
+    const abort = new AbortController();
+    const r = await h.apply(p, {
+      allowDestroy: true,
+      signal: abort.signal,
+      onEvent: (ev) => {
+        if (ev.type === 'change' && ev.done === 5) abort.abort();
+      },
+    });
+    expect(r.outcome).toBe('partial');
+    expect(r.journal.error?.code).toBe('INTERRUPTED');
+    const applied = r.journal.entries.filter((x) => x.status === 'applied');
+    expect(applied.length).toBeGreaterThanOrEqual(5);
+    expect(
+      r.journal.entries
+        .filter((x) => x.status === 'skipped')
+        .every((x) => x.message === 'not run: apply was interrupted'),
+    ).toBe(true);
+    const left = await h.plan(desired());
+    expect(left.changes.map((c) => c.id).sort()).toEqual(
+      r.journal.entries
+        .filter((x) => x.status !== 'applied')
+        .map((x) => x.id)
+        .sort(),
+    );
+    expect((await h.apply(left, { allowDestroy: true })).outcome).toBe('applied');
+    expect(summary(await h.plan(desired()))).toEqual([]);
+  });
+
   it('a create that landed although its answer was lost is found by re-reading, not sent again', async () => {
     const p = await h.plan(desired());
     const c = newClient(h.z);

@@ -137,6 +137,10 @@ Exit codes: 0 all applied (or nothing to do), 1 nothing applied (or an error),
     if (values.app !== undefined && values.desired !== undefined)
       throw new UsageError('use only one of --app and --desired');
     const planFile = positionals[0];
+    if (planFile !== undefined && values.embedded === true)
+      throw new UsageError(
+        '--embedded starts a fresh server, which no saved plan was made for; use it without a plan file',
+      );
     const json = values.json === true;
     const autoApprove = values['auto-approve'] === true;
     const journalFile = path.resolve(
@@ -187,6 +191,15 @@ Exit codes: 0 all applied (or nothing to do), 1 nothing applied (or an error),
       }
 
       const progress = new ApplyProgress(io, progressMode(io, json), useColor(io));
+      const stopRetries = conn.client.onEvent((e) => {
+        if (e.type === 'retry') progress.retry(e);
+      });
+      // Ctrl-C stops between two requests; the journal says what was sent.
+      const abort = new AbortController();
+      void io.interrupted?.then(() => {
+        abort.abort();
+        if (!json) io.stderr.write('\nInterrupted: stopping after the request in flight.\n');
+      });
       let result: engine.ApplyResult;
       try {
         result = await engine.applyPlan(plan, new ZulipApplyTarget(conn.client, plan), {
@@ -194,11 +207,14 @@ Exit codes: 0 all applied (or nothing to do), 1 nothing applied (or an error),
           force: values.force === true,
           keepGoing: values['keep-going'] === true,
           onEvent: progress.onEvent,
+          signal: abort.signal,
         });
       } catch (e) {
         // Refused or failed before writing: record that nothing was applied.
         if (isZulipCdkError(e)) await writeJournal(journalFile, failedJournal(plan, e));
         throw e;
+      } finally {
+        stopRetries();
       }
       await writeJournal(journalFile, result.journal);
       info(`Journal: ${journalFile}\n`);

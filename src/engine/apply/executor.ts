@@ -160,6 +160,11 @@ export async function applyPlan(
   const exec = executionOrder(plan.changes);
   let stopped: ApplyError | undefined;
   const keepGoing = options.keepGoing === true;
+  const interrupted = (): boolean => {
+    if (options.signal?.aborted === true)
+      stopped ??= { code: 'INTERRUPTED', message: 'apply was interrupted' };
+    return stopped !== undefined;
+  };
 
   const finish = (
     c: Change,
@@ -187,8 +192,12 @@ export async function applyPlan(
     if (fold) finish(fold, 'skipped', { message: `not run: ${c.id} failed` });
     if (!keepGoing) stopped ??= error;
   };
+  const notRunWhy = (): string =>
+    stopped?.code === 'INTERRUPTED'
+      ? 'not run: apply was interrupted'
+      : `not run: apply stopped after a failure (${stopped?.code ?? 'error'})`;
   const notRun = (c: Change): void => {
-    const why = `not run: apply stopped after a failure (${stopped?.code ?? 'error'})`;
+    const why = notRunWhy();
     finish(c, 'skipped', { message: why });
     const fold = exec.folds.get(c.id);
     if (fold) finish(fold, 'skipped', { message: why });
@@ -255,7 +264,7 @@ export async function applyPlan(
     via: Map<string, string>,
   ): Promise<void> => {
     for (const planned of calls) {
-      if (stopped) {
+      if (interrupted()) {
         for (const id of planned.changeIds) unsent.add(id);
         continue;
       }
@@ -319,17 +328,14 @@ export async function applyPlan(
       const error = failed.get(c.id);
       const v = via.get(c.id);
       if (error) finish(c, 'failed', { error, message: error.message, ...(v ? { via: v } : {}) });
-      else if (unsent.has(c.id))
-        finish(c, 'skipped', {
-          message: `not run: apply stopped after a failure (${stopped?.code ?? 'error'})`,
-        });
+      else if (unsent.has(c.id)) finish(c, 'skipped', { message: notRunWhy() });
       else finish(c, 'applied', v ? { via: v } : {});
     }
   };
 
   const pending = new Set<string>();
   for (const c of exec.order) {
-    if (stopped) {
+    if (interrupted()) {
       notRun(c);
       continue;
     }

@@ -65,6 +65,11 @@ export interface ApplyOptions {
   readonly onEvent?: (event: ApplyEvent) => void;
   /** Clock for the journal (tests pin it). */
   readonly now?: () => Date;
+  /**
+   * Stops the apply between two requests (Ctrl-C): what was sent is recorded, the rest is
+   * skipped as not run, and the journal's error is `INTERRUPTED`.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A failure, without secrets: the error's stable code and message. */

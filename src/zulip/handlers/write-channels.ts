@@ -53,7 +53,9 @@ function creationSettings(change: CreateChange, ctx: ApplyContext): ChannelCreat
   // The organization's default needs no parameter (and changing retention needs an owner).
   if (r !== undefined && r !== 'realm_default') out.message_retention_days = r;
   const tp = topicsPolicy(p.topicsPolicy);
-  if (tp !== undefined && supports(ctx.featureLevel, 'topicsPolicy')) out.topics_policy = tp;
+  // `inherit` is the default: no parameter.
+  if (tp !== undefined && tp !== 'inherit' && supports(ctx.featureLevel, 'topicsPolicy'))
+    out.topics_policy = tp;
   if (typeof p.folder === 'string') out.folder_id = ctx.folderId(p.folder);
   for (const [property, value] of Object.entries(p)) {
     const wire = wireOf(property);

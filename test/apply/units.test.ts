@@ -1,0 +1,97 @@
+import { executionOrder, groupPairs } from '../../src/engine';
+import type { Change, MembershipChange } from '../../src/engine';
+
+const membership = (address: string, over: Partial<MembershipChange> = {}): MembershipChange => ({
+  id: `${address}#membership`,
+  action: 'membership',
+  kind: 'userGroup',
+  address,
+  key: address,
+  path: null,
+  dependsOn: [`${address}#create`],
+  liveId: null,
+  collection: 'members',
+  mode: 'exact',
+  add: [],
+  remove: [],
+  addSubgroups: [],
+  removeSubgroups: [],
+  notify: false,
+  ...over,
+});
+const create = (address: string, dependsOn: string[] = []): Change => ({
+  id: `${address}#create`,
+  action: 'create',
+  kind: 'userGroup',
+  address,
+  key: address,
+  path: null,
+  dependsOn,
+  properties: {},
+});
+
+describe('groupPairs: the fewest subscribe calls', () => {
+  const pairs = (m: Record<string, number[]>, notify = false) =>
+    Object.entries(m).flatMap(([channel, users]) =>
+      users.map((user) => ({ channel, user, changeId: `${channel}#m`, notify })),
+    );
+
+  it('identical principals on many channels: one call', () => {
+    const calls = groupPairs(pairs({ a: [1, 2, 3], b: [1, 2, 3], c: [3, 2, 1] }));
+    expect(calls.map((c) => c.call)).toEqual([
+      { channels: ['a', 'b', 'c'], principals: [1, 2, 3], notify: false },
+    ]);
+    expect(calls[0]!.changeIds).toEqual(['a#m', 'b#m', 'c#m']);
+  });
+
+  it('different principal sets but the same channels per user: grouped by channel sets', () => {
+    // Users 1-3 join a and b, user 4 joins only c: 2 calls by channel set (3 by principal set).
+    const calls = groupPairs(pairs({ a: [1, 2, 3], b: [1, 2, 3, 4], c: [4] }));
+    expect(calls).toHaveLength(2);
+    const covered = calls.flatMap((c) =>
+      c.call.channels.flatMap((ch) => c.call.principals.map((u) => `${ch}:${u}`)),
+    );
+    expect(covered.sort()).toEqual(['a:1', 'a:2', 'a:3', 'b:1', 'b:2', 'b:3', 'b:4', 'c:4'].sort());
+  });
+
+  it('announced and silent subscriptions never share a call', () => {
+    const calls = groupPairs([...pairs({ a: [1] }), ...pairs({ b: [1] }, true)]);
+    expect(calls.map((c) => [c.call.channels, c.call.notify])).toEqual([
+      [['a'], false],
+      [['b'], true],
+    ]);
+  });
+});
+
+describe('executionOrder: memberships of new objects go out with their create', () => {
+  it("a new group's create waits for the subgroups its members need", () => {
+    const changes: Change[] = [
+      create('top'),
+      create('sub'),
+      membership('top', {
+        dependsOn: ['top#create', 'sub#create'],
+        addSubgroups: [{ name: 'sub', id: null }],
+      }),
+      membership('sub'),
+    ];
+    const o = executionOrder(changes);
+    expect(o.order.map((c) => c.id)).toEqual(['sub#create', 'top#create']);
+    expect(o.folds.get('top#create')?.id).toBe('top#membership');
+    expect(o.foldedInto.get('sub#membership')).toBe('sub#create');
+  });
+
+  it('if folding would make a cycle, groups are created first and their members set after', () => {
+    // sub's settings refer to top; top's members include sub.
+    const changes: Change[] = [
+      create('top'),
+      create('sub', ['top#create']),
+      membership('top', {
+        dependsOn: ['top#create', 'sub#create'],
+        addSubgroups: [{ name: 'sub', id: null }],
+      }),
+    ];
+    const o = executionOrder(changes);
+    expect(o.folds.size).toBe(0);
+    expect(o.order.map((c) => c.id)).toEqual(['top#create', 'sub#create', 'top#membership']);
+  });
+});
