@@ -6,3 +6,4 @@
 export * from './model';
 export * from './constructs';
 export * from './synth';
+export * from './import';

@@ -11,4 +11,5 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   snapshot: async () => (await import('./snapshot.js')).snapshotCommand,
   apply: async () => (await import('./apply.js')).applyCommand,
   demo: async () => (await import('./demo.js')).demoCommand,
+  import: async () => (await import('./import.js')).importCommand,
 };

@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { IMPORT_KINDS, IMPORT_LAYOUTS, SUBSCRIBER_POLICIES, generateApp } from '../../import';
+import type { ImportKind, ImportLayout, SubscriberPolicy } from '../../import';
+import { UsageError } from '../command';
+import type { Command } from '../command';
+import { LIVE_SOURCE_OPTIONS, loadLiveState } from '../plan-sources';
+
+function oneOf<T extends string>(
+  name: string,
+  value: unknown,
+  allowed: readonly T[],
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
+    throw new UsageError(
+      `--${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`,
+    );
+  return value as T;
+}
+
+function parseInclude(value: unknown): ImportKind[] | undefined {
+  if (value === undefined) return undefined;
+  const raw = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(','));
+  const kinds = raw.map((k) => k.trim()).filter((k) => k !== '');
+  const bad = kinds.filter((k) => !(IMPORT_KINDS as readonly string[]).includes(k));
+  if (bad.length > 0 || kinds.length === 0)
+    throw new UsageError(
+      `--include takes kinds separated by commas (${IMPORT_KINDS.join(', ')}); ${
+        bad.length > 0 ? `unknown: ${bad.join(', ')}` : 'none given'
+      }`,
+    );
+  return [...new Set(kinds)] as ImportKind[];
+}
+
+/** Quotes a path for a shell command line when it needs it. */
+function shellPath(p: string): string {
+  return /^[\w./-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
+}
+
+/** `zulip-cdk import`: turn the live organization into a zulip-cdk app. */
+export const importCommand: Command = {
+  name: 'import',
+  summary: 'Write the live organization as a zulip-cdk TypeScript app',
+  usage: `usage: zulip-cdk import [--zuliprc PATH | --embedded | --live FILE] [--out DIR]
+                        [--include KINDS] [--org-id ID] [--layout auto|single|split]
+                        [--subscribers private|all|none] [--force]
+
+Reads the live organization and writes TypeScript that declares it with the construct library
+(main.ts, and one file per kind for a large organization). Synthesizing it and planning against
+the same organization shows no change: commit it, and make every later change through review.
+
+  --zuliprc PATH      credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then ~/.zuliprc)
+  --embedded          import a fresh embedded server with the demo organization
+  --live FILE         import a snapshot (zulip-cdk snapshot --out FILE)
+  --out DIR           where to write (default ./zulip-org)
+  --include KINDS     only these kinds, separated by commas: ${IMPORT_KINDS.join(', ')}
+                      (objects they refer to are imported too)
+  --org-id ID         the Organization construct's id (default: from the organization's name)
+  --layout L          auto (default: one file per kind above 30 constructs), single or split
+  --subscribers S     whose subscribers to declare (mode 'exact'): private channels (default),
+                      all channels, or none
+  --force             overwrite files that already exist in DIR
+`,
+  options: {
+    ...LIVE_SOURCE_OPTIONS,
+    out: { type: 'string' },
+    include: { type: 'string', multiple: true },
+    'org-id': { type: 'string' },
+    layout: { type: 'string' },
+    subscribers: { type: 'string' },
+    force: { type: 'boolean' },
+  },
+  async run({ values, io }) {
+    const include = parseInclude(values.include);
+    const layout = oneOf<ImportLayout>('layout', values.layout, IMPORT_LAYOUTS);
+    const subscribers = oneOf<SubscriberPolicy>(
+      'subscribers',
+      values.subscribers,
+      SUBSCRIBER_POLICIES,
+    );
+    const orgId = values['org-id'];
+    if (
+      orgId !== undefined &&
+      (typeof orgId !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(orgId))
+    )
+      throw new UsageError(
+        "--org-id names the synthesized file: letters, digits, '.', '_' and '-', starting with a letter or digit",
+      );
+    const outArg = typeof values.out === 'string' ? values.out : 'zulip-org';
+    const dir = path.resolve(io.cwd, outArg);
+    const live = await loadLiveState(values, io);
+    const app = generateApp(live, {
+      ...(include && { include }),
+      ...(layout && { layout }),
+      ...(subscribers && { subscribers }),
+      ...(typeof orgId === 'string' && { orgId }),
+    });
+    const names = Object.keys(app.files).sort();
+    const existing = names.filter((n) => existsSync(path.join(dir, n)));
+    if (existing.length > 0 && values.force !== true) {
+      io.stderr.write(
+        `Not written: ${existing.map((n) => path.join(outArg, n)).join(', ')} already exist${
+          existing.length === 1 ? 's' : ''
+        }. Choose another --out, or overwrite with --force.\n`,
+      );
+      return 1;
+    }
+    await mkdir(dir, { recursive: true });
+    for (const n of names) await writeFile(path.join(dir, n), app.files[n] ?? '');
+    const shown = path.relative(io.cwd, dir) || '.';
+    const counts = Object.entries(app.counts)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ');
+    io.stdout.write(`Wrote ${names.length} file${names.length === 1 ? '' : 's'} to ${shown}:\n`);
+    for (const n of names) io.stdout.write(`  ${path.join(shown, n)}\n`);
+    io.stdout.write(`Declared: ${counts || 'nothing'}.\n`);
+    if (app.skipped.length > 0)
+      io.stdout.write(
+        `${app.skipped.length} object${app.skipped.length === 1 ? '' : 's'} or setting${
+          app.skipped.length === 1 ? '' : 's'
+        } left out or left as they are: see the comment at the top of main.ts.\n`,
+      );
+    const main = shellPath(path.join(shown, 'main.ts'));
+    io.stdout.write(
+      `\nNext steps:\n` +
+        `  1. Read the code; commit it.\n` +
+        `  2. Check it: zulip-cdk plan --app "npx tsx ${main}"${
+          values.live !== undefined ? ` --live ${shellPath(String(values.live))}` : ''
+        }  (expect no changes)\n` +
+        `  3. From now on, change the organization by changing this code, reviewed in pull requests.\n`,
+    );
+    return 0;
+  },
+};
