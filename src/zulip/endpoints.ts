@@ -38,14 +38,30 @@ export const ENDPOINTS = {
   getStreams: { method: 'GET', path: '/streams' },
   getStream: { method: 'GET', path: '/streams/{stream_id}' },
   getStreamMembers: { method: 'GET', path: '/streams/{stream_id}/members' },
-  createChannel: { method: 'POST', path: '/channels/create', feature: 'channelsCreate' },
-  updateStream: { method: 'PATCH', path: '/streams/{stream_id}' },
+  // `message_retention_days` is `Json[str] | Json[int]` upstream (zerver/views/streams.py), so
+  // 'unlimited' travels as `"unlimited"`. `topics_policy` is JSON-encoded on creation
+  // (add_subscriptions_backend, create_channel) but a plain string on PATCH /streams.
+  createChannel: {
+    method: 'POST',
+    path: '/channels/create',
+    feature: 'channelsCreate',
+    jsonStrings: ['message_retention_days', 'topics_policy'],
+  },
+  updateStream: {
+    method: 'PATCH',
+    path: '/streams/{stream_id}',
+    jsonStrings: ['message_retention_days'],
+  },
   archiveStream: { method: 'DELETE', path: '/streams/{stream_id}' },
   addDefaultStream: { method: 'POST', path: '/default_streams' },
   removeDefaultStream: { method: 'DELETE', path: '/default_streams' },
   // Subscriptions.
   getSubscriptions: { method: 'GET', path: '/users/me/subscriptions' },
-  subscribe: { method: 'POST', path: '/users/me/subscriptions' },
+  subscribe: {
+    method: 'POST',
+    path: '/users/me/subscriptions',
+    jsonStrings: ['message_retention_days', 'topics_policy'],
+  },
   unsubscribe: { method: 'DELETE', path: '/users/me/subscriptions' },
   updateSubscriptionSettings: { method: 'POST', path: '/users/me/subscriptions/properties' },
   // Channel folders.

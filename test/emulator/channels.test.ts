@@ -143,13 +143,22 @@ describe('PATCH /streams/{id}', () => {
       'Must be an organization owner',
       'UNAUTHORIZED_PRINCIPAL',
     );
+    // Json[str] | Json[int]: keywords travel JSON-quoted.
     for (const bad of ['invalid', -1, 0])
       expectError(
-        await owner.patch(`/streams/${id}`, { message_retention_days: bad }),
+        await owner.patch(`/streams/${id}`, { message_retention_days: JSON.stringify(bad) }),
         `Bad value for 'message_retention_days': ${bad}`,
       );
-    expectSuccess(await owner.patch(`/streams/${id}`, { message_retention_days: 'unlimited' }));
+    expectSuccess(
+      await owner.patch(`/streams/${id}`, { message_retention_days: JSON.stringify('unlimited') }),
+    );
     expect(ch('design').messageRetentionDays).toBe(-1);
+    expectSuccess(
+      await owner.patch(`/streams/${id}`, {
+        message_retention_days: JSON.stringify('realm_default'),
+      }),
+    );
+    expect(ch('design').messageRetentionDays).toBeNull();
     z.org.realm.planAllowsRetention = false;
     expectError(
       await owner.patch(`/streams/${id}`, { message_retention_days: 30 }),
@@ -339,6 +348,43 @@ describe('POST /channels/create (FL 417)', () => {
     });
     const dup = await moderator.post('/channels/create', { name: 'OPS', subscribers: [] });
     expectError(dup, "Channel 'OPS' already exists", 'CHANNEL_ALREADY_EXISTS');
+  });
+
+  test('message_retention_days is JSON: unquoted text is refused, not taken as it is', async () => {
+    for (const raw of ['unlimited', 'realm_default', 'invalid'])
+      expectError(
+        await owner.post('/channels/create', {
+          name: `r-${raw}`,
+          subscribers: [],
+          message_retention_days: raw,
+        }),
+        'message_retention_days is not valid JSON',
+      );
+    const r = await owner.post('/channels/create', {
+      name: 'kept',
+      subscribers: [],
+      message_retention_days: JSON.stringify('unlimited'),
+    });
+    expectSuccess(r);
+    expect(ch('kept').messageRetentionDays).toBe(-1);
+    expectError(
+      await owner.patch(`/streams/${ch('kept').id}`, { message_retention_days: 'unlimited' }),
+      'message_retention_days is not valid JSON',
+    );
+    expectError(
+      await owner.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'via-subscribe' }],
+        message_retention_days: 'unlimited',
+      }),
+      'message_retention_days is not valid JSON',
+    );
+    expectSuccess(
+      await owner.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'via-subscribe' }],
+        message_retention_days: JSON.stringify('unlimited'),
+      }),
+    );
+    expect(ch('via-subscribe').messageRetentionDays).toBe(-1);
   });
 
   test('does not exist before FL 417', async () => {

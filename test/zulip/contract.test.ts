@@ -62,6 +62,11 @@ const TOPICS_POLICY = {
   type: 'string',
   enum: ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'],
 };
+/**
+ * `message_retention_days`: `Json[str] | Json[int]` upstream (zerver/views/streams.py), so the
+ * keywords travel JSON-quoted. The 10.2 yaml gives it no `contentType`, which is wrong.
+ */
+const RETENTION = { oneOf: [{ type: 'string', enum: ['realm_default', 'unlimited'] }, INT] };
 /** Channel settings newer than FL 372 (NOTES 3.4, 6). */
 const NEWER_CHANNEL_GROUP_SETTINGS = [
   'can_create_topic_group',
@@ -83,6 +88,8 @@ interface Case {
   readonly spec?: Readonly<Record<string, ParamSpec>>;
   /** Parameters newer than the yaml, on an endpoint it describes. */
   readonly newer?: Readonly<Record<string, ParamSpec>>;
+  /** yaml parameters whose encoding the yaml gets wrong, as upstream's code parses them. */
+  readonly corrected?: Readonly<Record<string, ParamSpec>>;
   /** yaml parameters the call deliberately does not send, with the reason. */
   readonly omit?: Readonly<Record<string, string>>;
   /** Responses for endpoints without yaml examples. */
@@ -174,8 +181,9 @@ const CASES: readonly Case[] = [
       is_web_public: { json: true, schema: BOOL },
       is_default_stream: { json: true, schema: BOOL },
       history_public_to_subscribers: { json: true, schema: BOOL },
-      message_retention_days: { json: false, schema: { type: ['string', 'integer'] } },
-      topics_policy: { json: false, schema: TOPICS_POLICY },
+      message_retention_days: { json: true, schema: RETENTION },
+      // Json[...] on creation (test_channel_creation sends orjson.dumps(name)).
+      topics_policy: { json: true, schema: TOPICS_POLICY },
       folder_id: { json: true, schema: INT },
       send_new_subscription_messages: { json: true, schema: BOOL },
       ...Object.fromEntries(
@@ -214,9 +222,11 @@ const CASES: readonly Case[] = [
         can_move_messages_out_of_channel_group: { new: 22 },
         can_move_messages_within_channel_group: { new: 23, old: 24 },
       }),
+    corrected: { message_retention_days: { json: true, schema: RETENTION } },
     newer: {
       is_archived: { json: true, schema: BOOL },
       folder_id: { json: true, schema: { type: ['integer', 'null'] } },
+      // A plain str on PATCH (update_stream_backend), unlike creation.
       topics_policy: { json: false, schema: TOPICS_POLICY },
       ...Object.fromEntries(
         NEWER_CHANNEL_GROUP_SETTINGS.map((n) => [n, { json: true, schema: GSV_UPDATE }]),
@@ -260,9 +270,11 @@ const CASES: readonly Case[] = [
         can_delete_own_message_group: { direct_members: [4], direct_subgroups: [] },
         can_resolve_topics_group: 24,
       }),
+    corrected: { message_retention_days: { json: true, schema: RETENTION } },
     newer: {
       send_new_subscription_messages: { json: true, schema: BOOL },
-      topics_policy: { json: false, schema: TOPICS_POLICY },
+      // Json[...] in add_subscriptions_backend.
+      topics_policy: { json: true, schema: TOPICS_POLICY },
       folder_id: { json: true, schema: INT },
       ...Object.fromEntries(
         NEWER_CHANNEL_GROUP_SETTINGS.map((n) => [n, { json: true, schema: GSV }]),
@@ -663,6 +675,12 @@ function expectedFor(c: Case): Expected {
     if (params.has(k)) throw new Error(`${c.name}: ${k} is in the yaml; drop it from newer`);
     params.set(k, v);
   }
+  for (const [k, v] of Object.entries(c.corrected ?? {})) {
+    const yaml = params.get(k);
+    if (yaml === undefined)
+      throw new Error(`${c.name}: ${k} is not in the yaml; nothing to correct`);
+    params.set(k, { ...yaml, ...v });
+  }
   return { params, examples: [...examples, ...(c.responses ?? [])] };
 }
 
@@ -775,9 +793,33 @@ describe('encoding details the yaml cannot show', () => {
     expect(server.only().form.get('include_subscribers')).toBe('"partial"');
   });
 
-  it('sends message_retention_days as a plain value', async () => {
+  it('sends message_retention_days JSON-encoded, keywords quoted (Json[str] | Json[int])', async () => {
     await client.updateStream(1, { message_retention_days: 30 });
     expect(server.only().form.get('message_retention_days')).toBe('30');
+    server.requests.length = 0;
+    await client.updateStream(1, { message_retention_days: 'unlimited' });
+    expect(server.only().form.get('message_retention_days')).toBe('"unlimited"');
+    server.requests.length = 0;
+    server.replies.push({ body: ok({ id: 7 }) });
+    await client.createChannel({
+      name: 'x',
+      subscribers: [],
+      message_retention_days: 'realm_default',
+    });
+    expect(server.only().form.get('message_retention_days')).toBe('"realm_default"');
+  });
+
+  it('sends topics_policy JSON-encoded on creation, plain on PATCH /streams', async () => {
+    server.replies.push({ body: ok({ id: 7 }) });
+    await client.createChannel({ name: 'x', subscribers: [], topics_policy: 'inherit' });
+    expect(server.only().form.get('topics_policy')).toBe('"inherit"');
+    server.requests.length = 0;
+    server.replies.push({ body: ok({ subscribed: {}, already_subscribed: {} }) });
+    await client.subscribe({ subscriptions: [{ name: 'x' }], topics_policy: 'allow_empty_topic' });
+    expect(server.only().form.get('topics_policy')).toBe('"allow_empty_topic"');
+    server.requests.length = 0;
+    await client.updateStream(1, { topics_policy: 'disable_empty_topic' });
+    expect(server.only().form.get('topics_policy')).toBe('disable_empty_topic');
   });
 
   it('resolves the yaml for the helper (sanity)', () => {

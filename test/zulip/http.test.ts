@@ -80,7 +80,7 @@ describe('requests', () => {
     expect(req.body).toBe('');
   });
 
-  it('form-encodes bodies: plain strings as they are, everything else JSON-encoded', async () => {
+  it('form-encodes bodies: plain strings as they are, everything else (and Json[str] parameters) JSON-encoded', async () => {
     await client.updateStream(12, {
       description: 'Say "hi"',
       new_name: '[42] true',
@@ -98,7 +98,7 @@ describe('requests', () => {
     expect(req.form.get('new_name')).toBe('[42] true');
     expect(req.form.get('is_private')).toBe('true');
     expect(req.form.get('folder_id')).toBe('null');
-    expect(req.form.get('message_retention_days')).toBe('unlimited');
+    expect(req.form.get('message_retention_days')).toBe('"unlimited"');
     expect(req.form.get('topics_policy')).toBe('disable_empty_topic');
     expect(JSON.parse(req.form.get('can_send_message_group')!)).toEqual({
       new: { direct_members: [1], direct_subgroups: [] },

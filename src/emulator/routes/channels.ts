@@ -40,14 +40,12 @@ import { accessChannelById, channelByName, pathInt, requireAdmin } from './commo
 
 const MAX_DESCRIPTION = 1024;
 
-/** Parses `message_retention_days`: null = realm default, -1 = unlimited. */
-export function parseRetention(raw: string): number | null {
-  let v: unknown = raw;
-  try {
-    v = JSON.parse(raw) as unknown;
-  } catch {
-    v = raw;
-  }
+/**
+ * Parses `message_retention_days` (`parse_message_retention_days`): null = realm default,
+ * -1 = unlimited. The parameter is `Json[str] | Json[int]` upstream, so `v` is the decoded JSON
+ * (`Params.json` has already refused text that is not JSON: "... is not valid JSON").
+ */
+export function parseRetention(v: unknown): number | null {
   if (v === 'realm_default') return null;
   if (v === 'unlimited') return -1;
   if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
@@ -55,7 +53,7 @@ export function parseRetention(raw: string): number | null {
 }
 
 /** Checks retention permission and plan, then parses it. */
-function retentionFor(ctx: RequestContext, raw: string): number | null {
+function retentionFor(ctx: RequestContext, raw: unknown): number | null {
   if (!isOwner(ctx.user)) throw ownerRequired();
   if (!ctx.org.realm.planAllowsRetention)
     throw badRequest('Available on Zulip Cloud Standard. Upgrade to access.');
@@ -102,7 +100,7 @@ export function readCreationParams(
   const isWebPublic = p.bool('is_web_public') ?? false;
   const history = p.bool('history_public_to_subscribers');
   const isDefault = p.bool('is_default_stream') ?? false;
-  const retentionRaw = p.raw_('message_retention_days');
+  const retentionRaw = p.json('message_retention_days');
   const topicsRaw = supports(fl, 'topicsPolicy') ? p.string('topics_policy') : undefined;
   let folderId: number | null = null;
   if (supports(fl, 'channelFolders')) {
@@ -329,7 +327,7 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
   const isWebPublic = p.bool('is_web_public');
   let history = p.bool('history_public_to_subscribers');
   const isDefault = p.bool('is_default_stream');
-  const retentionRaw = p.raw_('message_retention_days');
+  const retentionRaw = p.json('message_retention_days');
   const isArchived = supports(fl, 'channelUnarchive') ? p.bool('is_archived') : undefined;
   let folder: number | null | undefined;
   if (supports(fl, 'channelFolders') && p.has('folder_id')) {

@@ -91,8 +91,9 @@ export interface ChannelCreationSettings extends ChannelGroupSettingValues {
   readonly is_web_public?: boolean | undefined;
   readonly is_default_stream?: boolean | undefined;
   readonly history_public_to_subscribers?: boolean | undefined;
+  /** JSON-encoded, strings included (`"unlimited"`). */
   readonly message_retention_days?: MessageRetentionParam | undefined;
-  /** FL 392, plain string. */
+  /** FL 392, JSON-encoded on creation (`"inherit"`), unlike PATCH /streams. */
   readonly topics_policy?: TopicsPolicy | undefined;
   /** FL 389. */
   readonly folder_id?: number | undefined;
@@ -116,6 +117,7 @@ export interface UpdateStreamParams extends ChannelGroupSettingUpdates {
   readonly is_web_public?: boolean | undefined;
   readonly history_public_to_subscribers?: boolean | undefined;
   readonly is_default_stream?: boolean | undefined;
+  /** JSON-encoded, strings included (`"unlimited"`). */
   readonly message_retention_days?: MessageRetentionParam | undefined;
   /** FL 388: only `false` (unarchive) does anything. */
   readonly is_archived?: boolean | undefined;
