@@ -1,4 +1,4 @@
-/** The engine: plan (diff, ordering, safety) and render. Pure: no I/O, never prints. */
+/** The engine: plan (diff, ordering, safety), render, and apply (through an `ApplyTarget`). Never prints. */
 export * from './plan-format';
 export { plan, isIgnored } from './plan';
 export type { PlanOptions } from './plan';
