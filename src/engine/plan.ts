@@ -893,6 +893,13 @@ class Planner {
           defaultChannel: d.defaultChannel ?? false,
           messageRetentionDays: d.messageRetentionDays ?? 'realm_default',
         };
+        if (props.messageRetentionDays !== 'realm_default' && this.live.me.role !== ROLES.owner)
+          this.warn(
+            'NEEDS_OWNER',
+            'creating a channel with its own message retention needs an organization owner; the applying account is not one',
+            address,
+            d.path,
+          );
         if (this.supports('topicsPolicy')) props.topicsPolicy = d.topicsPolicy ?? 'inherit';
         if (folders) {
           const folder = d.folder ?? null;
@@ -1403,8 +1410,22 @@ class Planner {
       // Unlike other resources, an absent role or name is not managed: there is no "default"
       // role a declared user should be reset to.
       const props: PropertyChange[] = [];
-      if (d.role !== undefined)
-        this.prop(props, d.lifecycle, 'role', roleName(l.role) ?? String(l.role), d.role);
+      if (d.role !== undefined) {
+        const before = roleName(l.role) ?? String(l.role);
+        this.prop(props, d.lifecycle, 'role', before, d.role);
+        const changed = props.some((p) => p.property === 'role');
+        if (
+          changed &&
+          (before === 'owner' || d.role === 'owner') &&
+          this.live.me.role !== ROLES.owner
+        )
+          this.warn(
+            'NEEDS_OWNER',
+            `${d.role === 'owner' ? 'granting' : 'removing'} the owner role needs an organization owner; the applying account is not one`,
+            address,
+            d.path,
+          );
+      }
       if (d.fullName !== undefined)
         this.prop(props, d.lifecycle, 'fullName', l.fullName, d.fullName);
       if (props.length > 0)

@@ -343,6 +343,82 @@ describe('plan: channels', () => {
   });
 });
 
+describe('plan: changes only an owner may make', () => {
+  const b = new LiveBuilder();
+  b.channel('general');
+  const live = b.build();
+  const u = (email: string, role: string) => ({
+    path: `acme/users/${email}`,
+    email,
+    role: role as 'owner',
+  });
+  it.each<[string, (d: DesiredState) => void, number, string[]]>([
+    [
+      'a new channel with non-default retention, as an administrator',
+      (d) => d.channels.push(dChannel('general'), dChannel('new', { messageRetentionDays: 30 })),
+      200,
+      ['channel["new"]'],
+    ],
+    [
+      'a new channel with unlimited retention, as an administrator',
+      (d) =>
+        d.channels.push(
+          dChannel('general'),
+          dChannel('new', { messageRetentionDays: 'unlimited' }),
+        ),
+      200,
+      ['channel["new"]'],
+    ],
+    [
+      'a new channel with the realm default retention, as an administrator',
+      (d) =>
+        d.channels.push(
+          dChannel('general'),
+          dChannel('new', { messageRetentionDays: 'realm_default' }),
+        ),
+      200,
+      [],
+    ],
+    [
+      'a new channel with non-default retention, as an owner',
+      (d) => d.channels.push(dChannel('general'), dChannel('new', { messageRetentionDays: 30 })),
+      100,
+      [],
+    ],
+    [
+      'granting the owner role, as an administrator',
+      (d) => d.users.push(u('alice@example.com', 'owner')),
+      200,
+      ['user["alice@example.com"]'],
+    ],
+    [
+      'removing the owner role, as an administrator',
+      (d) => d.users.push(u('owner@example.com', 'administrator')),
+      200,
+      ['user["owner@example.com"]'],
+    ],
+    [
+      'other role changes, as an administrator',
+      (d) => d.users.push(u('alice@example.com', 'moderator')),
+      200,
+      [],
+    ],
+    [
+      'granting the owner role, as an owner',
+      (d) => d.users.push(u('alice@example.com', 'owner')),
+      100,
+      [],
+    ],
+  ])('%s', (_name, build, role, expected) => {
+    const l = structuredClone(live);
+    if (role !== 100) l.me = { userId: 2, email: 'admin@example.com', role };
+    const p = run(desired(build), l);
+    expect(p.warnings.filter((w) => w.code === 'NEEDS_OWNER').map((w) => w.address)).toEqual(
+      expected,
+    );
+  });
+});
+
 describe('plan: archive, unarchive, prune, protect', () => {
   const b = new LiveBuilder();
   const old = b.channel('old');
