@@ -186,7 +186,7 @@ Exit codes: 0 all applied (or nothing to do), 1 nothing applied (or an error),
       } else {
         plan = plan!;
         info(
-          `Applying ${planFile} (checksum ${engine.planChecksum(plan)}): ${engine.summaryLine(plan.summary)}\n`,
+          `Applying ${planFile} (checksum ${engine.planChecksum(plan).slice(0, 12)}): ${engine.summaryLine(plan.summary)}\n`,
         );
       }
 

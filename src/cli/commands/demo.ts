@@ -103,6 +103,9 @@ left. Exit 0 when the second plan is empty, 1 otherwise.
       out(`  - Edit examples/acme/organization.ts, then in another terminal:`);
       out(`      ${CLI} plan --zuliprc .zuliprc --out plan.json`);
       out(`      ${CLI} apply plan.json --zuliprc .zuliprc`);
+      out(
+        `    (apply refuses destructive changes, such as removing a group member, without --allow-destroy)`,
+      );
       out(`  - Show the plan as a pull-request comment: add --format markdown to plan.`);
       out(`  - Read README.md and examples/README.md for the construct library and CI.`);
       return engine.exitCodeFor(result.outcome);

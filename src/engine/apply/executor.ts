@@ -269,7 +269,7 @@ export async function applyPlan(
         continue;
       }
       batchNo += 1;
-      const label = `${what} (batch ${batchNo})`;
+      const label = `batch ${batchNo}: ${what}`;
       emit({ type: 'batch', what: label, changes: planned.changeIds });
       for (const id of planned.changeIds)
         via.set(id, via.has(id) ? `${via.get(id)}; ${label}` : label);
