@@ -387,6 +387,54 @@ describe('POST /channels/create (FL 417)', () => {
     expect(ch('via-subscribe').messageRetentionDays).toBe(-1);
   });
 
+  test('topics_policy is JSON on creation (channels/create and subscribe), plain on PATCH', async () => {
+    expectError(
+      await owner.post('/channels/create', {
+        name: 'tp',
+        subscribers: [],
+        topics_policy: 'disable_empty_topic',
+      }),
+      'topics_policy is not valid JSON',
+    );
+    expectError(
+      await owner.post('/channels/create', {
+        name: 'tp',
+        subscribers: [],
+        topics_policy: JSON.stringify('sometimes'),
+      }),
+      'Invalid topics_policy',
+    );
+    expectSuccess(
+      await owner.post('/channels/create', {
+        name: 'tp',
+        subscribers: [],
+        topics_policy: JSON.stringify('disable_empty_topic'),
+      }),
+    );
+    expect(ch('tp').topicsPolicy).toBe('disable_empty_topic');
+    expectError(
+      await owner.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'tp2' }],
+        topics_policy: 'allow_empty_topic',
+      }),
+      'topics_policy is not valid JSON',
+    );
+    expectSuccess(
+      await owner.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'tp2' }],
+        topics_policy: JSON.stringify('allow_empty_topic'),
+      }),
+    );
+    expect(ch('tp2').topicsPolicy).toBe('allow_empty_topic');
+    // PATCH /streams takes a plain str: a JSON-quoted value is not a policy.
+    expectError(
+      await owner.patch(`/streams/${ch('tp').id}`, { topics_policy: JSON.stringify('inherit') }),
+      'Invalid topics_policy',
+    );
+    expectSuccess(await owner.patch(`/streams/${ch('tp').id}`, { topics_policy: 'inherit' }));
+    expect(ch('tp').topicsPolicy).toBe('inherit');
+  });
+
   test('does not exist before FL 417', async () => {
     const old = await startEmulator({ featureLevel: 372, rateLimit: false });
     try {

@@ -60,6 +60,19 @@ function retentionFor(ctx: RequestContext, raw: unknown): number | null {
   return parseRetention(raw);
 }
 
+/**
+ * `topics_policy` on creation: `Json[...]` in add_subscriptions_backend and create_channel
+ * (unlike PATCH /streams, where it is a plain str), so `"inherit"` arrives JSON-quoted.
+ */
+function creationTopicsPolicy(ctx: RequestContext, p: Params): TopicsPolicy | undefined {
+  const v = p.json('topics_policy');
+  if (v === undefined) return undefined;
+  // parse_enum_from_string_value runs on None too: KeyError, "Invalid topics_policy".
+  if (v === null) throw badRequest('Invalid topics_policy');
+  if (typeof v !== 'string') throw badRequest('topics_policy is not a string');
+  return parseTopicsPolicy(ctx, v);
+}
+
 function parseTopicsPolicy(ctx: RequestContext, raw: string): TopicsPolicy {
   const allowed = TOPICS_POLICIES.filter(
     (p) => p !== 'empty_topic_only' || supports(ctx.featureLevel, 'emptyTopicOnly'),
@@ -101,7 +114,8 @@ export function readCreationParams(
   const history = p.bool('history_public_to_subscribers');
   const isDefault = p.bool('is_default_stream') ?? false;
   const retentionRaw = p.json('message_retention_days');
-  const topicsRaw = supports(fl, 'topicsPolicy') ? p.string('topics_policy') : undefined;
+  // Parsed with the parameters, as the enum check is a validator of the parameter upstream.
+  const topicsPolicy = supports(fl, 'topicsPolicy') ? creationTopicsPolicy(ctx, p) : undefined;
   let folderId: number | null = null;
   if (supports(fl, 'channelFolders')) {
     const f = p.json('folder_id');
@@ -138,7 +152,7 @@ export function readCreationParams(
   if (isDefault && !isAdmin(ctx.user)) throw adminRequired();
   if (isDefault && inviteOnly) throw badRequest('A default channel cannot be private.');
   creation.retention = retentionRaw === undefined ? null : retentionFor(ctx, retentionRaw);
-  if (topicsRaw !== undefined) creation.topicsPolicy = parseTopicsPolicy(ctx, topicsRaw);
+  if (topicsPolicy !== undefined) creation.topicsPolicy = topicsPolicy;
   if (folderId !== null) checkFolder(ctx, folderId);
   for (const [info, raw] of rawSettings) {
     const value = parseGroupSettingValue(ctx.org, raw, info.wire);
