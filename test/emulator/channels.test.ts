@@ -435,6 +435,79 @@ describe('POST /channels/create (FL 417)', () => {
     expect(ch('tp').topicsPolicy).toBe('inherit');
   });
 
+  test('message_retention_days on creation: parsed first, an owner only for a value other than the realm default', async () => {
+    expectError(
+      await admin.post('/channels/create', {
+        name: 'r1',
+        subscribers: [],
+        message_retention_days: JSON.stringify('invalid'),
+      }),
+      "Bad value for 'message_retention_days': invalid",
+    );
+    expectError(
+      await admin.post('/channels/create', {
+        name: 'r1',
+        subscribers: [],
+        message_retention_days: 0,
+      }),
+      "Bad value for 'message_retention_days': 0",
+    );
+    expectError(
+      await admin.post('/channels/create', {
+        name: 'r1',
+        subscribers: [],
+        message_retention_days: 30,
+      }),
+      'Must be an organization owner',
+      'UNAUTHORIZED_PRINCIPAL',
+    );
+    expectSuccess(
+      await admin.post('/channels/create', {
+        name: 'r1',
+        subscribers: [],
+        message_retention_days: JSON.stringify('realm_default'),
+      }),
+    );
+    expect(ch('r1').messageRetentionDays).toBeNull();
+    expectSuccess(
+      await admin.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'r2' }],
+        message_retention_days: JSON.stringify('realm_default'),
+      }),
+    );
+    expectError(
+      await admin.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'r3' }],
+        message_retention_days: JSON.stringify('forever'),
+      }),
+      "Bad value for 'message_retention_days': forever",
+    );
+    expectError(
+      await admin.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'r3' }],
+        message_retention_days: JSON.stringify('unlimited'),
+      }),
+      'Must be an organization owner',
+      'UNAUTHORIZED_PRINCIPAL',
+    );
+    z.org.realm.planAllowsRetention = false;
+    expectSuccess(
+      await owner.post('/channels/create', {
+        name: 'r4',
+        subscribers: [],
+        message_retention_days: JSON.stringify('realm_default'),
+      }),
+    );
+    expectError(
+      await owner.post('/channels/create', {
+        name: 'r5',
+        subscribers: [],
+        message_retention_days: 5,
+      }),
+      'Available on Zulip Cloud Standard. Upgrade to access.',
+    );
+  });
+
   test('does not exist before FL 417', async () => {
     const old = await startEmulator({ featureLevel: 372, rateLimit: false });
     try {

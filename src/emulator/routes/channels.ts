@@ -52,12 +52,28 @@ export function parseRetention(v: unknown): number | null {
   throw badRequest(`Bad value for 'message_retention_days': ${String(v)}`);
 }
 
-/** Checks retention permission and plan, then parses it. */
-function retentionFor(ctx: RequestContext, raw: unknown): number | null {
+/** Owners only, and not on a limited plan (`ensure_not_on_limited_plan`). */
+function checkRetentionAllowed(ctx: RequestContext): void {
   if (!isOwner(ctx.user)) throw ownerRequired();
   if (!ctx.org.realm.planAllowsRetention)
     throw badRequest('Available on Zulip Cloud Standard. Upgrade to access.');
+}
+
+/** PATCH /streams: checks retention permission and plan, then parses it (update_stream_backend). */
+function retentionFor(ctx: RequestContext, raw: unknown): number | null {
+  checkRetentionAllowed(ctx);
   return parseRetention(raw);
+}
+
+/**
+ * Creation: the value is parsed first (parse_message_retention_days while building the stream
+ * dicts), and only a value other than the realm default needs an owner
+ * (check_channel_creation_permissions: `message_retention_days is not None`).
+ */
+function creationRetention(ctx: RequestContext, raw: unknown): number | null {
+  const parsed = parseRetention(raw);
+  if (parsed !== null) checkRetentionAllowed(ctx);
+  return parsed;
 }
 
 /**
@@ -151,7 +167,7 @@ export function readCreationParams(
   if (isWebPublic && inviteOnly) throw badRequest('Invalid parameters');
   if (isDefault && !isAdmin(ctx.user)) throw adminRequired();
   if (isDefault && inviteOnly) throw badRequest('A default channel cannot be private.');
-  creation.retention = retentionRaw === undefined ? null : retentionFor(ctx, retentionRaw);
+  creation.retention = retentionRaw === undefined ? null : creationRetention(ctx, retentionRaw);
   if (topicsPolicy !== undefined) creation.topicsPolicy = topicsPolicy;
   if (folderId !== null) checkFolder(ctx, folderId);
   for (const [info, raw] of rawSettings) {
