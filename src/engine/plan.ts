@@ -1474,12 +1474,18 @@ class Planner {
       }
       if (props.length === 0) continue;
       if (!liveSub) {
+        // Zulip sets only the caller's own subscription ("Not subscribed to channel ID N"). A
+        // channel this plan creates without declared subscribers is created with the applying
+        // account subscribed (apply does so for its settings); otherwise the subscribers it will
+        // have after apply decide, for new and live channels alike.
         const after = this.channelSubscribersAfter.get(key);
-        const created = channel === null;
-        if (!created && !after?.has(this.live.me.userId)) {
+        const createdWithoutSubscribers = channel === null && after === undefined;
+        if (!createdWithoutSubscribers && !after?.has(this.live.me.userId)) {
           this.warn(
             'NOT_SUBSCRIBED',
-            `the applying account (${this.live.me.email}) is not subscribed to '${d.channel}'; its subscription settings cannot be set`,
+            channel === null
+              ? `the applying account (${this.live.me.email}) is not among the subscribers '${d.channel}' is created with; its subscription settings cannot be set (add the account to the channel's subscribers)`
+              : `the applying account (${this.live.me.email}) is not subscribed to '${d.channel}'; its subscription settings cannot be set`,
             address,
             d.path,
           );

@@ -1419,6 +1419,34 @@ describe('plan: users and subscription settings', () => {
   });
 });
 
+describe('plan: subscription settings on a channel the plan creates', () => {
+  const sub = (users: string[], mode: 'exact' | 'atLeast' = 'exact') => ({
+    subscribers: { mode, users, groups: [] },
+  });
+  it.each<[string, Parameters<typeof dChannel>[1], boolean]>([
+    ['the account is among the subscribers', sub(['owner@example.com', 'alice@example.com']), true],
+    ['the account is not among the subscribers', sub(['alice@example.com']), false],
+    ['atLeast, the account not listed', sub(['alice@example.com'], 'atLeast'), false],
+    [
+      'the account comes in through a group',
+      { subscribers: { mode: 'exact', users: [], groups: ['role:owners'] } },
+      true,
+    ],
+    ['subscribers not declared (apply subscribes the account)', {}, true],
+  ])('%s', (_name, o, settable) => {
+    const p = run(
+      desired((d) => {
+        d.channels.push(dChannel('new', o));
+        d.subscriptionSettings.push({ path: 'acme/subs/new', channel: 'new', pinToTop: true });
+      }),
+      new LiveBuilder().build(),
+    );
+    const planned = p.changes.some((c) => c.id === 'subscriptionSettings["new"]#update');
+    expect(planned).toBe(settable);
+    expect(warned(p).includes('NOT_SUBSCRIBED')).toBe(!settable);
+  });
+});
+
 describe('plan: feature levels', () => {
   it('collects every feature the server lacks, naming level and server level', () => {
     const d = desired((d) => {
