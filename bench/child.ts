@@ -18,6 +18,8 @@ import type { ApplyMeasurement } from './measure-apply';
 import { measurePlan, peakRssMb } from './measure';
 import type { PlanMeasurement, Target } from './measure';
 import { generateBenchOrg, usersOnly } from './org-generator';
+import { startReplayProxy } from './replay-proxy';
+import type { ReplayProxy } from './replay-proxy';
 import type { BenchOrgCounts } from './org-generator';
 
 /** Parent → child. */
@@ -30,8 +32,11 @@ export type ToChild =
       readonly org: 'full' | 'users-only';
       readonly rateLimit: number | false;
       readonly desiredFile: string;
+      /** Put a recording proxy in front of the emulator (see replay-proxy.ts). */
+      readonly replay?: boolean;
     }
   | { readonly type: 'cpu' }
+  | { readonly type: 'mode'; readonly mode: 'record' | 'replay' }
   | { readonly type: 'stop' }
   | {
       readonly type: 'measure';
@@ -56,6 +61,7 @@ export type FromChild =
       readonly featureLevel: number;
     }
   | { readonly type: 'cpu'; readonly cpuMs: number; readonly peakRssMb: number }
+  | { readonly type: 'mode'; readonly replayed: number; readonly forwarded: number }
   | { readonly type: 'plan-result'; readonly result: PlanMeasurement }
   | { readonly type: 'apply-result'; readonly result: ApplyMeasurement }
   | { readonly type: 'error'; readonly message: string };
@@ -76,6 +82,7 @@ function cpuMs(): number {
 }
 
 let emulator: Emulator | undefined;
+let proxy: ReplayProxy | undefined;
 
 async function handle(msg: ToChild): Promise<void> {
   switch (msg.type) {
@@ -87,9 +94,10 @@ async function handle(msg: ToChild): Promise<void> {
       await writeFile(msg.desiredFile, JSON.stringify(bench.desired));
       const state = msg.org === 'full' ? bench.org : usersOnly(bench.org);
       emulator = await startEmulator({ state, rateLimit: msg.rateLimit });
+      if (msg.replay === true) proxy = await startReplayProxy(emulator.site);
       await send({
         type: 'ready',
-        target: { site: emulator.site, ...bench.owner },
+        target: { site: proxy?.site ?? emulator.site, ...bench.owner },
         counts: bench.counts,
         featureLevel: emulator.featureLevel,
       });
@@ -98,7 +106,13 @@ async function handle(msg: ToChild): Promise<void> {
     case 'cpu':
       await send({ type: 'cpu', cpuMs: cpuMs(), peakRssMb: peakRssMb() });
       return;
+    case 'mode':
+      if (!proxy) throw new Error('no replay proxy: start the server with replay: true');
+      proxy.setMode(msg.mode);
+      await send({ type: 'mode', ...proxy.stats });
+      return;
     case 'stop':
+      await proxy?.close();
       await emulator?.close();
       process.disconnect();
       return;

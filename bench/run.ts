@@ -93,6 +93,8 @@ interface Server {
   readonly counts: BenchOrgCounts;
   readonly featureLevel: number;
   cpuMs(): Promise<number>;
+  /** Switches the recording proxy; returns its counts so far. */
+  mode(mode: 'record' | 'replay'): Promise<{ replayed: number; forwarded: number }>;
   stop(): Promise<void>;
 }
 
@@ -101,9 +103,10 @@ async function startServer(
   org: 'full' | 'users-only',
   desiredFile: string,
   rateLimit: number | false = false,
+  replay = false,
 ): Promise<Server> {
   const child = new Child('server');
-  child.send({ type: 'serve', scale, org, rateLimit, desiredFile });
+  child.send({ type: 'serve', scale, org, rateLimit, desiredFile, replay });
   const ready = await child.expect('ready');
   return {
     child,
@@ -113,6 +116,11 @@ async function startServer(
     async cpuMs() {
       child.send({ type: 'cpu' });
       return (await child.expect('cpu')).cpuMs;
+    },
+    async mode(mode) {
+      child.send({ type: 'mode', mode });
+      const m = await child.expect('mode');
+      return { replayed: m.replayed, forwarded: m.forwarded };
     },
     async stop() {
       child.send({ type: 'stop' });
@@ -195,12 +203,17 @@ async function main(): Promise<number> {
   try {
     const desiredFile = path.join(dir, 'desired.json');
     progress(`generating the organization at scale ${scale} and starting the emulator`);
-    const server = await startServer(scale, 'full', desiredFile);
+    const server = await startServer(scale, 'full', desiredFile, false, true);
     children.push(server);
     progress('(a) readLiveState + plan');
     const ours = await measureIn(server, desiredFile, 'ours');
     progress('(b) naive read + plan');
     const naive = await measureIn(server, desiredFile, 'naive');
+    progress('(a) and (b) again, with the recorded responses replayed from memory');
+    const recorded = await server.mode('replay');
+    const oursReplayed = await measureIn(server, desiredFile, 'ours');
+    const naiveReplayed = await measureIn(server, desiredFile, 'naive');
+    const replayStats = await server.mode('record');
     await server.stop();
 
     let apply: BenchResults['apply'] = null;
@@ -239,7 +252,16 @@ async function main(): Promise<number> {
           wallTime: naive.totalMs / ours.totalMs,
           peakRss: (naive.peakRssMb ?? 0) / (ours.peakRssMb ?? 1),
         },
-        samePlan: ours.planDigest === naive.planDigest,
+        samePlan:
+          ours.planDigest === naive.planDigest &&
+          oursReplayed.planDigest === ours.planDigest &&
+          naiveReplayed.planDigest === ours.planDigest,
+        replayed: {
+          ours: oursReplayed,
+          naive: naiveReplayed,
+          // Every request of the replay passes was answered from memory.
+          complete: replayStats.forwarded === recorded.forwarded,
+        },
       },
       apply,
       totalMs: performance.now() - started,

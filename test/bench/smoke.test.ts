@@ -2,6 +2,7 @@ import { readLiveStateNaively } from '../../bench/naive-read';
 import { benchClient, measurePlan } from '../../bench/measure';
 import { measureApply } from '../../bench/measure-apply';
 import { FULL_SIZE, generateBenchOrg, usersOnly } from '../../bench/org-generator';
+import { startReplayProxy } from '../../bench/replay-proxy';
 import { modelledMinutes, renderReport } from '../../bench/report';
 import type { BenchResults } from '../../bench/report';
 import { plan } from '../../src/engine';
@@ -64,6 +65,26 @@ describe('bench smoke test', () => {
     expect(ours40.requests).toBe(2);
     expect(naive40.requests - naive.requests).toBe(20);
     expect(naive40.planDigest).toBe(ours40.planDigest);
+  });
+
+  it('replays recorded responses from memory without asking the emulator again', async () => {
+    const { bench, z, target } = await serve(20);
+    const proxy = await startReplayProxy(target.site);
+    try {
+      const viaProxy = { ...target, site: proxy.site };
+      const recorded = await measurePlan(viaProxy, bench.desired, 'naive');
+      const seen = z.requestLog.length;
+      proxy.setMode('replay');
+      const replayed = await measurePlan(viaProxy, bench.desired, 'naive');
+      const ours = await measurePlan(viaProxy, bench.desired, 'ours');
+      // The naive pass came from memory; ours had not been recorded, so it went through.
+      expect(z.requestLog.length - seen).toBe(2);
+      expect(replayed.planDigest).toBe(recorded.planDigest);
+      expect(ours.planDigest).toBe(recorded.planDigest);
+      expect(proxy.stats.replayed).toBe(recorded.requests);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('the naive read builds the same live state as readLiveState', async () => {
@@ -145,6 +166,11 @@ describe('bench smoke test', () => {
         naive: { ...m(2009, 3000), strategy: 'naive' },
         ratios: { requests: 1004.5, wallTime: 3, peakRss: 1 },
         samePlan: true,
+        replayed: {
+          ours: m(2, 500),
+          naive: { ...m(2009, 2000), strategy: 'naive' },
+          complete: true,
+        },
       },
       apply: null,
       totalMs: 5000,
