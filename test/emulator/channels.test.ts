@@ -508,6 +508,37 @@ describe('POST /channels/create (FL 417)', () => {
     );
   });
 
+  test('a topics_policy other than inherit needs can_set_topics_policy_group (role:moderators)', async () => {
+    const policy = JSON.stringify('disable_empty_topic');
+    expectError(
+      await alice.post('/channels/create', { name: 't1', subscribers: [], topics_policy: policy }),
+      'Insufficient permission',
+    );
+    expectError(
+      await alice.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 't1' }],
+        topics_policy: policy,
+      }),
+      'Insufficient permission',
+    );
+    expect(z.org.channels.some((c) => c.name === 't1')).toBe(false);
+    expectSuccess(
+      await alice.post('/channels/create', {
+        name: 't1',
+        subscribers: [],
+        topics_policy: JSON.stringify('inherit'),
+      }),
+    );
+    expectSuccess(
+      await moderator.post('/channels/create', {
+        name: 't2',
+        subscribers: [],
+        topics_policy: policy,
+      }),
+    );
+    expect(ch('t2').topicsPolicy).toBe('disable_empty_topic');
+  });
+
   test('does not exist before FL 417', async () => {
     const old = await startEmulator({ featureLevel: 372, rateLimit: false });
     try {

@@ -168,7 +168,15 @@ export function readCreationParams(
   if (isDefault && !isAdmin(ctx.user)) throw adminRequired();
   if (isDefault && inviteOnly) throw badRequest('A default channel cannot be private.');
   creation.retention = retentionRaw === undefined ? null : creationRetention(ctx, retentionRaw);
-  if (topicsPolicy !== undefined) creation.topicsPolicy = topicsPolicy;
+  if (topicsPolicy !== undefined) {
+    // add_subscriptions_backend: only a policy other than `inherit` needs the permission.
+    if (
+      topicsPolicy !== 'inherit' &&
+      !holdsRealmSetting(ctx.org, ctx.user, 'can_set_topics_policy_group')
+    )
+      throw insufficientPermission();
+    creation.topicsPolicy = topicsPolicy;
+  }
   if (folderId !== null) checkFolder(ctx, folderId);
   for (const [info, raw] of rawSettings) {
     const value = parseGroupSettingValue(ctx.org, raw, info.wire);
