@@ -8,13 +8,24 @@ import { GROUP_PERMISSIONS, GROUP_PERMISSION_NAMES } from '../model/permissions'
 import type { GroupPermissionName } from '../model/permissions';
 import { checkUserGroupName } from '../model/rules';
 import { checkEmails, checkGroupReference, checkPermission } from './checks';
-import { groupNameOf, isUserGroupLike, resolvePermission } from './permission';
+import {
+  Permission,
+  groupNameOf,
+  isGroupReference,
+  isUserGroupLike,
+  resolvePermission,
+} from './permission';
 import type { GroupReference, PermissionValue } from './permission';
 import { emailSchema, groupRefSchema, lifecycleShape, permissionSchema } from './props';
 import { ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { SystemGroup } from './system-group';
 import { USER_GROUP, brand, hasBrand } from './symbols';
+
+/** The six permission settings of a group, as {@link UserGroup.setPermissions} takes them. */
+export type UserGroupPermissions = {
+  readonly [K in GroupPermissionName]?: PermissionValue;
+};
 
 /** Props of a {@link UserGroup}. */
 export interface UserGroupProps extends ResourceOptions<UserGroupProperty> {
@@ -124,6 +135,7 @@ export class UserGroup extends ZulipResource {
   private readonly props: UserGroupProps;
   private readonly memberList: unknown[];
   private readonly subgroupList: unknown[];
+  private readonly laterPermissions: Record<string, unknown> = {};
 
   public constructor(scope: Construct, id: string, props: UserGroupProps) {
     super(scope, id, 'userGroup', 'UserGroup', PropsSchema, props);
@@ -167,6 +179,27 @@ export class UserGroup extends ZulipResource {
     return this;
   }
 
+  /**
+   * Sets permission settings once the group exists: for a value that refers to the group itself
+   * (members manage their own group) or to a group declared after it, which props cannot name.
+   * A setting given here replaces the same setting given in props.
+   *
+   * @example
+   * const leads = new UserGroup(org, 'leads', { name: 'leads', members: ['ada@example.com'] });
+   * leads.setPermissions({ canManageGroup: leads, canAddMembersGroup: leads });
+   */
+  public setPermissions(permissions: UserGroupPermissions): this {
+    for (const [name, value] of Object.entries(permissions ?? {})) {
+      if (value !== undefined) this.laterPermissions[name] = value;
+    }
+    return this;
+  }
+
+  /** A permission setting: from {@link setPermissions}, else from props. */
+  private permission(name: GroupPermissionName): PermissionValue | undefined {
+    return (this.laterPermissions[name] as PermissionValue | undefined) ?? this.props[name];
+  }
+
   protected describeKey(): string {
     return `user group name '${this.groupName}'`;
   }
@@ -203,9 +236,21 @@ export class UserGroup extends ZulipResource {
         `subgroups form a cycle: ${cycle.join(' -> ')}; Zulip refuses cycles: remove one of these subgroups`,
       );
     }
+    for (const name of Object.keys(this.laterPermissions)) {
+      const v = this.laterPermissions[name];
+      if (!(GROUP_PERMISSION_NAMES as readonly string[]).includes(name)) {
+        problems.push(
+          `setPermissions got unknown setting '${name}': use one of ${GROUP_PERMISSION_NAMES.join(', ')}`,
+        );
+      } else if (!isGroupReference(v) && !Permission.isPermission(v)) {
+        problems.push(
+          `setPermissions ${name}: expected a SystemGroup (such as SystemGroup.ADMINISTRATORS), a UserGroup construct or Permission.anyOf({users, groups})`,
+        );
+      }
+    }
     for (const name of GROUP_PERMISSION_NAMES) {
-      const v = p[name];
-      if (v !== undefined)
+      const v = this.permission(name);
+      if (v !== undefined && (isGroupReference(v) || Permission.isPermission(v)))
         problems.push(...checkPermission(this, name, GROUP_PERMISSIONS[name], v));
     }
     return problems;
@@ -252,7 +297,7 @@ export class UserGroup extends ZulipResource {
       this.subgroupList.length > 0;
     const permissions: DesiredUserGroup['permissions'] = {};
     for (const name of GROUP_PERMISSION_NAMES) {
-      const v = p[name];
+      const v = this.permission(name);
       if (v !== undefined) permissions[name] = resolvePermission(v);
     }
     return {

@@ -167,6 +167,8 @@ interface Decl {
   target?: RefTarget;
   /** The Zulip name its variable is derived from. */
   label?: string;
+  /** Set for `subject.setPermissions({...})` statements (then `construct` is empty). */
+  readonly subject?: RefTarget;
   varName?: string;
 }
 
@@ -407,6 +409,7 @@ class Importer {
     what: string,
     usable: (g: LiveUserGroup) => string | undefined,
     ignore: string[],
+    later?: { readonly test: (g: LiveUserGroup) => boolean; readonly entries: Entry[] },
   ): Entry[] {
     const entries: Entry[] = [];
     for (const [name, info] of Object.entries(table)) {
@@ -421,7 +424,12 @@ class Importer {
         this.skip(what, name, `${r.problem}: left as it is live (ignoreChanges)`);
         continue;
       }
-      entries.push({ key: name, value: r.expr });
+      const names = typeof natural === 'string' ? [natural] : natural.groups;
+      const deferred = names.some((n) => {
+        const g = this.idx.groupsByName.get(n);
+        return g !== undefined && later?.test(g) === true;
+      });
+      (deferred && later ? later.entries : entries).push({ key: name, value: r.expr });
     }
     return entries;
   }
@@ -506,6 +514,7 @@ class Importer {
     const groups = this.live.userGroups.filter((g) => this.groupIds.has(g.id));
     const order = this.groupOrder(groups);
     order.forEach((g, i) => this.groupPosition.set(g.id, i));
+    const deferred: { group: LiveUserGroup; entries: Entry[] }[] = [];
     for (const g of order) {
       this.counts.userGroups++;
       const entries: Entry[] = [{ key: 'name', value: str(g.name) }];
@@ -543,6 +552,13 @@ class Importer {
           entries.push({ key: 'membershipMode', value: str('atLeast') });
         }
         const ignore: string[] = [];
+        const later = {
+          // The group itself, or a group declared after it (they refer to each other).
+          test: (other: LiveUserGroup): boolean =>
+            !other.isSystemGroup &&
+            (other.id === g.id || (this.groupPosition.get(other.id) ?? Infinity) > position),
+          entries: [] as Entry[],
+        };
         entries.push(
           ...this.permissionEntries(
             'groups',
@@ -550,20 +566,17 @@ class Importer {
             g.permissions,
             g.creatorId,
             `userGroup '${g.name}'`,
-            (other) => {
-              if (other.id === g.id) return 'is the group itself';
-              const p = this.groupPosition.get(other.id);
-              return p === undefined || p > position
-                ? `refers to group '${other.name}', which refers back to this one`
-                : undefined;
-            },
+            () => undefined,
             ignore,
+            later,
           ),
         );
+        if (later.entries.length > 0) {
+          this.refFrom('groups', 'group', g.name);
+          deferred.push({ group: g, entries: later.entries });
+        }
         if (ignore.length > 0) {
-          comments.push(
-            `Left as they are live: ${ignore.join(', ')} (the group itself, or a group that refers back to it, which constructs cannot express).`,
-          );
+          comments.push(`Left as they are live: ${ignore.join(', ')}.`);
           entries.push({ key: 'ignoreChanges', value: arr(ignore.map(str)) });
         }
       }
@@ -578,6 +591,21 @@ class Importer {
         { kind: 'group', key: g.name },
       );
     }
+    deferred.forEach(({ group, entries }, i) =>
+      this.declare({
+        file: 'groups',
+        construct: '',
+        id: '',
+        entries,
+        comments:
+          i === 0
+            ? [
+                'Permissions that refer to the group itself, or to a group declared after it (the two refer to each other).',
+              ]
+            : [],
+        subject: { kind: 'group', key: group.name },
+      }),
+    );
   }
 
   // ------------------------------------------------------------------ channels
@@ -645,7 +673,19 @@ class Importer {
       entries.push({ key: 'archived', value: raw('true') });
       return { file: 'channels', construct: 'Channel', id: '', entries, comments };
     }
-    if (c.webPublic) entries.push({ key: 'webPublic', value: raw('true') });
+    const ignore: string[] = [];
+    if (c.webPublic && this.live.server.webPublicChannelsEnabled)
+      entries.push({ key: 'webPublic', value: raw('true') });
+    else if (c.webPublic) {
+      // Declaring it would fail (the server has web-public channels off); leaving it out would
+      // plan making the channel not web-public.
+      ignore.push('webPublic');
+      this.skip(
+        'channel',
+        c.name,
+        'web-public, but the server has web-public channels off: webPublic left as it is live (ignoreChanges)',
+      );
+    }
     if (c.defaultChannel) entries.push({ key: 'defaultChannel', value: raw('true') });
     const retention = retentionToNatural(c.messageRetentionDays);
     if (retention !== 'realm_default')
@@ -656,7 +696,6 @@ class Importer {
     if (this.supports('topicsPolicy') && c.topicsPolicy !== null && c.topicsPolicy !== 'inherit')
       entries.push({ key: 'topicsPolicy', value: str(c.topicsPolicy) });
     if (inFolder) entries.push({ key: 'folder', value: inFolder });
-    const ignore: string[] = [];
     entries.push(
       ...this.permissionEntries(
         'channels',
@@ -930,7 +969,9 @@ class Importer {
       if (section) out.push(`${pad}// ${section}`);
     }
     for (const c of d.comments) out.push(...commentLines(c, indent));
-    const head = `${d.varName ? `const ${d.varName} = ` : ''}new ${d.construct}(org, '${d.id}', `;
+    const head = d.subject
+      ? `${resolve(d.subject)}.setPermissions(`
+      : `${d.varName ? `const ${d.varName} = ` : ''}new ${d.construct}(org, '${d.id}', `;
     out.push(...printCall(head, d.entries, indent, resolve));
     return out;
   }
@@ -946,7 +987,7 @@ class Importer {
       }
     };
     for (const d of decls) {
-      names.add(d.construct);
+      if (d.construct !== '') names.add(d.construct);
       d.entries.forEach((x) => walk(x.value));
     }
     return names;

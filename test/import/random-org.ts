@@ -52,6 +52,9 @@ export function randomOrg(seed: number, featureLevel: number): OrgState {
   const some = <T>(xs: readonly T[], p: number): T[] => xs.filter(() => rnd() < p);
   const now = 1_700_000_000_000;
   const org = emptyOrg(now, `Random org ${seed}`);
+  // Web-public channels exist; on odd seeds the organization has since turned them off.
+  org.realm.webPublicStreamsEnabled = true;
+  org.realm.enableSpectatorAccess = seed % 2 === 0;
   const domain = 'random.example';
   const owner = addUser(org, now, {
     email: `owner@${domain}`,
@@ -206,7 +209,7 @@ export function randomOrg(seed: number, featureLevel: number): OrgState {
       name,
       description: rnd() < 0.3 ? '' : `About ${name}: see https://example.com/?q=1&r=2`,
       inviteOnly: isPrivate,
-      isWebPublic: false,
+      isWebPublic: !isPrivate && !archived && rnd() < 0.1,
       historyPublicToSubscribers: history,
       messageRetentionDays: rnd() < 0.1 ? pick([-1, 30, 365]) : null,
       isArchived: archived,
