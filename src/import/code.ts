@@ -73,13 +73,28 @@ export function quote(value: string): string {
   return q + out + q;
 }
 
-/** Display width as prettier measures it: wide East Asian characters and emoji count 2. */
+/**
+ * Display width as prettier measures it (`getStringWidth`): an emoji (with its modifiers and
+ * joined sequence) counts 2, wide East Asian characters count 2, combining marks 0.
+ */
 export function width(text: string): number {
   let w = 0;
+  let joining = false;
   for (const ch of text) {
     const cp = ch.codePointAt(0) ?? 0;
-    if (cp >= 0x300 && cp <= 0x36f) continue; // combining marks
+    if (cp === 0x200d) {
+      joining = true;
+      continue;
+    }
+    const modifier =
+      cp === 0xfe0f || cp === 0xfe0e || (cp >= 0x1f3fb && cp <= 0x1f3ff) || /\p{M}/u.test(ch);
+    if (modifier) continue;
+    if (joining) {
+      joining = false;
+      continue;
+    }
     const wide =
+      /\p{Emoji_Presentation}/u.test(ch) ||
       (cp >= 0x1100 && cp <= 0x115f) ||
       (cp >= 0x2e80 && cp <= 0xa4cf) ||
       (cp >= 0xac00 && cp <= 0xd7a3) ||
@@ -87,7 +102,6 @@ export function width(text: string): number {
       (cp >= 0xfe30 && cp <= 0xfe4f) ||
       (cp >= 0xff00 && cp <= 0xff60) ||
       (cp >= 0xffe0 && cp <= 0xffe6) ||
-      (cp >= 0x1f300 && cp <= 0x1faff) ||
       (cp >= 0x20000 && cp <= 0x3fffd);
     w += wide ? 2 : 1;
   }

@@ -222,6 +222,8 @@ class Importer {
   private readonly groupIds = new Set<number>();
   private readonly channelIds = new Set<number>();
   private readonly folderIds = new Set<number>();
+  /** Live group ID → every active user in it (following subgroups), computed once. */
+  private readonly expansions = new Map<number, Set<number>>();
   /** Position of each declared group in declaration order. */
   private readonly groupPosition = new Map<number, number>();
 
@@ -624,7 +626,8 @@ class Importer {
       for (const g of [...this.live.userGroups].sort((a, b) => compareNames(a.name, b.name))) {
         if (g.isSystemGroup || g.deactivated || !this.groupIds.has(g.id) || !this.expandable(g))
           continue;
-        const members = this.idx.expandLiveGroup(g);
+        let members = this.expansions.get(g.id);
+        if (!members) this.expansions.set(g.id, (members = this.idx.expandLiveGroup(g)));
         if (members.size < 2 || [...members].some((id) => !subs.has(id))) continue;
         if (!best || members.size > best.members.size) best = { g, members };
       }

@@ -75,6 +75,29 @@ test.each([
   expect(result.status).toBe(0);
 });
 
+test('strings and lists around the print width are formatted as prettier does', () => {
+  const live = structuredClone(random);
+  const quoted = ["'", '"', '☕', '🚀', 'é', '\\', '\n', '日'];
+  live.channels.forEach((c, i) => {
+    const filler = 'x'.repeat(60 + (i % 50));
+    c.description = `${filler}${quoted[i % quoted.length] ?? ''}${i}`;
+  });
+  live.userGroups
+    .filter((g) => !g.isSystemGroup)
+    .forEach((g, i) => {
+      g.description = `${'y'.repeat(70 + i)}${quoted[i % quoted.length] ?? ''}`;
+    });
+  live.linkifiers.forEach((l, i) => {
+    l.urlTemplate = `https://${'z'.repeat(50 + i * 7)}.example.com/{${
+      /\(\?P<(\w+)>/.exec(l.pattern)?.[1] ?? 'id'
+    }}`;
+  });
+  for (const layout of ['single', 'split'] as const) {
+    const files = generateApp(live, { layout, subscribers: 'all' }).files;
+    expect(prettierDiffs(writeApp(files))).toEqual([]);
+  }
+});
+
 test('the formatting check notices unformatted code', () => {
   expect(prettierDiffs(writeApp({ 'main.ts': 'const  x = {a:1};\nvoid x;\n' }))).toHaveLength(1);
 });

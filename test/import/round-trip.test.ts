@@ -39,7 +39,32 @@ describe.each([FEATURE_LEVELS.newest, FEATURE_LEVELS.zulip10])('at feature level
   test.each([1, 2, 3])('random organization %i round-trips with no change', async (seed) => {
     const live = await readEmbedded({ featureLevel: fl, state: randomOrg(seed, fl) });
     expect(live.channels.length).toBeGreaterThan(40);
+    // What the organization is meant to exercise is really there.
+    expect(live.channels.filter((c) => c.archived).length).toBeGreaterThan(0);
+    expect(live.channels.filter((c) => c.private).length).toBeGreaterThan(5);
+    expect(live.userGroups.some((g) => g.deactivated)).toBe(true);
+    const named = live.userGroups.filter((g) => !g.isSystemGroup);
+    const nested = named.filter((g) =>
+      g.subgroups.some((id) => named.find((x) => x.id === id)?.subgroups.length),
+    );
+    expect(nested.length).toBeGreaterThan(0);
+    const anonymous = [...named, ...live.channels].flatMap((o) =>
+      Object.values(o.permissions).filter((v) => typeof v !== 'number'),
+    );
+    expect(anonymous.length).toBeGreaterThan(20);
+    const byId = (xs: { id: number }[]): number[] => xs.map((x) => x.id);
+    expect(byId(live.linkifiers)).not.toEqual([...byId(live.linkifiers)].sort((a, b) => a - b));
+    if (fl >= 414)
+      expect(byId(live.channelFolders)).not.toEqual(
+        [...byId(live.channelFolders)].sort((a, b) => a - b),
+      );
     const { result, app, desired } = roundTrip(live);
+    const code = Object.values(app.files).join('\n');
+    expect(code).toContain('.setPermissions({');
+    expect(code).toContain('Permission.anyOf({');
+    expect(code).toContain('new SubscriptionSettings(');
+    expect(code).toMatch(/subscribers: \{\n\s+mode: 'exact',\n\s+groups: \[groups\.teamA\],/);
+    if (fl >= 389) expect(code).toContain('archived: true,\n  });');
     expect(describeChanges(result)).toEqual([]);
     expect(hasChanges(result)).toBe(false);
     // Only the duplicate snippet (same title as an older one) is left undeclared, on purpose.
@@ -81,4 +106,19 @@ test('subscriber policies: all channels, or none', async () => {
   const none = roundTrip(live, { subscribers: 'none' });
   expect(hasChanges(none.result)).toBe(false);
   expect(none.desired.channels.some((c) => c.subscribers)).toBe(false);
+});
+
+test('the round trip notices a difference: the same app planned against a changed organization', async () => {
+  const live = await readEmbedded({ featureLevel: FEATURE_LEVELS.newest });
+  const { desired } = roundTrip(live);
+  const changed = structuredClone(live);
+  const design = changed.channels.find((c) => c.name === 'design')!;
+  design.description = 'Edited in Zulip';
+  const leadership = changed.channels.find((c) => c.name === 'leadership')!;
+  leadership.subscribers = [...(leadership.subscribers ?? []), changed.users[4]!.id];
+  const result = plan(desired, changed);
+  expect(result.changes.map((c) => `${c.action} ${c.address}`).sort()).toEqual([
+    'membership channel["leadership"]',
+    'update channel["design"]',
+  ]);
 });
