@@ -154,8 +154,20 @@ export const MembershipChangeSchema = z.strictObject({
   remove: z.array(MemberUserSchema),
   addSubgroups: z.array(MemberGroupSchema),
   removeSubgroups: z.array(MemberGroupSchema),
-  /** Channels: whether new subscribers are told (the channel's `announce`); false by default. */
+  /**
+   * Channels: whether Zulip messages new subscribers (Notification Bot DMs), which is what apply
+   * sends as `send_new_subscription_messages` from feature level 397. Below 397 Zulip always
+   * messages users added to an existing channel, so it is true there; from 397 it is the
+   * channel's `announce`. Always false for a channel this plan creates: Zulip never messages
+   * the subscribers a channel is created with. Group memberships: false.
+   */
   notify: z.boolean(),
+  /**
+   * Channels, when `notify` is true: the emails of the new subscribers who get the message
+   * (not the applying account, not bots). From feature level 397 Zulip sends none when one
+   * request subscribes more than `max_bulk_new_subscription_messages` users.
+   */
+  messaged: z.array(z.string()).optional(),
 });
 
 export const ChangeSchema = z.discriminatedUnion('action', [

@@ -1128,6 +1128,16 @@ class Planner {
     for (const id of add) after.add(id);
     this.channelSubscribersAfter.set(key, after);
     if (add.length + remove.length === 0) return;
+    // Zulip messages each non-bot user another user subscribes to an existing channel: always
+    // below FL 397, and from 397 only when asked (apply asks when the channel is announced).
+    // It never messages the subscribers a channel is created with.
+    const notify =
+      l !== null && (!this.supports('sendNewSubscriptionMessages') || d.announce === true);
+    const messaged = notify
+      ? this.users(add)
+          .filter((u) => u.id !== this.live.me.userId && !this.idx.usersById.get(u.id)?.isBot)
+          .map((u) => u.email)
+      : [];
     this.add({
       id: `${address}#membership`,
       action: 'membership',
@@ -1143,7 +1153,8 @@ class Planner {
       remove: this.users(remove),
       addSubgroups: [],
       removeSubgroups: [],
-      notify: d.announce === true,
+      notify,
+      ...(messaged.length > 0 ? { messaged } : {}),
     });
   }
 

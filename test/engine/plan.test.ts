@@ -616,9 +616,10 @@ describe('plan: channel subscribers', () => {
       live,
     );
     expect(summary(p)).toEqual(['create channel["new"]', 'membership channel["new"]']);
+    // announce posts the new channel; Zulip never messages the subscribers it is created with.
     expect(find(p, 'channel["new"]#membership')).toMatchObject({
       liveId: null,
-      notify: true,
+      notify: false,
       dependsOn: ['channel["new"]#create'],
     });
   });
@@ -666,6 +667,76 @@ describe('plan: channel subscribers', () => {
       l,
     );
     expect(warned(p)).toEqual(['SUBSCRIBERS_NOT_VISIBLE']);
+  });
+});
+
+describe('plan: who new subscribers hear from (notify)', () => {
+  // Below FL 397 Zulip always messages each non-bot user another user subscribes to an existing
+  // channel; from FL 397 apply asks for it only when the channel is announced. Nobody is
+  // messaged about a channel created in the same request.
+  it.each<[string, number, 'live' | 'new', boolean | undefined, boolean, string[]]>([
+    [
+      'existing channel, FL 372, announce unset',
+      FEATURE_LEVELS.zulip10,
+      'live',
+      undefined,
+      true,
+      ['alice@example.com', 'bob@example.com'],
+    ],
+    [
+      'existing channel, FL 396, announce false',
+      396,
+      'live',
+      false,
+      true,
+      ['alice@example.com', 'bob@example.com'],
+    ],
+    ['existing channel, FL 397, announce unset', 397, 'live', undefined, false, []],
+    [
+      'existing channel, FL 421, announce true',
+      FEATURE_LEVELS.zulip11,
+      'live',
+      true,
+      true,
+      ['alice@example.com', 'bob@example.com'],
+    ],
+    ['new channel, FL 372', FEATURE_LEVELS.zulip10, 'new', undefined, false, []],
+    ['new channel, newest, announce true', FEATURE_LEVELS.newest, 'new', true, false, []],
+  ])('%s', (_name, fl, where, announce, notify, messaged) => {
+    const b = new LiveBuilder(fl);
+    // The applying account (1) is subscribed already on the live channel; robot (7) is a bot.
+    b.state.users.push({
+      id: 7,
+      email: 'robot@example.com',
+      fullName: 'robot',
+      role: 400,
+      isActive: true,
+      isBot: true,
+    });
+    if (where === 'live') b.channel('c', { subscribers: [2] });
+    const p = run(
+      desired((d) =>
+        d.channels.push(
+          dChannel('c', {
+            ...(announce !== undefined ? { announce } : {}),
+            subscribers: {
+              mode: 'atLeast',
+              users: [
+                'owner@example.com',
+                'alice@example.com',
+                'bob@example.com',
+                'robot@example.com',
+              ],
+              groups: [],
+            },
+          }),
+        ),
+      ),
+      b.build(),
+    );
+    const m = find(p, 'channel["c"]#membership');
+    expect(m.action === 'membership' && m.notify).toBe(notify);
+    expect(m.action === 'membership' && (m.messaged ?? [])).toEqual(messaged);
   });
 });
 

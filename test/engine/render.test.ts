@@ -9,6 +9,7 @@ import {
   renderText,
 } from '../../src/engine';
 import type { Plan } from '../../src/engine';
+import { FEATURE_LEVELS } from '../../src/model';
 import { LiveBuilder, dChannel, dGroup, desired } from './fixtures';
 
 /** One plan with every kind of change, a warning and a finding. */
@@ -89,8 +90,10 @@ describe('renderers', () => {
     const md = renderMarkdown(p);
     expect(md).toMatchSnapshot();
     expect(md).toContain('Archiving is not deleting');
-    expect(md).toContain('will not be notified');
-    expect(md).toContain('will be notified');
+    expect(md).toContain(
+      'get no message: Zulip does not message the subscribers a channel is created with',
+    );
+    expect(md).toContain('will not get a message');
     expect(md).toContain('may no longer post');
     // The snippet holds a fence: the diff block uses a longer one.
     expect(md).toContain('````diff');
@@ -111,6 +114,48 @@ describe('renderers', () => {
     expect(() => parsePlan({ ...p, changes: [{ action: 'explode' }] })).toThrow(
       expect.objectContaining({ code: 'PLAN_INVALID' }),
     );
+  });
+});
+
+describe('who new subscribers hear from, in the comment', () => {
+  it.each<[string, number, boolean | undefined, string]>([
+    [
+      'FL 372: Zulip always messages them',
+      FEATURE_LEVELS.zulip10,
+      undefined,
+      'Notification Bot will send a direct message to 2 of 2 new subscriber(s): alice@example.com, bob@example.com (Zulip always does below feature level 397; the server is at 372).',
+    ],
+    [
+      'FL 421, not announced: nobody',
+      FEATURE_LEVELS.zulip11,
+      undefined,
+      '2 new subscriber(s) will not get a message',
+    ],
+    [
+      'FL 421, announced: the new subscribers',
+      FEATURE_LEVELS.zulip11,
+      true,
+      'Notification Bot will send a direct message to 2 of 2 new subscriber(s): alice@example.com, bob@example.com (the channel is announced;',
+    ],
+  ])('%s', (_name, fl, announce, sentence) => {
+    const b = new LiveBuilder(fl);
+    b.channel('general', { subscribers: [1] });
+    const p = plan(
+      desired((d) =>
+        d.channels.push(
+          dChannel('general', {
+            ...(announce !== undefined ? { announce } : {}),
+            subscribers: {
+              mode: 'atLeast',
+              users: ['alice@example.com', 'bob@example.com'],
+              groups: [],
+            },
+          }),
+        ),
+      ),
+      b.build(),
+    );
+    expect(renderMarkdown(p).replace(/\\_/g, '_')).toContain(sentence);
   });
 });
 

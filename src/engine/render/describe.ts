@@ -118,8 +118,39 @@ export function permissionEffect(property: string, before: JsonValue, after: Jso
   return parts.join('; ');
 }
 
-/** Side effects a reviewer must know, in one sentence per change (empty when none). */
-export function sideEffects(c: Change): string[] {
+/** Up to `max` items, then "and N more". */
+function someOf(items: readonly string[], max = 10): string {
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+/** Who gets a Notification Bot message about being subscribed (see `notify` in the plan). */
+function subscriptionMessages(
+  c: Extract<Change, { action: 'membership' }>,
+  featureLevel: number | undefined,
+): string {
+  const n = c.add.length;
+  if (c.liveId === null)
+    return `${n} new subscriber(s) get no message: Zulip does not message the subscribers a channel is created with.`;
+  if (!c.notify)
+    return `${n} new subscriber(s) will not get a message (apply sends send_new_subscription_messages=false).`;
+  const messaged = c.messaged ?? [];
+  if (messaged.length === 0)
+    return `${n} new subscriber(s), none of whom gets a message (Zulip never messages the applying account or bots).`;
+  const why =
+    featureLevel === undefined
+      ? 'below feature level 397 Zulip always does; from 397 because the channel is announced, unless one request subscribes more than max_bulk_new_subscription_messages users'
+      : featureLevel < 397
+        ? `Zulip always does below feature level 397; the server is at ${featureLevel}`
+        : 'the channel is announced; Zulip sends none when one request subscribes more than max_bulk_new_subscription_messages users';
+  return `Notification Bot will send a direct message to ${messaged.length} of ${n} new subscriber(s): ${someOf(messaged)} (${why}).`;
+}
+
+/**
+ * Side effects a reviewer must know, in one sentence per change (empty when none).
+ * `featureLevel` is the plan's server (`plan.server.featureLevel`), for sentences that depend on it.
+ */
+export function sideEffects(c: Change, featureLevel?: number): string[] {
   const out: string[] = [];
   switch (c.action) {
     case 'archive':
@@ -141,12 +172,7 @@ export function sideEffects(c: Change): string[] {
       out.push('Zulip cannot edit a code playground: it is deleted and created again.');
       break;
     case 'membership':
-      if (c.kind === 'channel' && c.add.length > 0)
-        out.push(
-          c.notify
-            ? `${c.add.length} new subscriber(s) will be notified.`
-            : `${c.add.length} new subscriber(s) will not be notified.`,
-        );
+      if (c.kind === 'channel' && c.add.length > 0) out.push(subscriptionMessages(c, featureLevel));
       if (c.kind === 'channel' && c.remove.length > 0)
         out.push(`${c.remove.length} subscriber(s) will be unsubscribed.`);
       break;

@@ -109,7 +109,9 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
       const f = fence(body);
       out.push(`${f}diff`, body, f, '');
     }
-    const effects = changes.flatMap((c) => sideEffects(c)).map((e) => `- ${escapeMd(e)}`);
+    const effects = changes
+      .flatMap((c) => sideEffects(c, plan.server.featureLevel))
+      .map((e) => `- ${escapeMd(e)}`);
     const shown = effects.filter((e) => budget.take(e));
     if (shown.length > 0) out.push('Side effects:', '', ...shown, '');
     out.push('</details>', '');
