@@ -59,20 +59,12 @@ export function settingsEqual(a: StoredGroupSetting, b: StoredGroupSetting): boo
 }
 
 /**
- * Parses and canonicalises a group-setting value (`parse_group_setting_value`): a set with only
- * one subgroup is that group, an empty set is `role:nobody`. Checks users and groups exist.
+ * The shape of a group-setting value, as the request parser checks it before the view runs
+ * (pydantic's `int | UserGroupMembersData`): an integer, or a dict with exactly
+ * `direct_members` and `direct_subgroups`, lists of integers. Nothing is looked up.
  */
-export function parseGroupSettingValue(
-  org: OrgState,
-  raw: unknown,
-  name: string,
-): StoredGroupSetting {
-  if (typeof raw === 'number') {
-    const id = expectInt(raw, name);
-    const g = findGroup(org, id);
-    if (!g || (!g.isSystemGroup && g.name === '')) throw badRequest(`Invalid user group ID: ${id}`);
-    return id;
-  }
+export function groupSettingShape(raw: unknown, name: string): StoredGroupSetting {
+  if (typeof raw === 'number') return expectInt(raw, name);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw badRequest(`${name} is not an integer`);
   const d = expectDict(raw, name);
@@ -89,14 +81,47 @@ export function parseGroupSettingValue(
   const subgroups = expectList(d.direct_subgroups, `${name}["direct_subgroups"]`).map((x, i) =>
     expectInt(x, `${name}["direct_subgroups"][${i}]`),
   );
-  for (const m of members) if (!findUser(org, m)) throw badRequest(`Invalid user ID: ${m}`);
-  for (const s of subgroups)
+  return { direct_members: members, direct_subgroups: subgroups };
+}
+
+/** Checks that the users and groups of a (shape-checked) value exist. */
+export function checkSettingExists(org: OrgState, v: StoredGroupSetting): void {
+  if (typeof v === 'number') {
+    const g = findGroup(org, v);
+    if (!g || (!g.isSystemGroup && g.name === '')) throw badRequest(`Invalid user group ID: ${v}`);
+    return;
+  }
+  for (const m of v.direct_members)
+    if (!findUser(org, m)) throw badRequest(`Invalid user ID: ${m}`);
+  for (const s of v.direct_subgroups)
     if (!findGroup(org, s)) throw badRequest(`Invalid user group ID: ${s}`);
-  const um = [...new Set(members)].sort((a, b) => a - b);
-  const us = [...new Set(subgroups)].sort((a, b) => a - b);
+}
+
+/**
+ * Canonicalises a (shape-checked) value as `parse_group_setting_value` does: a set with only
+ * one subgroup is that group, an empty set is `role:nobody`.
+ */
+export function canonicalSetting(org: OrgState, v: StoredGroupSetting): StoredGroupSetting {
+  if (typeof v === 'number') return v;
+  const um = [...new Set(v.direct_members)].sort((a, b) => a - b);
+  const us = [...new Set(v.direct_subgroups)].sort((a, b) => a - b);
   if (um.length === 0 && us.length === 1 && us[0] !== undefined) return us[0];
   if (um.length === 0 && us.length === 0) return systemGroupId(org, 'role:nobody');
   return { direct_members: um, direct_subgroups: us };
+}
+
+/**
+ * Parses and canonicalises a group-setting value (`parse_group_setting_value`): a set with only
+ * one subgroup is that group, an empty set is `role:nobody`. Checks users and groups exist.
+ */
+export function parseGroupSettingValue(
+  org: OrgState,
+  raw: unknown,
+  name: string,
+): StoredGroupSetting {
+  const v = groupSettingShape(raw, name);
+  checkSettingExists(org, v);
+  return canonicalSetting(org, v);
 }
 
 /** Rejects values a setting does not allow (`validate_group_setting_value` and friends). */
@@ -114,6 +139,27 @@ export function checkAllowed(
     throw badRequest(`'${info.wire}' setting cannot be set to '${g.name}' group.`);
 }
 
+/** A `{new, old?}` change request (`GroupSettingChangeRequest`), shape-checked only. */
+export interface SettingChangeRequest {
+  readonly new: StoredGroupSetting;
+  readonly old: StoredGroupSetting | undefined;
+}
+
+/**
+ * The shape of a `{new, old?}` update, as the request parser checks it before the view runs:
+ * unknown keys, a missing `new`, and the shape of both values. Nothing is looked up.
+ */
+export function settingUpdateShape(raw: unknown, name: string): SettingChangeRequest {
+  const d = expectDict(raw, name);
+  for (const k of Object.keys(d))
+    if (k !== 'new' && k !== 'old') throw badRequest(`Argument "${k}" at ${name} is unexpected`);
+  if (d.new === undefined) throw badRequest(`${name}["new"] field is missing: Field required`);
+  return {
+    new: groupSettingShape(d.new, `${name}["new"]`),
+    old: d.old === undefined ? undefined : groupSettingShape(d.old, `${name}["old"]`),
+  };
+}
+
 /** Parses a `{new, old?}` update; throws `EXPECTATION_MISMATCH` when `old` differs. */
 export function parseSettingUpdate(
   org: OrgState,
@@ -121,15 +167,12 @@ export function parseSettingUpdate(
   info: PermissionSettingInfo,
   current: StoredGroupSetting,
 ): StoredGroupSetting {
-  const name = info.wire;
-  const d = expectDict(raw, name);
-  for (const k of Object.keys(d))
-    if (k !== 'new' && k !== 'old') throw badRequest(`Argument "${k}" at ${name} is unexpected`);
-  if (d.new === undefined) throw badRequest(`${name}["new"] field is missing: Field required`);
-  const next = parseGroupSettingValue(org, d.new, `${name}["new"]`);
-  if (d.old !== undefined) {
-    const old = parseGroupSettingValue(org, d.old, `${name}["old"]`);
-    if (!settingsEqual(old, current)) throw expectationMismatch();
+  const req = settingUpdateShape(raw, info.wire);
+  checkSettingExists(org, req.new);
+  const next = canonicalSetting(org, req.new);
+  if (req.old !== undefined) {
+    checkSettingExists(org, req.old);
+    if (!settingsEqual(canonicalSetting(org, req.old), current)) throw expectationMismatch();
   }
   checkAllowed(org, info, next);
   return next;

@@ -222,6 +222,63 @@ describe('PATCH /streams/{id}', () => {
     expect(ch('design-2').description).toBe('applied');
   });
 
+  test('parameter shapes are checked before any field is applied', async () => {
+    const id = ch('design').id;
+    const before = ch('design').description;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [
+        { can_send_message_group: { neww: group('role:members').id } },
+        'Argument "neww" at can_send_message_group is unexpected',
+      ],
+      [
+        { can_send_message_group: { old: group('role:everyone').id } },
+        'can_send_message_group["new"] field is missing: Field required',
+      ],
+      [
+        { can_send_message_group: { new: { direct_members: [user('alice').id] } } },
+        'can_send_message_group["new"]["direct_subgroups"] field is missing: Field required',
+      ],
+      [
+        { can_send_message_group: { new: group('role:members').id, old: 'x' } },
+        'can_send_message_group["old"] is not an integer',
+      ],
+      [{ topics_policy: 'sometimes' }, 'Invalid topics_policy'],
+    ];
+    for (const [bad, msg] of cases) {
+      expectError(
+        await owner.patch(`/streams/${id}`, {
+          description: 'must not be applied',
+          new_name: 'design-renamed',
+          is_private: true,
+          ...bad,
+        }),
+        msg,
+      );
+      expect(ch('design').description).toBe(before);
+      expect(ch('design').inviteOnly).toBe(false);
+    }
+    // Before the channel is even looked up.
+    expectError(
+      await owner.patch('/streams/99999', { can_send_message_group: { neww: 1 } }),
+      'Argument "neww" at can_send_message_group is unexpected',
+    );
+  });
+
+  test('content access is checked only when a content-access setting actually changes', async () => {
+    const id = ch('leadership').id;
+    const alan = clientFor(z, 'alan');
+    const current = (await alan.get(`/streams/${id}`)).body.stream.can_subscribe_group;
+    expectSuccess(
+      await alan.patch(`/streams/${id}`, { can_subscribe_group: { new: current, old: current } }),
+    );
+    expectError(
+      await alan.patch(`/streams/${id}`, {
+        can_subscribe_group: { new: group('role:administrators').id, old: current },
+      }),
+      'Channel content access is required.',
+    );
+  });
+
   test('content-access settings on a private channel need content access', async () => {
     const id = ch('leadership').id;
     expectError(

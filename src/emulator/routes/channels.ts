@@ -8,17 +8,21 @@ import {
   adminRequired,
   missingArgument,
   badRequest,
+  expectationMismatch,
   insufficientPermission,
   ownerRequired,
 } from '../errors';
 import {
+  canonicalSetting,
   channelSettingInfos,
   checkAllowed,
+  checkSettingExists,
   defaultSettingValue,
   parseGroupSettingValue,
-  parseSettingUpdate,
+  settingUpdateShape,
   settingsEqual,
 } from '../group-settings';
+import type { SettingChangeRequest } from '../group-settings';
 import {
   canAdministerChannel,
   hasContentAccess,
@@ -357,8 +361,9 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
   const p = ctx.params;
   const fl = ctx.featureLevel;
   const { org, user } = ctx;
-  const ch = accessChannelById(ctx, pathInt(ctx, 'stream_id'));
-  // Parameter types are checked before the view runs.
+  const streamId = pathInt(ctx, 'stream_id');
+  // Parameter shapes are checked before the view runs (typed_endpoint), so a malformed
+  // parameter fails the request before any field is applied or the channel is looked up.
   const description = p.string('description');
   const newName = p.string('new_name');
   const isPrivate = p.bool('is_private');
@@ -374,14 +379,19 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
       throw badRequest('folder_id is not an integer');
     folder = f;
   }
+  // A plain str whose enum check is a validator of the parameter (parse_enum_from_string_value).
   const topicsRaw = supports(fl, 'topicsPolicy') ? p.string('topics_policy') : undefined;
-  const settingUpdates: Array<[PermissionSettingInfo, unknown]> = [];
+  const topicsPolicy = topicsRaw === undefined ? undefined : parseTopicsPolicy(ctx, topicsRaw);
+  // Json[GroupSettingChangeRequest]: unknown keys, a missing `new` and value shapes.
+  const settingUpdates: Array<[PermissionSettingInfo, SettingChangeRequest]> = [];
   for (const info of channelSettingInfos(fl)) {
     const v = p.json(info.wire);
-    if (v !== undefined) settingUpdates.push([info, v]);
+    if (v !== undefined) settingUpdates.push([info, settingUpdateShape(v, info.wire)]);
   }
   if (description !== undefined && codePointLength(description) > MAX_DESCRIPTION)
     throw badRequest(`description is too long (limit: ${MAX_DESCRIPTION} characters)`);
+
+  const ch = accessChannelById(ctx, streamId);
 
   if (!canAdministerChannel(org, user, ch))
     throw badRequest('You do not have permission to administer this channel.');
@@ -436,12 +446,11 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
     ch.isArchived = false;
     streamUpdate(ctx, ch, 'is_archived', false);
   }
-  if (topicsRaw !== undefined) {
-    const policy = parseTopicsPolicy(ctx, topicsRaw);
+  if (topicsPolicy !== undefined) {
     if (!holdsRealmSetting(org, user, 'can_set_topics_policy_group'))
       throw insufficientPermission();
-    ch.topicsPolicy = policy;
-    streamUpdate(ctx, ch, 'topics_policy', policy);
+    ch.topicsPolicy = topicsPolicy;
+    streamUpdate(ctx, ch, 'topics_policy', topicsPolicy);
   }
   if (description !== undefined) {
     ch.description = description.replace(/\r?\n/g, ' ');
@@ -474,12 +483,19 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
     ch.folderId = folder === null ? null : checkFolder(ctx, folder);
     streamUpdate(ctx, ch, 'folder_id', ch.folderId);
   }
-  for (const [info, raw] of settingUpdates) {
+  // Each setting as update_stream_backend does it: `old` compared with what GET shows, and only
+  // a real change checks content access, then the new value's groups and users.
+  for (const [info, req] of settingUpdates) {
     const current = ch.settings[info.wire] as StoredGroupSetting;
-    const next = parseSettingUpdate(org, raw, info, settingToApi(org, current) ?? current);
+    const currentApi = settingToApi(org, current) ?? current;
+    const next = canonicalSetting(org, req.new);
+    if (req.old !== undefined && !settingsEqual(canonicalSetting(org, req.old), currentApi))
+      throw expectationMismatch();
+    if (settingsEqual(next, currentApi)) continue;
     if (info.needsContentAccess && ch.inviteOnly && !hasContentAccess(org, user, ch))
       throw badRequest('Channel content access is required.');
-    if (settingsEqual(next, current)) continue;
+    checkSettingExists(org, req.new);
+    checkAllowed(org, info, next);
     ch.settings[info.wire] = next;
     streamUpdate(ctx, ch, info.wire, settingToApi(org, next));
   }
