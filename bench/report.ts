@@ -18,6 +18,10 @@ export interface BenchResults {
   readonly date: string;
   readonly node: string;
   readonly cpus: number;
+  /** The commit measured (`git rev-parse HEAD`), when known. */
+  readonly commit?: string;
+  /** 1-minute load average at the start: other work on the machine slows the wall times. */
+  readonly loadAverage?: number;
   readonly scale: number;
   readonly counts: BenchOrgCounts;
   readonly featureLevel: number;
@@ -89,8 +93,12 @@ export function renderReport(r: BenchResults): string {
   out.push(
     `zulip-cdk bench: scale ${r.scale} (${int(c.channels)} channels, ${int(c.groups)} groups, ` +
       `${int(c.users)} users, ${int(c.subscriptions)} subscriptions, ${int(c.folders)} folders)`,
-    `node ${r.node}, ${r.cpus} CPUs; emulator at feature level ${r.featureLevel} in its own process; ` +
-      `each measurement in a fresh child process.`,
+    `node ${r.node}, ${r.cpus} CPUs` +
+      (r.loadAverage === undefined
+        ? ''
+        : ` (load average ${r.loadAverage.toFixed(1)} at the start)`) +
+      (r.commit === undefined ? '' : `, commit ${r.commit.slice(0, 7)}`) +
+      `; emulator at feature level ${r.featureLevel} in its own process; each measurement in a fresh child process.`,
     '',
     '(a) plan vs (b) naive read, rate limiting OFF on the emulator',
     '',
@@ -246,7 +254,7 @@ export function renderReport(r: BenchResults): string {
           `${int(x.counts.users)} users, ${int(x.counts.subscriptions)} subscriptions; ${int(x.changes)} changes`,
         table([
           [
-            '  requests (measured / predicted)',
+            '  requests sent (429 retries included) / predicted',
             `${int(x.requests ?? 0)} / ${int(x.predictedRequests)}`,
           ],
           [

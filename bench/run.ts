@@ -6,10 +6,10 @@
  * naive one-request-per-channel read (b) in the same run, then applies it from nothing (c,
  * issue 6). The emulator and every measurement run in separate processes.
  */
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FromChild, ToChild } from './child';
@@ -164,6 +164,18 @@ async function applyAt(
   return { ...result, serverCpuMs, scale, counts: server.counts };
 }
 
+function gitCommit(): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: __dirname,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
 function progress(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
 }
@@ -198,6 +210,8 @@ async function main(): Promise<number> {
     return 1;
   }
   const started = performance.now();
+  const loadAverage = loadavg()[0] ?? 0;
+  const commit = gitCommit();
   const dir = await mkdtemp(path.join(tmpdir(), 'zulip-cdk-bench-'));
   const children: Server[] = [];
   try {
@@ -240,6 +254,8 @@ async function main(): Promise<number> {
       date: new Date().toISOString(),
       node: process.version,
       cpus: availableParallelism(),
+      ...(commit ? { commit } : {}),
+      loadAverage,
       scale,
       counts: server.counts,
       featureLevel: server.featureLevel,
