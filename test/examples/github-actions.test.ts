@@ -161,6 +161,12 @@ describe('examples/github-actions', () => {
           strict: true,
         }),
       ).not.toThrow();
+      const format = call.args[call.args.indexOf('--format') + 1];
+      if (call.args.includes('--format'))
+        expect({ where, format }).toEqual({
+          where,
+          format: expect.stringMatching(/^(text|markdown|json)$/),
+        });
       // A clearer message than parseArgs' when it fails:
       for (const a of call.args.filter((x) => x.startsWith('--'))) {
         const flag = a.slice(2).split('=')[0] as string;
