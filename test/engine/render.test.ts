@@ -10,6 +10,7 @@ import {
 } from '../../src/engine';
 import type { Plan } from '../../src/engine';
 import { FEATURE_LEVELS } from '../../src/model';
+import type { DesiredState } from '../../src/model';
 import { LiveBuilder, dChannel, dGroup, desired } from './fixtures';
 
 /** One plan with every kind of change, a warning and a finding. */
@@ -156,6 +157,57 @@ describe('who new subscribers hear from, in the comment', () => {
       b.build(),
     );
     expect(renderMarkdown(p).replace(/\\_/g, '_')).toContain(sentence);
+  });
+});
+
+describe('playground removal resets the default code block language', () => {
+  const b = new LiveBuilder();
+  b.playground('python', 'Tutor', 'https://p/{code}');
+  b.playground('rust', 'Play', 'https://r/{code}');
+  const pg = (lang: string, name: string, url: string) => ({
+    path: 'acme/pg',
+    pygmentsLanguage: lang,
+    name,
+    urlTemplate: url,
+  });
+  it.each<[string, (d: DesiredState) => void, string[]]>([
+    [
+      'replace',
+      (d) =>
+        d.playgrounds.push(
+          pg('python', 'Tutor', 'https://q/{code}'),
+          pg('rust', 'Play', 'https://r/{code}'),
+        ),
+      ['python'],
+    ],
+    [
+      'delete (pruned)',
+      (d) => {
+        d.organization.prune.playground = true;
+        d.playgrounds.push(pg('python', 'Tutor', 'https://p/{code}'));
+      },
+      ['rust'],
+    ],
+    [
+      'create only',
+      (d) =>
+        d.playgrounds.push(
+          pg('python', 'Tutor', 'https://p/{code}'),
+          pg('rust', 'Play', 'https://r/{code}'),
+          pg('go', 'Go', 'https://g/{code}'),
+        ),
+      [],
+    ],
+  ])('%s', (_name, build, languages) => {
+    const p = plan(desired(build), b.build());
+    const note = (lang: string) =>
+      `If ${lang} is the organization's default code block language, Zulip resets that setting to none.`;
+    const md = renderMarkdown(p);
+    const text = renderText(p);
+    for (const lang of ['python', 'rust', 'go']) {
+      expect(md.includes(note(lang))).toBe(languages.includes(lang));
+      expect(text.includes(note(lang))).toBe(languages.includes(lang));
+    }
   });
 });
 

@@ -118,6 +118,19 @@ export function permissionEffect(property: string, before: JsonValue, after: Jso
   return parts.join('; ');
 }
 
+/**
+ * Deleting a playground resets the realm's `default_code_block_language` when it is the
+ * playground's language (NOTES 2.8). The live state does not carry that setting, so the plan
+ * says it may happen.
+ */
+export function playgroundNote(c: Change): string | undefined {
+  if (c.kind !== 'playground' || (c.action !== 'delete' && c.action !== 'replace'))
+    return undefined;
+  const lang = c.before.pygmentsLanguage;
+  if (typeof lang !== 'string') return undefined;
+  return `If ${lang} is the organization's default code block language, Zulip resets that setting to none.`;
+}
+
 /** Up to `max` items, then "and N more". */
 function someOf(items: readonly string[], max = 10): string {
   const shown = items.slice(0, max).join(', ');
@@ -197,5 +210,7 @@ export function sideEffects(c: Change, featureLevel?: number): string[] {
     default:
       break;
   }
+  const note = playgroundNote(c);
+  if (note) out.push(note);
   return out;
 }

@@ -1,5 +1,5 @@
 import type { Change, Plan } from '../plan-format';
-import { SYMBOLS, formatValue, summaryLine } from './describe';
+import { SYMBOLS, formatValue, playgroundNote, summaryLine } from './describe';
 
 /** Options of {@link renderText}. */
 export interface TextRenderOptions {
@@ -34,7 +34,12 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
   lines.push('');
   if (plan.changes.length > 0) {
     lines.push('zulip-cdk will perform the following actions:', '');
-    for (const c of plan.changes) lines.push(...changeLines(c, sym, paint), '');
+    for (const c of plan.changes) {
+      lines.push(...changeLines(c, sym, paint));
+      const note = playgroundNote(c);
+      if (note) lines.push(`      ${paint('yellow', 'Note:')} ${note}`);
+      lines.push('');
+    }
   }
   if (plan.warnings.length > 0) {
     lines.push(paint('yellow', `Warnings (${plan.warnings.length}):`));
