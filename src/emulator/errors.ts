@@ -55,6 +55,15 @@ export function ownerRequired(): ApiError {
   return new ApiError('Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
 }
 
+/**
+ * `IncompatibleParametersError` (zerver/lib/exceptions.py): "Unsupported parameter combination:
+ * a, b", code `BAD_REQUEST`, with the names joined in a `parameters` data field.
+ */
+export function incompatibleParameters(names: readonly string[]): ApiError {
+  const parameters = names.join(', ');
+  return badRequest(`Unsupported parameter combination: ${parameters}`, { parameters });
+}
+
 /** "Insufficient permission" (`JsonableError`). */
 export function insufficientPermission(): ApiError {
   return badRequest('Insufficient permission');

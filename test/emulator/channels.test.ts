@@ -342,6 +342,127 @@ describe('PATCH /streams/{id}', () => {
   });
 });
 
+describe('protected history needs can_create_topic_group = role:everyone (FL 441)', () => {
+  const ERR =
+    'Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group';
+  const expectCombination = (res: Awaited<ReturnType<TestClient['post']>>) => {
+    expectError(res, ERR);
+    expect(res.body.parameters).toBe('history_public_to_subscribers, can_create_topic_group');
+  };
+
+  test('PATCH /streams: changing history, changing the setting, or both', async () => {
+    const everyone = group('role:everyone').id;
+    const moderators = group('role:moderators').id;
+    const r = await owner.post('/channels/create', {
+      name: 'secret',
+      subscribers: [user('owner').id],
+      invite_only: true,
+      history_public_to_subscribers: true,
+    });
+    expectSuccess(r);
+    const id = r.body.id as number;
+    expectSuccess(
+      await owner.patch(`/streams/${id}`, { can_create_topic_group: { new: moderators } }),
+    );
+    // Protecting the history while the setting is not role:everyone.
+    expectCombination(
+      await owner.patch(`/streams/${id}`, { history_public_to_subscribers: false }),
+    );
+    expect(ch('secret').historyPublicToSubscribers).toBe(true);
+    expectCombination(
+      await owner.patch(`/streams/${id}`, {
+        history_public_to_subscribers: false,
+        can_create_topic_group: {
+          new: { direct_members: [user('alice').id], direct_subgroups: [everyone] },
+        },
+      }),
+    );
+    expect(ch('secret').historyPublicToSubscribers).toBe(true);
+    // Both at once, to role:everyone (an anonymous value of only that group is that group).
+    expectSuccess(
+      await owner.patch(`/streams/${id}`, {
+        history_public_to_subscribers: false,
+        can_create_topic_group: { new: { direct_members: [], direct_subgroups: [everyone] } },
+      }),
+    );
+    expect(ch('secret').historyPublicToSubscribers).toBe(false);
+    expect(ch('secret').settings.can_create_topic_group).toBe(everyone);
+    // Changing the setting while the history is protected.
+    expectCombination(
+      await owner.patch(`/streams/${id}`, { can_create_topic_group: { new: moderators } }),
+    );
+    expect(ch('secret').settings.can_create_topic_group).toBe(everyone);
+    // Making the history public again allows any value in the same request.
+    expectSuccess(
+      await owner.patch(`/streams/${id}`, {
+        history_public_to_subscribers: true,
+        can_create_topic_group: {
+          new: { direct_members: [user('owner').id], direct_subgroups: [moderators] },
+        },
+      }),
+    );
+    // is_private alone defaults the history to protected.
+    const design = ch('design').id;
+    expectSuccess(
+      await owner.patch(`/streams/${design}`, { can_create_topic_group: { new: moderators } }),
+    );
+    expectCombination(await owner.patch(`/streams/${design}`, { is_private: true }));
+    expect(ch('design').inviteOnly).toBe(false);
+  });
+
+  test('creation: channels/create and subscribing to a new name', async () => {
+    const moderators = group('role:moderators').id;
+    expectCombination(
+      await owner.post('/channels/create', {
+        name: 'p1',
+        subscribers: [],
+        invite_only: true,
+        can_create_topic_group: moderators,
+      }),
+    );
+    expectCombination(
+      await owner.post('/channels/create', {
+        name: 'p1',
+        subscribers: [],
+        invite_only: true,
+        history_public_to_subscribers: false,
+        can_create_topic_group: { direct_members: [user('alice').id], direct_subgroups: [] },
+      }),
+    );
+    expectCombination(
+      await owner.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'p1' }],
+        invite_only: true,
+        can_create_topic_group: moderators,
+      }),
+    );
+    expect(z.org.channels.some((c) => c.name === 'p1')).toBe(false);
+    expectSuccess(
+      await owner.post('/channels/create', {
+        name: 'p1',
+        subscribers: [],
+        invite_only: true,
+        history_public_to_subscribers: true,
+        can_create_topic_group: moderators,
+      }),
+    );
+    expectSuccess(
+      await owner.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'p2' }],
+        invite_only: true,
+        can_create_topic_group: group('role:everyone').id,
+      }),
+    );
+    expectSuccess(
+      await owner.post('/channels/create', {
+        name: 'p3',
+        subscribers: [],
+        can_create_topic_group: moderators,
+      }),
+    );
+  });
+});
+
 describe('default channels', () => {
   test('private channels cannot be made default; administrators only', async () => {
     expectError(

@@ -83,6 +83,10 @@ function toJsonSchema(node: unknown, key?: string): any {
       Object.assign(props, NEWER_REGISTER_FIELDS);
     if ('subscribed' in props && 'already_subscribed' in props)
       props.new_subscription_messages_sent = { type: 'boolean' };
+    // IncompatibleParametersError (FL 441's protected-history rule, among others) carries the
+    // parameter names in a `parameters` data field the 10.2 yaml's error schemas do not list.
+    if ('code' in props && 'msg' in props && 'result' in props && !('parameters' in props))
+      props.parameters = { type: 'string' };
     // A `stream` update event carries null for "realm default" retention and "no folder"
     // (the server sends None; the yaml's `value` lists no null).
     if ('property' in props && 'value' in props && 'stream_id' in props && props.value.anyOf)
