@@ -207,6 +207,23 @@ describe('zulip-cdk apply (in-process CLI)', () => {
       ),
     ).toBe(1);
     expect(r.err()).toContain('DESTROY_NOT_ALLOWED');
+    const j = capture(dir, env);
+    await main(
+      [
+        'apply',
+        '--desired',
+        destroy,
+        '--auto-approve',
+        '--json',
+        '--journal',
+        path.join(dir, 'j6b.json'),
+      ],
+      j.io,
+    );
+    expect(JSON.parse(j.out().trim().split('\n').at(-1)!)).toMatchObject({
+      type: 'error',
+      code: 'DESTROY_NOT_ALLOWED',
+    });
     expect(JSON.parse(readFileSync(path.join(dir, 'j6.json'), 'utf8'))).toMatchObject({
       outcome: 'nothing',
     });

@@ -126,6 +126,22 @@ describe('optimistic concurrency: objects changed since the plan are reported, n
     expect((await ids()).squad.can_mention_group).toBe(admins);
   });
 
+  it("a group's members changed by hand: its membership change is reported, the rest applied", async () => {
+    const saved = await h.plan(desired(2));
+    const crew = (await h.client.getUserGroups()).user_groups.find((g) => g.name === 'crew')!;
+    const dave = (await h.client.getUsers()).members.find((u) => u.email.startsWith('dave@'))!;
+    await h.client.updateUserGroupMembers(crew.id, { add: [dave.user_id] });
+    const r = await h.apply(saved);
+    const entry = r.journal.entries.find((x) => x.id === 'userGroup["crew"]#membership')!;
+    expect(entry.status).toBe('conflict');
+    expect(entry.message).toContain('its members changed since the plan');
+    expect(r.outcome).toBe('partial');
+    const members = (await h.client.getUserGroups()).user_groups.find(
+      (g) => g.name === 'crew',
+    )!.members;
+    expect(members).toContain(dave.user_id);
+  });
+
   it('refuses a plan made for another server, or as another account', async () => {
     const saved = await h.plan(desired(2));
     await expect(

@@ -132,113 +132,134 @@ Exit codes: 0 all applied (or nothing to do), 1 nothing applied (or an error),
     json: { type: 'boolean' },
     journal: { type: 'string' },
   },
-  async run({ values, positionals, io }) {
-    if (positionals.length > 1) throw new UsageError('give at most one plan file');
-    if (values.app !== undefined && values.desired !== undefined)
-      throw new UsageError('use only one of --app and --desired');
-    const planFile = positionals[0];
-    if (planFile !== undefined && values.embedded === true)
-      throw new UsageError(
-        '--embedded starts a fresh server, which no saved plan was made for; use it without a plan file',
-      );
-    const json = values.json === true;
-    const autoApprove = values['auto-approve'] === true;
-    const journalFile = path.resolve(
-      io.cwd,
-      typeof values.journal === 'string' ? values.journal : DEFAULT_JOURNAL,
-    );
-    // Without a plan file we ask before applying: refuse early, before any work, when nobody
-    // can answer.
-    if (planFile === undefined && !autoApprove && io.stdin.isTTY !== true)
-      throw new ZulipCdkError(
-        'CONFIRMATION_REQUIRED',
-        'apply would ask for confirmation, but stdin is not a terminal.',
-        {
-          hint: 'Pass --auto-approve, or apply a reviewed plan file (zulip-cdk plan --out plan.json; zulip-cdk apply plan.json).',
-        },
-      );
-    const info = (s: string): void => {
-      (json ? io.stderr : io.stdout).write(s);
-    };
-
-    let desired: DesiredState | undefined;
-    let plan: Plan;
-    if (planFile !== undefined) plan = readPlanFile(path.resolve(io.cwd, planFile));
-    else desired = await desiredFor(values, io);
-
-    const conn = await connect(values, io);
+  async run(args) {
     try {
-      if (planFile === undefined) {
-        const live = await readLiveState(conn.client);
-        plan = engine.plan(desired!, live, { createdAt: new Date().toISOString() });
-        info(engine.renderText(plan, { color: useColor(io) && !json }));
-        if (!engine.hasChanges(plan)) return 0;
-        if (!autoApprove) {
-          io.stdout.write(
-            '\nDo you want to apply these changes?\n  Only "yes" will be accepted to approve.\n\n  Enter a value: ',
-          );
-          const answer = await readLine(io);
-          if (answer !== 'yes') {
-            io.stdout.write('\nApply cancelled.\n');
-            return 1;
-          }
-        }
-      } else {
-        plan = plan!;
-        info(
-          `Applying ${planFile} (checksum ${engine.planChecksum(plan).slice(0, 12)}): ${engine.summaryLine(plan.summary)}\n`,
+      return await run(args);
+    } catch (e) {
+      // Machine readers of --json get the error as the last event too.
+      if (args.values.json === true && isZulipCdkError(e))
+        args.io.stdout.write(
+          `${JSON.stringify({ type: 'error', code: e.code, message: e.message })}\n`,
         );
-      }
-
-      const progress = new ApplyProgress(io, progressMode(io, json), useColor(io));
-      const stopRetries = conn.client.onEvent((e) => {
-        if (e.type === 'retry') progress.retry(e);
-      });
-      // Ctrl-C stops between two requests; the journal says what was sent.
-      const abort = new AbortController();
-      void io.interrupted?.then(() => {
-        abort.abort();
-        if (!json) io.stderr.write('\nInterrupted: stopping after the request in flight.\n');
-      });
-      let result: engine.ApplyResult;
-      try {
-        result = await engine.applyPlan(plan, new ZulipApplyTarget(conn.client, plan), {
-          allowDestroy: values['allow-destroy'] === true,
-          force: values.force === true,
-          keepGoing: values['keep-going'] === true,
-          onEvent: progress.onEvent,
-          signal: abort.signal,
-        });
-      } catch (e) {
-        // Refused or failed before writing: record that nothing was applied.
-        if (isZulipCdkError(e)) await writeJournal(journalFile, failedJournal(plan, e));
-        throw e;
-      } finally {
-        stopRetries();
-      }
-      await writeJournal(journalFile, result.journal);
-      info(`Journal: ${journalFile}\n`);
-      for (const e of result.journal.entries)
-        if (e.status === 'conflict' && !json)
-          io.stdout.write(
-            `Not written because it changed since the plan: ${e.address} (plan again to review it).\n`,
-          );
-      let code = engine.exitCodeFor(result.outcome);
-      if (values.verify === true) {
-        desired ??= await desiredFor(values, io);
-        if (engine.desiredStateDigest(desired) !== plan.desiredDigest)
-          info(
-            'Note: the configuration differs from the one the plan was made from; verifying against the configuration.\n',
-          );
-        const ok = await verify(conn.client, desired, plan, io, json);
-        if (!ok && code === 0) code = VERIFY_FAILED_EXIT;
-      }
-      return code;
-    } finally {
-      await conn.close();
+      throw e;
     }
   },
 };
+
+async function run({
+  values,
+  positionals,
+  io,
+}: {
+  values: ParsedOptions;
+  positionals: string[];
+  io: CliIo;
+}): Promise<number> {
+  if (positionals.length > 1) throw new UsageError('give at most one plan file');
+  if (values.app !== undefined && values.desired !== undefined)
+    throw new UsageError('use only one of --app and --desired');
+  const planFile = positionals[0];
+  if (planFile !== undefined && values.embedded === true)
+    throw new UsageError(
+      '--embedded starts a fresh server, which no saved plan was made for; use it without a plan file',
+    );
+  const json = values.json === true;
+  const autoApprove = values['auto-approve'] === true;
+  const journalFile = path.resolve(
+    io.cwd,
+    typeof values.journal === 'string' ? values.journal : DEFAULT_JOURNAL,
+  );
+  // Without a plan file we ask before applying: refuse early, before any work, when nobody
+  // can answer.
+  if (planFile === undefined && !autoApprove && io.stdin.isTTY !== true)
+    throw new ZulipCdkError(
+      'CONFIRMATION_REQUIRED',
+      'apply would ask for confirmation, but stdin is not a terminal.',
+      {
+        hint: 'Pass --auto-approve, or apply a reviewed plan file (zulip-cdk plan --out plan.json; zulip-cdk apply plan.json).',
+      },
+    );
+  const info = (s: string): void => {
+    (json ? io.stderr : io.stdout).write(s);
+  };
+
+  let desired: DesiredState | undefined;
+  let plan: Plan;
+  if (planFile !== undefined) plan = readPlanFile(path.resolve(io.cwd, planFile));
+  else desired = await desiredFor(values, io);
+
+  const conn = await connect(values, io);
+  try {
+    if (planFile === undefined) {
+      const live = await readLiveState(conn.client);
+      plan = engine.plan(desired!, live, { createdAt: new Date().toISOString() });
+      info(engine.renderText(plan, { color: useColor(io) && !json }));
+      if (!engine.hasChanges(plan)) return 0;
+      if (!autoApprove) {
+        io.stdout.write(
+          '\nDo you want to apply these changes?\n  Only "yes" will be accepted to approve.\n\n  Enter a value: ',
+        );
+        const answer = await readLine(io);
+        if (answer !== 'yes') {
+          io.stdout.write('\nApply cancelled.\n');
+          return 1;
+        }
+      }
+    } else {
+      plan = plan!;
+      info(
+        `Applying ${planFile} (checksum ${engine.planChecksum(plan).slice(0, 12)}): ${engine.summaryLine(plan.summary)}\n`,
+      );
+    }
+
+    const progress = new ApplyProgress(io, progressMode(io, json), useColor(io));
+    const stopRetries = conn.client.onEvent((e) => {
+      if (e.type === 'retry') progress.retry(e);
+    });
+    // Ctrl-C stops between two requests; the journal says what was sent.
+    const abort = new AbortController();
+    void io.interrupted?.then(() => {
+      abort.abort();
+      if (!json) io.stderr.write('\nInterrupted: stopping after the request in flight.\n');
+    });
+    let result: engine.ApplyResult;
+    try {
+      result = await engine.applyPlan(plan, new ZulipApplyTarget(conn.client, plan), {
+        allowDestroy: values['allow-destroy'] === true,
+        force: values.force === true,
+        keepGoing: values['keep-going'] === true,
+        onEvent: progress.onEvent,
+        signal: abort.signal,
+      });
+    } catch (e) {
+      // Refused or failed before writing: record that nothing was applied.
+      if (isZulipCdkError(e)) await writeJournal(journalFile, failedJournal(plan, e));
+      throw e;
+    } finally {
+      stopRetries();
+    }
+    await writeJournal(journalFile, result.journal);
+    info(`Journal: ${journalFile}\n`);
+    for (const e of result.journal.entries)
+      if (e.status === 'conflict' && !json)
+        io.stdout.write(
+          `Not written because it changed since the plan: ${e.address} (plan again to review it).\n`,
+        );
+    let code = engine.exitCodeFor(result.outcome);
+    if (values.verify === true) {
+      desired ??= await desiredFor(values, io);
+      if (engine.desiredStateDigest(desired) !== plan.desiredDigest)
+        info(
+          'Note: the configuration differs from the one the plan was made from; verifying against the configuration.\n',
+        );
+      const ok = await verify(conn.client, desired, plan, io, json);
+      if (!ok && code === 0) code = VERIFY_FAILED_EXIT;
+    }
+    return code;
+  } finally {
+    await conn.close();
+  }
+}
 
 function failedJournal(plan: Plan, e: ZulipCdkError): ApplyJournal {
   const now = new Date().toISOString();
