@@ -171,5 +171,34 @@ describe('optimistic concurrency: objects changed since the plan are reported, n
     });
     const r = await h.apply(unsafe, { allowDestroy: true, force: true });
     expect(r.outcome).toBe('applied');
+    // A hand-edited plan that removes a protected object is refused even with force.
+    const d2 = desired(1);
+    d2.channels[0]!.archived = true;
+    d2.channels[0]!.lifecycle = { protect: true };
+    const p2 = await h.plan(d2);
+    expect(p2.findings.map((f) => f.code)).toEqual(['PROTECTED']);
+    expect(p2.changes.filter((c) => c.address === 'channel["room"]')).toEqual([]);
+    const room = (await ids()).room;
+    const edited = {
+      ...p2,
+      changes: [
+        {
+          id: 'channel["room"]#archive',
+          action: 'archive' as const,
+          kind: 'channel' as const,
+          address: 'channel["room"]',
+          key: 'room',
+          path: 'c/room',
+          dependsOn: [],
+          liveId: room.stream_id,
+          reason: 'declared' as const,
+          before: {},
+        },
+      ],
+    };
+    await expect(h.apply(edited, { allowDestroy: true, force: true })).rejects.toMatchObject({
+      code: 'PLAN_TOUCHES_PROTECTED',
+    });
+    expect((await ids()).room.is_archived).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { ZulipCdkError, isZulipCdkError } from '../../model/errors';
 import type { LiveState } from '../../model/live-state';
 import type { Change, MembershipChange, Plan, UpdateChange } from '../plan-format';
+import { REMOVAL_ACTIONS } from '../plan-format';
 import { planChecksum } from '../plan-io';
 import { destructiveReason, executionOrder, isBarrier, subscriptionCalls } from './batching';
 import type { PlannedCall } from './batching';
@@ -63,6 +64,22 @@ export function checkApplicable(plan: Plan, site: string, options: ApplyOptions 
       'PLAN_WRONG_SERVER',
       `The plan was made for ${plan.server.site}, not for ${site}.`,
       { hint: 'Apply it with the credentials of the server it was made for, or plan again here.' },
+    );
+  // Protected objects are never removed or replaced, not even with --force (a plan file can be
+  // edited by hand; the planner itself never emits such a change).
+  const protectedAddresses = new Set(
+    plan.findings.filter((f) => f.code === 'PROTECTED').map((f) => f.address),
+  );
+  const touching = plan.changes.filter(
+    (c) =>
+      protectedAddresses.has(c.address) &&
+      ((REMOVAL_ACTIONS as readonly string[]).includes(c.action) || c.action === 'replace'),
+  );
+  if (touching.length > 0)
+    throw new ZulipCdkError(
+      'PLAN_TOUCHES_PROTECTED',
+      `The plan would ${touching.map((c) => `${c.action} ${c.address}`).join(', ')}, which the configuration protects.`,
+      { hint: 'Plan again: zulip-cdk never removes or replaces a protected resource.' },
     );
   if (plan.findings.length > 0 && options.force !== true)
     throw new ZulipCdkError(
