@@ -132,8 +132,10 @@ export const ReorderChangeSchema = z.strictObject({
   before: z.array(z.string()),
   /**
    * The full order to send: every object of the kind that exists after the plan (archived
-   * folders included), declared ones in declaration order, undeclared ones last. `id` is null
-   * for objects this plan creates: apply fills it in.
+   * folders included). Undeclared objects (and those whose `order` is in `ignoreChanges`) keep
+   * their slot; declared ones fill the other slots in declaration order, new ones counted from
+   * the end, where Zulip appends them. `id` is null for objects this plan creates: apply fills
+   * it in.
    */
   after: z.array(z.strictObject({ key: z.string(), id: z.number().int().nullable() })),
 });

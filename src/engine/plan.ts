@@ -133,25 +133,21 @@ const groupAddress = (name: string): string => resourceAddress('userGroup', name
 type OrderEntry = { key: string; id: number | null };
 
 /**
- * The full order to send, or undefined when the order Zulip will have after the creates and
- * deletes (live order, new objects appended) already is the target. Objects whose `order` is
- * in `ignoreChanges` keep their slot; the others fill the remaining slots in target order.
+ * The full order to send, as a slot merge, or undefined when it is the order Zulip will have
+ * anyway. `current` is that order: the live objects left after the deletes, in live order, then
+ * the objects this plan creates (Zulip appends them). `declared` are the entries of `current`
+ * the configuration orders, in declaration order. Every other entry (undeclared live objects,
+ * archived or pruned folders, objects whose `order` is in `ignoreChanges`) keeps its slot; the
+ * declared entries are permuted among the remaining slots into declaration order. Entries are
+ * compared by identity.
  */
 function arrangeOrder(
-  liveIds: readonly number[],
-  createdKeys: readonly string[],
-  target: readonly OrderEntry[],
-  pinned: ReadonlySet<string>,
+  current: readonly OrderEntry[],
+  declared: readonly OrderEntry[],
 ): OrderEntry[] | undefined {
-  const byId = new Map(target.filter((e) => e.id !== null).map((e) => [e.id, e]));
-  const created = new Map(target.filter((e) => e.id === null).map((e) => [e.key, e]));
-  const current = [
-    ...liveIds.map((id) => byId.get(id)),
-    ...createdKeys.map((k) => created.get(k)),
-  ].filter((e): e is OrderEntry => e !== undefined);
-  const movable = target.filter((e) => !pinned.has(e.key));
+  const moving = new Set(declared);
   let next = 0;
-  const final = current.map((e) => (pinned.has(e.key) ? e : (movable[next++] ?? e)));
+  const final = current.map((e) => (moving.has(e) ? (declared[next++] ?? e) : e));
   return final.every((e, i) => e === current[i]) ? undefined : final;
 }
 
@@ -456,8 +452,11 @@ class Planner {
 
   private planFolders(): void {
     const claimed = new Set<number>();
-    const afterOrder: { key: string; id: number | null }[] = [];
-    const created: string[] = [];
+    /** Live folder ID → its entry in the order; created folders in declaration order. */
+    const liveEntries = new Map<number, OrderEntry>();
+    const created: OrderEntry[] = [];
+    /** Declared folders whose order is managed, in declaration order. */
+    const declaredOrder: OrderEntry[] = [];
     for (const d of this.desired.channelFolders) {
       const address = resourceAddress('channelFolder', d.name);
       const l = this.folderMatch.get(channelNameKey(d.name)) ?? null;
@@ -482,12 +481,15 @@ class Planner {
             description: normaliseFolderDescription(d.description ?? ''),
           },
         });
-        afterOrder.push({ key: d.name, id: null });
-        created.push(d.name);
+        const entry = { key: d.name, id: null };
+        created.push(entry);
+        if (!ignoresOrder(d.lifecycle)) declaredOrder.push(entry);
         continue;
       }
       claimed.add(l.id);
-      afterOrder.push({ key: d.name, id: l.id });
+      const entry = { key: d.name, id: l.id };
+      liveEntries.set(l.id, entry);
+      if (!ignoresOrder(d.lifecycle)) declaredOrder.push(entry);
       const renamed = channelNameKey(l.name) !== channelNameKey(d.name);
       if (renamed)
         this.add({
@@ -542,24 +544,21 @@ class Planner {
     }
     for (const l of this.live.channelFolders) {
       if (claimed.has(l.id)) continue;
-      afterOrder.push({ key: l.name, id: l.id });
+      // Undeclared folders keep their slot, archived ones included (Zulip's reorder lists them).
+      liveEntries.set(l.id, { key: l.name, id: l.id });
       if (l.archived) continue;
       this.undeclared('channelFolder', l.name, l.id, 'archive', {
         name: l.name,
         description: l.description,
       });
     }
-    // Zulip appends a new folder (order = its id); compare what the order will be after the
-    // creates with the declared order, undeclared folders last.
-    const pinned = new Set(
-      this.desired.channelFolders.filter((d) => ignoresOrder(d.lifecycle)).map((d) => d.name),
-    );
-    const final = arrangeOrder(
-      this.live.channelFolders.map((f) => f.id),
-      created,
-      afterOrder,
-      pinned,
-    );
+    // Zulip appends a new folder (order = its id). Folders are archived, never deleted: every
+    // live folder stays in the order.
+    const current = [
+      ...this.live.channelFolders.flatMap((f) => liveEntries.get(f.id) ?? []),
+      ...created,
+    ];
+    const final = arrangeOrder(current, declaredOrder);
     if (final) {
       if (!this.supports('channelFolderOrder')) {
         this.warn(
@@ -1166,9 +1165,11 @@ class Planner {
       if (!byPattern.has(l.pattern)) byPattern.set(l.pattern, l);
     const declared = new Set(this.desired.linkifiers.map((d) => d.pattern));
     const claimed = new Set<number>();
-    const order: { key: string; id: number | null }[] = [];
-    const created: string[] = [];
-    const deleted = new Set<number>();
+    /** Live linkifier ID → its entry in the order; created linkifiers in declaration order. */
+    const liveEntries = new Map<number, OrderEntry>();
+    const created: OrderEntry[] = [];
+    /** Declared linkifiers whose order is managed, in declaration order. */
+    const declaredOrder: OrderEntry[] = [];
     for (const d of this.desired.linkifiers) {
       const address = resourceAddress('linkifier', d.pattern);
       const base = { kind: 'linkifier' as const, address, key: d.pattern, path: d.path };
@@ -1188,12 +1189,15 @@ class Planner {
           dependsOn: [],
           properties: { pattern: d.pattern, urlTemplate: d.urlTemplate },
         });
-        order.push({ key: d.pattern, id: null });
-        created.push(d.pattern);
+        const entry = { key: d.pattern, id: null };
+        created.push(entry);
+        if (!ignoresOrder(d.lifecycle)) declaredOrder.push(entry);
         continue;
       }
       claimed.add(l.id);
-      order.push({ key: d.pattern, id: l.id });
+      const entry = { key: d.pattern, id: l.id };
+      liveEntries.set(l.id, entry);
+      if (!ignoresOrder(d.lifecycle)) declaredOrder.push(entry);
       if (renamedFrom)
         this.add({
           ...base,
@@ -1218,25 +1222,19 @@ class Planner {
     }
     for (const l of this.live.linkifiers) {
       if (claimed.has(l.id)) continue;
-      if (
-        this.undeclared('linkifier', l.pattern, l.id, 'delete', {
-          pattern: l.pattern,
-          urlTemplate: l.urlTemplate,
-        })
-      )
-        deleted.add(l.id);
-      else order.push({ key: l.pattern, id: l.id });
+      const deleted = this.undeclared('linkifier', l.pattern, l.id, 'delete', {
+        pattern: l.pattern,
+        urlTemplate: l.urlTemplate,
+      });
+      // Undeclared linkifiers that stay keep their slot: their place is their precedence.
+      if (!deleted) liveEntries.set(l.id, { key: l.pattern, id: l.id });
     }
     // Zulip appends new linkifiers; the order after creates and deletes is live order + created.
-    const pinned = new Set(
-      this.desired.linkifiers.filter((d) => ignoresOrder(d.lifecycle)).map((d) => d.pattern),
-    );
-    const final = arrangeOrder(
-      this.live.linkifiers.filter((l) => !deleted.has(l.id)).map((l) => l.id),
-      created,
-      order,
-      pinned,
-    );
+    const current = [
+      ...this.live.linkifiers.flatMap((l) => liveEntries.get(l.id) ?? []),
+      ...created,
+    ];
+    const final = arrangeOrder(current, declaredOrder);
     if (!final) return;
     const address = resourceAddress('linkifier', '*');
     this.add({

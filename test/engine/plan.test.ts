@@ -1081,7 +1081,7 @@ describe('plan: channel folders', () => {
     );
   });
 
-  it('reorders to the declared order, undeclared folders last, archived ones included', () => {
+  it('reorders to the declared order, undeclared folders in their slots, archived ones included', () => {
     const p = run(
       desired((d) => {
         d.channelFolders.push(
@@ -1097,11 +1097,12 @@ describe('plan: channel folders', () => {
     const r = find(p, 'channelFolder["*"]#reorder');
     expect(r).toMatchObject({
       before: ['Alpha', 'Zeta', 'Gone'],
+      // Gone is undeclared and keeps its slot; New is appended by Zulip, then moved first.
       after: [
         { key: 'New', id: null },
         { key: 'Zeta', id: z.id },
-        { key: 'Alpha', id: a.id },
         { key: 'Gone', id: expect.any(Number) },
+        { key: 'Alpha', id: a.id },
       ],
       dependsOn: ['channelFolder["New"]#create'],
     });
@@ -1187,6 +1188,108 @@ describe('plan: channel folders', () => {
   });
 });
 
+describe('plan: order as a slot merge (undeclared objects keep their places)', () => {
+  // Live order → declared order → the order sent (`null`: no reorder). Undeclared live objects
+  // keep their index; declared ones take the other slots in declared order; new ones are
+  // appended by Zulip and take part from there.
+  it.each<[string, string[], string[], boolean, string[] | null]>([
+    [
+      'already in declared relative order around an undeclared one',
+      ['a', 'x', 'b'],
+      ['a', 'b'],
+      false,
+      null,
+    ],
+    ['swapped around an undeclared one', ['a', 'x', 'b'], ['b', 'a'], false, ['b', 'x', 'a']],
+    ['undeclared first stays first', ['x', 'a', 'b'], ['b', 'a'], false, ['x', 'b', 'a']],
+    ['a new one after an undeclared last one', ['a', 'x'], ['a', 'n'], false, null],
+    ['a new one declared first', ['a', 'x'], ['n', 'a'], false, ['n', 'x', 'a']],
+    [
+      'pruned ones leave, the rest keep their relative order',
+      ['a', 'x', 'b'],
+      ['a', 'b'],
+      true,
+      null,
+    ],
+    ['pruned, swapped', ['a', 'x', 'b', 'y'], ['b', 'a'], true, ['b', 'a']],
+    ['everything declared', ['a', 'b', 'c'], ['c', 'a', 'b'], false, ['c', 'a', 'b']],
+  ])('linkifiers: %s', (_name, liveOrder, declared, prune, expected) => {
+    const b = new LiveBuilder();
+    for (const k of liveOrder) b.linkifier(k, `https://${k}`);
+    const p = run(
+      desired((d) => {
+        d.organization.prune.linkifier = prune;
+        for (const k of declared)
+          d.linkifiers.push({ path: `acme/${k}`, pattern: k, urlTemplate: `https://${k}` });
+      }),
+      b.build(),
+    );
+    const r = p.changes.find((c) => c.action === 'reorder');
+    expect(r?.action === 'reorder' ? r.after.map((e) => e.key) : null).toEqual(expected);
+  });
+
+  it.each<[string, [string, boolean][], string[], boolean, string[] | null]>([
+    [
+      'an undeclared archived folder keeps its place',
+      [
+        ['A', false],
+        ['Old', true],
+        ['B', false],
+      ],
+      ['A', 'B'],
+      false,
+      null,
+    ],
+    [
+      'swapped around an undeclared archived folder',
+      [
+        ['A', false],
+        ['Old', true],
+        ['B', false],
+      ],
+      ['B', 'A'],
+      false,
+      ['B', 'Old', 'A'],
+    ],
+    [
+      'a pruned (archived) folder keeps its place',
+      [
+        ['A', false],
+        ['X', false],
+        ['B', false],
+      ],
+      ['B', 'A'],
+      true,
+      ['B', 'X', 'A'],
+    ],
+    [
+      'a pruned folder, declared ones in order',
+      [
+        ['A', false],
+        ['X', false],
+        ['B', false],
+      ],
+      ['A', 'B'],
+      true,
+      null,
+    ],
+  ])('channel folders: %s', (_name, liveFolders, declared, prune, expected) => {
+    const b = new LiveBuilder();
+    for (const [name, archived] of liveFolders) b.folder(name, { archived });
+    const p = run(
+      desired((d) => {
+        d.organization.prune.channelFolder = prune;
+        for (const k of declared) d.channelFolders.push(dFolder(k));
+      }),
+      b.build(),
+    );
+    const r = p.changes.find((c) => c.action === 'reorder');
+    expect(r?.action === 'reorder' ? r.after.map((e) => e.key) : null).toEqual(expected);
+    if (prune && liveFolders.some(([n]) => n === 'X'))
+      expect(summary(p)).toContain('archive channelFolder["X"]');
+  });
+});
+
 describe('plan: descriptions as the server stores them', () => {
   // Zulip strips folder descriptions and turns newlines in channel descriptions into spaces;
   // whitespace at the ends must never make a diff that comes back after every apply.
@@ -1245,7 +1348,7 @@ describe('plan: linkifiers, playgrounds, snippets', () => {
     ...o,
   });
 
-  it('updates, creates and reorders linkifiers, undeclared ones last', () => {
+  it('updates, creates and reorders linkifiers, undeclared ones in their slots', () => {
     const p = run(
       desired((d) =>
         d.linkifiers.push(l('two', 'https://2'), l('one', 'https://one'), l('three', 'https://3')),
@@ -1262,8 +1365,8 @@ describe('plan: linkifiers, playgrounds, snippets', () => {
       after: [
         { key: 'two', id: two },
         { key: 'one', id: one },
-        { key: 'three', id: null },
         { key: 'extra', id: extra },
+        { key: 'three', id: null },
       ],
     });
     expect(find(p, 'linkifier["*"]#reorder').dependsOn).toEqual(['linkifier["three"]#create']);
