@@ -106,7 +106,8 @@ applying it. Objects changed since the plan are not written: they are reported (
   --desired FILE|DIR an already synthesized desired state (*.zulip.json) instead
   --org ID           the organization when the app declares several
   --zuliprc PATH     credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then ~/.zuliprc)
-  --embedded         apply to a fresh embedded server with the demo organization (a dry run)
+  --embedded         apply to a fresh embedded server with the demo organization (to try it out;
+                     the organization is discarded at exit)
   --auto-approve     do not ask for confirmation (needed without a terminal)
   --allow-destroy    allow archive, deactivate, delete, unsubscribing, removing members, demotions
   --force            apply although the plan has safety findings
