@@ -1,3 +1,4 @@
+import { changeLine, progressMode } from '../../src/cli/progress';
 import { executionOrder, groupPairs } from '../../src/engine';
 import type { Change, MembershipChange } from '../../src/engine';
 
@@ -93,5 +94,51 @@ describe('executionOrder: memberships of new objects go out with their create', 
     const o = executionOrder(changes);
     expect(o.folds.size).toBe(0);
     expect(o.order.map((c) => c.id)).toEqual(['top#create', 'sub#create', 'top#membership']);
+  });
+});
+
+describe('progress lines', () => {
+  const base = { id: 'x', kind: 'channel', address: 'channel["eng"]', path: 'a/eng' } as const;
+
+  it('say what happened to each change, in one line', () => {
+    expect(changeLine({ ...base, action: 'create', status: 'applied' })).toBe(
+      '✓ create channel["eng"]',
+    );
+    expect(
+      changeLine({
+        ...base,
+        action: 'update',
+        status: 'conflict',
+        message:
+          'changed since the plan: description is now "x" (was "y" at plan time); not written',
+      }),
+    ).toBe(
+      '! update channel["eng"]: changed since the plan: description is now "x" (was "y" at plan time); not written',
+    );
+    expect(
+      changeLine({
+        ...base,
+        action: 'archive',
+        status: 'failed',
+        error: { code: 'BAD_REQUEST', message: 'boom' },
+      }),
+    ).toBe('✗ archive channel["eng"]: failed: [BAD_REQUEST] boom');
+    expect(
+      changeLine({
+        ...base,
+        action: 'membership',
+        status: 'skipped',
+        message: 'not run: apply was interrupted',
+      }),
+    ).toBe('- membership channel["eng"]: skipped: not run: apply was interrupted');
+  });
+
+  it('a terminal outside CI gets the bar; CI=true, pipes and --json do not', () => {
+    const io = (tty: boolean, env: NodeJS.ProcessEnv) =>
+      ({ stdout: { isTTY: tty }, stderr: {}, stdin: {}, env, cwd: '/' }) as never;
+    expect(progressMode(io(true, {}), false)).toBe('tty');
+    expect(progressMode(io(true, { CI: 'true' }), false)).toBe('plain');
+    expect(progressMode(io(false, {}), false)).toBe('plain');
+    expect(progressMode(io(true, {}), true)).toBe('json');
   });
 });
