@@ -140,3 +140,42 @@ describe('batching: requests per kind of change (FL 478)', () => {
     expect(r.requests).toEqual([...READ, 'PATCH /streams/{id}', 'PATCH /streams/{id}']);
   });
 });
+
+describe('before POST /channels/create (FL 372): channels are created by the subscribe call', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness({ featureLevel: 372 });
+  });
+  afterAll(() => h.close());
+
+  it('with their subscribers and settings; the account only where the configuration says', async () => {
+    const d = emptyDesiredState('b');
+    d.channels.push(
+      {
+        path: 'b/team',
+        name: 'team-room',
+        private: true,
+        permissions: { canSendMessageGroup: 'role:members' },
+        subscribers: {
+          mode: 'exact',
+          users: ['alice@zulip-cdk.example', 'bob@zulip-cdk.example'],
+          groups: [],
+        },
+      },
+      { path: 'b/mine', name: 'my-room', description: 'Mine', permissions: {} },
+    );
+    d.subscriptionSettings.push({ path: 'b/s', channel: 'my-room', color: '#abcdef' });
+    const r = await h.apply(await h.plan(d));
+    expect(r.outcome).toBe('applied');
+    expect(r.requests).toEqual([
+      ...READ,
+      'POST /users/me/subscriptions',
+      'GET /streams',
+      'POST /users/me/subscriptions',
+      'GET /streams',
+      'POST /users/me/subscriptions/properties',
+    ]);
+    // The applying account is not in team-room (exact members), and is in my-room.
+    expect(summary(await h.plan(d))).toEqual([]);
+  });
+});
