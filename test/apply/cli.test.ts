@@ -80,7 +80,7 @@ describe('zulip-cdk apply (in-process CLI)', () => {
     expect(
       await main(['plan', '--desired', file('b.json', desired('B')), '--out', planFile], p.io),
     ).toBe(0);
-    const journal = path.join(dir, 'journal.json');
+    const journal = path.join(dir, 'out', 'journal.json'); // a directory that does not exist yet
     const c = capture(dir, { ...env, CI: 'true' });
     const code = await main(
       [

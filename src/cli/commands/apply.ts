@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as engine from '../../engine';
 import type { ApplyJournal, Plan } from '../../engine';
@@ -281,5 +281,6 @@ function failedJournal(plan: Plan, e: ZulipCdkError): ApplyJournal {
 }
 
 async function writeJournal(file: string, journal: ApplyJournal): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(journal, null, 2)}\n`);
 }
