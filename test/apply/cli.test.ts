@@ -138,6 +138,21 @@ describe('zulip-cdk apply (in-process CLI)', () => {
     expect(events.at(-1)!.type).toBe('finish');
     expect(events.filter((e) => e.type === 'change').length).toBeGreaterThan(1);
     noSecrets(c.out(), c.err());
+    // Again: nothing to do, exit 0, and the journal says so.
+    const again = capture(dir, env);
+    const j = path.join(dir, 'j2b.json');
+    expect(
+      await main(
+        ['apply', '--desired', file('c.json', desired('C')), '--auto-approve', '--journal', j],
+        again.io,
+      ),
+    ).toBe(0);
+    expect(again.out()).toContain('No changes.');
+    expect(again.out()).toContain('Nothing to apply');
+    expect(JSON.parse(readFileSync(j, 'utf8'))).toMatchObject({
+      outcome: 'no-changes',
+      requestCount: 0,
+    });
   });
 
   it('on a terminal: asks, applies on "yes" with a progress bar; "no" cancels', async () => {

@@ -195,8 +195,8 @@ async function run({
       const live = await readLiveState(conn.client);
       plan = engine.plan(desired!, live, { createdAt: new Date().toISOString() });
       info(engine.renderText(plan, { color: useColor(io) && !json }));
-      if (!engine.hasChanges(plan)) return 0;
-      if (!autoApprove) {
+      // With nothing to do there is nothing to confirm; the journal still says so.
+      if (engine.hasChanges(plan) && !autoApprove) {
         io.stdout.write(
           '\nDo you want to apply these changes?\n  Only "yes" will be accepted to approve.\n\n  Enter a value: ',
         );
