@@ -1,5 +1,5 @@
 import { changeLine, progressMode } from '../../src/cli/progress';
-import { executionOrder, groupPairs } from '../../src/engine';
+import { destructiveReason, executionOrder, groupPairs } from '../../src/engine';
 import type { Change, MembershipChange } from '../../src/engine';
 
 const membership = (address: string, over: Partial<MembershipChange> = {}): MembershipChange => ({
@@ -140,5 +140,35 @@ describe('progress lines', () => {
     expect(progressMode(io(true, { CI: 'true' }), false)).toBe('plain');
     expect(progressMode(io(false, {}), false)).toBe('plain');
     expect(progressMode(io(true, {}), true)).toBe('json');
+  });
+});
+
+describe('destructiveReason: what needs --allow-destroy', () => {
+  const update = (before: string, after: string): Change => ({
+    id: 'user["a@x"]#update',
+    action: 'update',
+    kind: 'user',
+    address: 'user["a@x"]',
+    key: 'a@x',
+    path: null,
+    dependsOn: [],
+    liveId: 1,
+    properties: [{ property: 'role', before, after }],
+  });
+  it('demotions do, promotions do not', () => {
+    expect(destructiveReason(update('administrator', 'member'))).toBe(
+      'demotes a@x from administrator to member',
+    );
+    expect(destructiveReason(update('member', 'moderator'))).toBeUndefined();
+  });
+  it('removing members or subscribers does, adding does not', () => {
+    const m = membership('g', { liveId: 5 });
+    expect(destructiveReason({ ...m, add: [{ email: 'a@x', id: 1 }] })).toBeUndefined();
+    expect(destructiveReason({ ...m, removeSubgroups: [{ name: 's', id: 2 }] })).toBe(
+      'removes 1 member(s) or subgroup(s)',
+    );
+    expect(destructiveReason({ ...m, kind: 'channel', remove: [{ email: 'a@x', id: 1 }] })).toBe(
+      'unsubscribes 1 user(s)',
+    );
   });
 });
