@@ -918,9 +918,9 @@ class Importer {
       );
     };
     p(
-      `The Zulip organization ${JSON.stringify(this.live.server.realmName)} (feature level ${this.fl}), imported by \`zulip-cdk import\` as ${me}.`,
+      `${JSON.stringify(this.live.server.realmName)} as zulip-cdk constructs, imported from feature level ${this.fl} as ${me}.`,
     );
-    p('Check it with `zulip-cdk plan`: it shows no change until you edit this code.');
+    p('`zulip-cdk plan` shows no change until you edit this code.');
     lines.push('//');
     p('How it was imported:');
     item("values equal to Zulip's defaults are left out;");
@@ -1014,7 +1014,7 @@ class Importer {
     const used = this.constructsUsed(this.decls);
     used.add('App');
     used.add('Organization');
-    const lines = [...this.header(), ...printImport([...used], 'zulip-cdk'), ''];
+    const lines = [...this.header(), '', ...printImport([...used], 'zulip-cdk'), ''];
     lines.push('const app = new App();');
     lines.push(`const org = new Organization(app, ${quoteId(this.orgId())});`);
     for (const file of FILE_ORDER) {
@@ -1092,7 +1092,7 @@ class Importer {
       lines.push('');
       files[meta.file] = lines.join('\n');
     }
-    const main = [...this.header(), ...printImport(['App', 'Organization'], 'zulip-cdk')];
+    const main = [...this.header(), '', ...printImport(['App', 'Organization'], 'zulip-cdk')];
     for (const file of [...present].sort((a, b) => compareNames(FILES[a].file, FILES[b].file)))
       main.push(...printImport([FILES[file].fn], `./${FILES[file].file.replace(/\.ts$/, '')}`));
     main.push(
