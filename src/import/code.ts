@@ -30,12 +30,16 @@ export interface Entry {
   readonly comments?: readonly string[];
 }
 
+/** Code written as it is: an identifier, `true`, a number, `SystemGroup.ADMINISTRATORS`. */
 export const raw = (code: string): Expr => ({ t: 'raw', code });
+/** A string literal. */
 export const str = (value: string): Expr => ({ t: 'str', value });
+/** A reference to a declared construct, printed as its variable. */
 export const ref = (kind: RefTarget['kind'], key: string): Expr => ({
   t: 'ref',
   target: { kind, key },
 });
+/** An array literal. */
 export const arr = (items: readonly Expr[]): Expr => ({ t: 'array', items });
 
 /** Resolves a reference to code, in the file being printed. */

@@ -24,65 +24,70 @@ function describeChanges(result: ReturnType<typeof plan>): string[] {
   return result.changes.map((c) => `${c.action} ${c.address} ${JSON.stringify(c).slice(0, 400)}`);
 }
 
-describe.each([FEATURE_LEVELS.newest, FEATURE_LEVELS.zulip10])('at feature level %i', (fl) => {
-  test('the demo organization round-trips with no change', async () => {
-    const live = await readEmbedded({ featureLevel: fl });
-    const { result, desired } = roundTrip(live);
-    expect(describeChanges(result)).toEqual([]);
-    expect(hasChanges(result)).toBe(false);
-    // Everything the demo has is declared (nothing left undeclared but system groups).
-    expect(result.warnings.filter((w) => w.code === 'UNDECLARED')).toEqual([]);
-    expect(desired.channels.map((c) => c.name)).toContain('old-projects');
-    expect(desired.userGroups.find((g) => g.name === 'retired-team')?.deactivated).toBe(true);
-  });
+describe.each([FEATURE_LEVELS.newest, FEATURE_LEVELS.zulip11, FEATURE_LEVELS.zulip10])(
+  'at feature level %i',
+  (fl) => {
+    test('the demo organization round-trips with no change', async () => {
+      const live = await readEmbedded({ featureLevel: fl });
+      const { result, desired } = roundTrip(live);
+      expect(describeChanges(result)).toEqual([]);
+      expect(hasChanges(result)).toBe(false);
+      // Everything the demo has is declared (nothing left undeclared but system groups).
+      expect(result.warnings.filter((w) => w.code === 'UNDECLARED')).toEqual([]);
+      expect(desired.channels.map((c) => c.name)).toContain('old-projects');
+      expect(desired.userGroups.find((g) => g.name === 'retired-team')?.deactivated).toBe(true);
+    });
 
-  test.each([1, 2, 3])('random organization %i round-trips with no change', async (seed) => {
-    const live = await readEmbedded({ featureLevel: fl, state: randomOrg(seed, fl) });
-    expect(live.channels.length).toBeGreaterThan(40);
-    // What the organization is meant to exercise is really there.
-    expect(live.channels.filter((c) => c.archived).length).toBeGreaterThan(0);
-    expect(live.channels.filter((c) => c.private).length).toBeGreaterThan(5);
-    expect(live.userGroups.some((g) => g.deactivated)).toBe(true);
-    const named = live.userGroups.filter((g) => !g.isSystemGroup);
-    const nested = named.filter((g) =>
-      g.subgroups.some((id) => named.find((x) => x.id === id)?.subgroups.length),
-    );
-    expect(nested.length).toBeGreaterThan(0);
-    const anonymous = [...named, ...live.channels].flatMap((o) =>
-      Object.values(o.permissions).filter((v) => typeof v !== 'number'),
-    );
-    expect(anonymous.length).toBeGreaterThan(20);
-    const byId = (xs: { id: number }[]): number[] => xs.map((x) => x.id);
-    expect(byId(live.linkifiers)).not.toEqual([...byId(live.linkifiers)].sort((a, b) => a - b));
-    if (fl >= 414)
-      expect(byId(live.channelFolders)).not.toEqual(
-        [...byId(live.channelFolders)].sort((a, b) => a - b),
+    test.each([1, 2, 3])('random organization %i round-trips with no change', async (seed) => {
+      const live = await readEmbedded({ featureLevel: fl, state: randomOrg(seed, fl) });
+      expect(live.channels.length).toBeGreaterThan(40);
+      // What the organization is meant to exercise is really there.
+      expect(live.channels.filter((c) => c.archived).length).toBeGreaterThan(0);
+      expect(live.channels.filter((c) => c.private).length).toBeGreaterThan(5);
+      expect(live.userGroups.some((g) => g.deactivated)).toBe(true);
+      const named = live.userGroups.filter((g) => !g.isSystemGroup);
+      const nested = named.filter((g) =>
+        g.subgroups.some((id) => named.find((x) => x.id === id)?.subgroups.length),
       );
-    const { result, app, desired } = roundTrip(live);
-    const code = Object.values(app.files).join('\n');
-    expect(code).toContain('.setPermissions({');
-    expect(code).toContain('Permission.anyOf({');
-    expect(code).toContain('new SubscriptionSettings(');
-    expect(code).toMatch(/subscribers: \{\n\s+mode: 'exact',\n\s+groups: \[groups\.teamA\],/);
-    if (fl >= 389) expect(code).toContain('archived: true,\n  });');
-    expect(describeChanges(result)).toEqual([]);
-    expect(hasChanges(result)).toBe(false);
-    // Only the duplicate snippet (same title as an older one) is left undeclared, on purpose.
-    expect(result.warnings.filter((w) => w.code === 'UNDECLARED').map((w) => w.address)).toEqual([
-      expect.stringMatching(/^savedSnippet\["Welcome#\d+"\]$/),
-    ]);
-    expect(app.skipped.map((s) => `${s.kind} ${s.name}`)).toContain('savedSnippet Welcome');
-    // Large: one file per kind.
-    expect(Object.keys(app.files).sort()).toEqual(
-      expect.arrayContaining(['main.ts', 'groups.ts', 'channels.ts', 'linkifiers.ts']),
-    );
-    // Linkifiers and folders keep Zulip's order, archived folders included.
-    expect(desired.linkifiers.map((l) => l.pattern)).toEqual(live.linkifiers.map((l) => l.pattern));
-    expect(desired.channelFolders.map((f) => f.name)).toEqual(
-      live.channelFolders.map((f) => f.name),
-    );
-  });
-});
+      expect(nested.length).toBeGreaterThan(0);
+      const anonymous = [...named, ...live.channels].flatMap((o) =>
+        Object.values(o.permissions).filter((v) => typeof v !== 'number'),
+      );
+      expect(anonymous.length).toBeGreaterThan(20);
+      const byId = (xs: { id: number }[]): number[] => xs.map((x) => x.id);
+      expect(byId(live.linkifiers)).not.toEqual([...byId(live.linkifiers)].sort((a, b) => a - b));
+      if (fl >= 414)
+        expect(byId(live.channelFolders)).not.toEqual(
+          [...byId(live.channelFolders)].sort((a, b) => a - b),
+        );
+      const { result, app, desired } = roundTrip(live);
+      const code = Object.values(app.files).join('\n');
+      expect(code).toContain('.setPermissions({');
+      expect(code).toContain('Permission.anyOf({');
+      expect(code).toContain('new SubscriptionSettings(');
+      expect(code).toMatch(/subscribers: \{\n\s+mode: 'exact',\n\s+groups: \[groups\.teamA\],/);
+      if (fl >= 389) expect(code).toContain('archived: true,\n  });');
+      expect(describeChanges(result)).toEqual([]);
+      expect(hasChanges(result)).toBe(false);
+      // Only the duplicate snippet (same title as an older one) is left undeclared, on purpose.
+      expect(result.warnings.filter((w) => w.code === 'UNDECLARED').map((w) => w.address)).toEqual([
+        expect.stringMatching(/^savedSnippet\["Welcome#\d+"\]$/),
+      ]);
+      expect(app.skipped.map((s) => `${s.kind} ${s.name}`)).toContain('savedSnippet Welcome');
+      // Large: one file per kind.
+      expect(Object.keys(app.files).sort()).toEqual(
+        expect.arrayContaining(['main.ts', 'groups.ts', 'channels.ts', 'linkifiers.ts']),
+      );
+      // Linkifiers and folders keep Zulip's order, archived folders included.
+      expect(desired.linkifiers.map((l) => l.pattern)).toEqual(
+        live.linkifiers.map((l) => l.pattern),
+      );
+      expect(desired.channelFolders.map((f) => f.name)).toEqual(
+        live.channelFolders.map((f) => f.name),
+      );
+    });
+  },
+);
 
 test('--include limits the kinds, pulling in what they refer to, and still plans no change', async () => {
   const fl = FEATURE_LEVELS.newest;
