@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
 import { FEATURE_LEVELS } from '../model/features';
 import { ROLES } from '../model/kinds';
 import { FaultInjector } from './faults';
+import { writePrivateFile } from './private-file';
 import type { FaultOptions } from './faults';
 import { RateLimiter } from './rate-limit';
 import type { RateLimitOptions } from './rate-limit';
@@ -24,6 +25,7 @@ export type { RequestLogEntry } from './server';
 export type { OrgState } from './state';
 export { QUEUE_IDLE_TIMEOUT_MS } from './routes/register';
 export { DEMO_DOMAIN } from './seed';
+export { writePrivateFile } from './private-file';
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
@@ -175,7 +177,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       limiter = limiterFor(r);
     },
     async save(path) {
-      await writeFile(path, `${JSON.stringify(org, null, 2)}\n`, { mode: 0o600 });
+      // The state holds every user's API key.
+      await writePrivateFile(path, `${JSON.stringify(org, null, 2)}\n`);
     },
     close() {
       return new Promise<void>((resolve) => {

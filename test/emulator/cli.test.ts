@@ -1,9 +1,18 @@
-import { mkdtempSync, readFileSync, statSync, existsSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { emulatorCommand } from '../../src/cli/commands/emulator';
+import { startEmulator } from '../../src/emulator';
 import type { CliIo } from '../../src/cli/command';
 
 function io(cwd: string, interrupted: Promise<void>): { io: CliIo; out: () => string } {
@@ -70,6 +79,50 @@ describe('zulip-cdk emulator', () => {
     stop();
     expect(await done).toBe(0);
     expect(existsSync(path.join(dir, 'org.json'))).toBe(true);
+  });
+
+  test('an existing world-readable zuliprc or state file ends up 0600', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zcdk-emu-'));
+    const rc = path.join(dir, 'z.rc');
+    const state = path.join(dir, 'org.json');
+    writeFileSync(rc, 'old\n', { mode: 0o644 });
+    chmodSync(rc, 0o644);
+    let stop!: () => void;
+    const interrupted = new Promise<void>((r) => (stop = r));
+    const t = io(dir, interrupted);
+    const done = main(['emulator', '--zuliprc', 'z.rc', '--state', 'org.json'], t.io);
+    let rcMode: number;
+    try {
+      for (let i = 0; i < 100 && !/listening on/.test(t.out()); i++)
+        await new Promise((r) => setTimeout(r, 20));
+      rcMode = statSync(rc).mode & 0o777;
+      // Make the state file world-readable before the save on stop.
+      writeFileSync(state, '{}\n', { mode: 0o644 });
+      chmodSync(state, 0o644);
+    } finally {
+      stop();
+    }
+    expect(await done).toBe(0);
+    expect(rcMode).toBe(0o600);
+    expect(readFileSync(rc, 'utf8')).toMatch(/^\[api\]\nemail=/);
+    expect(statSync(state).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(state, 'utf8'))).toHaveProperty('users');
+    expect(readdirSync(dir).sort()).toEqual(['org.json', 'z.rc']);
+  });
+
+  test('Emulator.save makes an existing 0644 file 0600', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zcdk-emu-'));
+    const file = path.join(dir, 'state.json');
+    writeFileSync(file, '{}\n');
+    chmodSync(file, 0o644);
+    const z = await startEmulator({ rateLimit: false });
+    try {
+      await z.save(file);
+    } finally {
+      await z.close();
+    }
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['state.json']);
   });
 
   test('rejects a bad --port', async () => {

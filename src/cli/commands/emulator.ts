@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../command';
 import type { Command } from '../command';
-import { startEmulator } from '../../emulator';
+import { startEmulator, writePrivateFile } from '../../emulator';
 
 function intOption(value: unknown, flag: string, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -58,10 +57,10 @@ Runs a Zulip-compatible server on 127.0.0.1 with a demo organization, until Ctrl
         );
       if (typeof values.zuliprc === 'string') {
         const rc = path.resolve(io.cwd, values.zuliprc);
-        await writeFile(
+        // 0600 even when the file already exists with a wider mode.
+        await writePrivateFile(
           rc,
           `[api]\nemail=${z.owner.email}\nkey=${z.owner.apiKey}\nsite=${z.site}\n`,
-          { mode: 0o600 },
         );
         io.stdout.write(`Wrote the owner's credentials (${z.owner.email}) to ${rc}\n`);
       }
