@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
-import { FEATURE_LEVELS } from '../model/features';
+import { ZulipCdkError } from '../model/errors';
+import { FEATURE_LEVELS, MIN_FEATURE_LEVEL } from '../model/features';
 import { ROLES } from '../model/kinds';
 import { FaultInjector } from './faults';
 import { writePrivateFile } from './private-file';
@@ -107,6 +108,20 @@ async function initialOrg(options: EmulatorOptions, now: number): Promise<OrgSta
   return demoOrg(now).org;
 }
 
+/** The feature levels the emulator models: from Zulip 10.2 to the newest one it knows. */
+export const EMULATOR_FEATURE_LEVELS = { min: MIN_FEATURE_LEVEL, max: FEATURE_LEVELS.newest };
+
+/** Throws unless the emulator models `featureLevel` (an integer in the supported range). */
+export function checkEmulatorFeatureLevel(featureLevel: number): void {
+  const { min, max } = EMULATOR_FEATURE_LEVELS;
+  if (Number.isInteger(featureLevel) && featureLevel >= min && featureLevel <= max) return;
+  throw new ZulipCdkError(
+    'EMULATOR_FEATURE_LEVEL',
+    `The emulator supports Zulip feature levels ${min} to ${max}; got ${featureLevel}.`,
+    { hint: `Pick a level from ${min} (Zulip 10.2) to ${max} (the newest modelled).` },
+  );
+}
+
 /**
  * Starts the embedded Zulip-compatible server on 127.0.0.1.
  *
@@ -120,6 +135,7 @@ async function initialOrg(options: EmulatorOptions, now: number): Promise<OrgSta
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const clock: Clock = options.clock ?? { now: () => Date.now() };
   const featureLevel = options.featureLevel ?? FEATURE_LEVELS.newest;
+  checkEmulatorFeatureLevel(featureLevel);
   const org = await initialOrg(options, clock.now());
   const ownerUser = org.users.find((u) => u.isActive && !u.isBot && u.role === ROLES.owner);
   if (!ownerUser) throw new Error('the organization has no active owner');

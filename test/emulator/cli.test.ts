@@ -125,6 +125,33 @@ describe('zulip-cdk emulator', () => {
     expect(readdirSync(dir)).toEqual(['state.json']);
   });
 
+  test('rejects a --feature-level outside the modelled range, saying what the range is', async () => {
+    for (const level of ['371', '479', '1']) {
+      const t = io(tmpdir(), Promise.resolve());
+      expect(await main(['emulator', '--feature-level', level], t.io)).toBe(1);
+      const run = emulatorCommand.run({
+        values: { 'feature-level': level },
+        positionals: [],
+        io: t.io,
+      });
+      await expect(run).rejects.toThrow(
+        `--feature-level must be between 372 and 478 (the levels the emulator supports), got ${level}`,
+      );
+    }
+  });
+
+  test('startEmulator refuses a feature level it does not model', async () => {
+    for (const featureLevel of [371, 479, 400.5]) {
+      await expect(startEmulator({ featureLevel })).rejects.toMatchObject({
+        name: 'ZulipCdkError',
+        code: 'EMULATOR_FEATURE_LEVEL',
+        message: `The emulator supports Zulip feature levels 372 to 478; got ${featureLevel}.`,
+      });
+    }
+    const z = await startEmulator({ featureLevel: 372, rateLimit: false });
+    await z.close();
+  });
+
   test('rejects a bad --port', async () => {
     const t = io(tmpdir(), Promise.resolve());
     expect(await main(['emulator', '--port', 'abc'], t.io)).toBe(1);

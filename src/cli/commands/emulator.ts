@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../command';
 import type { Command } from '../command';
-import { startEmulator, writePrivateFile } from '../../emulator';
+import { EMULATOR_FEATURE_LEVELS, startEmulator, writePrivateFile } from '../../emulator';
 
 function intOption(value: unknown, flag: string, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -25,7 +25,8 @@ Runs a Zulip-compatible server on 127.0.0.1 with a demo organization, until Ctrl
   --port N            port to listen on (default: picked by the OS)
   --state FILE        load the organization from FILE if it exists; save it there on exit
   --zuliprc PATH      write the owner's credentials as a zuliprc (mode 0600)
-  --feature-level N   behave as this Zulip feature level (372 = 10.2, 421 = 11.0; default 478)
+  --feature-level N   behave as this Zulip feature level, 372 to 478 (372 = 10.2, 421 = 11.0;
+                      default 478)
   --rate-limit N      requests per minute per user (default 200; 0 switches it off)
 `,
   options: {
@@ -38,6 +39,11 @@ Runs a Zulip-compatible server on 127.0.0.1 with a demo organization, until Ctrl
   async run({ values, io }) {
     const port = intOption(values.port, '--port', 0);
     const featureLevel = intOption(values['feature-level'], '--feature-level', 1);
+    const { min, max } = EMULATOR_FEATURE_LEVELS;
+    if (featureLevel !== undefined && (featureLevel < min || featureLevel > max))
+      throw new UsageError(
+        `--feature-level must be between ${min} and ${max} (the levels the emulator supports), got ${featureLevel}`,
+      );
     const rate = intOption(values['rate-limit'], '--rate-limit', 0);
     const statePath =
       typeof values.state === 'string' ? path.resolve(io.cwd, values.state) : undefined;
