@@ -1,4 +1,5 @@
 import { startEmulator } from '../../src/emulator';
+import { ROLES } from '../../src/model/kinds';
 import type { Emulator } from '../../src/emulator';
 import { clientFor, expectError, expectSuccess } from '../support/emulator-client';
 import type { TestClient } from '../support/emulator-client';
@@ -58,6 +59,37 @@ describe('system groups', () => {
     ]);
     expect(byName.get('role:everyone')!.members).toEqual([user('guest').id]);
     expect(byName.get('role:nobody')!.members).toEqual([]);
+    // Every user is a direct member of its role's group; members (all full members: the
+    // waiting period is 0) of both role:members and role:fullmembers.
+    const withRole = (role: number) =>
+      z.org.users
+        .filter((u) => u.isActive && u.role === role)
+        .map((u) => u.id)
+        .sort((a, b) => a - b);
+    expect(withRole(ROLES.member).length).toBeGreaterThan(0);
+    expect(byName.get('role:members')!.members).toEqual(withRole(ROLES.member));
+    expect(byName.get('role:members')!.members).toContain(user('alice').id);
+    expect(byName.get('role:fullmembers')!.members).toEqual(withRole(ROLES.member));
+    expect(byName.get('role:moderators')!.members).toEqual(withRole(ROLES.moderator));
+    expect(byName.get('role:owners')!.members).toEqual(withRole(ROLES.owner));
+    expect(byName.get('role:internet')!.members).toEqual([]);
+    // The chain: owners ⊂ administrators ⊂ moderators ⊂ fullmembers ⊂ members ⊂ everyone ⊂ internet.
+    const chain = [
+      'role:internet',
+      'role:everyone',
+      'role:members',
+      'role:fullmembers',
+      'role:moderators',
+      'role:administrators',
+      'role:owners',
+    ];
+    chain.forEach((name, i) =>
+      expect([name, byName.get(name)!.direct_subgroup_ids]).toEqual([
+        name,
+        i + 1 < chain.length ? [group(chain[i + 1]!).id] : [],
+      ]),
+    );
+    expect(byName.get('role:nobody')!.direct_subgroup_ids).toEqual([]);
     expect(byName.has('retired-team')).toBe(false);
     expectError(
       await owner.patch(`/user_groups/${group('role:members').id}`, { description: 'x' }),
