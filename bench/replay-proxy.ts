@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
  * keeps the response; in `replay` mode it answers a request it has seen (same method, URL,
  * credentials and body) from memory without asking the emulator.
  *
- * Why: the emulator computes some responses slowly (its views scan all subscriptions per
- * channel), which says nothing about a client. Replaying the recorded responses measures what
+ * Why: the time the emulator takes to compute a response says nothing about a client.
+ * Replaying the recorded responses measures what
  * each read strategy costs on the client and the wire with a server that answers instantly,
  * the best case for the strategy that sends many requests.
  */

@@ -184,9 +184,8 @@ export function renderReport(r: BenchResults): string {
   );
   out.push(
     '',
-    'Emulator CPU: time the emulator process spent serving the read. Its register and list views',
-    'scan every subscription per channel (they grow with channels x subscriptions; a real server',
-    'answers from indexed queries), so on the emulator the one big register is the slow part.',
+    'Emulator CPU: time the emulator process spent serving the read (its views answer from',
+    'in-memory indexes: subscriptions by channel and by user, users and groups by ID).',
     '"Replayed from memory": the same requests answered by a recording proxy in front of the',
     'emulator, without asking it again: what each strategy costs on the client and the wire.',
     `Rate limiting is off for (a) and (b); the modelled line is what the request count costs at`,
@@ -243,9 +242,8 @@ export function renderReport(r: BenchResults): string {
       out.push(
         `"predicted": from the engine's execution order (one request per step, the subscribers and`,
         'members of new channels and groups sent inside their create, plus the re-read before',
-        `writing). The apply itself is executed at scale ${ex.scale} below, where predicted and`,
-        'measured are compared. (Executing it at full scale on the emulator would take hours: the',
-        "emulator's writes compute each event's audience by scanning users x subscriptions.)",
+        `writing). The apply itself is executed at scale ${ex.scale} below (--apply-scale), where`,
+        'predicted and measured are compared.',
       );
     const run = (x: ApplyRun, label: string): void => {
       out.push(

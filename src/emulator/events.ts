@@ -1,10 +1,21 @@
 import { hasMetadataAccess } from './permissions';
-import type { PendingEvent, ServerCore } from './router';
-import type { OrgState, StoredChannel } from './state';
+import type { PendingEvent, RequestContext, ServerCore } from './router';
+import type { StoredChannel } from './state';
 
-/** Active users who can see a channel's metadata (the audience of its events). */
-export function channelAudience(org: OrgState, ch: StoredChannel): number[] {
-  return org.users.filter((u) => u.isActive && hasMetadataAccess(org, u, ch)).map((u) => u.id);
+/**
+ * The audience of a channel's events (active users who can see its metadata), as far as it can
+ * matter: only users with a registered event queue are considered, since the audience is only
+ * used to deliver to queues. With no queue registered (an apply, most requests), nothing is
+ * computed; otherwise the permission check runs per listening user, not per user of the realm.
+ */
+export function channelAudience(ctx: RequestContext, ch: StoredChannel): number[] {
+  const listening = new Set<number>();
+  for (const q of ctx.core.queues.values()) listening.add(q.userId);
+  if (listening.size === 0) return [];
+  const org = ctx.org;
+  return org.users
+    .filter((u) => listening.has(u.id) && u.isActive && hasMetadataAccess(org, u, ch))
+    .map((u) => u.id);
 }
 
 /** Event types a queue registered for, by the name clients pass in `event_types`. */
@@ -17,7 +28,7 @@ function wants(types: string[] | null, type: string): boolean {
 
 /** Appends events to the queues of their users and wakes their long-pollers. */
 export function deliverEvents(core: ServerCore, pending: readonly PendingEvent[]): void {
-  if (pending.length === 0) return;
+  if (pending.length === 0 || core.queues.size === 0) return;
   const active = new Set(core.org.users.filter((u) => u.isActive).map((u) => u.id));
   for (const q of core.queues.values()) {
     let added = false;

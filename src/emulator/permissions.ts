@@ -1,5 +1,12 @@
 import type { OrgState, StoredChannel, StoredGroup, StoredGroupSetting, StoredUser } from './state';
 import { ROLES } from '../model/kinds';
+import {
+  groupById,
+  subscriptionOf,
+  subscriptionRowsUnique,
+  subscriptionsOfChannel,
+  userById,
+} from './indexes';
 
 /** Role checks, as Zulip's `UserProfile` properties. */
 export const isOwner = (u: StoredUser): boolean => u.role === ROLES.owner;
@@ -8,11 +15,16 @@ export const isModerator = (u: StoredUser): boolean => u.role <= ROLES.moderator
 export const isGuest = (u: StoredUser): boolean => u.role === ROLES.guest;
 
 export function findGroup(org: OrgState, id: number): StoredGroup | undefined {
-  return org.groups.find((g) => g.id === id);
+  return groupById(org, id);
 }
 
 export function findUser(org: OrgState, id: number): StoredUser | undefined {
-  return org.users.find((u) => u.id === id);
+  return userById(org, id);
+}
+
+/** Whether a user with this ID exists and is active. */
+function isActiveUser(org: OrgState, id: number): boolean {
+  return userById(org, id)?.isActive === true;
 }
 
 /**
@@ -23,12 +35,23 @@ export function directMembers(org: OrgState, g: StoredGroup): number[] {
   let ids: number[];
   if (g.isSystemGroup) {
     const role = SYSTEM_GROUP_ROLE[g.name];
-    ids = role === undefined ? [] : org.users.filter((u) => u.role === role).map((u) => u.id);
+    ids =
+      role === undefined
+        ? []
+        : org.users.filter((u) => u.role === role && u.isActive).map((u) => u.id);
   } else {
-    ids = g.members;
+    ids = g.members.filter((id) => isActiveUser(org, id));
   }
-  const active = new Set(org.users.filter((u) => u.isActive).map((u) => u.id));
-  return ids.filter((id) => active.has(id)).sort((a, b) => a - b);
+  return ids.sort((a, b) => a - b);
+}
+
+/** Whether the user is one of `directMembers(org, g)`, without listing them. */
+function isDirectMember(user: StoredUser, g: StoredGroup): boolean {
+  if (g.isSystemGroup) {
+    const role = SYSTEM_GROUP_ROLE[g.name];
+    return role !== undefined && user.role === role;
+  }
+  return g.members.includes(user.id);
 }
 
 /**
@@ -75,7 +98,15 @@ export function recursiveMembers(org: OrgState, groupId: number): number[] {
 
 /** Whether the user is a (recursive) member of the group. */
 export function isInGroup(org: OrgState, userId: number, groupId: number): boolean {
-  return recursiveMembers(org, groupId).includes(userId);
+  // The user of the ID (the first, as a scan finds it) must be active; then membership of any
+  // group reachable through subgroups, as `recursiveMembers(org, groupId).includes(userId)`.
+  const user = userById(org, userId);
+  if (!user?.isActive) return false;
+  for (const id of descendantGroups(org, groupId)) {
+    const g = findGroup(org, id);
+    if (g && isDirectMember(user, g)) return true;
+  }
+  return false;
 }
 
 /** Whether the user holds a group-setting value. Deactivated users hold nothing. */
@@ -96,6 +127,7 @@ export function holdsRealmSetting(org: OrgState, user: StoredUser, name: string)
 }
 
 export function isSubscribed(org: OrgState, userId: number, channelId: number): boolean {
+  if (subscriptionRowsUnique(org)) return subscriptionOf(org, userId, channelId)?.active === true;
   return org.subscriptions.some(
     (s) => s.userId === userId && s.channelId === channelId && s.active,
   );
@@ -103,11 +135,12 @@ export function isSubscribed(org: OrgState, userId: number, channelId: number): 
 
 /** Active subscriber IDs of a channel, active users only, sorted. */
 export function subscriberIds(org: OrgState, channelId: number): number[] {
-  const active = new Set(org.users.filter((u) => u.isActive).map((u) => u.id));
-  return org.subscriptions
-    .filter((s) => s.channelId === channelId && s.active && active.has(s.userId))
-    .map((s) => s.userId)
-    .sort((a, b) => a - b);
+  const out: number[] = [];
+  const rows = subscriptionRowsUnique(org)
+    ? subscriptionsOfChannel(org, channelId).values()
+    : org.subscriptions.filter((s) => s.channelId === channelId);
+  for (const s of rows) if (s.active && isActiveUser(org, s.userId)) out.push(s.userId);
+  return out.sort((a, b) => a - b);
 }
 
 /** Realm administrators, and members of `can_administer_channel_group`. */

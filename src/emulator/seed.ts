@@ -2,6 +2,7 @@ import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import { ROLES } from '../model/kinds';
 import type { SystemGroupName } from '../model/kinds';
+import { addSubscription } from './indexes';
 import { addUser, emptyOrg, nextId, systemGroupId } from './state';
 import type { OrgState, StoredChannel, StoredGroupSetting, StoredUser } from './state';
 
@@ -131,7 +132,7 @@ export function demoOrg(now: number): { org: OrgState; owner: StoredUser } {
     };
     org.channels.push(ch);
     for (const s of opts.subscribers)
-      org.subscriptions.push({
+      addSubscription(org, {
         userId: s.id,
         channelId: ch.id,
         active: true,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { supports } from '../model/features';
 import { channelSettingInfos } from './group-settings';
-import { directMembers, subscriberIds } from './permissions';
+import { directMembers, findUser, subscriberIds } from './permissions';
 import type {
   OrgState,
   StoredChannel,
@@ -39,9 +39,8 @@ export function settingToApi(
   v: StoredGroupSetting | undefined,
 ): StoredGroupSetting | undefined {
   if (v === undefined || typeof v === 'number') return v;
-  const active = new Set(org.users.filter((u) => u.isActive).map((u) => u.id));
   return {
-    direct_members: v.direct_members.filter((id) => active.has(id)),
+    direct_members: v.direct_members.filter((id) => findUser(org, id)?.isActive === true),
     direct_subgroups: [...v.direct_subgroups],
   };
 }

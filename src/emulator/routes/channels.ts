@@ -41,6 +41,7 @@ import type { RequestContext, Route } from '../router';
 import { nextId, systemGroupId } from '../state';
 import type { StoredChannel, StoredGroupSetting } from '../state';
 import { channelAudience } from '../events';
+import { addSubscription, subscriptionOf } from '../indexes';
 import { channelToApi, renderMarkdown, settingToApi, subscriptionToApi } from '../views';
 import { accessChannelById, channelByName, pathInt, requireAdmin } from './common';
 
@@ -249,7 +250,7 @@ function streamUpdate(
   extra: Record<string, unknown> = {},
 ): void {
   ctx.events.push({
-    users: channelAudience(ctx.org, ch),
+    users: channelAudience(ctx, ch),
     event: {
       type: 'stream',
       op: 'update',
@@ -289,7 +290,7 @@ export function createChannel(
   };
   ctx.org.channels.push(ch);
   ctx.events.push({
-    users: channelAudience(ctx.org, ch),
+    users: channelAudience(ctx, ch),
     event: { type: 'stream', op: 'create', streams: [channelToApi(ctx.org, ctx.featureLevel, ch)] },
   });
   if (c.isDefault) {
@@ -308,11 +309,11 @@ export function subscribeUsers(
   const added: number[] = [];
   const colors = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd'];
   for (const uid of userIds) {
-    const existing = ctx.org.subscriptions.find((s) => s.userId === uid && s.channelId === ch.id);
+    const existing = subscriptionOf(ctx.org, uid, ch.id);
     if (existing?.active) continue;
     if (existing) existing.active = true;
     else
-      ctx.org.subscriptions.push({
+      addSubscription(ctx.org, {
         userId: uid,
         channelId: ch.id,
         active: true,
@@ -329,7 +330,7 @@ export function subscribeUsers(
   }
   if (added.length > 0) {
     for (const uid of added) {
-      const sub = ctx.org.subscriptions.find((x) => x.userId === uid && x.channelId === ch.id);
+      const sub = subscriptionOf(ctx.org, uid, ch.id);
       ctx.events.push({
         users: [uid],
         event: {
@@ -340,7 +341,7 @@ export function subscribeUsers(
       });
     }
     ctx.events.push({
-      users: channelAudience(ctx.org, ch).filter((u) => !added.includes(u)),
+      users: channelAudience(ctx, ch).filter((u) => !added.includes(u)),
       event: { type: 'subscription', op: 'peer_add', stream_ids: [ch.id], user_ids: added },
     });
   }
@@ -507,7 +508,7 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
     const before = ch.name;
     ch.name = name;
     ctx.events.push({
-      users: channelAudience(org, ch),
+      users: channelAudience(ctx, ch),
       event: {
         type: 'stream',
         op: 'update',
@@ -546,7 +547,7 @@ function archiveChannel(ctx: RequestContext): Record<string, unknown> {
   if (!canAdministerChannel(ctx.org, ctx.user, ch))
     throw badRequest('You do not have permission to administer this channel.');
   if (ch.isArchived) throw badRequest('Channel is already deactivated');
-  const audience = channelAudience(ctx.org, ch);
+  const audience = channelAudience(ctx, ch);
   ch.isArchived = true;
   const wasDefault = ctx.org.defaultChannelIds.includes(ch.id);
   ctx.org.defaultChannelIds = ctx.org.defaultChannelIds.filter((x) => x !== ch.id);

@@ -3,6 +3,7 @@ import { supports } from '../../model/features';
 import { LIMITS } from '../../model/kinds';
 import { ApiError, badRequest, missingArgument } from '../errors';
 import { supportedPermissionSettings } from '../group-settings';
+import { subscriptionOf } from '../indexes';
 import { expectDict } from '../params';
 import {
   hasMetadataAccess,
@@ -174,14 +175,13 @@ function register(ctx: RequestContext): Record<string, unknown> {
       .sort((a, b) => a.id - b.id)
       .map((g) => groupToApi(org, g));
   if (want('subscription')) {
-    const subs = org.subscriptions.filter((s) => s.userId === user.id);
     const channels = [...org.channels].sort((a, b) => a.id - b.id);
     const subscribed: unknown[] = [];
     const unsubscribed: unknown[] = [];
     const never: unknown[] = [];
     for (const ch of channels) {
       if (!cap('archived_channels') && ch.isArchived) continue;
-      const sub = subs.find((s) => s.channelId === ch.id);
+      const sub = subscriptionOf(org, user.id, ch.id);
       if (sub?.active) subscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers));
       else if (sub) {
         if (hasMetadataAccess(org, user, ch))

@@ -13,6 +13,7 @@ import {
 import type { RequestContext, Route } from '../router';
 import type { StoredChannel, StoredSubscription, StoredUser } from '../state';
 import { channelAudience } from '../events';
+import { activeSubscriptionOf, subscriptionOf, subscriptionRowsOfUser } from '../indexes';
 import { subscriptionToApi } from '../views';
 import {
   atomic,
@@ -154,8 +155,7 @@ function subscribe(
   for (const r of requests) {
     if (r.color === undefined) continue;
     const ch = channelByName(ctx, r.name);
-    const sub =
-      ch && ctx.org.subscriptions.find((s) => s.channelId === ch.id && s.userId === ctx.user.id);
+    const sub = ch && subscriptionOf(ctx.org, ctx.user.id, ch.id);
     if (sub && principals.includes(ctx.user)) sub.color = r.color;
   }
   const out: Record<string, unknown> = { subscribed, already_subscribed: already };
@@ -193,9 +193,7 @@ function unsubscribe(
   for (const ch of channels) {
     const gone: number[] = [];
     for (const u of principals) {
-      const sub = ctx.org.subscriptions.find(
-        (s) => s.channelId === ch.id && s.userId === u.id && s.active,
-      );
+      const sub = activeSubscriptionOf(ctx.org, u.id, ch.id);
       if (sub) {
         sub.active = false;
         removed.push(ch.name);
@@ -212,7 +210,7 @@ function unsubscribe(
     }
     if (gone.length > 0)
       ctx.events.push({
-        users: channelAudience(ctx.org, ch).filter((id) => !gone.includes(id)),
+        users: channelAudience(ctx, ch).filter((id) => !gone.includes(id)),
         event: { type: 'subscription', op: 'peer_remove', stream_ids: [ch.id], user_ids: gone },
       });
   }
@@ -228,7 +226,7 @@ function mySubscriptions(ctx: RequestContext): Record<string, unknown> {
   )
     throw badRequest('include_subscribers is not a boolean');
   const withSubs = inc === true || inc === 'partial';
-  const subs = ctx.org.subscriptions.filter((s) => s.userId === ctx.user.id && s.active);
+  const subs = subscriptionRowsOfUser(ctx.org, ctx.user.id).filter((s) => s.active);
   return {
     subscriptions: subs
       .map((s) => ({ s, ch: ctx.org.channels.find((c) => c.id === s.channelId) }))
@@ -257,9 +255,7 @@ function setProperty(
   value: unknown,
 ): void {
   const ch = accessChannelById(ctx, streamId);
-  const sub = ctx.org.subscriptions.find(
-    (s) => s.channelId === ch.id && s.userId === ctx.user.id && s.active,
-  );
+  const sub = activeSubscriptionOf(ctx.org, ctx.user.id, ch.id);
   if (!sub) throw badRequest(`Not subscribed to channel ID ${streamId}`);
   const event = (p: string, v: unknown): void => {
     ctx.events.push({

@@ -1,0 +1,193 @@
+import type { OrgState, StoredGroup, StoredSubscription, StoredUser } from './state';
+
+/**
+ * In-memory indexes over the organization's arrays, so that lookups do not scan them. The
+ * organization stays plain JSON (what is saved and loaded): each index lives in a WeakMap keyed
+ * by the array it indexes, so it is never serialised, `structuredClone` does not copy it, and an
+ * array that is replaced (a loaded file, `atomic`'s rollback) simply gets a new index on first
+ * use. Each index also remembers the array's length and is rebuilt when it differs, so an
+ * element pushed without going through these helpers cannot be missed.
+ *
+ * Subscriptions are added only through {@link addSubscription}; their other fields (`active`,
+ * `color`, ...) are changed in place on the indexed object, which the index shares.
+ */
+
+interface SubscriptionIndex {
+  length: number;
+  /** Whether some (user, channel) pair has more than one row (never made by the emulator). */
+  duplicates: boolean;
+  byChannel: Map<number, Map<number, StoredSubscription>>;
+  byUser: Map<number, Map<number, StoredSubscription>>;
+}
+
+const subscriptionIndexes = new WeakMap<StoredSubscription[], SubscriptionIndex>();
+
+function indexSubscription(idx: SubscriptionIndex, s: StoredSubscription): void {
+  // The first row for a (user, channel) pair wins, as `Array.prototype.find` did.
+  let ofChannel = idx.byChannel.get(s.channelId);
+  if (!ofChannel)
+    idx.byChannel.set(s.channelId, (ofChannel = new Map<number, StoredSubscription>()));
+  if (ofChannel.has(s.userId)) {
+    idx.duplicates = true;
+    return;
+  }
+  ofChannel.set(s.userId, s);
+  let ofUser = idx.byUser.get(s.userId);
+  if (!ofUser) idx.byUser.set(s.userId, (ofUser = new Map<number, StoredSubscription>()));
+  ofUser.set(s.channelId, s);
+}
+
+function buildSubscriptionIndex(subs: StoredSubscription[]): SubscriptionIndex {
+  const idx: SubscriptionIndex = {
+    length: subs.length,
+    duplicates: false,
+    byChannel: new Map(),
+    byUser: new Map(),
+  };
+  for (const s of subs) indexSubscription(idx, s);
+  subscriptionIndexes.set(subs, idx);
+  return idx;
+}
+
+function subscriptionIndex(org: OrgState): SubscriptionIndex {
+  const idx = subscriptionIndexes.get(org.subscriptions);
+  if (idx && idx.length === org.subscriptions.length) return idx;
+  return buildSubscriptionIndex(org.subscriptions);
+}
+
+/** The first active subscription row of a user to a channel (`find(... && s.active)`). */
+export function activeSubscriptionOf(
+  org: OrgState,
+  userId: number,
+  channelId: number,
+): StoredSubscription | undefined {
+  const idx = subscriptionIndex(org);
+  if (idx.duplicates)
+    return org.subscriptions.find(
+      (s) => s.userId === userId && s.channelId === channelId && s.active,
+    );
+  const s = idx.byChannel.get(channelId)?.get(userId);
+  return s?.active ? s : undefined;
+}
+
+const NO_SUBSCRIPTIONS: ReadonlyMap<number, StoredSubscription> = new Map();
+
+/** The subscription row (active or not) of a user to a channel. */
+export function subscriptionOf(
+  org: OrgState,
+  userId: number,
+  channelId: number,
+): StoredSubscription | undefined {
+  return subscriptionIndex(org).byChannel.get(channelId)?.get(userId);
+}
+
+/** A channel's subscription rows (active or not), by user ID, in insertion order. */
+export function subscriptionsOfChannel(
+  org: OrgState,
+  channelId: number,
+): ReadonlyMap<number, StoredSubscription> {
+  return subscriptionIndex(org).byChannel.get(channelId) ?? NO_SUBSCRIPTIONS;
+}
+
+/** A user's subscription rows (active or not), by channel ID, in insertion order. */
+export function subscriptionsOfUser(
+  org: OrgState,
+  userId: number,
+): ReadonlyMap<number, StoredSubscription> {
+  return subscriptionIndex(org).byUser.get(userId) ?? NO_SUBSCRIPTIONS;
+}
+
+/**
+ * Whether every (user, channel) pair has at most one row, so the index holds every row (a
+ * hand-edited state file could repeat one; the emulator never does). Callers that count rows
+ * scan the array when not.
+ */
+export function subscriptionRowsUnique(org: OrgState): boolean {
+  return !subscriptionIndex(org).duplicates;
+}
+
+/** A user's subscription rows (active or not) in the array's order. */
+export function subscriptionRowsOfUser(org: OrgState, userId: number): StoredSubscription[] {
+  const idx = subscriptionIndex(org);
+  if (idx.duplicates) return org.subscriptions.filter((s) => s.userId === userId);
+  return [...(idx.byUser.get(userId)?.values() ?? [])];
+}
+
+/** Adds a subscription row (the only way rows are added). */
+export function addSubscription(org: OrgState, sub: StoredSubscription): void {
+  const idx = subscriptionIndex(org);
+  org.subscriptions.push(sub);
+  idx.length = org.subscriptions.length;
+  indexSubscription(idx, sub);
+}
+
+/**
+ * Position of the first element with each ID. Lookups check the element found there still has
+ * that ID (else rebuild), and an ID that is not in the index is looked for by a scan, so an
+ * element replaced in place cannot give a wrong answer.
+ */
+interface IdIndex {
+  length: number;
+  position: Map<number, number>;
+}
+
+const idIndexes = new WeakMap<ReadonlyArray<{ id: number }>, IdIndex>();
+
+function buildIdIndex(items: ReadonlyArray<{ id: number }>): IdIndex {
+  const position = new Map<number, number>();
+  items.forEach((x, i) => {
+    if (!position.has(x.id)) position.set(x.id, i);
+  });
+  const idx = { length: items.length, position };
+  idIndexes.set(items, idx);
+  return idx;
+}
+
+function byId<T extends { id: number }>(items: T[], id: number): T | undefined {
+  let idx = idIndexes.get(items);
+  if (!idx || idx.length !== items.length) idx = buildIdIndex(items);
+  let pos = idx.position.get(id);
+  if (pos !== undefined && items[pos]?.id !== id) pos = buildIdIndex(items).position.get(id);
+  if (pos === undefined) return items.find((x) => x.id === id);
+  return items[pos];
+}
+
+/** A user by ID (any state). */
+export function userById(org: OrgState, id: number): StoredUser | undefined {
+  return byId(org.users, id);
+}
+
+/** A group by ID (any state). */
+export function groupById(org: OrgState, id: number): StoredGroup | undefined {
+  return byId(org.groups, id);
+}
+
+/** Checks every index against a scan of its array; returns the differences (tests). */
+export function indexProblems(org: OrgState): string[] {
+  const problems: string[] = [];
+  const fresh = new Map<string, StoredSubscription>();
+  for (const s of org.subscriptions) {
+    const key = `${s.userId}/${s.channelId}`;
+    if (!fresh.has(key)) fresh.set(key, s);
+  }
+  const idx = subscriptionIndex(org);
+  let count = 0;
+  for (const [channelId, ofChannel] of idx.byChannel)
+    for (const [userId, s] of ofChannel) {
+      count += 1;
+      if (fresh.get(`${userId}/${channelId}`) !== s)
+        problems.push(`subscription ${userId}/${channelId} indexed but not in the array`);
+      if (subscriptionsOfUser(org, userId).get(channelId) !== s)
+        problems.push(`subscription ${userId}/${channelId} missing from the by-user index`);
+    }
+  if (count !== fresh.size) problems.push(`${fresh.size} subscriptions, ${count} indexed`);
+  for (const [key, s] of fresh)
+    if (subscriptionOf(org, s.userId, s.channelId) !== s) problems.push(`${key} not indexed`);
+  for (const u of org.users)
+    if (userById(org, u.id) !== org.users.find((x) => x.id === u.id))
+      problems.push(`user ${u.id} indexed wrongly`);
+  for (const g of org.groups)
+    if (groupById(org, g.id) !== org.groups.find((x) => x.id === g.id))
+      problems.push(`group ${g.id} indexed wrongly`);
+  return problems;
+}

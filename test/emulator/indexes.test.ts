@@ -1,0 +1,170 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startEmulator } from '../../src/emulator';
+import type { Emulator } from '../../src/emulator';
+import {
+  indexProblems,
+  subscriptionOf,
+  subscriptionsOfChannel,
+  subscriptionsOfUser,
+  userById,
+} from '../../src/emulator/indexes';
+import { isSubscribed, subscriberIds } from '../../src/emulator/permissions';
+import type { OrgState } from '../../src/emulator/state';
+import { clientFor, expectSuccess } from '../support/emulator-client';
+
+let z: Emulator;
+let dir: string;
+
+beforeEach(async () => {
+  z = await startEmulator({ rateLimit: false });
+  dir = mkdtempSync(path.join(tmpdir(), 'zulip-cdk-indexes-'));
+});
+afterEach(async () => {
+  await z.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const user = (local: string) => z.org.users.find((u) => u.email.startsWith(`${local}@`))!;
+const channelId = (name: string) => z.org.channels.find((c) => c.name === name)!.id;
+
+/** The index answers as scans of the saved arrays do, for every user and channel. */
+function expectConsistent(org: OrgState): void {
+  expect(indexProblems(org)).toEqual([]);
+  for (const ch of org.channels) {
+    const scanned = org.subscriptions
+      .filter((s) => s.channelId === ch.id && s.active)
+      .filter((s) => org.users.find((u) => u.id === s.userId)?.isActive)
+      .map((s) => s.userId)
+      .sort((a, b) => a - b);
+    expect(subscriberIds(org, ch.id)).toEqual(scanned);
+    for (const u of org.users)
+      expect(isSubscribed(org, u.id, ch.id)).toBe(
+        org.subscriptions.some((s) => s.userId === u.id && s.channelId === ch.id && s.active),
+      );
+    expect([...subscriptionsOfChannel(org, ch.id).values()]).toEqual(
+      org.subscriptions.filter((s) => s.channelId === ch.id),
+    );
+  }
+  for (const u of org.users)
+    expect([...subscriptionsOfUser(org, u.id).values()]).toEqual(
+      org.subscriptions.filter((s) => s.userId === u.id),
+    );
+}
+
+test('the subscription index follows subscribe, unsubscribe, create, archive, rollback and load', async () => {
+  const owner = clientFor(z, 'owner');
+  const alice = clientFor(z, 'alice');
+  expectConsistent(z.org);
+  const bob = user('bob').id;
+  const carol = user('carol').id;
+
+  // Subscribing creates a channel and rows.
+  expectSuccess(
+    await owner.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'idx-one' }, { name: 'idx-two' }],
+      principals: [bob, carol],
+    }),
+  );
+  expectConsistent(z.org);
+  expect(subscriptionOf(z.org, bob, channelId('idx-one'))?.active).toBe(true);
+
+  // Unsubscribing keeps the row, inactive; subscribing again reuses it.
+  const rows = z.org.subscriptions.length;
+  expectSuccess(
+    await owner.delete('/users/me/subscriptions', {
+      subscriptions: ['idx-one'],
+      principals: [bob],
+    }),
+  );
+  expectConsistent(z.org);
+  expect(isSubscribed(z.org, bob, channelId('idx-one'))).toBe(false);
+  expectSuccess(
+    await owner.post('/users/me/subscriptions', {
+      subscriptions: [{ name: 'idx-one' }],
+      principals: [bob],
+    }),
+  );
+  expect(z.org.subscriptions.length).toBe(rows);
+  expectConsistent(z.org);
+
+  // A rolled-back request (an atomic endpoint) replaces the arrays with a snapshot.
+  const r = await owner.post('/users/me/subscriptions', {
+    subscriptions: [{ name: 'idx-three' }],
+    principals: [bob, 999999],
+  });
+  expect(r.status).toBe(400);
+  expectConsistent(z.org);
+
+  // Creating a channel with subscribers, then archiving one.
+  expectSuccess(
+    await owner.post('/channels/create', { name: 'idx-created', subscribers: [carol, bob] }),
+  );
+  expectConsistent(z.org);
+  expectSuccess(await owner.delete(`/streams/${channelId('idx-two')}`));
+  expectConsistent(z.org);
+  expectSuccess(
+    await alice.post('/users/me/subscriptions', { subscriptions: [{ name: 'idx-created' }] }),
+  );
+  expectConsistent(z.org);
+
+  // Rows pushed around the helpers (a test arranging the state) are still found.
+  z.org.subscriptions.push({
+    ...z.org.subscriptions[0]!,
+    userId: user('dave').id,
+    channelId: channelId('idx-created'),
+  });
+  expectConsistent(z.org);
+
+  // The saved file is the plain arrays; loading it builds fresh indexes.
+  const file = path.join(dir, 'state.json');
+  await z.save(file);
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as OrgState;
+  expect(saved.subscriptions).toEqual(JSON.parse(JSON.stringify(z.org.subscriptions)));
+  expect(Object.keys(saved).sort()).toEqual(Object.keys(z.org).sort());
+  const loaded = await startEmulator({ rateLimit: false, state: file });
+  try {
+    expectConsistent(loaded.org);
+    expect(subscriptionOf(loaded.org, carol, channelId('idx-created'))?.active).toBe(true);
+    expectSuccess(
+      await clientFor(loaded, 'owner').delete('/users/me/subscriptions', {
+        subscriptions: ['idx-created'],
+        principals: [carol],
+      }),
+    );
+    expectConsistent(loaded.org);
+    expect(isSubscribed(loaded.org, carol, channelId('idx-created'))).toBe(false);
+    // The first emulator's organization is unaffected.
+    expect(isSubscribed(z.org, carol, channelId('idx-created'))).toBe(true);
+  } finally {
+    await loaded.close();
+  }
+});
+
+test('duplicate rows for a pair (a hand-edited file) are answered as by a scan', () => {
+  const org = z.org;
+  const first = org.subscriptions[0]!;
+  org.subscriptions.push({ ...first, active: !first.active });
+  expect(isSubscribed(org, first.userId, first.channelId)).toBe(true);
+  expect(subscriberIds(org, first.channelId)).toEqual(
+    org.subscriptions
+      .filter((s) => s.channelId === first.channelId && s.active)
+      .map((s) => s.userId)
+      .sort((a, b) => a - b),
+  );
+  expect(indexProblems(org)).toEqual([]);
+});
+
+test('users by ID follow users added and replaced in place', () => {
+  const org = z.org;
+  const alice = user('alice');
+  expect(userById(org, alice.id)).toBe(alice);
+  const copy = { ...alice };
+  org.users[org.users.indexOf(alice)] = copy;
+  expect(userById(org, alice.id)).toBe(copy);
+  org.users.push({ ...alice, id: 424242, email: 'new@zulip-cdk.example' });
+  expect(userById(org, 424242)?.email).toBe('new@zulip-cdk.example');
+  expect(userById(org, 777777)).toBeUndefined();
+  expect(indexProblems(org)).toEqual([]);
+});
