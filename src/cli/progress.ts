@@ -31,7 +31,10 @@ export function changeLine(entry: JournalEntry, color = false): string {
   const mark = color
     ? `\u001b[${COLORS[entry.status]}m${MARKS[entry.status]}\u001b[0m`
     : MARKS[entry.status];
-  const what = `${entry.action} ${entry.address}`;
+  const what =
+    entry.action === 'reorder'
+      ? `reorder ${entry.kind === 'linkifier' ? 'linkifiers' : 'channel folders'}`
+      : `${entry.action} ${entry.address}`;
   const tail =
     entry.status === 'applied'
       ? entry.via

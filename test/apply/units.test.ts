@@ -131,6 +131,26 @@ describe('progress lines', () => {
         message: 'not run: apply was interrupted',
       }),
     ).toBe('- membership channel["eng"]: skipped: not run: apply was interrupted');
+    expect(
+      changeLine({
+        id: 'channelFolder["*"]#reorder',
+        kind: 'channelFolder',
+        address: 'channelFolder["*"]',
+        path: null,
+        action: 'reorder',
+        status: 'applied',
+      }),
+    ).toBe('✓ reorder channel folders');
+    expect(
+      changeLine({
+        id: 'linkifier["*"]#reorder',
+        kind: 'linkifier',
+        address: 'linkifier["*"]',
+        path: null,
+        action: 'reorder',
+        status: 'applied',
+      }),
+    ).toBe('✓ reorder linkifiers');
   });
 
   it('a terminal outside CI gets the bar; CI=true, pipes and --json do not', () => {

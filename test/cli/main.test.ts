@@ -22,7 +22,7 @@ function fakeIo(): CliIo & { out: () => string; err: () => string } {
 
 describe('zulip-cdk main', () => {
   it('loads every command lazily and shows its usage', async () => {
-    for (const name of ['emulator', 'plan', 'synth', 'snapshot']) {
+    for (const name of ['emulator', 'synth', 'plan', 'snapshot', 'apply', 'import', 'demo']) {
       const io = fakeIo();
       expect(await main([name, '--help'], io)).toBe(0);
       expect(io.out()).toContain(`zulip-cdk ${name}`);

@@ -68,7 +68,7 @@ export class LiveBuilder {
     const members: Record<string, { members: number[]; subgroups: string[] }> = {
       'role:internet': { members: [], subgroups: ['role:everyone'] },
       'role:everyone': { members: [], subgroups: ['role:members'] },
-      'role:members': { members: [3, 4], subgroups: ['role:moderators'] },
+      'role:members': { members: [3, 4], subgroups: ['role:fullmembers'] },
       'role:fullmembers': { members: [3, 4], subgroups: ['role:moderators'] },
       'role:moderators': { members: [5], subgroups: ['role:administrators'] },
       'role:administrators': { members: [2], subgroups: ['role:owners'] },

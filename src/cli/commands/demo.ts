@@ -7,7 +7,7 @@ import type { Command } from '../command';
 import { loadDesiredStates, pickOrganization, useColor } from '../plan-sources';
 import { ApplyProgress, progressMode } from '../progress';
 
-const CLI = 'npx tsx src/cli/main.ts';
+const CLI = 'npx zulip-cdk';
 
 /**
  * `zulip-cdk demo` (`npm start`): the whole loop on an embedded server, for a first-time user:
