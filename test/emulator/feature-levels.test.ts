@@ -107,3 +107,35 @@ describe('feature level 478 (newest)', () => {
     }
   });
 });
+
+/**
+ * Endpoints that NOTES section 6 does not list, at the levels of Zulip's API changelog:
+ * `POST /users/{user_id}/status` (FL 407) and `POST /mobile_push/e2ee/test_notification` (FL 420).
+ */
+describe.each([
+  [406, false, false],
+  [407, true, false],
+  [419, true, false],
+  [420, true, true],
+])('feature level %i: admin user status %s, e2ee test notification %s', (level, status, e2ee) => {
+  test('the endpoints exist exactly from their levels', async () => {
+    const z = await startEmulator({ featureLevel: level, rateLimit: false });
+    try {
+      const admin = clientFor(z, 'admin');
+      const bob = z.org.users.find((u) => u.email.startsWith('bob@'))!;
+      const s = await admin.post(`/users/${bob.id}/status`, { status_text: 'busy' });
+      if (status) expectSuccess(s);
+      else {
+        // Only GET exists on the path before FL 407.
+        expect(s.status).toBe(405);
+        expect(s.body.allowed_methods).toEqual(['GET']);
+        expect(z.org.userStatus?.[String(bob.id)]).toBeUndefined();
+      }
+      const n = await admin.post('/mobile_push/e2ee/test_notification', {});
+      if (e2ee) expect([n.status, n.body.code]).toEqual([400, 'NO_ACTIVE_PUSH_DEVICE']);
+      else expect([n.status, n.body.msg]).toEqual([404, 'Invalid API endpoint']);
+    } finally {
+      await z.close();
+    }
+  });
+});

@@ -144,6 +144,14 @@ describe('saved snippets', () => {
       await alice.post('/saved_snippets', { title: '  ', content: 'c' }),
       'title cannot be blank',
     );
+    expectError(
+      await alice.post('/saved_snippets', { title: 't', content: 'c'.repeat(10001) }),
+      'content is too long (limit: 10000 characters)',
+    );
+    expectError(
+      await alice.post('/saved_snippets', { title: 't', content: ' \n ' }),
+      'content cannot be blank',
+    );
     const id = (await alice.post('/saved_snippets', { title: 't', content: 'c' })).body
       .saved_snippet_id as number;
     expectSuccess(await alice.patch(`/saved_snippets/${id}`, {}));

@@ -301,3 +301,66 @@ describe('members and subgroups', () => {
     expect(m.body.is_user_group_member).toBe(true);
   });
 });
+
+describe('deactivated groups (NOTES 2.6, 3.4, 7.3: "User group is deactivated.")', () => {
+  test('cannot be the value of a channel, group or creation setting', async () => {
+    const retired = group('retired-team').id;
+    const channel = z.org.channels.find((c) => c.name === 'design')!;
+    const before = channel.settings.can_send_message_group;
+    expectError(
+      await owner.patch(`/streams/${channel.id}`, { can_send_message_group: { new: retired } }),
+      'User group is deactivated.',
+    );
+    expect(channel.settings.can_send_message_group).toEqual(before);
+    expectError(
+      await owner.patch(`/user_groups/${group('design').id}`, {
+        can_mention_group: { new: retired },
+      }),
+      'User group is deactivated.',
+    );
+    expectError(
+      await owner.post('/user_groups/create', {
+        name: 'uses-retired',
+        description: '',
+        members: [],
+        can_mention_group: retired,
+      }),
+      'User group is deactivated.',
+    );
+    expect(z.org.groups.some((g) => g.name === 'uses-retired')).toBe(false);
+  });
+
+  test('members and subgroups are editable only from FL 391', async () => {
+    const old = await startEmulator({ featureLevel: 372, rateLimit: false });
+    try {
+      const o = clientFor(old, 'owner');
+      const g = (name: string) => old.org.groups.find((x) => x.name === name)!;
+      const retired = g('retired-team');
+      const members = [...retired.members];
+      const erin = old.org.users.find((u) => u.email.startsWith('erin@'))!.id;
+      const alice = old.org.users.find((u) => u.email.startsWith('alice@'))!.id;
+      expectError(
+        await o.post(`/user_groups/${retired.id}/members`, { add: [alice] }),
+        'User group is deactivated.',
+      );
+      expectError(
+        await o.post(`/user_groups/${retired.id}/members`, { delete: [erin] }),
+        'User group is deactivated.',
+      );
+      expectError(
+        await o.post(`/user_groups/${retired.id}/subgroups`, { add: [g('design').id] }),
+        'User group is deactivated.',
+      );
+      expect(retired.members).toEqual(members);
+      expect(retired.subgroups).toEqual([]);
+    } finally {
+      await old.close();
+    }
+    expectSuccess(
+      await owner.post(`/user_groups/${group('retired-team').id}/members`, {
+        add: [user('alice').id],
+      }),
+    );
+    expect(group('retired-team').members).toContain(user('alice').id);
+  });
+});

@@ -74,9 +74,11 @@ function updateStatus(ctx: RequestContext, target: StoredUser): Record<string, u
 export const presenceRoutes: Route[] = [
   { method: 'POST', path: '/users/me/status', handler: (ctx) => updateStatus(ctx, ctx.user) },
   {
+    // The administrator variant is new in Zulip 11.0, feature level 407 (api_docs/changelog.md);
+    // before that only GET exists on this path, so a POST gets 405.
     method: 'POST',
     path: '/users/{user_id}/status',
-    minLevel: 373,
+    minLevel: 407,
     handler: (ctx) => {
       requireAdmin(ctx);
       const u = ctx.org.users.find((x) => x.id === pathInt(ctx, 'user_id'));
