@@ -61,13 +61,21 @@ export class Linkifier extends ZulipResource {
   protected validateResource(): string[] {
     const error = checkLinkifier(this.props.pattern, this.props.urlTemplate);
     if (!error) return [];
+    if (error === 'This field cannot be blank.') {
+      // Zulip's message does not say which field is blank: name it.
+      return this.props.pattern === ''
+        ? [`pattern is empty (Zulip: "${error}"): write the regular expression to linkify`]
+        : [
+            `urlTemplate is empty (Zulip: "${error}"): write the URL, such as https://example.com/{id}`,
+          ];
+    }
     const fix = error.startsWith('Bad regular expression')
       ? 'fix the pattern (RE2 syntax: no look-around or back-references; named groups are (?P<name>...))'
       : error.startsWith('Group')
         ? "make the pattern's named groups and the template's variables the same set"
         : error === 'Invalid URL template.'
           ? 'fix urlTemplate (RFC 6570: variables in braces, such as {id})'
-          : 'fill it in';
+          : 'fix it';
     return [`pattern '${this.props.pattern}': ${error} ${fix[0]?.toUpperCase()}${fix.slice(1)}.`];
   }
 

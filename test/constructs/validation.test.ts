@@ -472,6 +472,177 @@ const CASES: Case[] = [
     path: 'acme/badcolor',
     message: /color 'red' is not a hex colour/,
   },
+  // Rules that had no case of their own.
+  {
+    rule: 'folder name with a control character',
+    declare: (o) => new ChannelFolder(o, 'folderctl', { name: 'abc\u0000' }),
+    path: 'acme/folderctl',
+    message: /Invalid character in channel folder name, at position 4\./,
+  },
+  {
+    rule: 'folder name surrounding whitespace',
+    declare: (o) => new ChannelFolder(o, 'folderspace', { name: 'Ops ' }),
+    path: 'acme/folderspace',
+    message: /name 'Ops ' has leading or trailing whitespace, which Zulip strips/,
+  },
+  {
+    rule: 'a folder that is not a ChannelFolder construct',
+    declare: (o) => ch(o, 'foldername', { folder: 'Engineering' as never }),
+    path: 'acme/foldername',
+    message: /property 'folder': expected a ChannelFolder construct/,
+  },
+  {
+    rule: 'role:internet as subscribers',
+    declare: (o) => ch(o, 'internetsubs', { subscribers: { groups: [SystemGroup.INTERNET] } }),
+    path: 'acme/internetsubs',
+    message: /subscribers lists role:internet, which has no members/,
+  },
+  {
+    rule: 'role:internet as a subgroup',
+    declare: (o) =>
+      new UserGroup(o, 'internetsub', { name: 'internetsub', subgroups: [SystemGroup.INTERNET] }),
+    path: 'acme/internetsub',
+    message: /subgroups lists role:internet, which has no members/,
+  },
+  {
+    rule: 'a deactivated group as a subgroup',
+    declare: (o) => {
+      const gone = new UserGroup(o, 'gonegroup', { name: 'gonegroup', deactivated: true });
+      new UserGroup(o, 'withgone', { name: 'withgone', subgroups: [gone] });
+    },
+    path: 'acme/withgone',
+    message: /subgroups refers to user group 'gonegroup' .* which is declared deactivated/,
+  },
+  {
+    rule: 'a group name added with addSubgroups',
+    declare: (o) =>
+      new UserGroup(o, 'addsubname', { name: 'addsubname' }).addSubgroups('admins' as never),
+    path: 'acme/addsubname',
+    message: /subgroups lists "admins": expected a UserGroup construct or a SystemGroup/,
+  },
+  {
+    rule: 'a bad e-mail added with addMembers',
+    declare: (o) => new UserGroup(o, 'addmember', { name: 'addmember' }).addMembers('carol'),
+    path: 'acme/addmember',
+    message: /members lists "carol", which is not an e-mail address/,
+  },
+  {
+    rule: 'a group by name inside Permission.anyOf',
+    declare: (o) =>
+      ch(o, 'anyofname', {
+        canSendMessageGroup: Permission.anyOf({ groups: ['admins'] } as never),
+      }),
+    path: 'acme/anyofname',
+    message: /canSendMessageGroup: Permission.anyOf groups lists "admins": expected a UserGroup/,
+  },
+  {
+    rule: 'Permission.anyOf users that are not a list',
+    declare: (o) =>
+      ch(o, 'anyofusers', {
+        canSendMessageGroup: Permission.anyOf({ users: 'a@x.io' } as never),
+      }),
+    path: 'acme/anyofusers',
+    message: /canSendMessageGroup: Permission.anyOf users must be an array of e-mail addresses/,
+  },
+  {
+    rule: 'linkifier pattern empty',
+    declare: (o) => new Linkifier(o, 'nopattern', { pattern: '', urlTemplate: 'https://x/' }),
+    path: 'acme/nopattern',
+    message: /pattern is empty \(Zulip: "This field cannot be blank\."\)/,
+  },
+  {
+    rule: 'linkifier URL template empty (named as such)',
+    declare: (o) => new Linkifier(o, 'notemplate', { pattern: 'T(?P<id>[0-9]+)', urlTemplate: '' }),
+    path: 'acme/notemplate',
+    message: /urlTemplate is empty \(Zulip: "This field cannot be blank\."\)/,
+  },
+  {
+    rule: 'playground name empty',
+    declare: (o) =>
+      new CodePlayground(o, 'noname', {
+        name: ' ',
+        pygmentsLanguage: 'go',
+        urlTemplate: 'https://x/{code}',
+      }),
+    path: 'acme/noname',
+    message: /name is empty: give the playground a name/,
+  },
+  {
+    rule: 'playground language empty',
+    declare: (o) =>
+      new CodePlayground(o, 'nolang', {
+        name: 'n5',
+        pygmentsLanguage: '',
+        urlTemplate: 'https://x/{code}',
+      }),
+    path: 'acme/nolang',
+    message: /pygmentsLanguage is empty/,
+  },
+  {
+    rule: 'playground template not RFC 6570',
+    declare: (o) =>
+      new CodePlayground(o, 'badplaytpl', {
+        name: 'n6',
+        pygmentsLanguage: 'python',
+        urlTemplate: 'https://x/?code={code',
+      }),
+    path: 'acme/badplaytpl',
+    message: /urlTemplate 'https:\/\/x\/\?code=\{code': Invalid URL template\./,
+  },
+  {
+    rule: 'playground surrounding whitespace',
+    declare: (o) =>
+      new CodePlayground(o, 'playspace', {
+        name: 'n7',
+        pygmentsLanguage: 'python',
+        urlTemplate: 'https://x/{code} ',
+      }),
+    path: 'acme/playspace',
+    message: /urlTemplate 'https:\/\/x\/\{code\} ' has leading or trailing whitespace/,
+  },
+  {
+    rule: 'snippet title blank',
+    declare: (o) => new SavedSnippet(o, 'notitle', { title: ' ', content: 'c' }),
+    path: 'acme/notitle',
+    message: /title cannot be blank/,
+  },
+  {
+    rule: 'snippet title surrounding whitespace',
+    declare: (o) => new SavedSnippet(o, 'titlespace', { title: ' Hello', content: 'c' }),
+    path: 'acme/titlespace',
+    message: /title ' Hello' has leading or trailing whitespace/,
+  },
+  {
+    rule: 'user e-mail not an e-mail address',
+    declare: (o) => new User(o, 'bademailuser', { email: 'dave', role: 'member' }),
+    path: 'acme/bademailuser',
+    message: /property 'email': expected a user e-mail address/,
+  },
+  {
+    rule: 'user full name empty',
+    declare: (o) => new User(o, 'emptyname', { email: 'empty@x.io', fullName: '  ' }),
+    path: 'acme/emptyname',
+    message: /fullName is empty/,
+  },
+  {
+    rule: 'user full name surrounding whitespace',
+    declare: (o) => new User(o, 'namespace', { email: 'space@x.io', fullName: 'Ann ' }),
+    path: 'acme/namespace',
+    message: /fullName 'Ann ' has leading or trailing whitespace/,
+  },
+  {
+    rule: 'user full name with a control character',
+    declare: (o) => new User(o, 'namectl', { email: 'ctl@x.io', fullName: 'An\u0007n' }),
+    path: 'acme/namectl',
+    message: /fullName has an invalid character at position 3/,
+  },
+  {
+    rule: 'subscription settings of something that is not a Channel construct',
+    declare: (o) =>
+      new SubscriptionSettings(o, 'notchannel', { channel: 'general' as never, isMuted: true }),
+    path: 'acme/notchannel',
+    message: /property 'channel': expected a Channel construct/,
+  },
   // Duplicate natural keys.
   {
     rule: 'duplicate channel names, case-insensitively',
