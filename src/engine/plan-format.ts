@@ -205,6 +205,7 @@ export const WARNING_CODES = [
   'ARCHIVED_NOT_FOUND',
   'DEPENDENCY_CYCLE',
   'FOLDER_NOT_EMPTY',
+  'NO_CONTENT_ACCESS',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 

@@ -22,6 +22,7 @@ import type {
   LiveSavedSnippet,
   LiveState,
   LiveUserGroup,
+  WireGroupSettingValue,
 } from '../model/live-state';
 import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
@@ -129,6 +130,13 @@ function groupsIn(value: JsonValue | GroupSettingValue | undefined): string[] {
 }
 
 const groupAddress = (name: string): string => resourceAddress('userGroup', name);
+
+/** Channel settings whose change on a private channel needs content access (NOTES 3.4). */
+const CONTENT_ACCESS_WIRES: ReadonlySet<string> = new Set(
+  Object.values(CHANNEL_PERMISSIONS as Record<string, PermissionSettingInfo>)
+    .filter((info) => info.needsContentAccess === true)
+    .map((info) => info.wire),
+);
 
 type OrderEntry = { key: string; id: number | null };
 
@@ -304,28 +312,95 @@ class Planner {
     return info.feature === undefined || this.supports(info.feature);
   }
 
-  /** Effective permissions of an object this plan creates (`creator` is the applying account). */
+  /**
+   * Effective permissions of an object this plan creates (`creator` is the applying account).
+   * A declared value naming a group in `later` cannot be sent with the create (the group does
+   * not exist yet: the object itself, or a new group whose create needs this one): the object
+   * is created with Zulip's default and the value goes into `deferred`, an update after it.
+   */
   private createPermissions(
     table: Record<string, PermissionSettingInfo>,
     declared: Partial<Record<string, GroupSettingValue>>,
     address: string,
     path: string,
     props: Props,
+    later: ReadonlySet<string> = new Set(),
+    deferred: PropertyChange[] = [],
   ): string[] {
     const refs: string[] = [];
     for (const [name, info] of Object.entries(table)) {
       if (!this.permissionSupported(info)) continue;
       const value = declared[name];
-      const after =
-        value !== undefined
-          ? this.desiredGroupSetting(value, address, path)
-          : info.default === 'creator'
-            ? this.creatorDefault(this.live.me.userId)
-            : info.default;
+      const fallback =
+        info.default === 'creator' ? this.creatorDefault(this.live.me.userId) : info.default;
+      const after = value !== undefined ? this.desiredGroupSetting(value, address, path) : fallback;
+      if (groupsIn(after).some((g) => later.has(g))) {
+        props[`permissions.${name}`] = fallback;
+        refs.push(...groupsIn(fallback));
+        const old = this.wireOfDefault(fallback);
+        deferred.push({
+          property: `permissions.${name}`,
+          before: fallback,
+          after,
+          wire: info.wire,
+          ...(old !== undefined ? { old } : {}),
+        });
+        continue;
+      }
       props[`permissions.${name}`] = after;
       refs.push(...groupsIn(after));
     }
     return refs;
+  }
+
+  /** The wire value Zulip gives a new object for a default (a system group, or `{creator}`). */
+  private wireOfDefault(value: GroupSettingValue): WireGroupSettingValue | undefined {
+    if (typeof value === 'string') return this.idx.groupsByName.get(value)?.id;
+    const users = value.users.map((email) => this.idx.user(email)?.id);
+    if (value.groups.length > 0 || users.some((id) => id === undefined)) return undefined;
+    return { direct_members: users as number[], direct_subgroups: [] };
+  }
+
+  /**
+   * For each group this plan creates, the new groups that its create cannot name: itself, and
+   * every new group whose create needs it first (through a setting or a subgroup), directly or
+   * not. A group may manage itself, and two new groups may manage each other; Zulip can only
+   * set such a value once both exist.
+   */
+  private groupsCreatedLater(): Map<string, Set<string>> {
+    const created = new Set(
+      this.desired.userGroups
+        .filter((d) => !this.groupMatch.get(d.name) && d.deactivated !== true)
+        .map((d) => d.name),
+    );
+    const needs = new Map<string, string[]>();
+    for (const d of this.desired.userGroups) {
+      if (!created.has(d.name)) continue;
+      const named = [
+        ...d.members.groups,
+        ...Object.values(d.permissions).flatMap((v) => groupsIn(v)),
+      ];
+      needs.set(
+        d.name,
+        named.filter((g) => created.has(g) && g !== d.name),
+      );
+    }
+    const reaches = (from: string, to: string): boolean => {
+      const seen = new Set<string>();
+      const stack = [from];
+      while (stack.length > 0) {
+        const g = stack.pop()!;
+        if (g === to) return true;
+        if (seen.has(g)) continue;
+        seen.add(g);
+        stack.push(...(needs.get(g) ?? []));
+      }
+      return false;
+    };
+    const out = new Map<string, Set<string>>();
+    for (const g of created)
+      out.set(g, new Set([g, ...[...created].filter((h) => h !== g && reaches(h, g))]));
+    return out;
   }
 
   /** Property changes of group settings on a live object. */
@@ -665,6 +740,7 @@ class Planner {
 
   private planGroups(): void {
     const claimed = new Set<number>();
+    const createdLater = this.groupsCreatedLater();
     for (const d of this.desired.userGroups) {
       const address = groupAddress(d.name);
       const base = { kind: 'userGroup' as const, address, key: d.name, path: d.path };
@@ -684,17 +760,32 @@ class Planner {
           continue;
         }
         const props: Props = { name: d.name, description: d.description ?? '' };
+        const deferred: PropertyChange[] = [];
         const refs = this.createPermissions(
           GROUP_PERMISSIONS,
           d.permissions,
           address,
           d.path,
           props,
+          createdLater.get(d.name),
+          deferred,
         );
         this.add(
           { ...base, id: `${address}#create`, action: 'create', dependsOn: [], properties: props },
           { refs: refs.map(groupAddress) },
         );
+        if (deferred.length > 0)
+          this.add(
+            {
+              ...base,
+              id: `${address}#update`,
+              action: 'update',
+              dependsOn: [],
+              liveId: null,
+              properties: deferred,
+            },
+            { refs: deferred.flatMap((p) => groupsIn(p.after)).map(groupAddress) },
+          );
         this.groupMembership(d, null, address);
         continue;
       }
@@ -1037,6 +1128,7 @@ class Planner {
       );
       meta.refs.push(...groupMeta.refs.map(groupAddress));
       meta.releases.push(...groupMeta.releases.map(groupAddress));
+      const updateMeta: ChangeMeta = meta;
       if (props.length > 0)
         this.add(
           {
@@ -1047,9 +1139,10 @@ class Planner {
             liveId: l.id,
             properties: props,
           },
-          meta,
+          updateMeta,
         );
       this.channelMembership(d, l, address);
+      this.checkContentAccess(l, props, updateMeta, address, d.path);
     }
     for (const l of this.live.channels) {
       if (claimed.has(l.id) || l.archived) continue;
@@ -1094,6 +1187,57 @@ class Planner {
     for (const [k, m] of this.folderMatch)
       if (m?.id === f.id) return this.desiredFolders.get(k)?.name ?? f.name;
     return f.name;
+  }
+
+  /**
+   * Zulip refuses to change a private channel's privacy, `can_add_subscribers_group` or
+   * `can_subscribe_group` without content access ("Channel content access is required."), which
+   * administrators lack on a private channel they are not subscribed to. When this plan
+   * subscribes the applying account, the update waits for that subscription; otherwise apply
+   * would fail, so the plan says so.
+   */
+  private checkContentAccess(
+    l: LiveChannel,
+    props: readonly PropertyChange[],
+    meta: ChangeMeta,
+    address: string,
+    path: string,
+  ): void {
+    if (!l.private) return;
+    const gated = props
+      .filter(
+        (p) =>
+          p.property === 'private' || (p.wire !== undefined && CONTENT_ACCESS_WIRES.has(p.wire)),
+      )
+      .map((p) => p.property);
+    if (gated.length === 0) return;
+    const me = this.live.me.userId;
+    if (l.subscribers?.includes(me) === true) return;
+    for (const wire of CONTENT_ACCESS_WIRES) {
+      const v = l.permissions[wire];
+      if (v !== undefined && this.liveGroupSettingHolds(v, me)) return;
+    }
+    if (this.channelSubscribersAfter.get(channelNameKey(l.name))?.has(me) === true) {
+      // The membership change subscribes the account: the update goes after it.
+      meta.afterMembershipOf = address;
+      return;
+    }
+    this.warn(
+      'NO_CONTENT_ACCESS',
+      `the applying account (${this.live.me.email}) is not subscribed to this private channel, and Zulip changes ${gated.join(', ')} only for accounts with access to its content: apply will fail; add the account to the channel's subscribers`,
+      address,
+      path,
+    );
+  }
+
+  /** Whether a live group-setting value includes a user, following subgroups. */
+  private liveGroupSettingHolds(value: WireGroupSettingValue, userId: number): boolean {
+    const groups = typeof value === 'number' ? [value] : value.direct_subgroups;
+    if (typeof value !== 'number' && value.direct_members.includes(userId)) return true;
+    return groups.some((id) => {
+      const g = this.idx.groupsById.get(id);
+      return g !== undefined && this.idx.expandLiveGroup(g).has(userId);
+    });
   }
 
   private channelMembership(d: DesiredChannel, l: LiveChannel | null, address: string): void {

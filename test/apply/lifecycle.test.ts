@@ -1,5 +1,6 @@
 import { emptyDesiredState, supports } from '../../src/model';
 import type { DesiredState } from '../../src/model';
+import { readLiveState } from '../../src/zulip/handlers/read-live-state';
 import { harness, summary } from './helpers';
 import type { Harness } from './helpers';
 
@@ -173,5 +174,174 @@ describe.each([478, 421, 372])('apply end to end, every resource kind (FL %i)', 
       for (const a of ['rename', 'archive', 'deactivate', 'delete']) expect(actions).toContain(a);
     if (n === 4)
       for (const a of ['unarchive', 'reactivate', 'create']) expect(actions).toContain(a);
+  });
+});
+
+/**
+ * Cases the stages above leave out: a channel made web-public, renames that change only the
+ * case of a name, and new groups whose settings name themselves or each other (Zulip can only
+ * set those once the groups exist).
+ */
+describe.each([478, 421, 372])('apply end to end, edge cases (FL %i)', (fl) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness({ featureLevel: fl });
+  });
+  afterAll(() => h.close());
+
+  const org = (build: (d: DesiredState) => void): DesiredState => {
+    const d = emptyDesiredState('edge');
+    build(d);
+    return d;
+  };
+  const live = () => readLiveState(h.client);
+
+  it('makes a public and a private channel web-public, and one back; the next plan is empty', async () => {
+    await h.converge(
+      org((d) => {
+        d.channels.push(
+          { path: 'edge/pub', name: 'wp-public', permissions: {} },
+          { path: 'edge/priv', name: 'wp-private', private: true, permissions: {} },
+          { path: 'edge/new', name: 'wp-new', webPublic: true, permissions: {} },
+        );
+      }),
+    );
+    const created = await live();
+    expect(created.channels.find((c) => c.name === 'wp-new')?.webPublic).toBe(true);
+    const wasSubscribed =
+      created.channels
+        .find((c) => c.name === 'wp-private')
+        ?.subscribers?.includes(created.me.userId) === true;
+    const { first, result, after } = await h.converge(
+      org((d) => {
+        d.channels.push(
+          { path: 'edge/pub', name: 'wp-public', webPublic: true, permissions: {} },
+          {
+            path: 'edge/priv',
+            name: 'wp-private',
+            webPublic: true,
+            permissions: {},
+            // Zulip changes a private channel's privacy only for subscribers (content access):
+            // the plan subscribes the account first.
+            subscribers: { mode: 'atLeast', users: [e('owner')], groups: [] },
+          },
+          { path: 'edge/new', name: 'wp-new', permissions: {} },
+        );
+      }),
+    );
+    const changes = summary(first);
+    expect([...changes].sort()).toEqual(
+      [
+        'update channel["wp-public"]',
+        'update channel["wp-private"]',
+        'update channel["wp-new"]',
+        // Created through /channels/create, the channel has no subscribers yet; created through
+        // the subscribe call (older servers), the account is subscribed already.
+        ...(wasSubscribed ? [] : ['membership channel["wp-private"]']),
+      ].sort(),
+    );
+    if (!wasSubscribed)
+      expect(changes.indexOf('membership channel["wp-private"]')).toBeLessThan(
+        changes.indexOf('update channel["wp-private"]'),
+      );
+    expect(first.warnings.filter((w) => w.code === 'NO_CONTENT_ACCESS')).toEqual([]);
+    expect(result.outcome).toBe('applied');
+    expect(summary(after)).toEqual([]);
+    const byName = new Map((await live()).channels.map((c) => [c.name, c]));
+    expect(byName.get('wp-public')).toMatchObject({ webPublic: true, private: false });
+    expect(byName.get('wp-private')).toMatchObject({ webPublic: true, private: false });
+    expect(byName.get('wp-new')).toMatchObject({ webPublic: false, private: false });
+  });
+
+  it('renames a channel, a folder and a group by case only; the next plan is empty', async () => {
+    const folders = supports(fl, 'channelFolders');
+    await h.converge(
+      org((d) => {
+        if (folders) d.channelFolders.push({ path: 'edge/f', name: 'ops' });
+        d.userGroups.push({
+          path: 'edge/g',
+          name: 'eng-team',
+          members: { mode: 'exact', users: [e('alice')], groups: [] },
+          permissions: {},
+        });
+        d.channels.push({
+          path: 'edge/c',
+          name: 'eng',
+          ...(folders ? { folder: 'ops' } : {}),
+          permissions: { canSendMessageGroup: 'eng-team' },
+        });
+      }),
+    );
+    const before = await live();
+    const ids = {
+      channel: before.channels.find((c) => c.name === 'eng')?.id,
+      group: before.userGroups.find((g) => g.name === 'eng-team')?.id,
+      folder: before.channelFolders.find((f) => f.name === 'ops')?.id,
+    };
+    const { first, result, after } = await h.converge(
+      org((d) => {
+        // Channel and folder names are case-insensitive keys; group names are case-sensitive,
+        // so the group needs renamedFrom.
+        if (folders) d.channelFolders.push({ path: 'edge/f', name: 'Ops' });
+        d.userGroups.push({
+          path: 'edge/g',
+          name: 'Eng-Team',
+          members: { mode: 'exact', users: [e('alice')], groups: [] },
+          permissions: {},
+          lifecycle: { renamedFrom: ['eng-team'] },
+        });
+        d.channels.push({
+          path: 'edge/c',
+          name: 'Eng',
+          ...(folders ? { folder: 'Ops' } : {}),
+          permissions: { canSendMessageGroup: 'Eng-Team' },
+        });
+      }),
+    );
+    expect(first.changes.filter((c) => c.action === 'create')).toEqual([]);
+    expect(result.outcome).toBe('applied');
+    expect(summary(after)).toEqual([]);
+    const now = await live();
+    expect(now.channels.find((c) => c.id === ids.channel)?.name).toBe('Eng');
+    expect(now.userGroups.find((g) => g.id === ids.group)?.name).toBe('Eng-Team');
+    if (folders) expect(now.channelFolders.find((f) => f.id === ids.folder)?.name).toBe('Ops');
+  });
+
+  it('creates groups that manage themselves and each other in one apply; the next plan is empty', async () => {
+    const group = (name: string, manager: string, users: string[] = []) => ({
+      path: `edge/${name}`,
+      name,
+      members: { mode: 'exact' as const, users, groups: [] },
+      permissions: { canManageGroup: manager, canMentionGroup: { users: [], groups: [name] } },
+    });
+    const desired = org((d) => {
+      d.userGroups.push(
+        group('self-run', 'self-run', [e('alice'), e('bob')]),
+        group('pair-a', 'pair-b', [e('carol')]),
+        group('pair-b', 'pair-a', [e('dave')]),
+      );
+      d.channels.push({
+        path: 'edge/c2',
+        name: 'self-run-channel',
+        permissions: { canAdministerChannelGroup: 'self-run' },
+      });
+    });
+    const { first, result, after } = await h.converge(desired);
+    expect(first.warnings.map((w) => w.code)).not.toContain('DEPENDENCY_CYCLE');
+    expect(result.journal.entries.filter((x) => x.status !== 'applied')).toEqual([]);
+    expect(result.outcome).toBe('applied');
+    expect(summary(after)).toEqual([]);
+    const now = await live();
+    const id = (name: string) => now.userGroups.find((g) => g.name === name)?.id;
+    const perms = (name: string) => now.userGroups.find((g) => g.name === name)?.permissions;
+    expect(perms('self-run')?.can_manage_group).toBe(id('self-run'));
+    expect(perms('pair-a')?.can_manage_group).toBe(id('pair-b'));
+    expect(perms('pair-b')?.can_manage_group).toBe(id('pair-a'));
+    expect(
+      now.channels.find((c) => c.name === 'self-run-channel')?.permissions
+        .can_administer_channel_group,
+    ).toBe(id('self-run'));
+    // Every group was created once.
+    expect(result.journal.entries.filter((x) => x.action === 'create')).toHaveLength(4);
   });
 });

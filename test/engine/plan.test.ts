@@ -649,6 +649,61 @@ describe('plan: channel subscribers', () => {
     expect(codes(p.findings)).toEqual(['SELF_CHANNEL_ACCESS_LOSS']);
   });
 
+  describe('content access to a private channel (Zulip requires it to change privacy)', () => {
+    const b2 = new LiveBuilder();
+    b2.channel('secret', { private: true, subscribers: [3] });
+    b2.channel('mine', { private: true, subscribers: [1, 3] });
+    const admins = b2.groupId('role:administrators');
+    b2.channel('shared', {
+      private: true,
+      subscribers: [3],
+      permissions: { can_subscribe_group: admins },
+    });
+    const l2 = b2.build();
+
+    it.each<[string, string, Parameters<typeof dChannel>[1], string[], string[]]>([
+      ['not subscribed, made public', 'secret', { private: false }, ['NO_CONTENT_ACCESS'], []],
+      [
+        'not subscribed, can_add_subscribers_group changed',
+        'secret',
+        { private: true, permissions: { canAddSubscribersGroup: 'role:members' } },
+        ['NO_CONTENT_ACCESS'],
+        [],
+      ],
+      [
+        'not subscribed, another setting changed',
+        'secret',
+        { private: true, permissions: { canSendMessageGroup: 'role:members' } },
+        [],
+        [],
+      ],
+      ['subscribed', 'mine', { private: false }, [], []],
+      ['in can_subscribe_group', 'shared', { private: false }, [], []],
+      [
+        'the plan subscribes the account: the update waits for it',
+        'secret',
+        {
+          private: false,
+          subscribers: { mode: 'atLeast', users: ['owner@example.com'], groups: [] },
+        },
+        [],
+        ['channel["secret"]#membership'],
+      ],
+    ])('%s', (_, name, o, warnings, updateDeps) => {
+      const p = run(
+        desired((d) => d.channels.push(dChannel(name, o))),
+        l2,
+      );
+      expect(warned(p)).toEqual(warnings);
+      const update = find(p, `channel["${name}"]#update`);
+      expect(update.dependsOn).toEqual(updateDeps);
+      if (updateDeps.length > 0) {
+        expect(find(p, updateDeps[0]!).dependsOn).toEqual([]);
+        expect(summary(p)).toEqual([`membership channel["${name}"]`, `update channel["${name}"]`]);
+      }
+    });
+  });
+
   it('does not manage subscribers when they are not declared; warns when it cannot see them', () => {
     const l = structuredClone(live);
     l.channels[0]!.subscribers = null;
@@ -793,6 +848,87 @@ describe('plan: user groups', () => {
     expect(find(p, 'userGroup["new"]#membership')).toMatchObject({
       addSubgroups: [{ name: 'newer', id: null }],
     });
+  });
+
+  it('a new group that manages itself is created with the default, then updated to itself', () => {
+    const p = run(
+      desired((d) =>
+        d.userGroups.push(
+          dGroup('self', {
+            members: { mode: 'exact', users: ['alice@example.com'], groups: [] },
+            permissions: {
+              canManageGroup: 'self',
+              canMentionGroup: { users: ['bob@example.com'], groups: ['self'] },
+              canJoinGroup: 'role:members',
+            },
+          }),
+        ),
+      ),
+      live,
+    );
+    expect(summary(p)).toEqual([
+      'create userGroup["self"]',
+      'update userGroup["self"]',
+      'membership userGroup["self"]',
+    ]);
+    const c = find(p, 'userGroup["self"]#create');
+    expect(c.action === 'create' && c.properties).toMatchObject({
+      'permissions.canManageGroup': { users: ['owner@example.com'], groups: [] },
+      'permissions.canMentionGroup': 'role:everyone',
+      'permissions.canJoinGroup': 'role:members',
+    });
+    const u = find(p, 'userGroup["self"]#update');
+    expect(u).toMatchObject({
+      liveId: null,
+      dependsOn: ['userGroup["self"]#create'],
+      properties: [
+        {
+          property: 'permissions.canManageGroup',
+          before: { users: ['owner@example.com'], groups: [] },
+          after: 'self',
+          wire: 'can_manage_group',
+          old: { direct_members: [1], direct_subgroups: [] },
+        },
+        {
+          property: 'permissions.canMentionGroup',
+          before: 'role:everyone',
+          after: { users: ['bob@example.com'], groups: ['self'] },
+          wire: 'can_mention_group',
+          old: b.groupId('role:everyone'),
+        },
+      ],
+    });
+    expect(warned(p)).toEqual([]);
+  });
+
+  it('new groups that manage each other: both created, then both updated; no cycle', () => {
+    const p = run(
+      desired((d) =>
+        d.userGroups.push(
+          dGroup('a', { permissions: { canManageGroup: 'b' } }),
+          dGroup('b', { permissions: { canManageGroup: 'a' } }),
+          // c needs a first, and nothing needs c: it is created with its value.
+          dGroup('c', { permissions: { canManageGroup: 'a' } }),
+        ),
+      ),
+      live,
+    );
+    expect(summary(p)).toEqual([
+      'create userGroup["a"]',
+      'create userGroup["b"]',
+      'create userGroup["c"]',
+      'update userGroup["a"]',
+      'update userGroup["b"]',
+    ]);
+    expect(find(p, 'userGroup["c"]#create').dependsOn).toEqual(['userGroup["a"]#create']);
+    expect(find(p, 'userGroup["a"]#update').dependsOn).toEqual([
+      'userGroup["a"]#create',
+      'userGroup["b"]#create',
+    ]);
+    expect(updates(p, 'userGroup["b"]')).toEqual({
+      'permissions.canManageGroup': [{ users: ['owner@example.com'], groups: [] }, 'a'],
+    });
+    expect(codes(p.warnings)).not.toContain('DEPENDENCY_CYCLE');
   });
 
   it.each<[string, Parameters<typeof dGroup>[1], Record<string, [unknown, unknown]>]>([
