@@ -205,7 +205,10 @@ export type Subscriber = string | GroupReference;
  * subscribed.
  *
  * @example
- * const leadership = new UserGroup(org, 'leadership', { name: 'leadership', members: ['ceo@example.com'] });
+ * const leadership = new UserGroup(org, 'leadership-group', {
+ *   name: 'leadership',
+ *   members: ['ceo@example.com', 'cto@example.com'],
+ * });
  * new Channel(org, 'leadership', {
  *   name: 'leadership',
  *   description: 'Leadership team only',

@@ -57,6 +57,7 @@ export class SystemGroup {
     Object.freeze(this);
   }
 
+  /** Zulip's name for the group, as in {@link SystemGroup.groupName}. */
   public toString(): string {
     return this.groupName;
   }

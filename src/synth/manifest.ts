@@ -7,6 +7,7 @@ import { compareStrings, stableStringify } from './stable-json';
 /** The manifest synth writes at the top of the output directory. */
 export const MANIFEST_FILE = 'zulip-cdk.manifest.json';
 
+/** One organization in the manifest: where its desired state went. */
 export const ManifestEntrySchema = z.strictObject({
   /** The organization's id (its construct id). */
   id: z.string(),
@@ -15,12 +16,15 @@ export const ManifestEntrySchema = z.strictObject({
   /** The desired-state file, relative to the output directory, with `/` separators. */
   file: z.string(),
 });
+/** One organization in the manifest (see {@link ManifestEntrySchema}). */
 export type ManifestEntry = z.infer<typeof ManifestEntrySchema>;
 
+/** The manifest, `zulip-cdk.manifest.json`: every organization the app synthesized. */
 export const ManifestSchema = z.strictObject({
   formatVersion: z.literal(1),
   organizations: z.array(ManifestEntrySchema),
 });
+/** The manifest (see {@link ManifestSchema}). */
 export type Manifest = z.infer<typeof ManifestSchema>;
 
 /** A path relative to the output directory, with `/` on every platform. */

@@ -28,11 +28,13 @@ export interface RunAppOptions {
 
 /** One organization's synthesized desired state. */
 export interface SynthesizedOrganization {
+  /** The organization's id (its construct id). */
   readonly id: string;
   /** Construct path. */
   readonly path: string;
   /** Absolute path of the desired-state file. */
   readonly file: string;
+  /** The desired state read back from the file. */
   readonly state: DesiredState;
 }
 
@@ -40,9 +42,11 @@ export interface SynthesizedOrganization {
 export interface RunAppResult {
   /** The absolute output directory. */
   readonly outdir: string;
+  /** Every organization the app synthesized, as the manifest lists them. */
   readonly organizations: readonly SynthesizedOrganization[];
-  /** What the app printed. */
+  /** What the app printed on its standard output. */
   readonly stdout: string;
+  /** What the app printed on its standard error. */
   readonly stderr: string;
 }
 

@@ -3,7 +3,9 @@ import { ZulipCdkError } from '../model/errors';
 
 /** One problem found by validation: where (a construct path) and what (with how to fix it). */
 export interface ValidationProblem {
+  /** The construct path, such as `acme/backend/channel`. */
   readonly path: string;
+  /** What is wrong and how to fix it. */
   readonly message: string;
 }
 
