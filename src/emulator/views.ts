@@ -113,14 +113,33 @@ export function avatarUrl(email: string): string {
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=1`;
 }
 
+/** A stored ISO timestamp as Python's `datetime.isoformat()` gives it (`…T07:50:53.728000+00:00`). */
+export function pythonIsoFormat(iso: string): string {
+  return iso.replace(
+    /(\.\d{3})?Z$/,
+    (_m, ms: string | undefined) => `${ms ? `${ms}000` : ''}+00:00`,
+  );
+}
+
+/** How a user list was asked for (`client_gravatar`, `include_custom_profile_fields`). */
+export interface UserViewOptions {
+  /**
+   * The client computes Gravatar URLs itself, so `avatar_url` is `null` for users on Gravatar
+   * (every emulated user). Zulip's default since FL 92 for `GET /users` and `POST /register`.
+   */
+  readonly clientGravatar?: boolean;
+  /** Include `profile_data` (`GET /users` only with `include_custom_profile_fields=true`). */
+  readonly profileData?: boolean;
+}
+
 /** A user object (`GET /users`). */
-export function userToApi(u: StoredUser): Record<string, unknown> {
-  return {
+export function userToApi(u: StoredUser, opts: UserViewOptions = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {
     user_id: u.id,
     email: u.email,
     delivery_email: u.email,
     full_name: u.fullName,
-    date_joined: u.dateJoined,
+    date_joined: pythonIsoFormat(u.dateJoined),
     is_active: u.isActive,
     is_owner: u.role === 100,
     is_admin: u.role <= 200,
@@ -130,10 +149,11 @@ export function userToApi(u: StoredUser): Record<string, unknown> {
     bot_owner_id: u.botOwnerId,
     role: u.role,
     timezone: u.timezone,
-    avatar_url: avatarUrl(u.email),
+    avatar_url: opts.clientGravatar === true ? null : avatarUrl(u.email),
     avatar_version: 1,
-    profile_data: {},
   };
+  if (opts.profileData !== false) out.profile_data = {};
+  return out;
 }
 
 /** A user group object (`GET /user_groups`). */

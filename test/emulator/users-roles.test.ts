@@ -26,6 +26,34 @@ describe('users and roles', () => {
     );
   });
 
+  test('user objects as Zulip formats them: client_gravatar, profile_data, date_joined', async () => {
+    const alice = clientFor(z, 'alice');
+    // client_gravatar defaults to true (FL 92): Gravatar users get a null avatar_url.
+    const plain = (await alice.get('/users')).body.members[0];
+    expect(plain.avatar_url).toBeNull();
+    expect(plain).not.toHaveProperty('profile_data');
+    // Python's isoformat(): microseconds and an explicit UTC offset.
+    expect(plain.date_joined).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?\+00:00$/);
+    const full = (
+      await alice.get('/users', { client_gravatar: false, include_custom_profile_fields: true })
+    ).body.members[0];
+    expect(full.avatar_url).toMatch(/^https:\/\/secure\.gravatar\.com\/avatar\//);
+    expect(full.profile_data).toEqual({});
+    const one = await alice.get(`/users/${user('bob').id}`, { client_gravatar: false });
+    expect(one.body.user.avatar_url).toMatch(/^https:/);
+    expect(one.body.user).not.toHaveProperty('profile_data');
+    const reg = await alice.post('/register', { fetch_event_types: ['realm_user'] });
+    expect(reg.body.realm_users[0].avatar_url).toBeNull();
+    expect(reg.body.realm_users[0].profile_data).toEqual({});
+    const reg2 = await alice.post('/register', {
+      fetch_event_types: ['realm_user'],
+      client_gravatar: false,
+    });
+    expect(reg2.body.realm_users[0].avatar_url).toMatch(/^https:/);
+    await alice.delete('/events', { queue_id: reg.body.queue_id });
+    await alice.delete('/events', { queue_id: reg2.body.queue_id });
+  });
+
   test('only owners grant or remove the owner role; the last owner stays', async () => {
     const admin = clientFor(z, 'admin');
     const owner = clientFor(z, 'owner');

@@ -116,7 +116,9 @@ function realmData(ctx: RequestContext): Record<string, unknown> {
 function register(ctx: RequestContext): Record<string, unknown> {
   const p = ctx.params;
   const { org, user, featureLevel: fl } = ctx;
-  p.declare('apply_markdown', 'client_gravatar', 'slim_presence', 'presence_history_limit_days');
+  p.declare('apply_markdown', 'slim_presence', 'presence_history_limit_days');
+  // Default true for authenticated requests (FL 92); realm_users always carry profile_data.
+  const userView = { clientGravatar: p.bool('client_gravatar') ?? true, profileData: true };
   p.declare('all_public_streams', 'narrow');
   const eventTypes = stringListParam(ctx, 'event_types');
   const fetchTypes = stringListParam(ctx, 'fetch_event_types') ?? eventTypes ?? ALL_TYPES;
@@ -152,8 +154,10 @@ function register(ctx: RequestContext): Record<string, unknown> {
 
   if (want('realm')) Object.assign(out, realmData(ctx));
   if (want('realm_user')) {
-    out.realm_users = org.users.filter((u) => u.isActive).map(userToApi);
-    out.realm_non_active_users = org.users.filter((u) => !u.isActive).map(userToApi);
+    out.realm_users = org.users.filter((u) => u.isActive).map((u) => userToApi(u, userView));
+    out.realm_non_active_users = org.users
+      .filter((u) => !u.isActive)
+      .map((u) => userToApi(u, userView));
     out.cross_realm_bots = [];
     Object.assign(out, {
       user_id: user.id,

@@ -5,6 +5,7 @@ import { isOwner } from '../permissions';
 import type { RequestContext, Route } from '../router';
 import type { StoredUser } from '../state';
 import { userToApi } from '../views';
+import type { UserViewOptions } from '../views';
 import { pathInt, requireAdmin } from './common';
 
 function userById(ctx: RequestContext, id: number): StoredUser {
@@ -61,6 +62,14 @@ function updateUser(ctx: RequestContext, target: StoredUser): Record<string, unk
   return {};
 }
 
+/** `client_gravatar` (default true since FL 92) and `include_custom_profile_fields` (default false). */
+function listOptions(ctx: RequestContext): UserViewOptions {
+  return {
+    clientGravatar: ctx.params.bool('client_gravatar') ?? true,
+    profileData: ctx.params.bool('include_custom_profile_fields') ?? false,
+  };
+}
+
 function me(ctx: RequestContext): Record<string, unknown> {
   const u = userToApi(ctx.user);
   delete u.bot_type;
@@ -74,13 +83,13 @@ export const userRoutes: Route[] = [
     method: 'GET',
     path: '/users',
     handler: (ctx) => {
-      ctx.params.declare('client_gravatar', 'include_custom_profile_fields');
+      const opts = listOptions(ctx);
       const ids = ctx.featureLevel >= 384 ? ctx.params.intList('user_ids') : undefined;
       const users = ctx.org.users.filter((u) => ids === undefined || ids.includes(u.id));
       if (ids)
         for (const id of ids)
           if (!users.some((u) => u.id === id)) throw badRequest(`Invalid user ID: ${id}`);
-      return { members: users.map(userToApi) };
+      return { members: users.map((u) => userToApi(u, opts)) };
     },
   },
   { method: 'GET', path: '/users/me', handler: me },
@@ -88,8 +97,8 @@ export const userRoutes: Route[] = [
     method: 'GET',
     path: '/users/{user_id}',
     handler: (ctx) => {
-      ctx.params.declare('client_gravatar', 'include_custom_profile_fields');
-      return { user: userToApi(userById(ctx, pathInt(ctx, 'user_id'))) };
+      const opts = listOptions(ctx);
+      return { user: userToApi(userById(ctx, pathInt(ctx, 'user_id')), opts) };
     },
   },
   {
@@ -104,8 +113,8 @@ export const userRoutes: Route[] = [
     method: 'GET',
     path: '/users/{email}',
     handler: (ctx) => {
-      ctx.params.declare('client_gravatar', 'include_custom_profile_fields');
-      return { user: userToApi(userByEmail(ctx, ctx.path.email ?? '')) };
+      const opts = listOptions(ctx);
+      return { user: userToApi(userByEmail(ctx, ctx.path.email ?? ''), opts) };
     },
   },
   {
