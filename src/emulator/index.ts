@@ -15,14 +15,14 @@ import type { Clock, EventQueue, ServerCore } from './router';
 import { buildRouter } from './routes';
 import { DEMO_DOMAIN, demoOrg } from './seed';
 import { createListener } from './server';
-import type { RequestLogEntry } from './server';
+import type { RequestLogEntry, ResponseObserver } from './server';
 import { addUser, emptyOrg, parseOrgState } from './state';
 import type { OrgState } from './state';
 
 export type { FaultOptions, FaultRule } from './faults';
 export type { RateLimitOptions } from './rate-limit';
 export type { Clock } from './router';
-export type { RequestLogEntry } from './server';
+export type { ObservedResponse, RequestLogEntry, ResponseObserver } from './server';
 export type { OrgState } from './state';
 export { QUEUE_IDLE_TIMEOUT_MS } from './routes/register';
 export { DEMO_DOMAIN } from './seed';
@@ -49,6 +49,11 @@ export interface EmulatorOptions {
   readonly clock?: Clock;
   /** How long `GET /events` long-polls before a heartbeat. Default 50 s (Zulip: about a minute). */
   readonly heartbeatMs?: number;
+  /**
+   * Sees every API response body (tests check them against zulip.yaml). It runs inside the
+   * request, so it must not throw: collect problems and assert on them afterwards.
+   */
+  readonly observe?: ResponseObserver;
 }
 
 /** A running emulator. */
@@ -159,6 +164,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       faults,
       limiter: () => limiter,
       log: requestLog,
+      ...(options.observe === undefined ? {} : { observe: options.observe }),
     }),
   );
   server.keepAliveTimeout = 5000;

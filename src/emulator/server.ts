@@ -35,7 +35,25 @@ export interface ListenerDeps {
    */
   readonly limiter: () => { user: RateLimiter; ip: RateLimiter } | undefined;
   readonly log: RequestLogEntry[];
+  /** Sees every API response the router produced (tests validate them against zulip.yaml). */
+  readonly observe?: ResponseObserver;
 }
+
+/** One API response, as an observer sees it. */
+export interface ObservedResponse {
+  readonly method: string;
+  /** Path under `/api/v1`, without the query string. */
+  readonly path: string;
+  readonly status: number;
+  /** The JSON body sent. */
+  readonly body: Record<string, unknown>;
+}
+
+/**
+ * Called for every JSON API response in Zulip's format (success, Zulip errors, 401, 404, 429
+ * including injected ones); not for 405s or injected 5xx. Must not throw.
+ */
+export type ResponseObserver = (response: ObservedResponse) => void;
 
 const API_PREFIX = '/api/v1';
 
@@ -149,17 +167,14 @@ async function handle(
     }
     if (f.kind === 'rate-limit') {
       log(429, { fault: 'rate-limit', code: 'RATE_LIMIT_HIT' });
-      send(
-        res,
-        429,
-        {
-          result: 'error',
-          msg: 'API usage exceeded rate limit',
-          code: 'RATE_LIMIT_HIT',
-          'retry-after': f.retryAfter,
-        },
-        { 'Retry-After': String(f.retryAfter) },
-      );
+      const limited = {
+        result: 'error',
+        msg: 'API usage exceeded rate limit',
+        code: 'RATE_LIMIT_HIT',
+        'retry-after': f.retryAfter,
+      };
+      deps.observe?.({ method, path, status: 429, body: limited });
+      send(res, 429, limited, { 'Retry-After': String(f.retryAfter) });
       return;
     }
     log(f.status, { fault: 'server-error' });
@@ -228,12 +243,15 @@ async function handle(
     if (ignored.length > 0) out.ignored_parameters_unsupported = ignored;
     log(200);
     deliverEvents(core, pending);
+    deps.observe?.({ method, path, status: 200, body: out });
     send(res, 200, out, rateHeaders);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     // Non-atomic endpoints keep what they applied before the error, and its events.
     deliverEvents(core, pending);
     log(e.status, { code: e.code });
-    send(res, e.status, e.body(), { ...rateHeaders, ...e.headers });
+    const errorBody = e.body();
+    deps.observe?.({ method, path, status: e.status, body: errorBody });
+    send(res, e.status, errorBody, { ...rateHeaders, ...e.headers });
   }
 }

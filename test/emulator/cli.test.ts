@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { emulatorCommand } from '../../src/cli/commands/emulator';
 import { startEmulator } from '../../src/emulator';
 import type { CliIo } from '../../src/cli/command';
+import { validateResponse } from '../support/openapi-validate';
 
 function io(cwd: string, interrupted: Promise<void>): { io: CliIo; out: () => string } {
   const stdout = new PassThrough();
@@ -73,9 +74,13 @@ describe('zulip-cdk emulator', () => {
       headers: { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` },
     });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { members: unknown[] }).members.length).toBeGreaterThanOrEqual(
-      12,
-    );
+    const users = (await res.json()) as { members: unknown[] };
+    expect(users.members.length).toBeGreaterThanOrEqual(12);
+    // What curl -u EMAIL:KEY …/users gets answers as Zulip would: the yaml's schema holds.
+    expect(validateResponse('GET', '/users', 200, users)).toMatchObject({
+      checked: true,
+      errors: [],
+    });
     stop();
     expect(await done).toBe(0);
     expect(existsSync(path.join(dir, 'org.json'))).toBe(true);

@@ -2,11 +2,13 @@ import { startEmulator } from '../../src/emulator';
 import { ZulipClient } from '../../src/zulip/client';
 import { ZulipCredentials } from '../../src/zulip/credentials';
 import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+import { yamlCheck } from './yaml-check';
 
 /** The project's own API client reads the emulated organization in two requests. */
 describe.each([372, 421, 478])('readLiveState against the emulator at FL %i', (level) => {
   test('reads everything with register + DELETE /events', async () => {
-    const z = await startEmulator({ featureLevel: level });
+    const check = yamlCheck();
+    const z = await startEmulator({ featureLevel: level, observe: check.observe });
     const client = new ZulipClient({
       credentials: new ZulipCredentials({
         email: z.owner.email,
@@ -34,9 +36,51 @@ describe.each([372, 421, 478])('readLiveState against the emulator at FL %i', (l
         'POST /register 200',
         'DELETE /events 200',
       ]);
+      // Both responses were checked against zulip.yaml.
+      expect(check.problems).toEqual([]);
+      expect(check.stats.checked).toBe(2);
     } finally {
       await client.close();
       await z.close();
     }
+  });
+});
+
+describe('the yaml check of emulator responses', () => {
+  test('sees successes, Zulip errors and 429s, and reports a body the yaml rejects', async () => {
+    const check = yamlCheck();
+    const z = await startEmulator({
+      rateLimit: false,
+      observe: check.observe,
+      faults: {
+        rules: [{ method: 'GET', path: '/users', nth: 2, kind: 'rate-limit', retryAfter: 0.05 }],
+      },
+    });
+    const client = new ZulipClient({
+      credentials: new ZulipCredentials({
+        email: z.owner.email,
+        apiKey: z.owner.apiKey,
+        site: z.site,
+      }),
+    });
+    try {
+      await client.getUsers();
+      await client.getUsers(); // the injected 429, waited out and repeated
+      await expect(client.getStream(99999)).rejects.toThrow(/Invalid channel ID/);
+      expect(z.requestLog.map((e) => e.status)).toEqual([200, 429, 200, 400]);
+      expect(check.problems).toEqual([]);
+      expect(check.stats.checked).toBe(4);
+    } finally {
+      await client.close();
+      await z.close();
+    }
+    check.observe({
+      method: 'GET',
+      path: '/streams',
+      status: 200,
+      body: { result: 'success', msg: '', streams: [{ stream_id: 'x' }] },
+    });
+    expect(check.problems).toHaveLength(1);
+    expect(check.problems[0]).toMatch(/^GET \/streams → 200 does not match zulip\.yaml/);
   });
 });
