@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,23 @@ describe('cdktf interop', () => {
         { id: 'beta', path: 'other/beta', file: 'stacks/other/beta.zulip.json' },
       ],
     });
+  });
+
+  test('examples/cdktf/main.ts, run as a user runs it, writes acme into the chat stack', () => {
+    const root = join(__dirname, '..', '..');
+    execFileSync(process.execPath, [require.resolve('tsx/cli'), 'examples/cdktf/main.ts'], {
+      cwd: root,
+      env: { ...process.env, CDKTF_OUTDIR: outdir },
+      stdio: 'pipe',
+    });
+    expect(existsSync(join(outdir, 'stacks', 'chat', 'cdk.tf.json'))).toBe(true);
+    const ours = Testing.synthJson(acme(Testing.app())).replace(/"acme(\/|")/g, '"chat/acme$1');
+    expect(readFileSync(join(outdir, 'stacks', 'chat', 'acme.zulip.json'), 'utf8')).toBe(
+      ours.replace('"id": "chat/acme"', '"id": "acme"'),
+    );
+    expect(readManifest(outdir)?.organizations).toEqual([
+      { id: 'acme', path: 'chat/acme', file: 'stacks/chat/acme.zulip.json' },
+    ]);
   });
 
   test('validation problems stop cdktf synth, with construct paths', () => {
