@@ -111,9 +111,27 @@ describe('user status', () => {
       'Must be an organization administrator',
       'UNAUTHORIZED_PRINCIPAL',
     );
-    expectSuccess(
-      await clientFor(z, 'admin').post(`/users/${user('bob').id}/status`, { status_text: 'busy' }),
+    expectError(
+      await alice.post('/users/me/status', { emoji_name: 'car', emoji_code: '1f600' }),
+      'Invalid emoji name.',
     );
+    expectError(
+      await alice.post('/users/me/status', { emoji_name: 'car', reaction_type: 'realm_emoji' }),
+      'Invalid custom emoji.',
+    );
+    const admin = clientFor(z, 'admin');
+    expectSuccess(await admin.post(`/users/${user('bob').id}/status`, { status_text: 'busy' }));
+    // The administrator variant (FL 407) has no `away`.
+    const away = await admin.post(`/users/${user('bob').id}/status`, {
+      status_text: 'out',
+      away: true,
+    });
+    expectSuccess(away);
+    expect(away.body.ignored_parameters_unsupported).toEqual(['away']);
+    expect(z.org.userStatus?.[String(user('bob').id)]).toMatchObject({
+      statusText: 'out',
+      away: false,
+    });
   });
 });
 

@@ -19,10 +19,18 @@ function legacy(p: StoredPresence): Record<string, unknown> {
   };
 }
 
-function updateStatus(ctx: RequestContext, target: StoredUser): Record<string, unknown> {
+/**
+ * `POST /users/me/status`, or the administrator variant for another user, which takes no
+ * (deprecated) `away`: there it is reported in `ignored_parameters_unsupported`.
+ */
+function updateStatus(
+  ctx: RequestContext,
+  target: StoredUser,
+  withAway: boolean,
+): Record<string, unknown> {
   const p = ctx.params;
   const statusText = p.string('status_text', { strip: true, maxLength: 60 });
-  const away = p.bool('away');
+  const away = withAway ? p.bool('away') : undefined;
   const emojiName = p.string('emoji_name');
   const emojiCode = p.string('emoji_code');
   const reactionType = p.string('reaction_type');
@@ -72,7 +80,7 @@ function updateStatus(ctx: RequestContext, target: StoredUser): Record<string, u
 
 /** User status and presence routes. */
 export const presenceRoutes: Route[] = [
-  { method: 'POST', path: '/users/me/status', handler: (ctx) => updateStatus(ctx, ctx.user) },
+  { method: 'POST', path: '/users/me/status', handler: (ctx) => updateStatus(ctx, ctx.user, true) },
   {
     // The administrator variant is new in Zulip 11.0, feature level 407 (api_docs/changelog.md);
     // before that only GET exists on this path, so a POST gets 405.
@@ -83,7 +91,7 @@ export const presenceRoutes: Route[] = [
       requireAdmin(ctx);
       const u = ctx.org.users.find((x) => x.id === pathInt(ctx, 'user_id'));
       if (!u) throw badRequest('No such user');
-      return updateStatus(ctx, u);
+      return updateStatus(ctx, u, false);
     },
   },
   {
