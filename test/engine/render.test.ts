@@ -96,6 +96,13 @@ describe('renderers', () => {
     );
     expect(md).toContain('will not get a message');
     expect(md).toContain('may no longer post');
+    // Every side effect says which object it is about (several channels gain subscribers).
+    const effects = md.split('\n').filter((l) => l.startsWith('- ') && /subscriber|may /.test(l));
+    expect(effects.length).toBeGreaterThan(3);
+    for (const line of effects) expect(line).toMatch(/^- `(channel|userGroup)\["[^"]+"\]`: /);
+    expect(md).toContain(
+      '- `channel["general"]`: permissions.canSendMessageGroup: role:members may now post',
+    );
     // The snippet holds a fence: the diff block uses a longer one.
     expect(md).toContain('````diff');
   });

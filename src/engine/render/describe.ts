@@ -195,7 +195,7 @@ export function sideEffects(c: Change, featureLevel?: number): string[] {
           const e = permissionEffect(p.property, p.before, p.after);
           if (e) out.push(`${p.property}: ${e}.`);
         } else if (p.property === 'role') {
-          out.push(`${c.key}: ${formatValue(p.before)} → ${formatValue(p.after)}.`);
+          out.push(`role: ${formatValue(p.before)} → ${formatValue(p.after)}.`);
         } else if (p.property === 'private' && p.after === true) {
           out.push(`${c.key} becomes private: non-subscribers lose access to its content.`);
         } else if (p.property === 'private' && p.after === false) {

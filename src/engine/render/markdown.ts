@@ -109,9 +109,10 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
       const f = fence(body);
       out.push(`${f}diff`, body, f, '');
     }
-    const effects = changes
-      .flatMap((c) => sideEffects(c, plan.server.featureLevel))
-      .map((e) => `- ${escapeMd(e)}`);
+    // Each effect names its object: "4 new subscriber(s) ..." alone does not say where.
+    const effects = changes.flatMap((c) =>
+      sideEffects(c, plan.server.featureLevel).map((e) => `- \`${c.address}\`: ${escapeMd(e)}`),
+    );
     const shown = effects.filter((e) => budget.take(e));
     if (shown.length > 0) out.push('Side effects:', '', ...shown, '');
     out.push('</details>', '');
