@@ -118,11 +118,13 @@ function clip(words: string[], join: (ws: string[]) => string, max: number): str
 
 /**
  * A camelCase identifier for a Zulip name: `'Retired team'` → `retiredTeam`. `suffix` is a
- * word appended to every name of the kind (`Folder`); `kind` replaces an empty name and
+ * word appended to every name of the kind (`Folder`), unless the name already says it
+ * (`'Ops folder'` → `opsFolder`, not `opsFolderFolder`); `kind` replaces an empty name and
  * prefixes a name starting with a digit; reserved words get the kind appended.
  */
 export function identifierFor(name: string, kind: string, suffix = ''): string {
   const words = wordsOf(name);
+  if (suffix !== '' && words.includes(suffix.toLowerCase())) suffix = '';
   const camel = (ws: string[]): string =>
     ws.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
   const max = MAX_NAME_LENGTH - suffix.length;

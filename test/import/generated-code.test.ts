@@ -107,6 +107,9 @@ test('names: camelCase, reserved words, leading digits, collisions; strings esca
   expect(files).toContain("const cafeCrew = new UserGroup(org, 'cafe-crew-group', {");
   expect(files).toContain('const classGroup = new UserGroup(');
   expect(files).toContain('const group2024Plans = new UserGroup(');
+  // A name that already says what it is gets no suffix: 'channel 2', not 'channel2Channel'.
+  expect(files).toMatch(/const channel\d+ = new Channel\(/);
+  expect(files).not.toMatch(/const \w*(folder\w*Folder|channel\w*Channel) = /i);
   expect(files).toContain("name: 'back\\\\slash',");
   expect(files).toContain("name: 'it\\'s \"quoted\"',");
   expect(files).toContain("content: 'Welcome!\\nRead #**general** first.\\n\\n— the team',");

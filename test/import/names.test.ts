@@ -11,6 +11,11 @@ test.each([
   ['new', 'channel', 'Channel', 'newChannel'],
   ['🚀', 'group', '', 'group'],
   ['Engineering', 'folder', 'Folder', 'engineeringFolder'],
+  // The suffix is not repeated when the name already says it.
+  ['Ops folder 0', 'folder', 'Folder', 'opsFolder0'],
+  ['channel 2', 'channel', 'Channel', 'channel2'],
+  ['Support channel', 'channel', 'Channel', 'supportChannel'],
+  ['default channel', 'channel', 'Channel', 'defaultChannel'],
   [
     'a very long name that keeps going past thirty characters',
     'group',
