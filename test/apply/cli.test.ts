@@ -117,6 +117,31 @@ describe('zulip-cdk apply (in-process CLI)', () => {
     );
   });
 
+  it('plan in every format (the Markdown PR comment included), the saved plan and errors: no secrets', async () => {
+    const basic = Buffer.from(`${z.owner.email}:${z.owner.apiKey}`).toString('base64');
+    const planFile = path.join(dir, 'secret-plan.json');
+    const texts: string[] = [];
+    for (const format of ['text', 'markdown', 'json']) {
+      const c = capture(dir, env);
+      const d = file(`s-${format}.json`, desired('S'));
+      expect(
+        await main(['plan', '--desired', d, '--format', format, '--out', planFile], c.io),
+      ).toBe(0);
+      expect(c.out()).toContain('town-square');
+      texts.push(c.out(), c.err(), readFileSync(planFile, 'utf8'));
+    }
+    // A server that refuses the key: the error names the problem, not the key.
+    const wrongKey = 'Zz9WrongKey0123456789abcdefABCDEF';
+    const w = capture(dir, { ...env, ZULIP_API_KEY: wrongKey });
+    expect(await main(['plan', '--desired', file('s-w.json', desired('S'))], w.io)).toBe(1);
+    expect(w.err()).toContain('INVALID_API_KEY');
+    expect(w.err() + w.out()).not.toContain(wrongKey);
+    for (const t of texts) {
+      expect(t).not.toContain(z.owner.apiKey);
+      expect(t).not.toContain(basic);
+    }
+  });
+
   it('--json: one JSON event per line on stdout, and no secrets', async () => {
     const c = capture(dir, env);
     const code = await main(
