@@ -9,8 +9,14 @@ import { lifecycleShape } from './props';
 import { ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
 
-/** Props of {@link SubscriptionSettings}. */
-export interface SubscriptionSettingsProps extends ResourceOptions<SubscriptionSettingsProperty> {
+/**
+ * Props of {@link SubscriptionSettings}. No `renamedFrom`: the settings follow their channel (a
+ * renamed channel says so with its own `renamedFrom`).
+ */
+export interface SubscriptionSettingsProps extends Omit<
+  ResourceOptions<SubscriptionSettingsProperty>,
+  'renamedFrom'
+> {
   /** The channel (the applying account must be subscribed to it). */
   readonly channel: Channel;
   /**
@@ -115,6 +121,11 @@ export class SubscriptionSettings extends ZulipResource {
     const problems: string[] = [];
     const foreign = this.foreignReference(this.channel, 'channel');
     if (foreign) problems.push(foreign);
+    if ((this.props as ResourceOptions<string>).renamedFrom !== undefined) {
+      problems.push(
+        'renamedFrom is not supported for subscription settings: they follow their channel; when the channel is renamed, give the Channel its renamedFrom',
+      );
+    }
     const color = this.props.color;
     if (color !== undefined && !isHexColor(color)) {
       problems.push(`color '${color}' is not a hex colour: write it as #rgb or #rrggbb`);

@@ -9,8 +9,11 @@ import { emailSchema, lifecycleShape } from './props';
 import { ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
 
-/** Props of a {@link User}. */
-export interface UserProps extends ResourceOptions<UserProperty> {
+/**
+ * Props of a {@link User}. No `renamedFrom`: the e-mail address is the user's key, and
+ * zulip-cdk does not change e-mail addresses.
+ */
+export interface UserProps extends Omit<ResourceOptions<UserProperty>, 'renamedFrom'> {
   /** The e-mail address of an existing user (zulip-cdk never creates or deactivates users). */
   readonly email: string;
   /**
@@ -84,6 +87,11 @@ export class User extends ZulipResource {
 
   protected validateResource(): string[] {
     const problems: string[] = [];
+    if ((this.props as ResourceOptions<UserProperty>).renamedFrom !== undefined) {
+      problems.push(
+        "renamedFrom is not supported for users: the e-mail address is the user's key and zulip-cdk does not change it; declare the user under its current e-mail address",
+      );
+    }
     const name = this.props.fullName;
     if (name !== undefined) {
       if (name.trim() === '') problems.push('fullName is empty: give a name or leave it out');

@@ -643,6 +643,30 @@ const CASES: Case[] = [
     path: 'acme/notchannel',
     message: /property 'channel': expected a Channel construct/,
   },
+  {
+    rule: 'renamedFrom on a user (e-mail addresses are not changed)',
+    declare: (o) =>
+      new User(o, 'renameduser', {
+        email: 'new@x.io',
+        role: 'member',
+        renamedFrom: 'old@x.io',
+      } as never),
+    path: 'acme/renameduser',
+    message: /renamedFrom is not supported for users/,
+  },
+  {
+    rule: 'renamedFrom on subscription settings (they follow their channel)',
+    declare: (o) => {
+      const c = ch(o, 'renamedsettingschannel');
+      new SubscriptionSettings(o, 'renamedsettings', {
+        channel: c,
+        isMuted: true,
+        renamedFrom: 'old',
+      } as never);
+    },
+    path: 'acme/renamedsettings',
+    message: /renamedFrom is not supported for subscription settings/,
+  },
   // Duplicate natural keys.
   {
     rule: 'duplicate channel names, case-insensitively',
