@@ -29,8 +29,10 @@ export const FEATURES = {
     level: 407,
     what: 'can_delete_any_message_group and can_delete_own_message_group',
   },
+  userStatusOfOthers: { level: 407, what: "POST /users/{user_id}/status (another user's status)" },
   channelFolderOrder: { level: 414, what: 'channel folder order' },
   channelsCreate: { level: 417, what: 'POST /channels/create' },
+  e2eeTestNotification: { level: 420, what: 'POST /mobile_push/e2ee/test_notification' },
   canCreateTopicGroup: { level: 441, what: 'can_create_topic_group' },
 } as const;
 export type FeatureName = keyof typeof FEATURES;

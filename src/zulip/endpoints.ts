@@ -118,7 +118,11 @@ export const ENDPOINTS = {
   getUsers: { method: 'GET', path: '/users' },
   updateUser: { method: 'PATCH', path: '/users/{user_id}' },
   updateUserByEmail: { method: 'PATCH', path: '/users/{email}' },
-  updateUserStatus: { method: 'POST', path: '/users/{user_id}/status' },
+  updateUserStatus: {
+    method: 'POST',
+    path: '/users/{user_id}/status',
+    feature: 'userStatusOfOthers',
+  },
   updatePresence: { method: 'POST', path: '/users/me/presence' },
   // Messages.
   createDrafts: { method: 'POST', path: '/drafts' },
@@ -136,7 +140,11 @@ export const ENDPOINTS = {
     feature: 'navigationViews',
     slashParams: ['fragment'],
   },
-  sendE2eeTestNotification: { method: 'POST', path: '/mobile_push/e2ee/test_notification' },
+  sendE2eeTestNotification: {
+    method: 'POST',
+    path: '/mobile_push/e2ee/test_notification',
+    feature: 'e2eeTestNotification',
+  },
 } as const satisfies Record<string, EndpointSpec>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

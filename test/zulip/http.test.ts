@@ -529,6 +529,12 @@ describe('capabilities', () => {
     const e = await rejection(client.createChannelFolder({ name: 'x', description: '' }));
     expect(e.code).toBe('UNSUPPORTED_FEATURE');
     expect(e.message).toContain('channel folders');
+    const status = await rejection(client.updateUserStatus(7, { status_text: 'away' }));
+    expect(status.code).toBe('UNSUPPORTED_FEATURE');
+    expect(status.message).toContain('feature level 407');
+    const e2ee = await rejection(client.sendE2eeTestNotification());
+    expect(e2ee.code).toBe('UNSUPPORTED_FEATURE');
+    expect(e2ee.message).toContain('feature level 420');
     expect(server.requests).toHaveLength(1);
   });
 
