@@ -6,6 +6,7 @@ import type { DesiredState } from '../../src/model';
 import { ZulipClient, ZulipCredentials } from '../../src/zulip';
 import { readLiveState } from '../../src/zulip/handlers/read-live-state';
 import { ZulipApplyTarget } from '../../src/zulip/handlers/write-target';
+import { yamlCheck } from '../emulator/yaml-check';
 
 /** An embedded server with a client logged in as its owner; fast retries for fault tests. */
 export interface Harness {
@@ -20,6 +21,7 @@ export interface Harness {
   ): Promise<ApplyResult & { events: ApplyEvent[]; requests: string[] }>;
   /** Plans and applies (allowDestroy), and returns the plan made afterwards. */
   converge(desired: DesiredState): Promise<{ first: Plan; result: ApplyResult; after: Plan }>;
+  /** Stops the server; throws if any of its responses did not match zulip.yaml. */
   close(): Promise<void>;
 }
 
@@ -37,7 +39,9 @@ export function newClient(z: Emulator): ZulipClient {
 export async function harness(
   o: { featureLevel?: number; seed?: 'demo' | 'empty'; faults?: FaultOptions } = {},
 ): Promise<Harness> {
+  const check = yamlCheck();
   const z = await startEmulator({
+    observe: check.observe,
     featureLevel: o.featureLevel ?? 478,
     seed: o.seed ?? 'demo',
     rateLimit: false,
@@ -82,6 +86,8 @@ export async function harness(
     async close() {
       await client.close();
       await z.close();
+      if (check.problems.length > 0)
+        throw new Error(`responses that do not match zulip.yaml:\n${check.problems.join('\n')}`);
     },
   };
   return h;

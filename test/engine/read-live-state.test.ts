@@ -4,13 +4,15 @@ import { plan } from '../../src/engine';
 import { emptyDesiredState, LiveStateSchema } from '../../src/model';
 import { ZulipClient, ZulipCredentials } from '../../src/zulip';
 import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+import { yamlCheck } from '../emulator/yaml-check';
 import { dChannel, dGroup } from './fixtures';
 
 describe.each([372, 421, 478])('readLiveState against the embedded server (FL %i)', (level) => {
   let z: Emulator;
   let client: ZulipClient;
+  const check = yamlCheck();
   beforeAll(async () => {
-    z = await startEmulator({ featureLevel: level, rateLimit: false });
+    z = await startEmulator({ featureLevel: level, rateLimit: false, observe: check.observe });
     client = new ZulipClient({
       credentials: new ZulipCredentials({
         email: z.owner.email,
@@ -22,6 +24,8 @@ describe.each([372, 421, 478])('readLiveState against the embedded server (FL %i
   afterAll(async () => {
     await client.close();
     await z.close();
+    expect(check.problems).toEqual([]);
+    expect(check.stats.checked).toBeGreaterThan(0);
   });
 
   it('reads the whole organization in two requests (register + delete queue)', async () => {
@@ -62,8 +66,9 @@ describe.each([372, 421, 478])('readLiveState against the embedded server (FL %i
 describe('no perpetual diff: objects made with explicit settings plan as unchanged (FL 478)', () => {
   let z: Emulator;
   let client: ZulipClient;
+  const check = yamlCheck();
   beforeAll(async () => {
-    z = await startEmulator({ rateLimit: false });
+    z = await startEmulator({ rateLimit: false, observe: check.observe });
     client = new ZulipClient({
       credentials: new ZulipCredentials({
         email: z.owner.email,
@@ -75,6 +80,8 @@ describe('no perpetual diff: objects made with explicit settings plan as unchang
   afterAll(async () => {
     await client.close();
     await z.close();
+    expect(check.problems).toEqual([]);
+    expect(check.stats.checked).toBeGreaterThan(0);
   });
 
   it('folder, group with a set setting, private channel with every property, linkifier, playground, snippet', async () => {
