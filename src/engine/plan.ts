@@ -100,6 +100,8 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
 }
 
 type Props = Record<string, JsonValue>;
+/** The fields every change of one declared object shares. */
+type ChangeBase = Pick<Change, 'kind' | 'address' | 'key'> & { path: string };
 
 function jsonEqual(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
@@ -240,6 +242,68 @@ class Planner {
     const { id, action, kind, address, key, path, dependsOn, ...rest } = change;
     this.changes.push({ id, action, kind, address, key, path, dependsOn, ...rest } as Change);
     this.meta.set(change.id, meta);
+  }
+
+  /** A rename of a live object matched by its old name (or by a case-only change). */
+  private addRename(base: ChangeBase, liveId: number, from: string, to: string): void {
+    this.add({
+      ...base,
+      id: `${base.address}#rename`,
+      action: 'rename',
+      dependsOn: [],
+      liveId,
+      from,
+      to,
+    });
+  }
+
+  /**
+   * Archive or unarchive (channels, folders), deactivate or reactivate (groups): what the
+   * declared flag asks of the live one. A protected object is never removed; a restore the
+   * server cannot do is an error naming the feature level it needs.
+   */
+  private addRemoveOrRestore(
+    base: ChangeBase,
+    liveId: number,
+    o: {
+      live: boolean;
+      declared: boolean;
+      protect: boolean | undefined;
+      remove: 'archive' | 'deactivate';
+      restore: 'unarchive' | 'reactivate';
+      /** The feature a restore needs, and what to tell the user when the server lacks it. */
+      restoreNeeds?: { feature: FeatureName; what: string; hint?: string };
+      before: Record<string, JsonValue>;
+    },
+  ): void {
+    if (o.live && !o.declared) {
+      const needs = o.restoreNeeds;
+      if (needs && !this.supports(needs.feature))
+        this.errors.push(
+          `${base.address} (${base.path}): ${needs.what} needs feature level ${FEATURES[needs.feature].level} (the server is at ${this.fl})${needs.hint ? `; ${needs.hint}` : ''}`,
+        );
+      else
+        this.add({
+          ...base,
+          id: `${base.address}#${o.restore}`,
+          action: o.restore,
+          dependsOn: [],
+          liveId,
+        });
+    }
+    if (!o.live && o.declared) {
+      if (o.protect) this.protectedFinding(base.address, base.path, o.remove);
+      else
+        this.add({
+          ...base,
+          id: `${base.address}#${o.remove}`,
+          action: o.remove,
+          dependsOn: [],
+          liveId,
+          reason: 'declared',
+          before: o.before,
+        });
+    }
   }
 
   private protectedFinding(address: string, path: string, what: string): void {
@@ -566,38 +630,16 @@ class Planner {
       liveEntries.set(l.id, entry);
       if (!ignoresOrder(d.lifecycle)) declaredOrder.push(entry);
       const renamed = channelNameKey(l.name) !== channelNameKey(d.name);
-      if (renamed)
-        this.add({
-          ...base,
-          id: `${address}#rename`,
-          action: 'rename',
-          dependsOn: [],
-          liveId: l.id,
-          from: l.name,
-          to: d.name,
-        });
+      if (renamed) this.addRename(base, l.id, l.name, d.name);
       const archived = isIgnored(d.lifecycle, 'archived') ? l.archived : (d.archived ?? false);
-      if (l.archived && !archived)
-        this.add({
-          ...base,
-          id: `${address}#unarchive`,
-          action: 'unarchive',
-          dependsOn: [],
-          liveId: l.id,
-        });
-      if (!l.archived && archived) {
-        if (d.lifecycle?.protect) this.protectedFinding(address, d.path, 'archive');
-        else
-          this.add({
-            ...base,
-            id: `${address}#archive`,
-            action: 'archive',
-            dependsOn: [],
-            liveId: l.id,
-            reason: 'declared',
-            before: { name: l.name, description: l.description },
-          });
-      }
+      this.addRemoveOrRestore(base, l.id, {
+        live: l.archived,
+        declared: archived,
+        protect: d.lifecycle?.protect,
+        remove: 'archive',
+        restore: 'unarchive',
+        before: { name: l.name, description: l.description },
+      });
       const props: PropertyChange[] = [];
       if (!renamed) this.prop(props, d.lifecycle, 'name', l.name, d.name);
       this.prop(
@@ -790,46 +832,22 @@ class Planner {
         continue;
       }
       claimed.add(l.id);
-      if (l.name !== d.name)
-        this.add({
-          ...base,
-          id: `${address}#rename`,
-          action: 'rename',
-          dependsOn: [],
-          liveId: l.id,
-          from: l.name,
-          to: d.name,
-        });
+      if (l.name !== d.name) this.addRename(base, l.id, l.name, d.name);
       const deactivated = isIgnored(d.lifecycle, 'deactivated')
         ? l.deactivated
         : (d.deactivated ?? false);
-      if (l.deactivated && !deactivated) {
-        if (!this.supports('groupReactivation'))
-          this.errors.push(
-            `${address} (${d.path}): the group is deactivated and reactivating it needs feature level ${FEATURES.groupReactivation.level} (the server is at ${this.fl})`,
-          );
-        else
-          this.add({
-            ...base,
-            id: `${address}#reactivate`,
-            action: 'reactivate',
-            dependsOn: [],
-            liveId: l.id,
-          });
-      }
-      if (!l.deactivated && deactivated) {
-        if (d.lifecycle?.protect) this.protectedFinding(address, d.path, 'deactivate');
-        else
-          this.add({
-            ...base,
-            id: `${address}#deactivate`,
-            action: 'deactivate',
-            dependsOn: [],
-            liveId: l.id,
-            reason: 'declared',
-            before: { name: l.name, description: l.description },
-          });
-      }
+      this.addRemoveOrRestore(base, l.id, {
+        live: l.deactivated,
+        declared: deactivated,
+        protect: d.lifecycle?.protect,
+        remove: 'deactivate',
+        restore: 'reactivate',
+        restoreNeeds: {
+          feature: 'groupReactivation',
+          what: 'the group is deactivated and reactivating it',
+        },
+        before: { name: l.name, description: l.description },
+      });
       if (deactivated) continue;
       const props: PropertyChange[] = [];
       const meta = { refs: [] as string[], releases: [] as string[] };
@@ -1016,44 +1034,21 @@ class Planner {
       }
       claimed.add(l.id);
       const renamed = channelNameKey(l.name) !== key;
-      if (renamed)
-        this.add({
-          ...base,
-          id: `${address}#rename`,
-          action: 'rename',
-          dependsOn: [],
-          liveId: l.id,
-          from: l.name,
-          to: d.name,
-        });
+      if (renamed) this.addRename(base, l.id, l.name, d.name);
       const archived = isIgnored(d.lifecycle, 'archived') ? l.archived : (d.archived ?? false);
-      if (l.archived && !archived) {
-        if (!this.supports('channelUnarchive'))
-          this.errors.push(
-            `${address} (${d.path}): the channel is archived (its name stays reserved) and unarchiving needs feature level ${FEATURES.channelUnarchive.level} (the server is at ${this.fl}); rename the channel or unarchive it in Zulip`,
-          );
-        else
-          this.add({
-            ...base,
-            id: `${address}#unarchive`,
-            action: 'unarchive',
-            dependsOn: [],
-            liveId: l.id,
-          });
-      }
-      if (!l.archived && archived) {
-        if (d.lifecycle?.protect) this.protectedFinding(address, d.path, 'archive');
-        else
-          this.add({
-            ...base,
-            id: `${address}#archive`,
-            action: 'archive',
-            dependsOn: [],
-            liveId: l.id,
-            reason: 'declared',
-            before: { name: l.name, description: l.description, private: l.private },
-          });
-      }
+      this.addRemoveOrRestore(base, l.id, {
+        live: l.archived,
+        declared: archived,
+        protect: d.lifecycle?.protect,
+        remove: 'archive',
+        restore: 'unarchive',
+        restoreNeeds: {
+          feature: 'channelUnarchive',
+          what: 'the channel is archived (its name stays reserved) and unarchiving',
+          hint: 'rename the channel or unarchive it in Zulip',
+        },
+        before: { name: l.name, description: l.description, private: l.private },
+      });
       if (archived) continue;
       const props: PropertyChange[] = [];
       const meta = { refs: [] as string[], releases: [] as string[] };
@@ -1342,16 +1337,7 @@ class Planner {
       const entry = { key: d.pattern, id: l.id };
       liveEntries.set(l.id, entry);
       if (!ignoresOrder(d.lifecycle)) declaredOrder.push(entry);
-      if (renamedFrom)
-        this.add({
-          ...base,
-          id: `${address}#rename`,
-          action: 'rename',
-          dependsOn: [],
-          liveId: l.id,
-          from: l.pattern,
-          to: d.pattern,
-        });
+      if (renamedFrom) this.addRename(base, l.id, l.pattern, d.pattern);
       const props: PropertyChange[] = [];
       this.prop(props, d.lifecycle, 'urlTemplate', l.urlTemplate, d.urlTemplate);
       if (props.length > 0)
@@ -1506,16 +1492,7 @@ class Planner {
         continue;
       }
       claimed.add(l.id);
-      if (renamed)
-        this.add({
-          ...base,
-          id: `${address}#rename`,
-          action: 'rename',
-          dependsOn: [],
-          liveId: l.id,
-          from: l.title,
-          to: title,
-        });
+      if (renamed) this.addRename(base, l.id, l.title, title);
       const props: PropertyChange[] = [];
       this.prop(props, d.lifecycle, 'content', l.content.trim(), d.content.trim());
       if (props.length > 0)
