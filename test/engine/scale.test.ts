@@ -2,9 +2,12 @@ import { plan } from '../../src/engine';
 import { ROLES } from '../../src/model';
 import { LiveBuilder, dChannel, dGroup, desired } from './fixtures';
 
-/** The bench's organization size (issue 5): planning it must stay well under a second or two. */
+/**
+ * The bench's organization size (issue 5): the plan is right at that size. How fast it is,
+ * `npm run bench` measures (never a unit test).
+ */
 describe('plan at scale', () => {
-  it('plans 2,000 channels, 300 groups, 10,000 users and 100,000 subscriptions quickly', () => {
+  it('plans 2,000 channels, 300 groups, 10,000 users and 100,000 subscriptions', () => {
     const b = new LiveBuilder();
     for (let i = 0; i < 10000; i++)
       b.state.users.push({
@@ -52,13 +55,11 @@ describe('plan at scale', () => {
           }),
         );
     });
-    const started = performance.now();
     const p = plan(d, live);
-    const ms = performance.now() - started;
     expect(p.summary.update).toBe(200);
     expect(p.summary.membership).toBeGreaterThan(2000);
-    expect(ms).toBeLessThan(10000);
-    // eslint-disable-next-line no-console -- the number is the point of this test
-    console.log(`planned ${p.changes.length} changes in ${Math.round(ms)} ms`);
+    expect(p.warnings).toEqual([]);
+    // Planned again from the same inputs, the plan is the same (no order left to chance).
+    expect(plan(d, live).changes).toEqual(p.changes);
   });
 });
