@@ -1,5 +1,6 @@
 import type { ApplyEvent, JournalEntry } from '../engine';
 import type { CliIo } from './command';
+import { count } from './words';
 
 /** How apply shows progress: a bar and lines on a terminal, plain lines in CI, JSON lines. */
 export const PROGRESS_MODES = ['tty', 'plain', 'json'] as const;
@@ -48,10 +49,6 @@ export function changeLine(entry: JournalEntry, color = false): string {
   return `${mark} ${what}${tail}`;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /**
  * Renders apply events. `json`: one event per line on stdout, nothing else. `plain`: a line per
  * event. `tty`: the same lines, with a progress bar redrawn below them.
@@ -76,14 +73,14 @@ export class ApplyProgress {
       case 'start':
         this.total = event.total;
         this.line(
-          `Applying ${plural(event.total, 'change')} to ${event.site} as ${event.account} (plan ${event.planChecksum.slice(0, 12)})`,
+          `Applying ${count(event.total, 'change')} to ${event.site} as ${event.account} (plan ${event.planChecksum.slice(0, 12)})`,
         );
         break;
       case 'read':
         this.line(
           event.reason === 'verify'
-            ? `Read the organization again (${plural(event.requests, 'request')}) to check nothing changed since the plan`
-            : `Re-read the organization (${plural(event.requests, 'request')}) to see whether a create whose answer was lost landed`,
+            ? `Read the organization again (${count(event.requests, 'request')}) to check nothing changed since the plan`
+            : `Re-read the organization (${count(event.requests, 'request')}) to see whether a create whose answer was lost landed`,
         );
         break;
       case 'conflict':
@@ -91,7 +88,7 @@ export class ApplyProgress {
         break;
       case 'batch':
         if (event.changes.length > 1)
-          this.line(`  ${event.what}: ${plural(event.changes.length, 'change')} in one request`);
+          this.line(`  ${event.what}: ${count(event.changes.length, 'change')} in one request`);
         break;
       case 'change':
         this.done = event.done;
@@ -116,7 +113,7 @@ export class ApplyProgress {
                 ? 'Apply partly done'
                 : 'Nothing applied';
         this.io.stdout.write(
-          `${head}: ${parts.join(', ')}; ${plural(event.requestCount, 'API request')}.\n`,
+          `${head}: ${parts.join(', ')}; ${count(event.requestCount, 'API request')}.\n`,
         );
         break;
       }

@@ -36,7 +36,11 @@ test('import --embedded writes the app and the next steps; plan of it shows no c
   const dir = path.join(cwd, 'zulip-org');
   expect(existsSync(path.join(dir, 'main.ts'))).toBe(true);
   expect(io.out()).toContain('zulip-org/main.ts');
-  expect(io.out()).toContain('zulip-cdk plan --app "npx tsx zulip-org/main.ts"');
+  // The next step plans the same organization the import read, and the counts read as English.
+  expect(io.out()).toContain('zulip-cdk plan --app "npx tsx zulip-org/main.ts" --embedded');
+  expect(io.out()).toMatch(
+    /Declared: \d+ channels, 1 channel folder, \d+ user groups, 1 linkifier,/,
+  );
   expect(readFileSync(path.join(dir, 'main.ts'), 'utf8')).toContain(
     "new Organization(app, 'acme')",
   );
@@ -85,4 +89,12 @@ test('--include takes known kinds only; --live imports a snapshot', async () => 
   expect(text).not.toContain('new Channel(');
   expect(text).toContain('Not imported (--include): channels, channelFolders, userGroups');
   expect(io.out()).toContain('--live live.json');
+  expect(io.out()).toContain('Declared: 1 linkifier, ');
+
+  // An --out outside the working directory is shown as given, not as ../../...
+  const elsewhere = mkdtempSync(path.join(tmpdir(), 'zulip-cdk-import-out-'));
+  const outside = fakeIo(cwd);
+  expect(await main(['import', '--live', 'live.json', '--out', elsewhere], outside)).toBe(0);
+  expect(outside.out()).toContain(`Wrote 1 file to ${elsewhere}:`);
+  expect(outside.out()).not.toContain('../');
 });

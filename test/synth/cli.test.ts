@@ -80,8 +80,8 @@ describe('zulip-cdk synth', () => {
     expect(code).toBe(0);
     expect(out()).toBe(
       [
-        'production -> out/production.zulip.json (1 channels, 1 groups, 0 folders, 0 linkifiers, 0 playgrounds, 0 snippets, 0 users)',
-        'staging -> out/staging.zulip.json (1 channels, 1 groups, 0 folders, 0 linkifiers, 0 playgrounds, 0 snippets, 0 users)',
+        'production -> out/production.zulip.json (1 channel, 1 user group)',
+        'staging -> out/staging.zulip.json (1 channel, 1 user group)',
         '',
       ].join('\n'),
     );

@@ -6,6 +6,7 @@ import type { ImportKind, ImportLayout, SubscriberPolicy } from '../../import';
 import { UsageError } from '../command';
 import type { Command } from '../command';
 import { LIVE_SOURCE_OPTIONS, loadLiveState } from '../plan-sources';
+import { count, resourceCounts, shownPath } from '../words';
 
 function oneOf<T extends string>(
   name: string,
@@ -37,6 +38,14 @@ function parseInclude(value: unknown): ImportKind[] | undefined {
 /** Quotes a path for a shell command line when it needs it. */
 function shellPath(p: string): string {
   return /^[\w./-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
+}
+
+/** The flags that plan the organization this import read (the next step it suggests). */
+function sameSource(values: Record<string, unknown>): string {
+  if (typeof values.live === 'string') return ` --live ${shellPath(values.live)}`;
+  if (values.embedded === true) return ' --embedded';
+  if (typeof values.zuliprc === 'string') return ` --zuliprc ${shellPath(values.zuliprc)}`;
+  return '';
 }
 
 /** `zulip-cdk import`: turn the live organization into a zulip-cdk app. */
@@ -109,27 +118,20 @@ the same organization shows no change: commit it, and make every later change th
     }
     await mkdir(dir, { recursive: true });
     for (const n of names) await writeFile(path.join(dir, n), app.files[n] ?? '');
-    const shown = path.relative(io.cwd, dir) || '.';
-    const counts = Object.entries(app.counts)
-      .filter(([, n]) => n > 0)
-      .map(([k, n]) => `${n} ${k}`)
-      .join(', ');
-    io.stdout.write(`Wrote ${names.length} file${names.length === 1 ? '' : 's'} to ${shown}:\n`);
+    const shown = shownPath(io.cwd, dir);
+    const counts = resourceCounts(app.counts);
+    io.stdout.write(`Wrote ${count(names.length, 'file')} to ${shown}:\n`);
     for (const n of names) io.stdout.write(`  ${path.join(shown, n)}\n`);
     io.stdout.write(`Declared: ${counts || 'nothing'}.\n`);
     if (app.skipped.length > 0)
       io.stdout.write(
-        `${app.skipped.length} object${app.skipped.length === 1 ? '' : 's'} or setting${
-          app.skipped.length === 1 ? '' : 's'
-        } left out or left as they are: see the comment at the top of main.ts.\n`,
+        `${count(app.skipped.length, 'object or setting', 'objects or settings')} left out or left as they are: see the comment at the top of main.ts.\n`,
       );
     const main = shellPath(path.join(shown, 'main.ts'));
     io.stdout.write(
       `\nNext steps:\n` +
         `  1. Read the code; commit it.\n` +
-        `  2. Check it: zulip-cdk plan --app "npx tsx ${main}"${
-          values.live !== undefined ? ` --live ${shellPath(String(values.live))}` : ''
-        }  (expect no changes)\n` +
+        `  2. Check it: zulip-cdk plan --app "npx tsx ${main}"${sameSource(values)}  (expect no changes)\n` +
         `  3. From now on, change the organization by changing this code, reviewed in pull requests.\n`,
     );
     return 0;

@@ -4,6 +4,7 @@ import { ZulipCdkError } from '../../model/errors';
 import { runApp } from '../../synth/run-app';
 import { UsageError } from '../command';
 import type { Command } from '../command';
+import { resourceCounts, shownPath } from '../words';
 
 interface CdktfJson {
   app?: unknown;
@@ -65,18 +66,18 @@ where each went. No request is made to any Zulip server.
     }
     for (const org of result.organizations) {
       const s = org.state;
-      const counts = [
-        `${s.channels.length} channels`,
-        `${s.userGroups.length} groups`,
-        `${s.channelFolders.length} folders`,
-        `${s.linkifiers.length} linkifiers`,
-        `${s.playgrounds.length} playgrounds`,
-        `${s.savedSnippets.length} snippets`,
-        `${s.users.length} users`,
-      ].join(', ');
-      const rel = path.relative(io.cwd, org.file);
-      const shown = rel.startsWith('..') || path.isAbsolute(rel) ? org.file : rel;
-      io.stdout.write(`${org.path} -> ${shown} (${counts})\n`);
+      const counts = resourceCounts({
+        channels: s.channels.length,
+        channelFolders: s.channelFolders.length,
+        userGroups: s.userGroups.length,
+        linkifiers: s.linkifiers.length,
+        playgrounds: s.playgrounds.length,
+        savedSnippets: s.savedSnippets.length,
+        users: s.users.length,
+        subscriptionSettings: s.subscriptionSettings.length,
+      });
+      const shown = shownPath(io.cwd, org.file);
+      io.stdout.write(`${org.path} -> ${shown} (${counts || 'empty'})\n`);
     }
     return 0;
   },
