@@ -8,7 +8,7 @@ import { LiveStateSchema } from '../model/live-state';
 import type { LiveState } from '../model/live-state';
 import { startEmulator } from '../emulator';
 import { runApp } from '../synth/run-app';
-import { ZulipClient, ZulipCredentials } from '../zulip';
+import { ZulipClient } from '../zulip';
 import { readLiveState } from '../zulip/handlers/read-live-state';
 import { UsageError } from './command';
 import type { CliIo, ParsedOptions } from './command';
@@ -71,13 +71,7 @@ export async function loadLiveState(values: ParsedOptions, io: CliIo): Promise<L
   if (live !== undefined) return readLiveFile(path.resolve(io.cwd, live));
   if (embedded) {
     const z = await startEmulator({ seed: 'demo', rateLimit: false });
-    const client = new ZulipClient({
-      credentials: new ZulipCredentials({
-        email: z.owner.email,
-        apiKey: z.owner.apiKey,
-        site: z.site,
-      }),
-    });
+    const client = ZulipClient.forEmbeddedOwner(z);
     try {
       io.stderr.write(`Reading the embedded demo organization (${z.site})...\n`);
       return await readLiveState(client);
@@ -229,13 +223,7 @@ export async function connect(values: ParsedOptions, io: CliIo): Promise<Connect
     throw new UsageError('use only one of --zuliprc and --embedded');
   if (values.embedded === true) {
     const z = await startEmulator({ seed: 'demo' });
-    const client = new ZulipClient({
-      credentials: new ZulipCredentials({
-        email: z.owner.email,
-        apiKey: z.owner.apiKey,
-        site: z.site,
-      }),
-    });
+    const client = ZulipClient.forEmbeddedOwner(z);
     return {
       client,
       embedded: true,

@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import { ZulipCdkError } from '../model/errors';
 import type { FeatureName } from '../model/features';
 import { ServerCapabilities } from './capabilities';
-import { loadCredentials } from './credentials';
-import type { LoadCredentialsOptions, ZulipCredentials } from './credentials';
+import { ZulipCredentials, loadCredentials } from './credentials';
+import type { LoadCredentialsOptions } from './credentials';
 import { pathSegment, pathWithSlashes } from './encode';
 import { ENDPOINTS } from './endpoints';
 import type { EndpointName, EndpointSpec } from './endpoints';
@@ -158,6 +158,24 @@ export class ZulipClient {
     const { capabilities, ...httpOptions } = options;
     this.http = new ZulipHttp(httpOptions);
     this.#capabilities = capabilities;
+  }
+
+  /**
+   * A client acting as the owner of an embedded server (`startEmulator()`): for `--embedded`,
+   * the demo and tests.
+   */
+  public static forEmbeddedOwner(
+    server: {
+      readonly site: string;
+      readonly owner: { readonly email: string; readonly apiKey: string };
+    },
+    options: Omit<ZulipClientOptions, 'credentials' | 'site'> = {},
+  ): ZulipClient {
+    const { email, apiKey } = server.owner;
+    return new ZulipClient({
+      ...options,
+      credentials: new ZulipCredentials({ email, apiKey, site: server.site }),
+    });
   }
 
   /**

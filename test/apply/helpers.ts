@@ -3,7 +3,7 @@ import type { Emulator, FaultOptions } from '../../src/emulator';
 import { applyPlan, plan } from '../../src/engine';
 import type { ApplyEvent, ApplyOptions, ApplyResult, Plan } from '../../src/engine';
 import type { DesiredState } from '../../src/model';
-import { ZulipClient, ZulipCredentials } from '../../src/zulip';
+import { ZulipClient } from '../../src/zulip';
 import { readLiveState } from '../../src/zulip/handlers/read-live-state';
 import { ZulipApplyTarget } from '../../src/zulip/handlers/write-target';
 import { yamlCheck } from '../emulator/yaml-check';
@@ -26,12 +26,7 @@ export interface Harness {
 }
 
 export function newClient(z: Emulator): ZulipClient {
-  return new ZulipClient({
-    credentials: new ZulipCredentials({
-      email: z.owner.email,
-      apiKey: z.owner.apiKey,
-      site: z.site,
-    }),
+  return ZulipClient.forEmbeddedOwner(z, {
     retry: { baseDelayMs: 1, maxDelayMs: 5, maxRateLimitRetries: 50 },
   });
 }

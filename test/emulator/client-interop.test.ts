@@ -1,6 +1,5 @@
 import { startEmulator } from '../../src/emulator';
 import { ZulipClient } from '../../src/zulip/client';
-import { ZulipCredentials } from '../../src/zulip/credentials';
 import { readLiveState } from '../../src/zulip/handlers/read-live-state';
 import { yamlCheck } from './yaml-check';
 
@@ -9,13 +8,7 @@ describe.each([372, 421, 478])('readLiveState against the emulator at FL %i', (l
   test('reads everything with register + DELETE /events', async () => {
     const check = yamlCheck();
     const z = await startEmulator({ featureLevel: level, observe: check.observe });
-    const client = new ZulipClient({
-      credentials: new ZulipCredentials({
-        email: z.owner.email,
-        apiKey: z.owner.apiKey,
-        site: z.site,
-      }),
-    });
+    const client = ZulipClient.forEmbeddedOwner(z);
     try {
       const s = await readLiveState(client);
       expect(s.server.featureLevel).toBe(level);
@@ -56,13 +49,7 @@ describe('the yaml check of emulator responses', () => {
         rules: [{ method: 'GET', path: '/users', nth: 2, kind: 'rate-limit', retryAfter: 0.05 }],
       },
     });
-    const client = new ZulipClient({
-      credentials: new ZulipCredentials({
-        email: z.owner.email,
-        apiKey: z.owner.apiKey,
-        site: z.site,
-      }),
-    });
+    const client = ZulipClient.forEmbeddedOwner(z);
     try {
       await client.getUsers();
       await client.getUsers(); // the injected 429, waited out and repeated

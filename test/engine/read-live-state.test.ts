@@ -2,7 +2,7 @@ import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
 import { plan } from '../../src/engine';
 import { emptyDesiredState, LiveStateSchema } from '../../src/model';
-import { ZulipClient, ZulipCredentials } from '../../src/zulip';
+import { ZulipClient } from '../../src/zulip';
 import { readLiveState } from '../../src/zulip/handlers/read-live-state';
 import { yamlCheck } from '../emulator/yaml-check';
 import { dChannel, dGroup } from './fixtures';
@@ -13,13 +13,7 @@ describe.each([372, 421, 478])('readLiveState against the embedded server (FL %i
   const check = yamlCheck();
   beforeAll(async () => {
     z = await startEmulator({ featureLevel: level, rateLimit: false, observe: check.observe });
-    client = new ZulipClient({
-      credentials: new ZulipCredentials({
-        email: z.owner.email,
-        apiKey: z.owner.apiKey,
-        site: z.site,
-      }),
-    });
+    client = ZulipClient.forEmbeddedOwner(z);
   });
   afterAll(async () => {
     await client.close();
@@ -69,13 +63,7 @@ describe('no perpetual diff: objects made with explicit settings plan as unchang
   const check = yamlCheck();
   beforeAll(async () => {
     z = await startEmulator({ rateLimit: false, observe: check.observe });
-    client = new ZulipClient({
-      credentials: new ZulipCredentials({
-        email: z.owner.email,
-        apiKey: z.owner.apiKey,
-        site: z.site,
-      }),
-    });
+    client = ZulipClient.forEmbeddedOwner(z);
   });
   afterAll(async () => {
     await client.close();

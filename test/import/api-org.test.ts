@@ -8,7 +8,7 @@ import { startEmulator } from '../../src/emulator';
 import { addUser, emptyOrg } from '../../src/emulator/state';
 import { generateApp } from '../../src/import';
 import { ROLES } from '../../src/model/kinds';
-import { ZulipClient, ZulipCredentials } from '../../src/zulip';
+import { ZulipClient } from '../../src/zulip';
 import type { GroupSettingParam } from '../../src/zulip/wire/common';
 import { readLiveState } from '../../src/zulip/handlers/read-live-state';
 import { synthInProcess, writeApp } from './harness';
@@ -30,13 +30,7 @@ test('an organization made through the API round-trips with no change', async ()
   for (let i = 0; i < 20; i++)
     addUser(state, 0, { email: `u${i}@api.example`, fullName: `U ${i}`, role: pick(roles) });
   const z = await startEmulator({ state, rateLimit: false, featureLevel: 478 });
-  const client = new ZulipClient({
-    credentials: new ZulipCredentials({
-      email: z.owner.email,
-      apiKey: z.owner.apiKey,
-      site: z.site,
-    }),
-  });
+  const client = ZulipClient.forEmbeddedOwner(z);
   try {
     const members = (await client.getUsers()).members;
     const users = members.map((u) => u.user_id);

@@ -9,7 +9,7 @@ import type { OrgState } from '../../src/emulator';
 import { DesiredStateSchema } from '../../src/model/desired-state';
 import type { DesiredState } from '../../src/model/desired-state';
 import type { LiveState } from '../../src/model/live-state';
-import { ZulipClient, ZulipCredentials } from '../../src/zulip';
+import { ZulipClient } from '../../src/zulip';
 import { readLiveState } from '../../src/zulip/handlers/read-live-state';
 
 export const REPO = path.resolve(__dirname, '../..');
@@ -25,13 +25,7 @@ export async function readEmbedded(opts: {
     rateLimit: false,
     ...(opts.state ? { state: opts.state } : { seed: opts.seed ?? 'demo' }),
   });
-  const client = new ZulipClient({
-    credentials: new ZulipCredentials({
-      email: z.owner.email,
-      apiKey: z.owner.apiKey,
-      site: z.site,
-    }),
-  });
+  const client = ZulipClient.forEmbeddedOwner(z);
   try {
     const { requestCount: _n, ...live } = await readLiveState(client);
     return live;

@@ -1,6 +1,6 @@
 import { startEmulator } from '../../emulator';
 import * as engine from '../../engine';
-import { ZulipClient, ZulipCredentials } from '../../zulip';
+import { ZulipClient } from '../../zulip';
 import { readLiveState } from '../../zulip/handlers/read-live-state';
 import { ZulipApplyTarget } from '../../zulip/handlers/write-target';
 import type { Command } from '../command';
@@ -41,13 +41,7 @@ left. Exit 0 when the second plan is empty, 1 otherwise.
     out();
 
     const z = await startEmulator({ seed: 'demo' });
-    const client = new ZulipClient({
-      credentials: new ZulipCredentials({
-        email: z.owner.email,
-        apiKey: z.owner.apiKey,
-        site: z.site,
-      }),
-    });
+    const client = ZulipClient.forEmbeddedOwner(z);
     try {
       out(
         `${bold('1.')} Started an embedded Zulip server (feature level ${z.featureLevel}) with a demo organization`,
