@@ -76,15 +76,3 @@ export function checkEmails(list: readonly unknown[], what: string): string[] {
         `${what} lists ${JSON.stringify(u)}, which is not an e-mail address: users are named by e-mail`,
     );
 }
-
-/** Duplicate entries of a list, case-insensitively (e-mail addresses). */
-export function duplicatesOf(list: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const dups = new Set<string>();
-  for (const x of list) {
-    const k = x.toLowerCase();
-    if (seen.has(k)) dups.add(x);
-    seen.add(k);
-  }
-  return [...dups];
-}
