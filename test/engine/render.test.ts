@@ -10,6 +10,7 @@ import {
 } from '../../src/engine';
 import type { Plan } from '../../src/engine';
 import { FEATURE_LEVELS } from '../../src/model';
+import { permissionEffect } from '../../src/engine/render/describe';
 import type { DesiredState } from '../../src/model';
 import { LiveBuilder, dChannel, dGroup, desired } from './fixtures';
 
@@ -164,6 +165,29 @@ describe('who new subscribers hear from, in the comment', () => {
       b.build(),
     );
     expect(renderMarkdown(p).replace(/\\_/g, '_')).toContain(sentence);
+  });
+});
+
+describe('who gains and who loses a permission', () => {
+  it('names both sides; role:nobody is no one', () => {
+    expect(
+      permissionEffect('permissions.canSendMessageGroup', 'role:everyone', 'role:members'),
+    ).toBe(
+      'role:members may now post; role:everyone may no longer post (unless also covered otherwise)',
+    );
+    expect(permissionEffect('permissions.canResolveTopicsGroup', 'role:nobody', 'eng')).toBe(
+      'eng may now resolve topics',
+    );
+    expect(permissionEffect('permissions.canResolveTopicsGroup', 'eng', 'role:nobody')).toBe(
+      'eng may no longer resolve topics: no one may',
+    );
+    expect(
+      permissionEffect(
+        'permissions.canResolveTopicsGroup',
+        { users: ['a@x'], groups: ['eng'] },
+        'eng',
+      ),
+    ).toBe('a@x may no longer resolve topics (unless also covered otherwise)');
   });
 });
 

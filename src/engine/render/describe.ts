@@ -107,14 +107,19 @@ function holders(v: JsonValue): string[] {
 export function permissionEffect(property: string, before: JsonValue, after: JsonValue): string {
   const name = property.replace(/^permissions\./, '');
   const what = PERMISSION_MEANINGS[name] ?? name;
-  const b = holders(before);
-  const a = holders(after);
+  // role:nobody holds no one: it neither gains nor loses anything.
+  const b = holders(before).filter((x) => x !== 'role:nobody');
+  const a = holders(after).filter((x) => x !== 'role:nobody');
   const gain = a.filter((x) => !b.includes(x));
   const lose = b.filter((x) => !a.includes(x));
   const parts: string[] = [];
   if (gain.length) parts.push(`${gain.join(', ')} may now ${what}`);
   if (lose.length)
-    parts.push(`${lose.join(', ')} may no longer ${what} (unless also covered otherwise)`);
+    parts.push(
+      `${lose.join(', ')} may no longer ${what}${
+        a.length === 0 ? ': no one may' : ' (unless also covered otherwise)'
+      }`,
+    );
   return parts.join('; ');
 }
 
