@@ -1,5 +1,6 @@
 import { channelNameKey } from '../model/address';
 import type { GroupSettingValue } from '../model/desired-state';
+import type { ResourceKind } from '../model/kinds';
 import { canonicalGroupSetting } from '../model/group-setting';
 import type {
   LiveChannel,
@@ -51,6 +52,32 @@ export class LiveIndex {
       const k = channelNameKey(f.name);
       const prev = this.foldersByKey.get(k);
       if (!prev || prev.archived) this.foldersByKey.set(k, f);
+    }
+  }
+
+  /**
+   * The live object of `kind` with Zulip's `id` (for subscription settings, the channel's ID);
+   * undefined when there is none.
+   */
+  public byId(kind: ResourceKind, id: number): object | undefined {
+    const live = this.live;
+    switch (kind) {
+      case 'channel':
+        return this.channelsById.get(id);
+      case 'userGroup':
+        return this.groupsById.get(id);
+      case 'channelFolder':
+        return this.foldersById.get(id);
+      case 'linkifier':
+        return live.linkifiers.find((l) => l.id === id);
+      case 'playground':
+        return live.playgrounds.find((p) => p.id === id);
+      case 'savedSnippet':
+        return live.savedSnippets.find((s) => s.id === id);
+      case 'user':
+        return this.usersById.get(id);
+      case 'subscriptionSettings':
+        return live.subscriptionSettings.find((s) => s.channelId === id);
     }
   }
 

@@ -1,7 +1,7 @@
 import { parseResourceAddress } from '../model/address';
 import { ROLES } from '../model/kinds';
 import type { ResourceKind, RoleName } from '../model/kinds';
-import type { LiveState } from '../model/live-state';
+import type { LiveChannel, LiveState, LiveUserGroup } from '../model/live-state';
 import { sha256Json } from './digest';
 import type { LiveIndex } from './live-index';
 import type { Change, ChangeAction, PlanSummary, PlanWarning, SafetyFinding } from './plan-format';
@@ -350,32 +350,17 @@ export function fingerprints(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   const liveObject = (kind: ResourceKind, id: number): unknown => {
-    switch (kind) {
-      case 'channel': {
-        const c = idx.channelsById.get(id);
-        if (!c) return undefined;
-        const { subscribers: _s, ...rest } = c;
-        return rest;
-      }
-      case 'userGroup': {
-        const g = idx.groupsById.get(id);
-        if (!g) return undefined;
-        const { members: _m, subgroups: _g, ...rest } = g;
-        return rest;
-      }
-      case 'channelFolder':
-        return idx.foldersById.get(id);
-      case 'linkifier':
-        return live.linkifiers.find((l) => l.id === id);
-      case 'playground':
-        return live.playgrounds.find((p) => p.id === id);
-      case 'savedSnippet':
-        return live.savedSnippets.find((s) => s.id === id);
-      case 'user':
-        return idx.usersById.get(id);
-      case 'subscriptionSettings':
-        return live.subscriptionSettings.find((s) => s.channelId === id);
+    const o = idx.byId(kind, id);
+    // Memberships have fingerprints of their own (`#membership`).
+    if (o && kind === 'channel') {
+      const { subscribers: _s, ...rest } = o as LiveChannel;
+      return rest;
     }
+    if (o && kind === 'userGroup') {
+      const { members: _m, subgroups: _g, ...rest } = o as LiveUserGroup;
+      return rest;
+    }
+    return o;
   };
   for (const c of changes) {
     if (c.action === 'reorder') {

@@ -32,18 +32,18 @@ export function findConflicts(plan: Plan, live: LiveState): Conflict[] {
     const then = plan.fingerprints[key];
     if (then === undefined) continue;
     if (now[key] === then) continue;
-    out.push({ id: c.id, address: c.address, message: describeConflict(c, live, idx) });
+    out.push({ id: c.id, address: c.address, message: describeConflict(c, idx) });
   }
   return out;
 }
 
-function describeConflict(c: Change, live: LiveState, idx: LiveIndex): string {
+function describeConflict(c: Change, idx: LiveIndex): string {
   if (c.action === 'membership')
     return `its ${c.collection} changed since the plan; not written (plan again to see the difference)`;
   if (c.action === 'reorder')
     return `the ${c.kind === 'linkifier' ? 'linkifiers' : 'channel folders'} changed since the plan; their order was not written`;
   if (!('liveId' in c) || c.liveId === null) return 'changed since the plan; not written';
-  const obj = liveObject(c, live, idx);
+  const obj = liveObject(c, idx);
   if (obj === undefined) return 'no longer exists; not written';
   if (c.action === 'update') {
     const diffs: string[] = [];
@@ -61,27 +61,9 @@ function describeConflict(c: Change, live: LiveState, idx: LiveIndex): string {
 
 type LiveObject = Record<string, unknown>;
 
-function liveObject(c: Change, live: LiveState, idx: LiveIndex): LiveObject | undefined {
+function liveObject(c: Change, idx: LiveIndex): LiveObject | undefined {
   if (!('liveId' in c) || c.liveId === null) return undefined;
-  const id = c.liveId;
-  switch (c.kind) {
-    case 'channel':
-      return idx.channelsById.get(id);
-    case 'userGroup':
-      return idx.groupsById.get(id);
-    case 'channelFolder':
-      return idx.foldersById.get(id);
-    case 'linkifier':
-      return live.linkifiers.find((l) => l.id === id);
-    case 'playground':
-      return live.playgrounds.find((p) => p.id === id);
-    case 'savedSnippet':
-      return live.savedSnippets.find((s) => s.id === id);
-    case 'user':
-      return idx.usersById.get(id);
-    case 'subscriptionSettings':
-      return live.subscriptionSettings.find((s) => s.channelId === id);
-  }
+  return idx.byId(c.kind, c.liveId) as LiveObject | undefined;
 }
 
 /** A live property in the plan's natural-key terms; undefined when we cannot tell. */
