@@ -11,7 +11,7 @@ import type {
   DesiredUserGroup,
   GroupSettingValue,
 } from '../src/model/desired-state';
-import { addUser, emptyOrg, nextId, systemGroupId } from '../src/emulator/state';
+import { addUser, emptyOrg, newSubscription, nextId, systemGroupId } from '../src/emulator/state';
 import type {
   OrgState,
   StoredChannel,
@@ -353,19 +353,7 @@ export function generateBenchOrg(options: GenerateOptions = {}): BenchOrg {
       explicit.add(id);
     }
     for (const uid of subscribers) {
-      org.subscriptions.push({
-        userId: uid,
-        channelId: ch.id,
-        active: true,
-        color: '#76ce90',
-        isMuted: false,
-        pinToTop: false,
-        desktopNotifications: null,
-        audibleNotifications: null,
-        pushNotifications: null,
-        emailNotifications: null,
-        wildcardMentionsNotify: null,
-      });
+      org.subscriptions.push(newSubscription(uid, ch.id));
       subscriptions += 1;
     }
 

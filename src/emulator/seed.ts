@@ -3,7 +3,7 @@ import type { PermissionSettingInfo } from '../model/permissions';
 import { ROLES } from '../model/kinds';
 import type { SystemGroupName } from '../model/kinds';
 import { addSubscription } from './indexes';
-import { addUser, emptyOrg, nextId, systemGroupId } from './state';
+import { addUser, emptyOrg, newSubscription, nextId, systemGroupId } from './state';
 import type { OrgState, StoredChannel, StoredGroupSetting, StoredUser } from './state';
 
 /** The demo organization's domain: every demo email ends with it. */
@@ -131,20 +131,7 @@ export function demoOrg(now: number): { org: OrgState; owner: StoredUser } {
       settings: settingsFor(org, channelInfos, owner, opts.settings ?? {}),
     };
     org.channels.push(ch);
-    for (const s of opts.subscribers)
-      addSubscription(org, {
-        userId: s.id,
-        channelId: ch.id,
-        active: true,
-        color: '#76ce90',
-        isMuted: false,
-        pinToTop: false,
-        desktopNotifications: null,
-        audibleNotifications: null,
-        pushNotifications: null,
-        emailNotifications: null,
-        wildcardMentionsNotify: null,
-      });
+    for (const s of opts.subscribers) addSubscription(org, newSubscription(s.id, ch.id));
     return ch;
   };
   const everyone = [owner, admin, admin2, moderator, alice, bob, carol, dave, erin, guest, bot];

@@ -76,6 +76,27 @@ export interface StoredSubscription {
   wildcardMentionsNotify: boolean | null;
 }
 
+/** A new, active subscription with Zulip's defaults: not muted, not pinned, notifications as the user's defaults. */
+export function newSubscription(
+  userId: number,
+  channelId: number,
+  color = '#76ce90',
+): StoredSubscription {
+  return {
+    userId,
+    channelId,
+    active: true,
+    color,
+    isMuted: false,
+    pinToTop: false,
+    desktopNotifications: null,
+    audibleNotifications: null,
+    pushNotifications: null,
+    emailNotifications: null,
+    wildcardMentionsNotify: null,
+  };
+}
+
 export interface StoredFolder {
   id: number;
   name: string;

@@ -5,7 +5,13 @@
  * linkifiers in a custom order, an archived channel, a deactivated group, snippets and
  * subscription settings of the owner, and names that are hard to turn into code.
  */
-import { addUser, emptyOrg, nextId, systemGroupId } from '../../src/emulator/state';
+import {
+  addUser,
+  emptyOrg,
+  newSubscription,
+  nextId,
+  systemGroupId,
+} from '../../src/emulator/state';
 import type {
   OrgState,
   StoredChannel,
@@ -254,20 +260,7 @@ export function randomOrg(seed: number, featureLevel: number): OrgState {
       ch.isArchived = false;
       org.defaultChannelIds = org.defaultChannelIds.filter((id) => id !== ch.id);
       org.subscriptions = org.subscriptions.filter((s) => s.channelId !== ch.id);
-      for (const id of team.members)
-        org.subscriptions.push({
-          userId: id,
-          channelId: ch.id,
-          active: true,
-          color: '#76ce90',
-          isMuted: false,
-          pinToTop: false,
-          desktopNotifications: null,
-          audibleNotifications: null,
-          pushNotifications: null,
-          emailNotifications: null,
-          wildcardMentionsNotify: null,
-        });
+      for (const id of team.members) org.subscriptions.push(newSubscription(id, ch.id));
     }
   }
 

@@ -38,7 +38,7 @@ import {
 } from '../permissions';
 import type { Params } from '../params';
 import type { RequestContext, Route } from '../router';
-import { nextId, systemGroupId } from '../state';
+import { newSubscription, nextId, systemGroupId } from '../state';
 import type { StoredChannel, StoredGroupSetting } from '../state';
 import { channelAudience } from '../events';
 import { addSubscription, subscriptionOf } from '../indexes';
@@ -313,19 +313,10 @@ export function subscribeUsers(
     if (existing?.active) continue;
     if (existing) existing.active = true;
     else
-      addSubscription(ctx.org, {
-        userId: uid,
-        channelId: ch.id,
-        active: true,
-        color: colors[ch.id % colors.length] ?? '#76ce90',
-        isMuted: false,
-        pinToTop: false,
-        desktopNotifications: null,
-        audibleNotifications: null,
-        pushNotifications: null,
-        emailNotifications: null,
-        wildcardMentionsNotify: null,
-      });
+      addSubscription(
+        ctx.org,
+        newSubscription(uid, ch.id, colors[ch.id % colors.length] ?? '#76ce90'),
+      );
     added.push(uid);
   }
   if (added.length > 0) {
