@@ -1,24 +1,5 @@
-import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main';
-import type { CliIo } from '../../src/cli/command';
-
-function fakeIo(): CliIo & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return {
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    env: {},
-    cwd: process.cwd(),
-    out: () => out,
-    err: () => err,
-  };
-}
+import { fakeIo } from '../support/fake-io';
 
 describe('zulip-cdk main', () => {
   it('loads every command lazily and shows its usage', async () => {

@@ -6,28 +6,13 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main';
-import type { CliIo } from '../../src/cli/command';
+import { fakeIo as pipes } from '../support/fake-io';
 import { REPO, writeApp } from './harness';
 
-function fakeIo(cwd: string): CliIo & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return {
-    stdout,
-    stderr,
-    stdin: new PassThrough(),
-    env: { ...process.env, ZULIP_EMAIL: '', ZULIP_API_KEY: '', ZULIP_SITE: '' },
-    cwd,
-    out: () => out,
-    err: () => err,
-  };
-}
+/** No credentials from the environment: every source is given on the command line. */
+const fakeIo = (cwd: string) =>
+  pipes({ cwd, env: { ...process.env, ZULIP_EMAIL: '', ZULIP_API_KEY: '', ZULIP_SITE: '' } });
 
 test('import --embedded writes the app and the next steps; plan of it shows no change', async () => {
   const cwd = mkdtempSync(path.join(tmpdir(), 'zulip-cdk-import-cli-'));

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { fakeIo as pipes } from '../support/fake-io';
 import type { CliIo } from '../../src/cli/command';
 import { main } from '../../src/cli/main';
 
@@ -23,20 +23,11 @@ const TSX = JSON.stringify(join(ROOT, 'node_modules', '.bin', 'tsx'));
 const LIB = JSON.stringify(join(ROOT, 'src', 'index.ts'));
 
 function fakeIo(cwd: string): { io: CliIo; out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
   const env = { ...process.env };
   delete env.ZULIP_CDK_OUTDIR;
   delete env.CDKTF_OUTDIR;
-  return {
-    io: { stdout, stderr, stdin: new PassThrough(), env, cwd },
-    out: () => out,
-    err: () => err,
-  };
+  const io = pipes({ cwd, env });
+  return { io, out: io.out, err: io.err };
 }
 
 const GOOD_APP = `
