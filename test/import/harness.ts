@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { startEmulator } from '../../src/emulator';
+import { yamlCheck } from '../emulator/yaml-check';
 import type { OrgState } from '../../src/emulator';
 import { DesiredStateSchema } from '../../src/model/desired-state';
 import type { DesiredState } from '../../src/model/desired-state';
@@ -20,7 +21,9 @@ export async function readEmbedded(opts: {
   state?: OrgState;
   seed?: 'demo' | 'empty';
 }): Promise<LiveState> {
+  const check = yamlCheck();
   const z = await startEmulator({
+    observe: check.observe,
     featureLevel: opts.featureLevel,
     rateLimit: false,
     ...(opts.state ? { state: opts.state } : { seed: opts.seed ?? 'demo' }),
@@ -28,6 +31,8 @@ export async function readEmbedded(opts: {
   const client = ZulipClient.forEmbeddedOwner(z);
   try {
     const { requestCount: _n, ...live } = await readLiveState(client);
+    if (check.problems.length > 0)
+      throw new Error(`responses that do not match zulip.yaml:\n${check.problems.join('\n')}`);
     return live;
   } finally {
     await client.close();
