@@ -1,7 +1,7 @@
 import { Testing } from 'zulip-cdk';
 import { acme } from '../../examples/acme/organization';
 import { applyPlan } from '../../src/engine';
-import type { Change } from '../../src/engine';
+import type { ApplyResult, Change } from '../../src/engine';
 import type { DesiredState } from '../../src/model';
 import { ZulipCdkError } from '../../src/model';
 import { ZulipApplyTarget } from '../../src/zulip/handlers/write-target';
@@ -31,6 +31,18 @@ function successfulCreates(h: Harness, from: number): number {
 }
 
 const creates = (changes: readonly Change[]) => changes.filter((c) => c.action === 'create').length;
+
+/**
+ * The failure contract after a partial apply: the next plan lists exactly the changes the
+ * journal does not record as applied, and applying it leaves nothing.
+ */
+async function expectRerunFinishes(h: Harness, r: ApplyResult): Promise<void> {
+  const left = await h.plan(desired());
+  const notApplied = r.journal.entries.filter((x) => x.status !== 'applied').map((x) => x.id);
+  expect(left.changes.map((c) => c.id).sort()).toEqual([...notApplied].sort());
+  expect((await h.apply(left, { allowDestroy: true })).outcome).toBe('applied');
+  expect(summary(await h.plan(desired()))).toEqual([]);
+}
 
 describe('faults in the middle of an apply (FL 478)', () => {
   let h: Harness;
@@ -123,13 +135,7 @@ describe('faults in the middle of an apply (FL 478)', () => {
 
       // The next plan lists exactly what is left: the failed change (its request never
       // reached the server) and the ones that were not run.
-      const left = await h.plan(desired());
-      const notApplied = r.journal.entries.filter((x) => x.status !== 'applied').map((x) => x.id);
-      expect(left.changes.map((c) => c.id).sort()).toEqual([...notApplied].sort());
-
-      const again = await h.apply(left, { allowDestroy: true });
-      expect(again.outcome).toBe('applied');
-      expect(summary(await h.plan(desired()))).toEqual([]);
+      await expectRerunFinishes(h, r);
       expect(successfulCreates(h, from)).toBe(creates(p.changes));
       expectNoDuplicates(h);
     },
@@ -154,15 +160,7 @@ describe('faults in the middle of an apply (FL 478)', () => {
     expect(r.journal.entries.find((x) => x.id === 'channel["backend"]#create')?.status).toBe(
       'applied',
     );
-    const left = await h.plan(desired());
-    expect(left.changes.map((c) => c.id).sort()).toEqual(
-      r.journal.entries
-        .filter((x) => x.status !== 'applied')
-        .map((x) => x.id)
-        .sort(),
-    );
-    expect((await h.apply(left, { allowDestroy: true })).outcome).toBe('applied');
-    expect(summary(await h.plan(desired()))).toEqual([]);
+    await expectRerunFinishes(h, r);
   });
 
   it('an interrupt (Ctrl-C) stops between two requests; the journal says what was sent; re-running finishes', async () => {
@@ -184,15 +182,7 @@ describe('faults in the middle of an apply (FL 478)', () => {
         .filter((x) => x.status === 'skipped')
         .every((x) => x.message === 'not run: apply was interrupted'),
     ).toBe(true);
-    const left = await h.plan(desired());
-    expect(left.changes.map((c) => c.id).sort()).toEqual(
-      r.journal.entries
-        .filter((x) => x.status !== 'applied')
-        .map((x) => x.id)
-        .sort(),
-    );
-    expect((await h.apply(left, { allowDestroy: true })).outcome).toBe('applied');
-    expect(summary(await h.plan(desired()))).toEqual([]);
+    await expectRerunFinishes(h, r);
   });
 
   it('a create that landed although its answer was lost is found by re-reading, not sent again', async () => {
