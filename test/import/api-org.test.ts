@@ -12,7 +12,7 @@ import { ZulipClient } from '../../src/zulip';
 import type { GroupSettingParam } from '../../src/zulip/wire/common';
 import { readLiveState } from '../../src/zulip/handlers/read-live-state';
 import { synthInProcess, writeApp } from './harness';
-import { prng } from './random-org';
+import { prng } from '../../bench/org-generator';
 
 test('an organization made through the API round-trips with no change', async () => {
   const rnd = prng(42);

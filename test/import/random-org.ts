@@ -22,20 +22,9 @@ import type {
 import { supports } from '../../src/model/features';
 import { ROLES, TOPICS_POLICIES } from '../../src/model/kinds';
 import type { SystemGroupName } from '../../src/model/kinds';
+import { prng } from '../../bench/org-generator';
 import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../../src/model/permissions';
 import type { PermissionSettingInfo } from '../../src/model/permissions';
-
-/** mulberry32: small, fast, deterministic. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TRICKY_NAMES = [
   'Café ☕ crew',
