@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return --
    the OpenAPI document is untyped JSON; tests read it structurally. */
 /**
- * Zulip's OpenAPI description (../shared/zulip-api/zulip.yaml, Zulip 10.2, FL 372) for tests:
+ * Zulip's OpenAPI description (test/fixtures/zulip-api/zulip.yaml, Zulip 10.2, FL 372) for tests:
  * loaded once per test file (it is 1.2 MB), with helpers to find an operation, list its
  * parameters (and which travel JSON-encoded) and collect its example responses.
  *
@@ -13,8 +13,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 
-/** Where the yaml is: ../shared beside the repository. */
-export const OPENAPI_PATH = path.resolve(__dirname, '../../../shared/zulip-api/zulip.yaml');
+/** Where the yaml is: kept in the repository (see its SOURCE.md). */
+export const OPENAPI_PATH = path.resolve(__dirname, '../fixtures/zulip-api/zulip.yaml');
 
 /** A loosely typed OpenAPI node. */
 export type OpenApiNode = Record<string, any>;
