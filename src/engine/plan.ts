@@ -1,3 +1,5 @@
+import { hasContentAccess, recursiveGroupIds } from '../model/access';
+import { folderRenameStandIn } from '../model/rules';
 import { channelNameKey, playgroundKey, resourceAddress } from '../model/address';
 import type {
   DesiredChannel,
@@ -45,6 +47,7 @@ import type {
 } from './plan-format';
 import { PLAN_FORMAT_VERSION } from './plan-format';
 import { finishPlan } from './plan-finish';
+import { someOf } from './render/describe';
 import type { ChangeMeta } from './plan-finish';
 
 /** Options of {@link plan}. */
@@ -188,6 +191,7 @@ class Planner {
   private readonly channelFolderAfter = new Map<number, number | null | undefined>();
   /** Users (IDs) that will be subscribed to a channel (by desired key) after apply, when known. */
   private readonly channelSubscribersAfter = new Map<string, Set<number>>();
+  private myGroups: ReadonlySet<number> | undefined;
 
   public constructor(
     private readonly desired: DesiredState,
@@ -543,7 +547,10 @@ class Planner {
     match(
       this.desired.channelFolders,
       channelNameKey,
-      (k) => this.idx.foldersByKey.get(k),
+      // A folder left under its stand-in name by an interrupted case-only rename is the same folder.
+      (k) =>
+        this.idx.foldersByKey.get(k) ??
+        this.idx.foldersByKey.get(channelNameKey(folderRenameStandIn(k))),
       (k) => this.desiredFolders.has(k),
       this.folderMatch,
     );
@@ -848,7 +855,10 @@ class Planner {
         },
         before: { name: l.name, description: l.description },
       });
-      if (deactivated) continue;
+      if (deactivated) {
+        if (!l.deactivated && d.lifecycle?.protect !== true) this.releaseOwnSettings(base, l);
+        continue;
+      }
       const props: PropertyChange[] = [];
       const meta = { refs: [] as string[], releases: [] as string[] };
       this.prop(props, d.lifecycle, 'description', l.description, d.description ?? '');
@@ -879,11 +889,55 @@ class Planner {
     }
     for (const l of this.live.userGroups) {
       if (claimed.has(l.id) || l.isSystemGroup || l.deactivated) continue;
-      this.undeclared('userGroup', l.name, l.id, 'deactivate', {
+      const deactivated = this.undeclared('userGroup', l.name, l.id, 'deactivate', {
         name: l.name,
         description: l.description,
       });
+      if (deactivated)
+        this.releaseOwnSettings(
+          { kind: 'userGroup', address: groupAddress(l.name), key: l.name, path: null },
+          l,
+        );
     }
+  }
+
+  /**
+   * Zulip refuses to deactivate a group that any active group's setting names, the group's own
+   * settings included (zerver/lib/user_groups.py `check_user_group_can_be_deactivated` does not
+   * exclude it): "Cannot deactivate user group in use." A group about to be deactivated whose
+   * own settings name it (directly or inside an anonymous group) has them set first to the
+   * applying account alone, which keeps the account able to deactivate it.
+   */
+  private releaseOwnSettings(
+    base: { kind: 'userGroup'; address: string; key: string; path: string | null },
+    l: LiveUserGroup,
+  ): void {
+    const props: PropertyChange[] = [];
+    const after = this.creatorDefault(this.live.me.userId);
+    for (const [name, info] of Object.entries(
+      GROUP_PERMISSIONS as Record<string, PermissionSettingInfo>,
+    )) {
+      const old = l.permissions[info.wire];
+      if (old === undefined) continue;
+      const names = typeof old === 'number' ? old === l.id : old.direct_subgroups.includes(l.id);
+      if (!names) continue;
+      props.push({
+        property: `permissions.${name}`,
+        before: this.idx.groupSettingToNatural(old),
+        after,
+        wire: info.wire,
+        old,
+      });
+    }
+    if (props.length === 0) return;
+    this.add({
+      ...base,
+      id: `${base.address}#update`,
+      action: 'update',
+      dependsOn: [],
+      liveId: l.id,
+      properties: props,
+    });
   }
 
   private groupMembership(d: DesiredUserGroup, l: LiveUserGroup | null, address: string): void {
@@ -1124,6 +1178,7 @@ class Planner {
       meta.refs.push(...groupMeta.refs.map(groupAddress));
       meta.releases.push(...groupMeta.releases.map(groupAddress));
       const updateMeta: ChangeMeta = meta;
+      this.dropGatedProps(l, props, address, d.path);
       if (props.length > 0)
         this.add(
           {
@@ -1137,7 +1192,6 @@ class Planner {
           updateMeta,
         );
       this.channelMembership(d, l, address);
-      this.checkContentAccess(l, props, updateMeta, address, d.path);
     }
     for (const l of this.live.channels) {
       if (claimed.has(l.id) || l.archived) continue;
@@ -1184,55 +1238,63 @@ class Planner {
     return f.name;
   }
 
+  /** The groups the applying account belongs to, directly or through subgroups (live). */
+  private myGroupIds(): ReadonlySet<number> {
+    this.myGroups ??= recursiveGroupIds(this.live.me.userId, this.live.userGroups);
+    return this.myGroups;
+  }
+
   /**
-   * Zulip refuses to change a private channel's privacy, `can_add_subscribers_group` or
-   * `can_subscribe_group` without content access ("Channel content access is required."), which
-   * administrators lack on a private channel they are not subscribed to. When this plan
-   * subscribes the applying account, the update waits for that subscription; otherwise apply
-   * would fail, so the plan says so.
+   * Whether the applying account has content access to a live channel, as Zulip decides it
+   * (`user_has_content_access`): organization administrators get no bypass.
    */
-  private checkContentAccess(
-    l: LiveChannel,
-    props: readonly PropertyChange[],
-    meta: ChangeMeta,
-    address: string,
-    path: string,
-  ): void {
-    if (!l.private) return;
-    const gated = props
-      .filter(
-        (p) =>
-          p.property === 'private' || (p.wire !== undefined && CONTENT_ACCESS_WIRES.has(p.wire)),
-      )
-      .map((p) => p.property);
-    if (gated.length === 0) return;
-    const me = this.live.me.userId;
-    if (l.subscribers?.includes(me) === true) return;
-    for (const wire of CONTENT_ACCESS_WIRES) {
-      const v = l.permissions[wire];
-      if (v !== undefined && this.liveGroupSettingHolds(v, me)) return;
-    }
-    if (this.channelSubscribersAfter.get(channelNameKey(l.name))?.has(me) === true) {
-      // The membership change subscribes the account: the update goes after it.
-      meta.afterMembershipOf = address;
-      return;
-    }
+  private contentAccess(l: LiveChannel): boolean {
+    const me = this.live.me;
+    const subscribed =
+      l.subscribers?.includes(me.userId) === true ||
+      this.live.subscriptionSettings.some((s) => s.channelId === l.id);
+    return hasContentAccess(me, l, subscribed, this.myGroupIds());
+  }
+
+  /**
+   * Zulip refuses, to an account without content access to a private channel, adding
+   * subscribers ("Unable to access channel (NAME).", for the whole batch) and changing its
+   * privacy, `can_add_subscribers_group` or `can_subscribe_group` ("Channel content access is
+   * required."). Subscribing the account itself is refused the same way. Such changes are left
+   * out of the plan, and the plan says so on the construct, with what would make them possible:
+   * apply never fails on them, nor takes other channels of a batch down with it.
+   */
+  private withoutContentAccess(l: LiveChannel, what: string, address: string, path: string): void {
+    const me = this.live.me.email;
     this.warn(
       'NO_CONTENT_ACCESS',
-      `the applying account (${this.live.me.email}) is not subscribed to this private channel, and Zulip changes ${gated.join(', ')} only for accounts with access to its content: apply will fail; add the account to the channel's subscribers`,
+      `left out of this plan: Zulip lets only accounts with access to a private channel's content ${what}, and the applying account (${me}) is neither subscribed to #${l.name} nor in its can_add_subscribers_group or can_subscribe_group (organization administrators get no exception); have a subscriber subscribe ${me} or add it to one of those groups, or apply as a subscriber`,
       address,
       path,
     );
   }
 
-  /** Whether a live group-setting value includes a user, following subgroups. */
-  private liveGroupSettingHolds(value: WireGroupSettingValue, userId: number): boolean {
-    const groups = typeof value === 'number' ? [value] : value.direct_subgroups;
-    if (typeof value !== 'number' && value.direct_members.includes(userId)) return true;
-    return groups.some((id) => {
-      const g = this.idx.groupsById.get(id);
-      return g !== undefined && this.idx.expandLiveGroup(g).has(userId);
-    });
+  /** Removes the changes of `props` that need content access the account lacks (see above). */
+  private dropGatedProps(
+    l: LiveChannel,
+    props: PropertyChange[],
+    address: string,
+    path: string,
+  ): void {
+    if (!l.private) return;
+    const gated = props.filter(
+      (p) => p.property === 'private' || (p.wire !== undefined && CONTENT_ACCESS_WIRES.has(p.wire)),
+    );
+    if (gated.length === 0 || this.contentAccess(l)) return;
+    // A web-public channel cannot be private ("Invalid parameters"): without the privacy
+    // change, making it web-public fails too.
+    if (gated.some((p) => p.property === 'private'))
+      gated.push(...props.filter((p) => p.property === 'webPublic' && p.after === true));
+    const names = gated.map((p) => p.wire ?? p.property);
+    const kept = props.filter((p) => !gated.includes(p));
+    props.length = 0;
+    props.push(...kept);
+    this.withoutContentAccess(l, `to change ${names.join(', ')}`, address, path);
   }
 
   private channelMembership(d: DesiredChannel, l: LiveChannel | null, address: string): void {
@@ -1259,7 +1321,16 @@ class Planner {
     }
     const current = (have ?? []).filter((id) => this.idx.usersById.get(id)?.isActive !== false);
     const currentSet = new Set(current);
-    const add = [...want].filter((id) => !currentSet.has(id));
+    let add = [...want].filter((id) => !currentSet.has(id));
+    if (add.length > 0 && l?.private === true && !this.contentAccess(l)) {
+      this.withoutContentAccess(
+        l,
+        `to subscribe anyone to it (${someOf(this.users(add).map((u) => u.email))})`,
+        address,
+        d.path,
+      );
+      add = [];
+    }
     const remove = s.mode === 'exact' ? current.filter((id) => !want.has(id)) : [];
     const removed = new Set(remove);
     const after = new Set(current.filter((id) => !removed.has(id)));
@@ -1302,14 +1373,29 @@ class Planner {
     const byPattern = new Map<string, LiveLinkifier>();
     for (const l of this.live.linkifiers)
       if (!byPattern.has(l.pattern)) byPattern.set(l.pattern, l);
-    const declared = new Set(this.desired.linkifiers.map((d) => d.pattern));
+    // Zulip strips both (zerver/actions/realm_linkifiers.py `do_add_linkifier`,
+    // `do_update_linkifier`): compare and send what it will store.
+    const linkifiers = this.desired.linkifiers.map((d) => ({
+      ...d,
+      pattern: d.pattern.trim(),
+      urlTemplate: d.urlTemplate.trim(),
+      ...(d.lifecycle?.renamedFrom
+        ? {
+            lifecycle: {
+              ...d.lifecycle,
+              renamedFrom: d.lifecycle.renamedFrom.map((f) => f.trim()),
+            },
+          }
+        : {}),
+    }));
+    const declared = new Set(linkifiers.map((d) => d.pattern));
     const claimed = new Set<number>();
     /** Live linkifier ID → its entry in the order; created linkifiers in declaration order. */
     const liveEntries = new Map<number, OrderEntry>();
     const created: OrderEntry[] = [];
     /** Declared linkifiers whose order is managed, in declaration order. */
     const declaredOrder: OrderEntry[] = [];
-    for (const d of this.desired.linkifiers) {
+    for (const d of linkifiers) {
       const address = resourceAddress('linkifier', d.pattern);
       const base = { kind: 'linkifier' as const, address, key: d.pattern, path: d.path };
       let l = byPattern.get(d.pattern);

@@ -8,3 +8,4 @@ export * from './address';
 export * from './group-setting';
 export * from './rules';
 export * from './ignorable';
+export * from './access';

@@ -53,6 +53,23 @@ export function checkChannelFolderName(
   return undefined;
 }
 
+const FOLDER_RENAME_MARK = ' (renaming)';
+
+/**
+ * The name a channel folder holds between the two steps of a case-only rename. Zulip's
+ * `check_channel_folder_name` compares names case-insensitively against every active folder,
+ * the renamed one included, so `ops` cannot become `Ops` in one step ("Channel folder name
+ * already in use"): it becomes this first. The planner matches a live folder under this name to
+ * the declared `name`, so an apply stopped between the steps is finished by the next one.
+ */
+export function folderRenameStandIn(
+  name: string,
+  maxLength: number = LIMITS.channelFolderName,
+): string {
+  const room = Math.max(1, maxLength - FOLDER_RENAME_MARK.length);
+  return `${[...name].slice(0, room).join('')}${FOLDER_RENAME_MARK}`;
+}
+
 /** `check_user_group_name` (zerver/lib/user_groups.py). */
 export function checkUserGroupName(name: string): string | undefined {
   if (name.trim() === '') return "User group name can't be empty!";

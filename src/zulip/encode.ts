@@ -1,8 +1,8 @@
 /**
  * Zulip's wire conventions for parameters (NOTES section 1): plain strings travel as they
  * are; everything else (lists, objects, booleans, numbers, null) travels JSON-encoded in one
- * form field. A few parameters take a JSON-encoded string (e.g. `include_subscribers` =
- * `"partial"`): callers name those in `jsonStrings`.
+ * form field. A few parameters take a JSON-encoded string (e.g. `message_retention_days` =
+ * `"unlimited"`, `Json[str]` upstream): callers name those in `jsonStrings`.
  */
 
 /** Encodes one parameter value; `undefined` means "leave the parameter out". */

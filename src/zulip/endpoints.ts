@@ -29,7 +29,6 @@ export const ENDPOINTS = {
     path: '/register',
     // Read-only; a repeated register only leaves an extra queue that Zulip expires after 10 minutes.
     idempotent: true,
-    jsonStrings: ['include_subscribers'],
   },
   deleteEventQueue: { method: 'DELETE', path: '/events' },
   getServerSettings: { method: 'GET', path: '/server_settings', unauthenticated: true },

@@ -16,6 +16,7 @@ import {
   ZulipCredentials,
 } from '../../src/zulip';
 import type { EndpointName } from '../../src/zulip';
+import { ORG_READ_REGISTER_PARAMS } from '../../src/zulip/wire/register';
 import {
   exampleResponses,
   findOperation,
@@ -787,10 +788,22 @@ describe.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
 });
 
 describe('encoding details the yaml cannot show', () => {
-  it("sends include_subscribers='partial' JSON-encoded (FL 412)", async () => {
+  // zerver/views/events_register.py: `include_subscribers: Literal["true", "false", "partial"]`,
+  // a plain string: '"partial"' is "Invalid include_subscribers".
+  it("sends include_subscribers='partial' as a plain string (FL 412)", async () => {
     server.replies.push({ body: ok({ zulip_feature_level: 421, zulip_version: '11.0' }) });
     await client.register({ include_subscribers: 'partial' });
-    expect(server.only().form.get('include_subscribers')).toBe('"partial"');
+    expect(server.only().form.get('include_subscribers')).toBe('partial');
+  });
+
+  it('sends client_capabilities with notification_settings_null (required by every Zulip since 2.1)', async () => {
+    server.replies.push({ body: ok({ zulip_feature_level: 442, zulip_version: '12.0' }) });
+    await client.register(ORG_READ_REGISTER_PARAMS);
+    const form = server.only().form;
+    expect(JSON.parse(form.get('client_capabilities') ?? '{}')).toMatchObject({
+      notification_settings_null: true,
+    });
+    expect(form.get('include_subscribers')).toBe('true');
   });
 
   it('sends message_retention_days JSON-encoded, keywords quoted (Json[str] | Json[int])', async () => {

@@ -49,6 +49,35 @@ function outcomeUnknown(e: unknown): boolean {
   return typeof status === 'number' && status >= 500;
 }
 
+/**
+ * What a refused request of a target may have written before it was refused: Zulip writes some
+ * requests' parts one transaction each (`PATCH /streams/{id}`'s group settings).
+ */
+export interface PartialWrite {
+  /** Written for certain (by an earlier request of the same change). */
+  readonly landed: readonly string[];
+  /** Perhaps written before the refusal. */
+  readonly mayHaveLanded: readonly string[];
+}
+
+function partialWriteOf(e: unknown): PartialWrite | undefined {
+  if (typeof e !== 'object' || e === null) return undefined;
+  const { landed, mayHaveLanded } = e as Partial<PartialWrite>;
+  if (!Array.isArray(landed) || !Array.isArray(mayHaveLanded)) return undefined;
+  if (landed.length + mayHaveLanded.length === 0) return undefined;
+  return { landed, mayHaveLanded };
+}
+
+function describePartialWrite(p: PartialWrite): string {
+  const parts: string[] = [];
+  if (p.landed.length > 0) parts.push(`written before the refusal: ${p.landed.join(', ')}`);
+  if (p.mayHaveLanded.length > 0)
+    parts.push(
+      `Zulip writes group settings one at a time, so these may have been written: ${p.mayHaveLanded.join(', ')}`,
+    );
+  return parts.join('; ');
+}
+
 function isMismatch(e: unknown): boolean {
   return isZulipCdkError(e, 'EXPECTATION_MISMATCH');
 }
@@ -236,9 +265,12 @@ export async function applyPlan(
         return;
       } catch (e) {
         if (isMismatch(e)) {
+          const partly = partialWriteOf(e);
           finish(c, 'conflict', {
             message:
-              "Zulip refused it: a setting's value changed since the plan (EXPECTATION_MISMATCH); not written",
+              partly === undefined
+                ? "Zulip refused it: a setting's value changed since the plan (EXPECTATION_MISMATCH); not written"
+                : `Zulip refused it: a setting's value changed since the plan (EXPECTATION_MISMATCH); ${describePartialWrite(partly)}; plan again to see what is left`,
           });
           if (fold) finish(fold, 'skipped', { message: `not run: ${c.id} changed since the plan` });
           return;

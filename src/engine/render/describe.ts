@@ -137,7 +137,7 @@ export function playgroundNote(c: Change): string | undefined {
 }
 
 /** Up to `max` items, then "and N more". */
-function someOf(items: readonly string[], max = 10): string {
+export function someOf(items: readonly string[], max = 10): string {
   const shown = items.slice(0, max).join(', ');
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
 }

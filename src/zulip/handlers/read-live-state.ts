@@ -1,3 +1,4 @@
+import { canSeeSubscribers, recursiveGroupIds } from '../../model/access';
 import { supports } from '../../model/features';
 import { LIMITS, ROLES, TOPICS_POLICIES } from '../../model/kinds';
 import type { TopicsPolicy } from '../../model/kinds';
@@ -185,6 +186,14 @@ export function liveStateFromRegister(
       subscribers: subscribers.get(c.stream_id) ?? null,
     }))
     .sort((a, b) => a.id - b.id);
+  // Zulip answers `subscribers: []` for a channel whose subscribers the account may not see:
+  // that is "unknown" (null), never "nobody", or a plan would add everyone again.
+  const account = { userId: meId, role: meUser?.role ?? ROLES.member };
+  const myGroups = recursiveGroupIds(meId, userGroups);
+  const subscribedIds = new Set((reg.subscriptions ?? []).map((s) => s.stream_id));
+  for (const c of channels)
+    if (c.subscribers !== null && !canSeeSubscribers(account, c, subscribedIds.has(c.id), myGroups))
+      c.subscribers = null;
 
   const wireFolders = extras.channelFolders ?? reg.channel_folders ?? [];
   const channelFolders: LiveChannelFolder[] = wireFolders

@@ -1,4 +1,4 @@
-import { ZulipCdkError } from '../../model/errors';
+import { ZulipCdkError, isZulipCdkError } from '../../model/errors';
 import { supports } from '../../model/features';
 import { TOPICS_POLICIES } from '../../model/kinds';
 import type { TopicsPolicy } from '../../model/kinds';
@@ -12,6 +12,7 @@ import type {
   UpdateChange,
 } from '../../engine/plan-format';
 import type { ZulipClient } from '../client';
+import { CHANNEL_GROUP_SETTINGS } from '../wire/channel';
 import type {
   ChannelCreationSettings,
   ChannelGroupSettingName,
@@ -88,13 +89,15 @@ export async function createChannel(
     ? { send_new_subscription_messages: notify }
     : {};
   if (supports(ctx.featureLevel, 'channelsCreate')) {
+    // `create_channel` takes no `send_new_subscription_messages`: it never messages the
+    // subscribers a channel is created with.
     const res = await client.createChannel({
       name,
       description,
       subscribers: [...subscribers].sort((a, b) => a - b),
       ...settings,
-      ...silence,
     });
+    await settleIgnoredCreateSettings(client, res.id, change, ctx);
     return res.id;
   }
   // Without POST /channels/create the subscribe call creates the channel; it needs at least
@@ -113,6 +116,36 @@ export async function createChannel(
   return id;
 }
 
+/**
+ * Settings `POST /channels/create` accepts but does not apply: at feature level 442
+ * `create_channel` (zerver/views/streams.py) reads them and never passes them to
+ * `create_stream_if_needed`, so the channel gets Zulip's defaults. They are still sent with the
+ * create (a later Zulip may honour them) and then set with one `PATCH /streams/{id}` when they
+ * differ from the default, which converges either way: Zulip ignores a PATCH to the value a
+ * setting already has. Newer levels (443+) are not known here.
+ */
+const IGNORED_BY_CREATE_CHANNEL = [
+  'canCreateTopicGroup',
+  'canDeleteAnyMessageGroup',
+  'canDeleteOwnMessageGroup',
+] as const satisfies readonly (keyof typeof CHANNEL_PERMISSIONS)[];
+
+async function settleIgnoredCreateSettings(
+  client: ZulipClient,
+  id: number,
+  change: CreateChange,
+  ctx: ApplyContext,
+): Promise<void> {
+  const settings: Partial<Record<ChannelGroupSettingName, GroupSettingUpdate>> = {};
+  for (const name of IGNORED_BY_CREATE_CHANNEL) {
+    const value = change.properties[`permissions.${name}`];
+    const info = CHANNEL_PERMISSIONS[name];
+    if (value === undefined || value === info.default) continue;
+    settings[info.wire] = { new: ctx.wireGroupSetting(value) };
+  }
+  if (Object.keys(settings).length > 0) await client.updateStream(id, settings);
+}
+
 async function channelIdByName(client: ZulipClient, name: string): Promise<number> {
   // The subscribe call answers with names only; the account subscribed itself or others, so
   // the channel is visible to it (an admin sees every channel).
@@ -129,8 +162,18 @@ async function channelIdByName(client: ZulipClient, name: string): Promise<numbe
 
 /**
  * Updates a channel: its plain fields in one `PATCH /streams/{id}`, its group settings as
- * `{new, old}` in a second one. The endpoint is not atomic (NOTES 2.2): kept apart, an `old`
- * mismatch cannot leave half of the plain fields applied, and the error names only settings.
+ * `{new, old}` in a second one. Kept apart, an `old` mismatch cannot be mistaken for a refused
+ * plain field. Zulip writes the group settings of one request one transaction each, in its own
+ * order (`update_stream_backend`), so a mismatch may leave earlier settings written: the
+ * {@link ChannelSettingsMismatch} error names them.
+ *
+ * Two rules of `update_stream_backend` shape the requests:
+ * - `is_private` without `history_public_to_subscribers` resets history to `not is_private`.
+ *   A channel made private whose history stays public (no history change in the plan: a
+ *   public channel's history is always public) sends `history_public_to_subscribers: true`.
+ * - Protected history needs `can_create_topic_group` to be the everyone group (FL 441,
+ *   `validate_can_create_topic_group_setting_for_protected_history_streams`), checked against
+ *   the value in the same request: a change of that setting travels with the privacy fields.
  */
 export async function updateChannel(
   client: ZulipClient,
@@ -141,8 +184,66 @@ export async function updateChannel(
   const fields: Mutable<UpdateStreamParams> = {};
   const settings: Partial<Record<ChannelGroupSettingName, GroupSettingUpdate>> = {};
   for (const p of change.properties) applyProperty(p, fields, settings, ctx);
-  if (Object.keys(fields).length > 0) await client.updateStream(id, fields);
-  if (Object.keys(settings).length > 0) await client.updateStream(id, settings);
+  if (fields.is_private === true && fields.history_public_to_subscribers === undefined)
+    fields.history_public_to_subscribers = true;
+  const privacy =
+    fields.is_private !== undefined || fields.history_public_to_subscribers !== undefined;
+  const withFields: Partial<Record<ChannelGroupSettingName, GroupSettingUpdate>> = {};
+  if (privacy && settings.can_create_topic_group !== undefined) {
+    withFields.can_create_topic_group = settings.can_create_topic_group;
+    delete settings.can_create_topic_group;
+  }
+  if (Object.keys(fields).length > 0)
+    await sendSettings(client, id, { ...fields, ...withFields }, Object.keys(withFields), []);
+  const names = Object.keys(settings);
+  if (names.length > 0) await sendSettings(client, id, settings, names, Object.keys(fields));
+}
+
+/**
+ * Zulip refused a channel's group settings with `EXPECTATION_MISMATCH`: someone changed one of
+ * them since the plan. Zulip writes the settings of a request one at a time and stops at the
+ * mismatch, so those it checks earlier may have been written (`mayHaveLanded`); `landed` are
+ * the plain fields written by an earlier request of the same change.
+ */
+export class ChannelSettingsMismatch extends ZulipCdkError {
+  public constructor(
+    public readonly settings: readonly string[],
+    public readonly mayHaveLanded: readonly string[],
+    public readonly landed: readonly string[],
+    cause: unknown,
+  ) {
+    const parts = [
+      `Zulip refused the channel's group settings (${settings.join(', ')}): one of them changed since the plan.`,
+    ];
+    if (mayHaveLanded.length > 0)
+      parts.push(
+        `Zulip writes them one at a time, so these may have been written before the mismatch: ${mayHaveLanded.join(', ')}.`,
+      );
+    if (landed.length > 0) parts.push(`Written before: ${landed.join(', ')}.`);
+    super('EXPECTATION_MISMATCH', parts.join(' '), {
+      hint: 'Plan again: the new plan shows what is left.',
+      cause,
+    });
+  }
+}
+
+async function sendSettings(
+  client: ZulipClient,
+  id: number,
+  params: UpdateStreamParams,
+  settings: readonly string[],
+  landed: readonly string[],
+): Promise<void> {
+  try {
+    await client.updateStream(id, params);
+  } catch (e) {
+    if (!isZulipCdkError(e, 'EXPECTATION_MISMATCH')) throw e;
+    // Zulip's order: `Stream.stream_permission_group_settings` (zerver/models/streams.py),
+    // which is alphabetical, as CHANNEL_GROUP_SETTINGS is. Every setting but the last one it
+    // checks may have been written; which one mismatched, Zulip does not say.
+    const ordered = CHANNEL_GROUP_SETTINGS.filter((s) => settings.includes(s));
+    throw new ChannelSettingsMismatch(ordered, ordered.slice(0, -1), landed, e);
+  }
 }
 
 function applyProperty(

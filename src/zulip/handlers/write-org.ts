@@ -1,4 +1,5 @@
 import { resourceAddress } from '../../model/address';
+import { folderRenameStandIn } from '../../model/rules';
 import { ZulipCdkError } from '../../model/errors';
 import { ROLES, SUBSCRIPTION_PROPERTIES } from '../../model/kinds';
 import type { RoleName, SubscriptionPropertyName } from '../../model/kinds';
@@ -35,15 +36,23 @@ export async function createFolder(client: ZulipClient, change: CreateChange): P
   return res.channel_folder_id;
 }
 
-/** One `PATCH /channel_folders/{id}` for name and description. */
+/**
+ * One `PATCH /channel_folders/{id}` for name and description. A name that differs only in case
+ * (`ops` to `Ops`) goes through a stand-in name first: Zulip refuses it in one step
+ * (`check_channel_folder_name` finds the folder itself; see {@link folderRenameStandIn}).
+ */
 export async function updateFolder(client: ZulipClient, change: UpdateChange): Promise<void> {
   const params: { name?: string; description?: string } = {};
+  const id = change.liveId ?? -1;
   for (const p of change.properties) {
-    if (p.property === 'name') params.name = text(p.after);
-    else if (p.property === 'description') params.description = text(p.after);
+    if (p.property === 'name') {
+      params.name = text(p.after);
+      if (typeof p.before === 'string' && p.before.toLowerCase() === params.name.toLowerCase())
+        await client.updateChannelFolder(id, { name: folderRenameStandIn(params.name) });
+    } else if (p.property === 'description') params.description = text(p.after);
     else throw cannotWrite('channel folder', p.property);
   }
-  await client.updateChannelFolder(change.liveId ?? -1, params);
+  await client.updateChannelFolder(id, params);
 }
 
 // ---------------------------------------------------------------- linkifiers

@@ -11,7 +11,13 @@ import { WireUserGroupSchema } from './user-group';
 
 /** `client_capabilities` of `POST /register`. */
 export interface ClientCapabilities {
-  readonly notification_settings_null?: boolean | undefined;
+  /**
+   * Required whenever `client_capabilities` is sent (zerver/lib/events.py `ClientCapabilities`:
+   * Zulip answers 400 `client_capabilities["notification_settings_null"] field is missing`).
+   * `true` keeps a subscription's notification settings null when they follow the user's
+   * defaults; with `false` Zulip fills in the user's global defaults (`post_process_state`).
+   */
+  readonly notification_settings_null: boolean;
   readonly bulk_message_deletion?: boolean | undefined;
   readonly user_avatar_url_field_optional?: boolean | undefined;
   readonly stream_typing_notifications?: boolean | undefined;
@@ -28,7 +34,10 @@ export interface ClientCapabilities {
 export interface RegisterParams {
   readonly apply_markdown?: boolean | undefined;
   readonly client_gravatar?: boolean | undefined;
-  /** `'partial'` needs FL 412 (sent JSON-encoded). */
+  /**
+   * `'partial'` needs FL 412. A plain string literal on the wire (`Literal["true", "false",
+   * "partial"]` in zerver/views/events_register.py), never JSON-quoted.
+   */
   readonly include_subscribers?: boolean | 'partial' | undefined;
   readonly slim_presence?: boolean | undefined;
   readonly presence_history_limit_days?: number | undefined;
@@ -58,6 +67,8 @@ export const ORG_READ_REGISTER_PARAMS = {
   ],
   include_subscribers: true,
   client_capabilities: {
+    // Null notification settings mean "as the user's defaults": the configuration's `inherit`.
+    notification_settings_null: true,
     linkifier_url_template: true,
     include_deactivated_groups: true,
     archived_channels: true,
