@@ -26,6 +26,7 @@ import type {
   LiveUserGroup,
   WireGroupSettingValue,
 } from '../model/live-state';
+import { PLAN_TYPE_LIMITED } from '../model/live-state';
 import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import { canonicalJson, desiredStateDigest } from './digest';
@@ -224,6 +225,19 @@ class Planner {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /** Zulip Cloud Free: `ensure_not_on_limited_plan` refuses group creation and retention. */
+  private limitedPlan(): boolean {
+    return this.live.server.planType === PLAN_TYPE_LIMITED;
+  }
+
+  /** Message retention per channel is refused on Zulip Cloud Free (`check_channel_creation_permissions`, `update_stream_backend`). */
+  private retentionOnLimitedPlan(address: string, path: string): void {
+    if (this.limitedPlan())
+      this.errors.push(
+        `${address} (${path}): Zulip Cloud Free does not set a channel's message retention ("Available on Zulip Cloud Standard. Upgrade to access."); upgrade the organization's plan, or remove messageRetentionDays`,
+      );
+  }
 
   private supports(feature: FeatureName): boolean {
     return supports(this.fl, feature);
@@ -808,6 +822,10 @@ class Planner {
           );
           continue;
         }
+        if (this.limitedPlan())
+          this.errors.push(
+            `${address} (${d.path}): Zulip Cloud Free does not create user groups ("Available on Zulip Cloud Standard. Upgrade to access.", ensure_not_on_limited_plan); upgrade the organization's plan, or remove the group from the configuration`,
+          );
         const props: Props = { name: d.name, description: d.description ?? '' };
         const deferred: PropertyChange[] = [];
         const refs = this.createPermissions(
@@ -1055,6 +1073,8 @@ class Planner {
           defaultChannel: d.defaultChannel ?? false,
           messageRetentionDays: d.messageRetentionDays ?? 'realm_default',
         };
+        if (props.messageRetentionDays !== 'realm_default')
+          this.retentionOnLimitedPlan(address, d.path);
         if (props.messageRetentionDays !== 'realm_default' && this.live.me.role !== ROLES.owner)
           this.warn(
             'NEEDS_OWNER',
@@ -1133,6 +1153,7 @@ class Planner {
         retentionToNatural(l.messageRetentionDays),
         d.messageRetentionDays ?? 'realm_default',
       );
+      if (props.length > retentionBefore) this.retentionOnLimitedPlan(address, d.path);
       if (props.length > retentionBefore && this.live.me.role !== ROLES.owner)
         this.warn(
           'NEEDS_OWNER',

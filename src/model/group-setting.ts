@@ -41,3 +41,20 @@ export function canonicalWireGroupSetting(
   if (members.length === 0 && subgroups.length === 0) return nobodyGroupId;
   return { direct_members: members, direct_subgroups: subgroups };
 }
+
+/**
+ * The `old` to send with a group-setting change, or undefined when Zulip could never accept it.
+ * Zulip reports an anonymous group without its deactivated members
+ * (zerver/lib/user_groups.py `get_group_setting_value_for_api`), but reads an `old` with no
+ * members and at most one subgroup as that subgroup's ID or the nobody group
+ * (`parse_group_setting_value`), which never equals the anonymous group it compares it with
+ * (`validate_group_setting_value_change`): every such `old` is an `EXPECTATION_MISMATCH`. The
+ * change then goes without `old`; apply's re-read before writing still catches a hand change.
+ */
+export function sendableOld(
+  old: WireGroupSettingValue | undefined,
+): WireGroupSettingValue | undefined {
+  if (old === undefined || typeof old === 'number') return old;
+  if (old.direct_members.length === 0 && old.direct_subgroups.length <= 1) return undefined;
+  return old;
+}

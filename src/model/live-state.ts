@@ -10,6 +10,9 @@ import { TOPICS_POLICIES } from './kinds';
 
 export const LIVE_STATE_FORMAT_VERSION = 1;
 
+/** `Realm.PLAN_TYPE_LIMITED`: Zulip Cloud Free, where `ensure_not_on_limited_plan` refuses some writes. */
+export const PLAN_TYPE_LIMITED = 2;
+
 /** A group-setting value as Zulip sends it: a group ID, or an anonymous group. */
 export const WireGroupSettingValueSchema = z.union([
   z.number().int(),
@@ -130,6 +133,11 @@ export const ServerInfoSchema = z.strictObject({
   }),
   /** Whether the server allows web-public channels (`server_web_public_streams_enabled` and `realm_enable_spectator_access`). */
   webPublicChannelsEnabled: z.boolean(),
+  /**
+   * `realm_plan_type` (zerver/models/realms.py: 1 self-hosted, 2 Zulip Cloud Free, 3 Cloud
+   * Standard, 4 Standard free, 10 Plus); null when unknown (snapshots made before it was read).
+   */
+  planType: z.number().int().nullable().default(null),
 });
 export type ServerInfo = z.infer<typeof ServerInfoSchema>;
 

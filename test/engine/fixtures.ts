@@ -47,6 +47,7 @@ export class LiveBuilder {
           channelFolderDescription: 1024,
         },
         webPublicChannelsEnabled: true,
+        planType: null,
       },
       me: { userId: 1, email: 'owner@example.com', role: ROLES.owner },
       users: [

@@ -1918,3 +1918,81 @@ describe('plan: targets, fingerprints, digests', () => {
     );
   });
 });
+
+describe('plan: what a real Zulip refuses or does (issue 11)', () => {
+  it('releases the settings of a group that name the group itself before deactivating it (check_user_group_can_be_deactivated)', () => {
+    for (const how of ['declared', 'pruned'] as const) {
+      const b = new LiveBuilder();
+      const g = b.group('ops', { members: [3] });
+      g.permissions.can_manage_group = g.id;
+      g.permissions.can_mention_group = { direct_members: [4], direct_subgroups: [g.id] };
+      const d = desired((d) => {
+        if (how === 'declared') d.userGroups.push(dGroup('ops', { deactivated: true }));
+        else d.organization.prune.userGroup = true;
+      });
+      const p = run(d, b.build());
+      expect(summary(p)).toEqual(['update userGroup["ops"]', 'deactivate userGroup["ops"]']);
+      const update = find(p, 'userGroup["ops"]#update') as UpdateChange;
+      expect(update.properties.map((x) => [x.wire, x.after, x.old])).toEqual([
+        ['can_manage_group', { users: ['owner@example.com'], groups: [] }, g.id],
+        [
+          'can_mention_group',
+          { users: ['owner@example.com'], groups: [] },
+          { direct_members: [4], direct_subgroups: [g.id] },
+        ],
+      ]);
+      expect(find(p, 'userGroup["ops"]#deactivate').dependsOn).toEqual(['userGroup["ops"]#update']);
+    }
+  });
+
+  it('refuses, before apply, creating a group or setting retention on Zulip Cloud Free (ensure_not_on_limited_plan)', () => {
+    const b = new LiveBuilder();
+    b.group('existing');
+    b.channel('general');
+    const l = b.build();
+    const free = { ...l, server: { ...l.server, planType: 2 } };
+    const withGroup = desired((d) => d.userGroups.push(dGroup('existing'), dGroup('new-team')));
+    expect(() => plan(withGroup, free)).toThrow(
+      /userGroup\["new-team"\] \(acme\/new-team\): Zulip Cloud Free does not create user groups/,
+    );
+    // An existing group is fine, and so is any group on another plan.
+    expect(() =>
+      run(
+        desired((d) => d.userGroups.push(dGroup('existing'))),
+        free,
+      ),
+    ).not.toThrow();
+    expect(() => run(withGroup, { ...l, server: { ...l.server, planType: 3 } })).not.toThrow();
+    const retention = desired((d) =>
+      d.channels.push(dChannel('general', { messageRetentionDays: 30 })),
+    );
+    expect(() => plan(retention, free)).toThrow(/channel\["general"\].*message retention/);
+    expect(() => run(retention, l)).not.toThrow();
+  });
+
+  it('compares linkifiers as Zulip stores them: stripped (do_add_linkifier)', () => {
+    const b = new LiveBuilder();
+    b.linkifier('#(?P<id>[0-9]+)', 'https://example.com/{id}');
+    const p = run(
+      desired((d) =>
+        d.linkifiers.push({
+          path: 'acme/l',
+          pattern: ' #(?P<id>[0-9]+) ',
+          urlTemplate: 'https://example.com/{id}\n',
+        }),
+      ),
+      b.build(),
+    );
+    expect(summary(p)).toEqual([]);
+  });
+
+  it('matches a folder left under its stand-in name by an interrupted case-only rename', () => {
+    const b = new LiveBuilder();
+    b.folder('Ops (renaming)');
+    const p = run(
+      desired((d) => d.channelFolders.push(dFolder('Ops'))),
+      b.build(),
+    );
+    expect(summary(p)).toEqual(['rename channelFolder["Ops"]']);
+  });
+});

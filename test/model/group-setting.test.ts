@@ -2,7 +2,9 @@ import {
   canonicalGroupSetting,
   groupSettingsEqual,
   canonicalWireGroupSetting,
+  sendableOld,
 } from '../../src/model';
+import type { WireGroupSettingValue } from '../../src/model';
 
 describe('group-setting canonicalisation (Zulip parse_group_setting_value)', () => {
   it.each([
@@ -34,5 +36,27 @@ describe('group-setting canonicalisation (Zulip parse_group_setting_value)', () 
         direct_subgroups: [],
       },
     );
+  });
+});
+
+describe('sendableOld (parse_group_setting_value / validate_group_setting_value_change)', () => {
+  it.each<[string, WireGroupSettingValue | undefined, WireGroupSettingValue | undefined]>([
+    ['a group ID', 7, 7],
+    ['no value', undefined, undefined],
+    [
+      'members and subgroups',
+      { direct_members: [1], direct_subgroups: [2] },
+      { direct_members: [1], direct_subgroups: [2] },
+    ],
+    [
+      'two subgroups',
+      { direct_members: [], direct_subgroups: [2, 3] },
+      { direct_members: [], direct_subgroups: [2, 3] },
+    ],
+    // Zulip would read these as a group ID and never match the anonymous group it holds.
+    ['one subgroup, no members', { direct_members: [], direct_subgroups: [2] }, undefined],
+    ['empty', { direct_members: [], direct_subgroups: [] }, undefined],
+  ])('%s', (_, old, expected) => {
+    expect(sendableOld(old)).toEqual(expected);
   });
 });

@@ -16,7 +16,6 @@ import {
   ZulipCredentials,
 } from '../../src/zulip';
 import type { EndpointName } from '../../src/zulip';
-import { ORG_READ_REGISTER_PARAMS } from '../../src/zulip/wire/register';
 import {
   exampleResponses,
   findOperation,

@@ -237,6 +237,7 @@ export function liveStateFromRegister(
       webPublicChannelsEnabled:
         (reg.server_web_public_streams_enabled ?? false) &&
         (reg.realm_enable_spectator_access ?? false),
+      planType: reg.realm_plan_type ?? null,
     },
     me: {
       userId: meId,

@@ -19,7 +19,7 @@ import type {
   UpdateStreamParams,
 } from '../wire/channel';
 import type { GroupSettingUpdate, MessageRetentionParam } from '../wire/common';
-import { text } from './write-values';
+import { text, withOld } from './write-values';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -256,7 +256,7 @@ function applyProperty(
   if (wire !== undefined) {
     settings[wire] = {
       new: ctx.wireGroupSetting(p.after),
-      ...(p.old !== undefined ? { old: p.old } : {}),
+      ...withOld(p.old),
     };
     return;
   }

@@ -5,7 +5,7 @@ import type { CreateChange, MembershipChange, UpdateChange } from '../../engine/
 import type { ZulipClient } from '../client';
 import type { GroupSettingParam, GroupSettingUpdate } from '../wire/common';
 import type { UserGroupSettingName } from '../wire/user-group';
-import { text } from './write-values';
+import { text, withOld } from './write-values';
 
 function wireOf(property: string): UserGroupSettingName | undefined {
   const name = property.startsWith('permissions.') ? property.slice('permissions.'.length) : '';
@@ -66,7 +66,7 @@ export async function updateGroup(
     if (wire !== undefined) {
       params[wire] = {
         new: ctx.wireGroupSetting(p.after),
-        ...(p.old !== undefined ? { old: p.old } : {}),
+        ...withOld(p.old),
       };
     } else if (p.property === 'description' || p.property === 'name') {
       params[p.property] = text(p.after);

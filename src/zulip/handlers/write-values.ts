@@ -1,3 +1,5 @@
+import { sendableOld } from '../../model/group-setting';
+import type { WireGroupSettingValue } from '../../model/live-state';
 import { ZulipCdkError } from '../../model/errors';
 import type { JsonValue } from '../../engine/plan-format';
 
@@ -8,4 +10,10 @@ export function text(v: JsonValue | undefined, what = 'value'): string {
     'PLAN_INVALID',
     `The plan has ${JSON.stringify(v)} where a string ${what} belongs.`,
   );
+}
+
+/** `{old}` for a group-setting change, when Zulip can accept one (see {@link sendableOld}). */
+export function withOld(old: WireGroupSettingValue | undefined): { old?: WireGroupSettingValue } {
+  const sendable = sendableOld(old);
+  return sendable === undefined ? {} : { old: sendable };
 }

@@ -93,6 +93,7 @@ export const RegisterResponseSchema = successWith({
   is_owner: z.boolean().optional(),
   user_role: z.number().int().optional(),
   realm_name: z.string().optional(),
+  realm_plan_type: z.number().int().optional(),
   max_stream_name_length: z.number().int().optional(),
   max_stream_description_length: z.number().int().optional(),
   max_topic_length: z.number().int().optional(),
