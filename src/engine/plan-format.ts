@@ -161,13 +161,15 @@ export const MembershipChangeSchema = z.strictObject({
    * sends as `send_new_subscription_messages` from feature level 397. Below 397 Zulip always
    * messages users added to an existing channel, so it is true there; from 397 it is the
    * channel's `announce`. Always false for a channel this plan creates: Zulip never messages
-   * the subscribers a channel is created with. Group memberships: false.
+   * the subscribers a channel is created with. Group memberships: whether Zulip messages the
+   * members added or removed ("X added you to the group Y", `notify_for_user_group_subscription_changes`),
+   * which it does for an existing group to all but the applying account and bots.
    */
   notify: z.boolean(),
   /**
-   * Channels, when `notify` is true: the emails of the new subscribers who get the message
-   * (not the applying account, not bots). From feature level 397 Zulip sends none when one
-   * request subscribes more than `max_bulk_new_subscription_messages` users.
+   * When `notify` is true: who gets the message (not the applying account, not bots). Channels:
+   * the new subscribers (from feature level 397 Zulip sends none when one request subscribes
+   * more than `max_bulk_new_subscription_messages` users). Groups: the members added and removed.
    */
   messaged: z.array(z.string()).optional(),
 });
@@ -206,6 +208,7 @@ export const WARNING_CODES = [
   'DEPENDENCY_CYCLE',
   'FOLDER_NOT_EMPTY',
   'NO_CONTENT_ACCESS',
+  'NOTHING_ANNOUNCED',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
@@ -254,7 +257,13 @@ export const PlanSchema = z.strictObject({
   createdAt: z.string().optional(),
   /** SHA-256 (hex) of the canonical JSON of the desired state the plan was made from. */
   desiredDigest: z.string(),
-  server: z.strictObject({ site: z.string(), featureLevel: z.number().int(), version: z.string() }),
+  server: z.strictObject({
+    site: z.string(),
+    featureLevel: z.number().int(),
+    version: z.string(),
+    /** Whether Zulip posts notices into channels about their changes (`send_channel_events_messages`). */
+    channelEventsMessages: z.boolean().optional(),
+  }),
   /** The account the live state was read with; apply must run as the same account. */
   account: z.strictObject({ userId: z.number().int(), email: z.string() }),
   /** The `--target` addresses the plan was limited to, if any. */

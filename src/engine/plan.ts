@@ -92,6 +92,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
       site: live.server.site,
       featureLevel: live.server.featureLevel,
       version: live.server.version,
+      channelEventsMessages: live.server.channelEventsMessages,
     },
     account: { userId: live.me.userId, email: live.me.email },
     ...(options.targets ? { targets: [...options.targets] } : {}),
@@ -982,6 +983,15 @@ class Planner {
           .map((id) => ({ name: this.nameOfLiveGroup(id), id }))
       : [];
     if (add.length + remove.length + addSubgroups.length + removeSubgroups.length === 0) return;
+    // zerver/views/user_groups.py notify_for_user_group_subscription_changes: adding or removing
+    // direct members of an existing group messages each of them, but the acting account and
+    // bots. Creating a group with its members messages no one.
+    const messaged =
+      l === null
+        ? []
+        : this.users([...add, ...remove])
+            .filter((u) => u.id !== this.live.me.userId && !this.idx.usersById.get(u.id)?.isBot)
+            .map((u) => u.email);
     this.add(
       {
         id: `${address}#membership`,
@@ -998,7 +1008,8 @@ class Planner {
         remove: this.users(remove),
         addSubgroups,
         removeSubgroups,
-        notify: false,
+        notify: messaged.length > 0,
+        ...(messaged.length > 0 ? { messaged } : {}),
       },
       {
         refs: addSubgroups.map((g) => groupAddress(g.name)),
@@ -1104,6 +1115,7 @@ class Planner {
           { refs: [...refs.map(groupAddress), ...folderRefs] },
         );
         this.channelMembership(d, null, address);
+        this.announceNeedsSubscribers(d, props, address);
         continue;
       }
       claimed.add(l.id);
@@ -1257,6 +1269,27 @@ class Planner {
     for (const [k, m] of this.folderMatch)
       if (m?.id === f.id) return this.desiredFolders.get(k)?.name ?? f.name;
     return f.name;
+  }
+
+  /**
+   * `POST /channels/create` returns before announcing when the channel has no subscribers
+   * (zerver/views/streams.py `create_channel`): `announce` would announce nothing, and the plan
+   * must not say it does. Sent as false, and said.
+   */
+  private announceNeedsSubscribers(d: DesiredChannel, props: Props, address: string): void {
+    if (props.announce !== true || !this.supports('channelsCreate')) return;
+    const key = channelNameKey(d.name);
+    const subscribers = this.channelSubscribersAfter.get(key)?.size ?? 0;
+    // A new channel whose subscription settings the plan sets is created with the account in it.
+    const withMe = this.desired.subscriptionSettings.some((s) => channelNameKey(s.channel) === key);
+    if (subscribers > 0 || withMe) return;
+    props.announce = false;
+    this.warn(
+      'NOTHING_ANNOUNCED',
+      'announce: true, but Zulip announces a new channel only when it is created with subscribers; no announcement will be made: declare subscribers, or drop announce',
+      address,
+      d.path,
+    );
   }
 
   /** The groups the applying account belongs to, directly or through subgroups (live). */

@@ -138,6 +138,12 @@ export const ServerInfoSchema = z.strictObject({
    * Standard, 4 Standard free, 10 Plus); null when unknown (snapshots made before it was read).
    */
   planType: z.number().int().nullable().default(null),
+  /**
+   * Whether Zulip posts notices into a channel about changes to it (renames, description,
+   * privacy, posting permission, retention, topics policy, archiving): the realm's
+   * `send_channel_events_messages` from feature level 434; always before it.
+   */
+  channelEventsMessages: z.boolean().default(true),
 });
 export type ServerInfo = z.infer<typeof ServerInfoSchema>;
 

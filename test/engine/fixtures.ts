@@ -48,6 +48,7 @@ export class LiveBuilder {
         },
         webPublicChannelsEnabled: true,
         planType: null,
+        channelEventsMessages: true,
       },
       me: { userId: 1, email: 'owner@example.com', role: ROLES.owner },
       users: [

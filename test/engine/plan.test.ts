@@ -1911,6 +1911,7 @@ describe('plan: targets, fingerprints, digests', () => {
       site: 'https://zulip.example.com',
       featureLevel: FEATURE_LEVELS.newest,
       version: '12.0-dev',
+      channelEventsMessages: true,
     });
     expect(p).not.toHaveProperty('createdAt');
     expect(plan(d, live, { createdAt: '2026-01-01T00:00:00Z' }).createdAt).toBe(
@@ -1984,6 +1985,59 @@ describe('plan: what a real Zulip refuses or does (issue 11)', () => {
       b.build(),
     );
     expect(summary(p)).toEqual([]);
+  });
+
+  it('says a new channel created without subscribers announces nothing (create_channel), and sends announce=false', () => {
+    const b = new LiveBuilder();
+    const p = run(
+      desired((d) => d.channels.push(dChannel('news', { announce: true }))),
+      b.build(),
+    );
+    expect(warned(p)).toEqual(['NOTHING_ANNOUNCED']);
+    expect((find(p, 'channel["news"]#create') as { properties: object }).properties).toMatchObject({
+      announce: false,
+    });
+    const withSubscribers = run(
+      desired((d) =>
+        d.channels.push(
+          dChannel('news', {
+            announce: true,
+            subscribers: { mode: 'atLeast', users: ['alice@example.com'], groups: [] },
+          }),
+        ),
+      ),
+      b.build(),
+    );
+    expect(warned(withSubscribers)).toEqual([]);
+    expect(
+      (find(withSubscribers, 'channel["news"]#create') as { properties: object }).properties,
+    ).toMatchObject({ announce: true });
+  });
+
+  it('lists who Zulip messages about a group membership change (notify_for_user_group_subscription_changes)', () => {
+    const b = new LiveBuilder();
+    b.group('ops', { members: [1, 3, 4] });
+    const p = run(
+      desired((d) =>
+        d.userGroups.push(
+          dGroup('ops', {
+            members: { mode: 'exact', users: ['bob@example.com', 'carol@example.com'], groups: [] },
+          }),
+          dGroup('new', {
+            members: { mode: 'exact', users: ['bob@example.com'], groups: [] },
+          }),
+        ),
+      ),
+      b.build(),
+    );
+    // Added carol, removed alice and the applying account: everyone but the account is told.
+    expect(find(p, 'userGroup["ops"]#membership')).toMatchObject({
+      notify: true,
+      messaged: ['alice@example.com', 'carol@example.com'],
+    });
+    // Members a group is created with are not messaged.
+    expect(find(p, 'userGroup["new"]#membership')).toMatchObject({ notify: false });
+    expect(find(p, 'userGroup["new"]#membership')).not.toHaveProperty('messaged');
   });
 
   it('matches a folder left under its stand-in name by an interrupted case-only rename', () => {

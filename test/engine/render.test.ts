@@ -252,6 +252,26 @@ describe('plan JSON Schema', () => {
   });
 });
 
+describe('side effects Zulip has on real servers', () => {
+  it('channel notices follow send_channel_events_messages (FL 434)', () => {
+    const p = richPlan();
+    const md = renderMarkdown(p);
+    expect(md).toContain('posts a notice about the new description, who may post in #general');
+    expect(md).toContain('posts a notice about the archiving in #stale');
+    const off = renderMarkdown({ ...p, server: { ...p.server, channelEventsMessages: false } });
+    expect(off).not.toContain('posts a notice');
+    // Older saved plans (no flag) say it: Zulip always posted them before FL 434.
+    const { channelEventsMessages: _, ...older } = p.server;
+    expect(renderMarkdown({ ...p, server: older })).toContain('posts a notice');
+  });
+
+  it('group members added to an existing group are told they will be messaged', () => {
+    expect(renderMarkdown(richPlan())).toContain(
+      'Notification Bot will send a direct message ("… added you to the group eng.") to 1 added member(s): bob@example.com.',
+    );
+  });
+});
+
 describe('renderers on big plans', () => {
   const b = new LiveBuilder();
   for (let i = 0; i < 400; i++) b.channel(`undeclared-${i}`);

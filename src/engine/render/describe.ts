@@ -164,12 +164,76 @@ function subscriptionMessages(
   return `Notification Bot will send a direct message to ${messaged.length} of ${n} new subscriber(s): ${someOf(messaged)} (${why}).`;
 }
 
+/** Group members added or removed get a Notification Bot message (see `messaged`). */
+function groupMembershipMessages(c: Extract<Change, { action: 'membership' }>): string[] {
+  const messaged = new Set(c.messaged ?? []);
+  const added = c.add.map((u) => u.email).filter((e) => messaged.has(e));
+  const removed = c.remove.map((u) => u.email).filter((e) => messaged.has(e));
+  const out: string[] = [];
+  if (added.length > 0)
+    out.push(
+      `Notification Bot will send a direct message ("… added you to the group ${c.key}.") to ${added.length} added member(s): ${someOf(added)}.`,
+    );
+  if (removed.length > 0)
+    out.push(
+      `Notification Bot will send a direct message ("… removed you from the group ${c.key}.") to ${removed.length} removed member(s): ${someOf(removed)}.`,
+    );
+  return out;
+}
+
+/**
+ * What Zulip posts into the channel about a change of it (zerver/actions/streams.py, through
+ * `maybe_send_channel_events_notice`): renames, description, privacy and history, the posting
+ * permission, retention, topics policy, archiving and unarchiving.
+ */
+function channelNotices(c: Change): string[] {
+  if (c.kind !== 'channel') return [];
+  switch (c.action) {
+    case 'rename':
+      return ['the rename'];
+    case 'archive':
+      return ['the archiving'];
+    case 'unarchive':
+      return ['the unarchiving'];
+    case 'update': {
+      const what = new Set<string>();
+      for (const p of c.properties) {
+        if (p.property === 'description') what.add('the new description');
+        else if (['private', 'webPublic', 'historyPublicToSubscribers'].includes(p.property))
+          what.add('the change of access');
+        else if (p.property === 'permissions.canSendMessageGroup') what.add('who may post');
+        else if (p.property === 'messageRetentionDays') what.add('the message retention');
+        else if (p.property === 'topicsPolicy') what.add('the topics policy');
+        else if (p.property === 'name') what.add('the rename');
+      }
+      return [...what];
+    }
+    default:
+      return [];
+  }
+}
+
+/** What the plan's server does, for sentences that depend on it. */
+export interface SideEffectContext {
+  readonly featureLevel?: number | undefined;
+  /** `send_channel_events_messages`; unknown (an older saved plan) is treated as on. */
+  readonly channelEventsMessages?: boolean | undefined;
+}
+
 /**
  * Side effects a reviewer must know, in one sentence per change (empty when none).
- * `featureLevel` is the plan's server (`plan.server.featureLevel`), for sentences that depend on it.
+ * `server` is the plan's server (`plan.server`), for sentences that depend on it.
  */
-export function sideEffects(c: Change, featureLevel?: number): string[] {
+export function sideEffects(c: Change, server: SideEffectContext = {}): string[] {
   const out: string[] = [];
+  const featureLevel = server.featureLevel;
+  if (server.channelEventsMessages !== false) {
+    const notices = channelNotices(c);
+    if (notices.length > 0)
+      out.push(
+        `Notification Bot posts a notice about ${notices.join(', ')} in #${c.key} (topic "channel events"), seen by its subscribers.`,
+      );
+  }
   switch (c.action) {
     case 'archive':
       if (c.kind === 'channel')
@@ -193,6 +257,7 @@ export function sideEffects(c: Change, featureLevel?: number): string[] {
       if (c.kind === 'channel' && c.add.length > 0) out.push(subscriptionMessages(c, featureLevel));
       if (c.kind === 'channel' && c.remove.length > 0)
         out.push(`${c.remove.length} subscriber(s) will be unsubscribed.`);
+      if (c.kind === 'userGroup') out.push(...groupMembershipMessages(c));
       break;
     case 'update':
       for (const p of c.properties) {

@@ -111,7 +111,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
     }
     // Each effect names its object: "4 new subscriber(s) ..." alone does not say where.
     const effects = changes.flatMap((c) =>
-      sideEffects(c, plan.server.featureLevel).map((e) => `- \`${c.address}\`: ${escapeMd(e)}`),
+      sideEffects(c, plan.server).map((e) => `- \`${c.address}\`: ${escapeMd(e)}`),
     );
     const shown = effects.filter((e) => budget.take(e));
     if (shown.length > 0) out.push('Side effects:', '', ...shown, '');

@@ -238,6 +238,7 @@ export function liveStateFromRegister(
         (reg.server_web_public_streams_enabled ?? false) &&
         (reg.realm_enable_spectator_access ?? false),
       planType: reg.realm_plan_type ?? null,
+      channelEventsMessages: reg.realm_send_channel_events_messages ?? true,
     },
     me: {
       userId: meId,

@@ -103,6 +103,8 @@ export const RegisterResponseSchema = successWith({
   max_bulk_new_subscription_messages: z.number().int().optional(),
   server_web_public_streams_enabled: z.boolean().optional(),
   realm_enable_spectator_access: z.boolean().optional(),
+  /** FL 434. */
+  realm_send_channel_events_messages: z.boolean().optional(),
   server_supported_permission_settings: z.looseObject({}).optional(),
   realm_users: z.array(WireUserSchema).optional(),
   realm_non_active_users: z.array(WireUserSchema).optional(),
