@@ -49,6 +49,7 @@ const NEWER_REGISTER_FIELDS: Json = {
   max_bulk_new_subscription_messages: { type: 'integer' },
   realm_topics_policy: { type: 'string' },
   realm_can_set_topics_policy_group: {},
+  realm_send_channel_events_messages: { type: 'boolean' },
 };
 
 const NEWER_LINKIFIER_FIELDS: Json = {
