@@ -358,32 +358,49 @@ export function subscribeUsers(
   return added;
 }
 
+/**
+ * GET /streams: zerver/lib/streams.py `do_get_streams` and `get_streams_for_user`. Since FL 356
+ * `include_all_active` is `include_all` and anyone may ask (all channels with metadata
+ * access). Sorted by name.
+ */
 function listChannels(ctx: RequestContext): Record<string, unknown> {
   const p = ctx.params;
   const fl = ctx.featureLevel;
-  const includePublic = p.bool('include_public') ?? true;
+  const { org, user } = ctx;
+  const includePublic = (p.bool('include_public') ?? true) && !isGuest(user);
   const includeWebPublic = p.bool('include_web_public') ?? false;
   const includeSubscribed = p.bool('include_subscribed') ?? true;
   const excludeArchived = p.bool('exclude_archived') ?? true;
-  const includeAllActive = p.bool('include_all_active') ?? false;
-  const includeAll = fl >= 356 ? (p.bool('include_all') ?? false) : false;
+  // Every level the emulator serves is past FL 356: include_all_active is include_all.
+  const includeAll = (p.bool('include_all') ?? false) || (p.bool('include_all_active') ?? false);
   const includeDefault = p.bool('include_default') ?? false;
-  p.declare('include_owner_subscribed');
-  if (fl >= 356) p.declare('include_can_access_content');
-  if (includeAllActive && !isAdmin(ctx.user))
-    throw badRequest('User not authorized for this query');
-  const { org, user } = ctx;
+  const includeOwnerSubscribed = (p.bool('include_owner_subscribed') ?? false) && user.isBot;
+  const includeContent = p.bool('include_can_access_content') ?? false;
+  const owner =
+    includeOwnerSubscribed && user.botOwnerId !== null && user.botOwnerId !== undefined
+      ? user.botOwnerId
+      : undefined;
   const out = org.channels.filter((ch) => {
     if (excludeArchived && ch.isArchived) return false;
-    if (includeAll || includeAllActive) return hasMetadataAccess(org, user, ch);
+    if (includeAll) return hasMetadataAccess(org, user, ch);
+    if (includeContent && hasContentAccess(org, user, ch)) return true;
+    if (owner !== undefined && isSubscribed(org, owner, ch.id)) return true;
+    if (includeContent) return false;
     if (includeSubscribed && isSubscribed(org, user.id, ch.id)) return true;
-    if (includeWebPublic && ch.isWebPublic) return true;
-    if (includePublic && !ch.inviteOnly && !isGuest(user)) return true;
+    if (includePublic && !ch.inviteOnly) return true;
+    if (
+      includeWebPublic &&
+      ch.isWebPublic &&
+      !ch.inviteOnly &&
+      ch.historyPublicToSubscribers &&
+      !ch.isArchived
+    )
+      return true;
     return false;
   });
   return {
     streams: out
-      .sort((a, b) => a.id - b.id)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id))
       .map((ch) =>
         channelToApi(
           org,
