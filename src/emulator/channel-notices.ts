@@ -37,7 +37,7 @@ export function sendChannelEventsNotice(
   ctx: RequestContext,
   ch: StoredChannel,
   content: string,
-  opts: { allRead?: boolean } = {},
+  opts: { allRead?: boolean; readBy?: number } = {},
 ): void {
   if (!channelEventsMessagesEnabled(ctx)) return;
   const botId = notificationBotId(ctx);
@@ -54,6 +54,23 @@ export function sendChannelEventsNotice(
   delete m.flags[String(botId)];
   if (opts.allRead)
     for (const row of Object.values(m.flags)) if (!row.includes('read')) row.push('read');
+  const own = opts.readBy === undefined ? undefined : m.flags[String(opts.readBy)];
+  if (own && !own.includes('read')) own.push('read');
+}
+
+/**
+ * The "channel created" notice (zerver/views/streams.py
+ * `send_user_subscribed_and_new_channel_notifications`), read for its creator.
+ */
+export function sendChannelCreatedNotice(ctx: RequestContext, ch: StoredChannel): void {
+  const description = ch.description === '' ? '*No description.*' : ch.description;
+  sendChannelEventsNotice(
+    ctx,
+    ch,
+    `**${permissionPolicyName(ch)}** channel created by ${silentMention(ctx.user)}. **Description:**` +
+      `\n\`\`\`\` quote\n${description}\n\`\`\`\``,
+    { readBy: ctx.user.id },
+  );
 }
 
 /** `silent_mention_syntax_for_user`. */

@@ -45,6 +45,28 @@ describe('test_channel_creation.py TestCreateStreams.test_create_stream_using_ad
     expect(got.can_administer_channel_group).toEqual(anon);
   });
 
+  it('the "channel created" notice in "channel events", read for the creator; none when disabled', async () => {
+    const res = await create('admin', { name: 'testchannel', description: 'test channel' });
+    expectSuccess(res);
+    const [m, ...rest] = w.notices(res.body.id);
+    expect(rest).toEqual([]);
+    expect(m?.topic).toBe('channel events');
+    expect(m?.content).toBe(
+      `**Public** channel created by ${w.mention('admin')}. **Description:**\n\`\`\`\` quote\ntest channel\n\`\`\`\``,
+    );
+    expect(m?.flags[String(w.user('admin').id)]).toContain('read');
+    w.z.org.realm.sendChannelEventsMessages = false;
+    const quiet = await create('admin', { name: 'testchannel2' });
+    expectSuccess(quiet);
+    expect((w.z.org.messages ?? []).filter((x) => x.channelId === quiet.body.id)).toEqual([]);
+  });
+
+  it('no notice for a channel created without subscribers', async () => {
+    const res = await w.as('admin').post('/channels/create', { name: 'empty', subscribers: [] });
+    expectSuccess(res);
+    expect(w.notices(res.body.id)).toEqual([]);
+  });
+
   it('an existing name: 409 CHANNEL_ALREADY_EXISTS', async () => {
     expectSuccess(await create('admin', { name: 'basketball' }));
     const res = await create('admin', { name: 'basketball' });
@@ -72,6 +94,26 @@ describe('test_channel_creation.py TestCreateStreams.test_create_stream_using_ad
       'No such user',
     );
     expect(w.z.org.channels.some((c) => c.name === 'invalid-user-channel')).toBe(false);
+  });
+});
+
+describe('test_channel_creation.py TestCreateStreams.test_channel_create_message_exists_for_all_policy_types (on /channels/create)', () => {
+  it.each([
+    ['web_public', { is_web_public: true }, '**Web-public**'],
+    ['public', {}, '**Public**'],
+    [
+      'private_shared_history',
+      { invite_only: true, history_public_to_subscribers: true },
+      '**Private, shared history**',
+    ],
+    ['private_protected_history', { invite_only: true }, '**Private, protected history**'],
+  ])('%s', async (key, params, policy) => {
+    const res = await create('owner', { name: `New ${key} channel`, ...params });
+    expectSuccess(res);
+    const notices = w.notices(res.body.id);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.content).toContain(`${policy} channel created by ${w.mention('owner')}`);
+    expect(notices[0]?.content).toContain('*No description.*');
   });
 });
 

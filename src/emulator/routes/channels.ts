@@ -51,6 +51,7 @@ import {
   postingPermissionNotice,
   renameNotice,
   retentionNotice,
+  sendChannelCreatedNotice,
   sendChannelEventsNotice,
   topicsPolicyNotice,
 } from '../channel-notices';
@@ -885,7 +886,11 @@ function createChannelRoute(ctx: RequestContext): Record<string, unknown> {
     folderId,
     settings,
   });
-  if (subscribers.length > 0) subscribeUsers(ctx, ch, subscribers);
+  // Without subscribers the view returns before any notification.
+  if (subscribers.length > 0) {
+    subscribeUsers(ctx, ch, subscribers);
+    sendChannelCreatedNotice(ctx, ch);
+  }
   return { id: ch.id };
 }
 
