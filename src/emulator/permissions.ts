@@ -145,7 +145,10 @@ export function subscriberIds(org: OrgState, channelId: number): number[] {
 
 /** Realm administrators, and members of `can_administer_channel_group`. */
 export function canAdministerChannel(org: OrgState, user: StoredUser, ch: StoredChannel): boolean {
-  return isAdmin(user) || holdsSetting(org, user, ch.settings.can_administer_channel_group);
+  // Never guests through the group: the setting does not allow role:everyone
+  // (zerver/lib/streams.py can_administer_accessible_channel).
+  if (isAdmin(user)) return true;
+  return !isGuest(user) && holdsSetting(org, user, ch.settings.can_administer_channel_group);
 }
 
 /**
@@ -156,6 +159,9 @@ export function hasContentAccess(org: OrgState, user: StoredUser, ch: StoredChan
   if (ch.isWebPublic) return true;
   if (!ch.inviteOnly && !isGuest(user)) return true;
   if (isSubscribed(org, user.id, ch.id)) return true;
+  // user_has_content_access: guests only through a subscription (the groups below do not
+  // allow role:everyone).
+  if (isGuest(user)) return false;
   return (
     holdsSetting(org, user, ch.settings.can_add_subscribers_group) ||
     holdsSetting(org, user, ch.settings.can_subscribe_group)

@@ -33,6 +33,8 @@ function settingsFor(
  */
 export function demoOrg(now: number): { org: OrgState; owner: StoredUser } {
   const org = emptyOrg(now, 'Acme (zulip-cdk demo)');
+  // An organization that posts channel notices (FL 434's setting; new organizations do not).
+  org.realm.sendChannelEventsMessages = true;
   const u = (
     local: string,
     fullName: string,

@@ -150,6 +150,13 @@ export interface StoredRealm {
   waitingPeriodThreshold: number;
   /** Realm group settings by wire name without the `realm_` prefix, e.g. `can_create_groups`. */
   settings: Record<string, StoredGroupSetting>;
+  /**
+   * `send_channel_events_messages` (FL 434): whether Notification Bot posts channel notices.
+   * Absent reads as false, Zulip's default for a new organization.
+   */
+  sendChannelEventsMessages?: boolean;
+  /** The ID Notification Bot's messages carry (allocated on its first message). */
+  notificationBotId?: number;
 }
 
 /** A draft (`/drafts`), per user. */

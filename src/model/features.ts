@@ -33,6 +33,7 @@ export const FEATURES = {
   channelFolderOrder: { level: 414, what: 'channel folder order' },
   channelsCreate: { level: 417, what: 'POST /channels/create' },
   e2eeTestNotification: { level: 420, what: 'POST /mobile_push/e2ee/test_notification' },
+  channelEventsMessagesSetting: { level: 434, what: 'send_channel_events_messages' },
   canCreateTopicGroup: { level: 441, what: 'can_create_topic_group' },
 } as const;
 export type FeatureName = keyof typeof FEATURES;

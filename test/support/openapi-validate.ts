@@ -49,6 +49,7 @@ const NEWER_REGISTER_FIELDS: Json = {
   max_bulk_new_subscription_messages: { type: 'integer' },
   realm_topics_policy: { type: 'string' },
   realm_can_set_topics_policy_group: {},
+  realm_send_channel_events_messages: { type: 'boolean' },
 };
 
 const NEWER_LINKIFIER_FIELDS: Json = {
@@ -167,6 +168,15 @@ function stripServerOnlyErrorData(body: Json): Json {
     delete copy.objections;
   if (copy.code === 'BAD_REQUEST' && copy.errors && typeof copy.errors === 'object')
     delete copy.errors;
+  // RequestVariableConversionError (zerver/lib/request.py): `var_name` and `bad_value`.
+  if (copy.code === 'REQUEST_VARIABLE_INVALID' && typeof copy.var_name === 'string') {
+    delete copy.var_name;
+    delete copy.bad_value;
+  }
+  // ChannelExistsError and CannotSetTopicsPolicyError (zerver/lib/exceptions.py).
+  if (copy.code === 'CHANNEL_ALREADY_EXISTS' && typeof copy.channel_name === 'string')
+    delete copy.channel_name;
+  if (typeof copy.empty_topic_display_name === 'string') delete copy.empty_topic_display_name;
   return copy;
 }
 

@@ -20,16 +20,17 @@ import {
   checkAllowed,
   checkSettingExists,
   defaultSettingValue,
+  groupSettingShape,
   parseGroupSettingValue,
   settingUpdateShape,
   settingsEqual,
 } from '../group-settings';
 import type { SettingChangeRequest } from '../group-settings';
 import {
-  canAdministerChannel,
   hasContentAccess,
   hasMetadataAccess,
   holdsRealmSetting,
+  holdsSetting,
   isAdmin,
   isGuest,
   isOwner,
@@ -43,7 +44,19 @@ import type { StoredChannel, StoredGroupSetting } from '../state';
 import { channelAudience } from '../events';
 import { addSubscription, subscriptionOf } from '../indexes';
 import { channelToApi, renderMarkdown, settingToApi, subscriptionToApi } from '../views';
-import { accessChannelById, channelByName, pathInt, requireAdmin } from './common';
+import {
+  accessPermissionsNotice,
+  descriptionNotice,
+  permissionPolicyName,
+  postingPermissionNotice,
+  renameNotice,
+  retentionNotice,
+  sendChannelCreatedNotice,
+  sendChannelEventsNotice,
+  topicsPolicyNotice,
+} from '../channel-notices';
+import { accessChannelById, channelByName, pathInt, requireAdmin, requireNonGuest } from './common';
+import { messages } from './messages';
 
 const MAX_DESCRIPTION = 1024;
 
@@ -56,7 +69,11 @@ export function parseRetention(v: unknown): number | null {
   if (v === 'realm_default') return null;
   if (v === 'unlimited') return -1;
   if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
-  throw badRequest(`Bad value for 'message_retention_days': ${String(v)}`);
+  // RequestVariableConversionError (zerver/lib/retention.py parse_message_retention_days).
+  throw new ApiError(`Bad value for 'message_retention_days': ${String(v)}`, {
+    code: 'REQUEST_VARIABLE_INVALID',
+    data: { var_name: 'message_retention_days', bad_value: v },
+  });
 }
 
 /** Owners only, and not on a limited plan (`ensure_not_on_limited_plan`). */
@@ -121,10 +138,12 @@ function checkTopicGroupForHistory(
     throw incompatibleParameters(['history_public_to_subscribers', 'can_create_topic_group']);
 }
 
-/** Folder for a channel: an active folder of the realm, else "Invalid channel folder ID". */
+/**
+ * Folder for a channel (zerver/lib/channel_folders.py `get_channel_folder_by_id`): any folder
+ * of the realm, archived ones included, else "Invalid channel folder ID".
+ */
 function checkFolder(ctx: RequestContext, id: number): number {
-  const f = ctx.org.folders.find((x) => x.id === id);
-  if (!f || f.isArchived) throw badRequest('Invalid channel folder ID');
+  if (!ctx.org.folders.some((x) => x.id === id)) throw badRequest('Invalid channel folder ID');
   return id;
 }
 
@@ -219,7 +238,7 @@ export function readCreationParams(
 }
 
 /** Whether the user may create a channel of this privacy. */
-export function checkCanCreate(ctx: RequestContext, c: ChannelCreation): void {
+export function checkCanCreate(ctx: RequestContext, c: Pick<ChannelCreation, 'inviteOnly'>): void {
   const setting = c.inviteOnly
     ? 'can_create_private_channel_group'
     : 'can_create_public_channel_group';
@@ -276,7 +295,8 @@ export function createChannel(
   const ch: StoredChannel = {
     id: nextId(ctx.org),
     name: name.trim(),
-    description: description.replace(/\r?\n/g, ' '),
+    // ChannelDescription: each \n becomes a space (a \r stays).
+    description: description.replace(/\n/g, ' '),
     inviteOnly: c.inviteOnly,
     isWebPublic: c.isWebPublic,
     historyPublicToSubscribers: c.inviteOnly ? (c.historyPublicToSubscribers ?? false) : true,
@@ -339,32 +359,49 @@ export function subscribeUsers(
   return added;
 }
 
+/**
+ * GET /streams: zerver/lib/streams.py `do_get_streams` and `get_streams_for_user`. Since FL 356
+ * `include_all_active` is `include_all` and anyone may ask (all channels with metadata
+ * access). Sorted by name.
+ */
 function listChannels(ctx: RequestContext): Record<string, unknown> {
   const p = ctx.params;
   const fl = ctx.featureLevel;
-  const includePublic = p.bool('include_public') ?? true;
+  const { org, user } = ctx;
+  const includePublic = (p.bool('include_public') ?? true) && !isGuest(user);
   const includeWebPublic = p.bool('include_web_public') ?? false;
   const includeSubscribed = p.bool('include_subscribed') ?? true;
   const excludeArchived = p.bool('exclude_archived') ?? true;
-  const includeAllActive = p.bool('include_all_active') ?? false;
-  const includeAll = fl >= 356 ? (p.bool('include_all') ?? false) : false;
+  // Every level the emulator serves is past FL 356: include_all_active is include_all.
+  const includeAll = (p.bool('include_all') ?? false) || (p.bool('include_all_active') ?? false);
   const includeDefault = p.bool('include_default') ?? false;
-  p.declare('include_owner_subscribed');
-  if (fl >= 356) p.declare('include_can_access_content');
-  if (includeAllActive && !isAdmin(ctx.user))
-    throw badRequest('User not authorized for this query');
-  const { org, user } = ctx;
+  const includeOwnerSubscribed = (p.bool('include_owner_subscribed') ?? false) && user.isBot;
+  const includeContent = p.bool('include_can_access_content') ?? false;
+  const owner =
+    includeOwnerSubscribed && user.botOwnerId !== null && user.botOwnerId !== undefined
+      ? user.botOwnerId
+      : undefined;
   const out = org.channels.filter((ch) => {
     if (excludeArchived && ch.isArchived) return false;
-    if (includeAll || includeAllActive) return hasMetadataAccess(org, user, ch);
+    if (includeAll) return hasMetadataAccess(org, user, ch);
+    if (includeContent && hasContentAccess(org, user, ch)) return true;
+    if (owner !== undefined && isSubscribed(org, owner, ch.id)) return true;
+    if (includeContent) return false;
     if (includeSubscribed && isSubscribed(org, user.id, ch.id)) return true;
-    if (includeWebPublic && ch.isWebPublic) return true;
-    if (includePublic && !ch.inviteOnly && !isGuest(user)) return true;
+    if (includePublic && !ch.inviteOnly) return true;
+    if (
+      includeWebPublic &&
+      ch.isWebPublic &&
+      !ch.inviteOnly &&
+      ch.historyPublicToSubscribers &&
+      !ch.isArchived
+    )
+      return true;
     return false;
   });
   return {
     streams: out
-      .sort((a, b) => a.id - b.id)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id))
       .map((ch) =>
         channelToApi(
           org,
@@ -376,6 +413,160 @@ function listChannels(ctx: RequestContext): Record<string, unknown> {
   };
 }
 
+/** `Stream.stream_permission_group_settings`, in Zulip's order: the PATCH loop runs in it. */
+const ZULIP_SETTING_ORDER = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_create_topic_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+  'can_resolve_topics_group',
+];
+
+function inZulipOrder<T>(
+  list: Array<[PermissionSettingInfo, T]>,
+): Array<[PermissionSettingInfo, T]> {
+  const rank = (i: PermissionSettingInfo): number => ZULIP_SETTING_ORDER.indexOf(i.wire);
+  return [...list].sort((a, b) => rank(a[0]) - rank(b[0]));
+}
+
+const DELETE_MESSAGE_SETTINGS = ['can_delete_any_message_group', 'can_delete_own_message_group'];
+
+/** `UserProfile.can_set_topics_policy`: administrators, or `can_set_topics_policy_group`. */
+function canSetTopicsPolicy(ctx: RequestContext): boolean {
+  return isAdmin(ctx.user) || holdsRealmSetting(ctx.org, ctx.user, 'can_set_topics_policy_group');
+}
+
+/**
+ * `UserProfile.can_set_delete_message_policy`: administrators, or
+ * `can_set_delete_message_policy_group` (Zulip's default: moderators).
+ */
+function canSetDeleteMessagePolicy(ctx: RequestContext): boolean {
+  if (isAdmin(ctx.user)) return true;
+  const v =
+    ctx.org.realm.settings.can_set_delete_message_policy_group ??
+    systemGroupId(ctx.org, 'role:moderators');
+  return holdsSetting(ctx.org, ctx.user, v);
+}
+
+/**
+ * `validate_topics_policy` (zerver/lib/streams.py): a policy other than `inherit` needs the
+ * permission; `empty_topic_only` on an existing channel needs every message in the empty topic.
+ */
+function validateTopicsPolicy(
+  ctx: RequestContext,
+  policy: TopicsPolicy,
+  ch: StoredChannel | undefined,
+): void {
+  if (policy !== 'inherit' && !canSetTopicsPolicy(ctx)) throw insufficientPermission();
+  if (
+    ch !== undefined &&
+    policy === 'empty_topic_only' &&
+    messages(ctx.org).some((m) => m.channelId === ch.id && m.topic !== '')
+  )
+    // CannotSetTopicsPolicyError
+    throw badRequest(
+      'To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.',
+      { empty_topic_display_name: 'general chat' },
+    );
+}
+
+/**
+ * `check_stream_name_available`: the name's rules, then no channel of the realm (archived ones
+ * included) with that name, case-insensitively. Since `POST /channels/create` (FL 417) that is
+ * `ChannelExistsError` (409 `CHANNEL_ALREADY_EXISTS`); before, NOTES 2.2 records a plain error.
+ */
+function checkNameAvailable(ctx: RequestContext, name: string): void {
+  const problem = checkChannelName(name);
+  if (problem) throw badRequest(problem);
+  if (!channelByName(ctx, name)) return;
+  if (!supports(ctx.featureLevel, 'channelsCreate'))
+    throw badRequest('Channel name is already in use.');
+  throw new ApiError(`Channel '${name}' already exists`, {
+    status: 409,
+    code: 'CHANNEL_ALREADY_EXISTS',
+    data: { channel_name: name },
+  });
+}
+
+/**
+ * `access_stream_for_delete_or_update_requiring_metadata_access` (zerver/lib/streams.py), for
+ * PATCH and DELETE /streams/{id}: archived channels included; administrators, then members of
+ * `can_administer_channel_group` (never guests: the setting does not allow role:everyone); a
+ * user who can read the channel learns they may not administer it; anyone else gets
+ * "Invalid channel ID".
+ */
+function accessChannelForUpdate(ctx: RequestContext, id: number): StoredChannel {
+  const { org, user } = ctx;
+  const ch = org.channels.find((c) => c.id === id);
+  if (!ch) throw badRequest('Invalid channel ID');
+  if (isAdmin(user)) return ch;
+  if (!isGuest(user) && holdsSetting(org, user, ch.settings.can_administer_channel_group))
+    return ch;
+  if (hasContentAccess(org, user, ch))
+    throw badRequest('You do not have permission to administer this channel.');
+  throw badRequest('Invalid channel ID');
+}
+
+/**
+ * `access_stream_by_id(..., require_content_access=False)` for GET /streams/{id}: an active
+ * channel the user can read, or whose metadata they may see (administrators, members of the
+ * metadata-granting settings, never guests through them).
+ */
+function accessActiveChannelMetadata(ctx: RequestContext, id: number): StoredChannel {
+  const { org, user } = ctx;
+  const ch = org.channels.find((c) => c.id === id);
+  if (!ch || ch.isArchived) throw badRequest('Invalid channel ID');
+  if (hasContentAccess(org, user, ch) || isAdmin(user)) return ch;
+  if (
+    !isGuest(user) &&
+    [
+      ch.settings.can_administer_channel_group,
+      ch.settings.can_add_subscribers_group,
+      ch.settings.can_subscribe_group,
+    ].some((v) => holdsSetting(org, user, v))
+  )
+    return ch;
+  throw badRequest('Invalid channel ID');
+}
+
+/** Whether a channel has active subscriptions, deactivated users' included. */
+function hasSubscriptionRows(ctx: RequestContext, ch: StoredChannel): boolean {
+  return ctx.org.subscriptions.some((s) => s.channelId === ch.id && s.active);
+}
+
+/** `do_unarchive_stream` under its own name (PATCH /streams/{id} `is_archived=false`). */
+function unarchive(ctx: RequestContext, ch: StoredChannel): void {
+  if (!ch.isArchived) throw badRequest('Channel is not currently deactivated');
+  if (ch.inviteOnly && !hasSubscriptionRows(ctx, ch))
+    throw badRequest('Channel is private and have no subscribers');
+  ch.isArchived = false;
+  // Older archiving left some private channels web-public; unarchiving repairs that.
+  if (ch.inviteOnly && ch.isWebPublic) ch.isWebPublic = false;
+  streamUpdate(ctx, ch, 'is_archived', false);
+  ctx.events.push({
+    users: channelAudience(ctx, ch),
+    event: {
+      type: 'stream',
+      op: 'create',
+      streams: [channelToApi(ctx.org, ctx.featureLevel, ch)],
+      for_unarchiving: true,
+    },
+  });
+  sendChannelEventsNotice(ctx, ch, `Channel #**${ch.name}** has been unarchived.`);
+}
+
+/**
+ * PATCH /streams/{id}, as zerver/views/streams.py `update_stream_backend` does it: parameters
+ * checked first, then access, the privacy rules, and each change applied in the view's order.
+ * The view is not one transaction: what was applied before an error stays applied (each group
+ * setting is its own transaction), and so do its events and notices.
+ */
 function updateChannel(ctx: RequestContext): Record<string, unknown> {
   const p = ctx.params;
   const fl = ctx.featureLevel;
@@ -383,11 +574,11 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
   const streamId = pathInt(ctx, 'stream_id');
   // Parameter shapes are checked before the view runs (typed_endpoint), so a malformed
   // parameter fails the request before any field is applied or the channel is looked up.
-  const description = p.string('description');
+  const description = p.string('description', { maxLength: MAX_DESCRIPTION });
   const newName = p.string('new_name');
   const isPrivate = p.bool('is_private');
   const isWebPublic = p.bool('is_web_public');
-  let history = p.bool('history_public_to_subscribers');
+  const history = p.bool('history_public_to_subscribers');
   const isDefault = p.bool('is_default_stream');
   const retentionRaw = p.json('message_retention_days');
   const isArchived = supports(fl, 'channelUnarchive') ? p.bool('is_archived') : undefined;
@@ -407,95 +598,107 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
     const v = p.json(info.wire);
     if (v !== undefined) settingUpdates.push([info, settingUpdateShape(v, info.wire)]);
   }
-  if (description !== undefined && codePointLength(description) > MAX_DESCRIPTION)
-    throw badRequest(`description is too long (limit: ${MAX_DESCRIPTION} characters)`);
 
-  const ch = accessChannelById(ctx, streamId);
-  // The can_create_topic_group this request would leave (FL 441), for the protected-history rule.
-  const topicGroupUpdate = settingUpdates.find(([i]) => i.wire === 'can_create_topic_group');
-  const proposedTopicGroup = (): StoredGroupSetting | undefined => {
-    if (topicGroupUpdate) return canonicalSetting(org, topicGroupUpdate[1].new);
-    const cur = ch.settings.can_create_topic_group;
-    return cur === undefined ? undefined : (settingToApi(org, cur) ?? cur);
-  };
+  const ch = accessChannelForUpdate(ctx, streamId);
 
-  if (!canAdministerChannel(org, user, ch))
-    throw badRequest('You do not have permission to administer this channel.');
+  // The proposed privacy: history follows is_private unless sent (private channels default to
+  // protected history, public ones to public history).
+  const proposedPrivate = isPrivate ?? ch.inviteOnly;
+  const proposedWeb = isWebPublic ?? ch.isWebPublic;
+  const proposedDefault = isDefault ?? org.defaultChannelIds.includes(ch.id);
+  const proposedHistory =
+    history ?? (isPrivate !== undefined ? !isPrivate : ch.historyPublicToSubscribers);
+  if (proposedWeb && !proposedHistory) throw badRequest('Invalid parameters');
+  if (proposedWeb && proposedPrivate) throw badRequest('Invalid parameters');
+  if (!proposedPrivate && !proposedHistory) throw badRequest('Invalid parameters');
+  if (proposedPrivate && proposedDefault) throw badRequest('A default channel cannot be private.');
+  if (!proposedPrivate && org.realm.moderationRequestChannelId === ch.id)
+    throw badRequest('Moderation request channel must be private.');
+  if (isPrivate !== undefined && !hasContentAccess(org, user, ch))
+    throw badRequest('Channel content access is required.');
+  if (isPrivate !== undefined) {
+    const setting = isPrivate
+      ? 'can_create_private_channel_group'
+      : 'can_create_public_channel_group';
+    if (!holdsRealmSetting(org, user, setting)) throw insufficientPermission();
+  }
+  // Checked whenever is_web_public=true is sent, even for a channel that already is.
+  if (isWebPublic === true) {
+    if (!(org.realm.webPublicStreamsEnabled && org.realm.enableSpectatorAccess))
+      throw badRequest('Web-public channels are not enabled.');
+    if (!holdsRealmSetting(org, user, 'can_create_web_public_channel_group'))
+      throw insufficientPermission();
+  }
 
-  // 1-6: privacy checks, then apply privacy.
+  if (topicsPolicy !== undefined) {
+    validateTopicsPolicy(ctx, topicsPolicy, ch);
+    // do_set_stream_property: nothing happens when the value does not change.
+    if (topicsPolicy !== ch.topicsPolicy) {
+      const before = ch.topicsPolicy;
+      ch.topicsPolicy = topicsPolicy;
+      streamUpdate(ctx, ch, 'topics_policy', topicsPolicy);
+      sendChannelEventsNotice(ctx, ch, topicsPolicyNotice(user, before, topicsPolicy));
+    }
+  }
+
+  const topicGroupSent = settingUpdates.some(([i]) => i.wire === 'can_create_topic_group');
+  // FL 441: protected history needs can_create_topic_group = role:everyone. Without a new
+  // value in the request, the channel's current value is checked (on every request that
+  // leaves the history protected); a new value is checked in the settings loop below.
+  if (supports(fl, 'canCreateTopicGroup') && !proposedHistory && !topicGroupSent)
+    checkTopicGroupForHistory(ctx, false, ch.settings.can_create_topic_group);
+
   if (isPrivate !== undefined || isWebPublic !== undefined || history !== undefined) {
-    const nextPrivate = isPrivate ?? ch.inviteOnly;
-    const nextWeb = isWebPublic ?? ch.isWebPublic;
-    if (history === undefined && isPrivate !== undefined) history = !nextPrivate;
-    const nextHistory = history ?? ch.historyPublicToSubscribers;
-    if (nextWeb && (nextPrivate || !nextHistory)) throw badRequest('Invalid parameters');
-    if (!nextPrivate && !nextHistory) throw badRequest('Invalid parameters');
-    const defaultAfter = isDefault ?? org.defaultChannelIds.includes(ch.id);
-    if (nextPrivate && defaultAfter) throw badRequest('A default channel cannot be private.');
-    if (isPrivate === false && org.realm.moderationRequestChannelId === ch.id)
-      throw badRequest('Moderation request channel must be private.');
-    if (isPrivate !== undefined) {
-      if (ch.inviteOnly && !hasContentAccess(org, user, ch))
-        throw badRequest('Channel content access is required.');
-      const setting = isPrivate
-        ? 'can_create_private_channel_group'
-        : 'can_create_public_channel_group';
-      if (!holdsRealmSetting(org, user, setting)) throw insufficientPermission();
-    }
-    if (isWebPublic === true && !ch.isWebPublic) {
-      if (!(org.realm.webPublicStreamsEnabled && org.realm.enableSpectatorAccess))
-        throw badRequest('Web-public channels are not enabled.');
-      if (!holdsRealmSetting(org, user, 'can_create_web_public_channel_group'))
-        throw insufficientPermission();
-    }
-    // Where upstream runs this check relative to the others is inferred (the FL >= 441 view was
-    // not available); its tests only show that neither field is applied when it fails.
-    checkTopicGroupForHistory(ctx, nextHistory, proposedTopicGroup());
-    ch.inviteOnly = nextPrivate;
-    ch.isWebPublic = nextWeb;
-    ch.historyPublicToSubscribers = nextHistory;
-    streamUpdate(ctx, ch, 'invite_only', nextPrivate, {
-      history_public_to_subscribers: nextHistory,
-      is_web_public: nextWeb,
+    // do_change_stream_permission: applied and announced even when nothing changes.
+    const oldPolicy = permissionPolicyName(ch);
+    ch.inviteOnly = proposedPrivate;
+    ch.isWebPublic = proposedWeb;
+    ch.historyPublicToSubscribers = proposedHistory;
+    streamUpdate(ctx, ch, 'invite_only', proposedPrivate, {
+      history_public_to_subscribers: proposedHistory,
+      is_web_public: proposedWeb,
     });
-  } else if (topicGroupUpdate) {
-    checkTopicGroupForHistory(ctx, ch.historyPublicToSubscribers, proposedTopicGroup());
+    sendChannelEventsNotice(
+      ctx,
+      ch,
+      accessPermissionsNotice(user, oldPolicy, permissionPolicyName(ch)),
+    );
   }
   if (isDefault !== undefined) {
+    // CannotManageDefaultChannelError
     if (!isAdmin(user)) throw badRequest('You do not have permission to change default channels.');
-    if (isDefault && ch.inviteOnly) throw badRequest('A default channel cannot be private.');
     const has = org.defaultChannelIds.includes(ch.id);
     if (isDefault && !has) org.defaultChannelIds.push(ch.id);
     if (!isDefault && has) org.defaultChannelIds = org.defaultChannelIds.filter((x) => x !== ch.id);
     if (isDefault !== has) defaultStreamsEvent(ctx);
   }
   if (retentionRaw !== undefined) {
+    const before = ch.messageRetentionDays;
     ch.messageRetentionDays = retentionFor(ctx, retentionRaw);
     streamUpdate(ctx, ch, 'message_retention_days', ch.messageRetentionDays);
+    sendChannelEventsNotice(ctx, ch, retentionNotice(ctx, user, before, ch.messageRetentionDays));
   }
-  if (isArchived === false && ch.isArchived) {
-    ch.isArchived = false;
-    streamUpdate(ctx, ch, 'is_archived', false);
-  }
-  if (topicsPolicy !== undefined) {
-    if (!holdsRealmSetting(org, user, 'can_set_topics_policy_group'))
-      throw insufficientPermission();
-    ch.topicsPolicy = topicsPolicy;
-    streamUpdate(ctx, ch, 'topics_policy', topicsPolicy);
-  }
+  // Only `false` does anything; `true` is accepted and ignored.
+  if (isArchived === false) unarchive(ctx, ch);
+  if (
+    settingUpdates.some(([i]) => DELETE_MESSAGE_SETTINGS.includes(i.wire)) &&
+    !canSetDeleteMessagePolicy(ctx)
+  )
+    throw insufficientPermission();
   if (description !== undefined) {
-    ch.description = description.replace(/\r?\n/g, ' ');
+    // do_change_stream_description: newlines become spaces; announced even when unchanged.
+    const before = ch.description;
+    ch.description = description.replace(/\n/g, ' ');
     streamUpdate(ctx, ch, 'description', ch.description, {
       rendered_description: renderMarkdown(ch.description),
     });
+    sendChannelEventsNotice(ctx, ch, descriptionNotice(user, before, ch.description));
   }
   if (newName !== undefined) {
     const name = newName.trim();
     if (name === ch.name) throw badRequest('Channel already has that name.');
-    const problem = checkChannelName(name);
-    if (problem) throw badRequest(problem);
-    const other = channelByName(ctx, name);
-    if (other && other.id !== ch.id) throw badRequest('Channel name is already in use.');
+    // A case-only rename skips the availability (and name) checks.
+    if (name.toLowerCase() !== ch.name.toLowerCase()) checkNameAvailable(ctx, name);
     const before = ch.name;
     ch.name = name;
     ctx.events.push({
@@ -509,41 +712,69 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
         value: name,
       },
     });
+    sendChannelEventsNotice(ctx, ch, renameNotice(user, before, name));
   }
   if (folder !== undefined) {
     ch.folderId = folder === null ? null : checkFolder(ctx, folder);
     streamUpdate(ctx, ch, 'folder_id', ch.folderId);
   }
-  // Each setting as update_stream_backend does it: `old` compared with what GET shows, and only
-  // a real change checks content access, then the new value's groups and users.
-  for (const [info, req] of settingUpdates) {
+  // Each setting as update_stream_backend does it, one transaction each: `old` compared with
+  // what GET shows, and only a real change checks content access, the protected-history rule,
+  // then the new value's groups and users. An error leaves the earlier settings applied.
+  for (const [info, req] of inZulipOrder(settingUpdates)) {
     const current = ch.settings[info.wire] as StoredGroupSetting;
     const currentApi = settingToApi(org, current) ?? current;
     const next = canonicalSetting(org, req.new);
     if (req.old !== undefined && !settingsEqual(canonicalSetting(org, req.old), currentApi))
       throw expectationMismatch();
     if (settingsEqual(next, currentApi)) continue;
-    if (info.needsContentAccess && ch.inviteOnly && !hasContentAccess(org, user, ch))
+    if (info.needsContentAccess && !hasContentAccess(org, user, ch))
       throw badRequest('Channel content access is required.');
+    if (info.wire === 'can_create_topic_group' && !proposedHistory)
+      checkTopicGroupForHistory(ctx, false, next);
     checkSettingExists(org, req.new);
     checkAllowed(org, info, next);
     ch.settings[info.wire] = next;
-    streamUpdate(ctx, ch, info.wire, settingToApi(org, next));
+    const nextApi = settingToApi(org, next) ?? next;
+    streamUpdate(ctx, ch, info.wire, nextApi);
+    if (info.wire === 'can_send_message_group')
+      sendChannelEventsNotice(ctx, ch, postingPermissionNotice(ctx, user, currentApi, nextApi));
   }
   return {};
 }
 
+/** DELETE /streams/{id}: `deactivate_stream_backend` and `do_deactivate_stream`. */
 function archiveChannel(ctx: RequestContext): Record<string, unknown> {
-  const ch = accessChannelById(ctx, pathInt(ctx, 'stream_id'));
-  if (!canAdministerChannel(ctx.org, ctx.user, ch))
-    throw badRequest('You do not have permission to administer this channel.');
+  const ch = accessChannelForUpdate(ctx, pathInt(ctx, 'stream_id'));
   if (ch.isArchived) throw badRequest('Channel is already deactivated');
   const audience = channelAudience(ctx, ch);
   ch.isArchived = true;
+  // maybe_set_moderation_or_announcement_channels_none
+  if (ctx.org.realm.moderationRequestChannelId === ch.id)
+    ctx.org.realm.moderationRequestChannelId = null;
   const wasDefault = ctx.org.defaultChannelIds.includes(ch.id);
   ctx.org.defaultChannelIds = ctx.org.defaultChannelIds.filter((x) => x !== ch.id);
+  if (wasDefault) defaultStreamsEvent(ctx);
+  // Clients with the archived_channels capability learn the channel is archived; the others
+  // that it is gone (send_stream_deletion_event with for_archiving).
+  if (supports(ctx.featureLevel, 'channelIsArchived'))
+    ctx.events.push({
+      users: audience,
+      capability: 'archived_channels',
+      event: {
+        type: 'stream',
+        op: 'update',
+        stream_id: ch.id,
+        name: ch.name,
+        property: 'is_archived',
+        value: true,
+      },
+    });
   ctx.events.push({
     users: audience,
+    ...(supports(ctx.featureLevel, 'channelIsArchived')
+      ? { withoutCapability: 'archived_channels' }
+      : {}),
     event: {
       type: 'stream',
       op: 'delete',
@@ -551,35 +782,115 @@ function archiveChannel(ctx: RequestContext): Record<string, unknown> {
       stream_ids: [ch.id],
     },
   });
-  if (wasDefault) defaultStreamsEvent(ctx);
+  // Posted into the archived channel, read for everyone.
+  sendChannelEventsNotice(ctx, ch, `Channel #**${ch.name}** has been archived.`, {
+    allRead: true,
+  });
   return {};
 }
 
+/**
+ * Settings `create_channel` (FL 442) parses and checks but does not pass on to
+ * `create_stream_if_needed`: the new channel gets their defaults. Zulip's behaviour after FL
+ * 442 is not known; the emulator keeps ignoring them.
+ */
+const CREATE_CHANNEL_IGNORED = [
+  'can_create_topic_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+];
+
+/**
+ * POST /channels/create (FL 417), as zerver/views/streams.py `create_channel`: guests refused
+ * first, then the parameters, the name, the folder, retention, topics policy, the creation
+ * permissions and the group settings, in that order; the whole view is one transaction.
+ * `send_new_subscription_messages` is not one of its parameters.
+ */
 function createChannelRoute(ctx: RequestContext): Record<string, unknown> {
+  requireNonGuest(ctx);
   const p = ctx.params;
-  const name = p.requiredString('name');
-  const description = p.string('description') ?? '';
-  const raw = p.requiredJson('subscribers');
-  if (!Array.isArray(raw)) throw badRequest('subscribers is not a list');
-  const subscribers = (raw as unknown[]).map((x, i) => {
-    if (typeof x !== 'number' || !Number.isInteger(x))
-      throw badRequest(`subscribers[${i}] is not an integer`);
-    return x;
-  });
-  const creation = readCreationParams(ctx, p);
-  checkNewChannel(ctx, name, description);
-  if (channelByName(ctx, name))
-    throw new ApiError(`Channel '${name.trim()}' already exists`, {
-      code: 'CHANNEL_ALREADY_EXISTS',
-    });
-  checkCanCreate(ctx, creation);
-  for (const id of subscribers) {
-    const u = ctx.org.users.find((x) => x.id === id);
-    if (!u) throw badRequest('No such user');
-    if (!u.isActive) throw badRequest('User is deactivated');
+  const fl = ctx.featureLevel;
+  const { org } = ctx;
+  p.bool('announce');
+  const shapes: Array<[PermissionSettingInfo, StoredGroupSetting]> = [];
+  for (const info of channelSettingInfos(fl)) {
+    const v = p.json(info.wire);
+    if (v !== undefined) shapes.push([info, groupSettingShape(v, info.wire)]);
   }
-  const ch = createChannel(ctx, name, description, creation);
-  subscribeUsers(ctx, ch, subscribers);
+  const description = p.string('description', { maxLength: MAX_DESCRIPTION }) ?? '';
+  let folderId: number | null = null;
+  if (supports(fl, 'channelFolders')) {
+    const f = p.json('folder_id');
+    if (f !== undefined && f !== null) {
+      if (typeof f !== 'number' || !Number.isInteger(f))
+        throw badRequest('folder_id is not an integer');
+      folderId = f;
+    }
+  }
+  const history = p.bool('history_public_to_subscribers');
+  const inviteOnly = p.bool('invite_only') ?? false;
+  const isWebPublic = p.bool('is_web_public') ?? false;
+  const isDefault = p.bool('is_default_stream') ?? false;
+  const retentionRaw = p.json('message_retention_days') ?? 'realm_default';
+  // StringConstraints(strip_whitespace=True, min_length=1)
+  const name = p.requiredString('name').trim();
+  if (name === '') throw badRequest('name is too short.');
+  const subscribers = p.intList('subscribers');
+  if (subscribers === undefined) throw missingArgument('subscribers');
+  const topicsPolicy = supports(fl, 'topicsPolicy') ? creationTopicsPolicy(ctx, p) : undefined;
+
+  checkNameAvailable(ctx, name);
+  if (folderId !== null) checkFolder(ctx, folderId);
+  const retention = parseRetention(retentionRaw);
+  if (topicsPolicy !== undefined) validateTopicsPolicy(ctx, topicsPolicy, undefined);
+  // check_channel_creation_permissions
+  checkCanCreate(ctx, { inviteOnly });
+  if (isDefault && !isAdmin(ctx.user)) throw insufficientPermission();
+  if (inviteOnly && isDefault) throw badRequest('A default channel cannot be private.');
+  if (isWebPublic) {
+    if (!(org.realm.webPublicStreamsEnabled && org.realm.enableSpectatorAccess))
+      throw badRequest('Web-public channels are not enabled.');
+    if (!holdsRealmSetting(org, ctx.user, 'can_create_web_public_channel_group'))
+      throw insufficientPermission();
+  }
+  if (retention !== null) checkRetentionAllowed(ctx);
+  // access_requested_group_permissions_for_streams
+  const settings: Record<string, StoredGroupSetting> = {};
+  for (const [info, shape] of inZulipOrder(shapes)) {
+    const value = canonicalSetting(org, shape);
+    if (info.wire === 'can_create_topic_group')
+      checkTopicGroupForHistory(ctx, inviteOnly ? (history ?? false) : true, value);
+    checkSettingExists(org, shape);
+    checkAllowed(org, info, value);
+    if (
+      DELETE_MESSAGE_SETTINGS.includes(info.wire) &&
+      value !== systemGroupId(org, 'role:nobody') &&
+      !canSetDeleteMessagePolicy(ctx)
+    )
+      throw insufficientPermission();
+    if (!CREATE_CHANNEL_IGNORED.includes(info.wire)) settings[info.wire] = value;
+  }
+  if (subscribers.length > 0) {
+    // bulk_access_users_by_id
+    const users = subscribers.map((id) => org.users.find((x) => x.id === id));
+    if (users.some((u) => u === undefined)) throw badRequest('No such user');
+    if (users.some((u) => u !== undefined && !u.isActive)) throw badRequest('User is deactivated');
+  }
+  const ch = createChannel(ctx, name, description, {
+    inviteOnly,
+    isWebPublic,
+    historyPublicToSubscribers: history,
+    isDefault,
+    retention,
+    topicsPolicy: topicsPolicy ?? 'inherit',
+    folderId,
+    settings,
+  });
+  // Without subscribers the view returns before any notification.
+  if (subscribers.length > 0) {
+    subscribeUsers(ctx, ch, subscribers);
+    sendChannelCreatedNotice(ctx, ch);
+  }
   return { id: ch.id };
 }
 
@@ -595,11 +906,12 @@ export const channelRoutes: Route[] = [
   {
     method: 'GET',
     path: '/streams/{stream_id}',
+    // get_stream_backend: access_stream_by_id(require_content_access=False).
     handler: (ctx) => ({
       stream: channelToApi(
         ctx.org,
         ctx.featureLevel,
-        accessChannelById(ctx, pathInt(ctx, 'stream_id')),
+        accessActiveChannelMetadata(ctx, pathInt(ctx, 'stream_id')),
       ),
     }),
   },
@@ -617,9 +929,10 @@ export const channelRoutes: Route[] = [
     method: 'GET',
     path: '/get_stream_id',
     handler: (ctx) => {
+      // json_get_stream_id: access_stream_by_name (an active channel with content access).
       const name = ctx.params.requiredString('stream');
       const ch = channelByName(ctx, name);
-      if (!ch || !hasMetadataAccess(ctx.org, ctx.user, ch))
+      if (!ch || ch.isArchived || !hasContentAccess(ctx.org, ctx.user, ch))
         throw badRequest(`Invalid channel name '${name}'`);
       return { stream_id: ch.id };
     },

@@ -95,6 +95,8 @@ function realmData(ctx: RequestContext): Record<string, unknown> {
     out[`realm_${k}`] = v;
   }
   if (supports(fl, 'topicsPolicy')) out.realm_topics_policy = r.topicsPolicy;
+  if (supports(fl, 'channelEventsMessagesSetting'))
+    out.realm_send_channel_events_messages = r.sendChannelEventsMessages === true;
   if (fl >= 397) out.max_bulk_new_subscription_messages = 100;
   if (fl >= 410) {
     out.max_channel_folder_name_length = folderNameLimit(fl);
