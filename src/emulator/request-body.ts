@@ -32,6 +32,7 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
+      req.off('close', onClose);
     };
     const onData = (chunk: Buffer): void => {
       total += chunk.length;
@@ -52,9 +53,12 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       cleanup();
       reject(e);
     };
+    // The client went away before the end of its body.
+    const onClose = (): void => onError(new Error('request aborted'));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
+    req.on('close', onClose);
   });
 }
 

@@ -301,12 +301,31 @@ describe('body size', () => {
     expect(r.body.ignored_parameters_unsupported).toEqual(['padding']);
   });
 
-  test('60 MB with a Content-Length: 413 before reading, and the server stays up', async () => {
+  test('a Content-Length of 60 MB: 413 before a byte of the body is sent, the server stays up', async () => {
     const before = z.org.linkifiers.length;
-    const body = Buffer.alloc(60 * 1024 * 1024, 'a');
-    body.write('pattern=x&url_template=y&padding=');
-    const r = await raw('POST', '/realm/filters', body, {
-      'content-type': 'application/x-www-form-urlencoded',
+    // Only the head goes out: the answer must come without the body being read.
+    const r = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const req = httpRequest(
+        new URL(`${z.url}/realm/filters`),
+        {
+          method: 'POST',
+          headers: {
+            authorization: auth,
+            'content-type': 'application/x-www-form-urlencoded',
+            'content-length': 60 * 1024 * 1024,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+            req.destroy();
+          });
+        },
+      );
+      req.on('error', reject);
+      req.flushHeaders();
     });
     expect(r).toEqual(tooLarge);
     expect(z.org.linkifiers.length).toBe(before);
