@@ -260,8 +260,7 @@ describe('zulip-js against the embedded server', () => {
   });
 
   test('the event queue: register, GET /events, DELETE /events', async () => {
-    // realm_linkifiers events go only to queues with the linkifier_url_template capability,
-    // which zulip-js does not send (zerver/lib/events.py apply_event); playgrounds go to all.
+    // A realm_playgrounds event: every queue registered for the type gets it.
     const queue = await ok(owner.queues.register({ event_types: ['realm_playgrounds'] }));
     expect(queue.queue_id).toEqual(expect.any(String));
     await ok(
