@@ -167,7 +167,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ...(options.observe === undefined ? {} : { observe: options.observe }),
     }),
   );
-  server.keepAliveTimeout = 5000;
+  // nginx in front of Zulip keeps idle connections 65 s (keepalive_timeout 65 in
+  // puppet/zulip/templates/nginx.conf.template.erb). A shorter timeout races clients that
+  // reuse a pooled connection just as the server closes it (ECONNRESET).
+  server.keepAliveTimeout = 65_000;
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     sockets.add(s);

@@ -4,6 +4,7 @@ import type { FaultInjector } from './faults';
 import { Params } from './params';
 import type { RateLimiter } from './rate-limit';
 import { deliverEvents } from './events';
+import { bodyParams, bodyTooLarge, discardRest, parseUrlEncoded, readBody } from './request-body';
 import type { PendingEvent, RequestContext, Router, ServerCore } from './router';
 import type { StoredUser } from './state';
 
@@ -56,12 +57,6 @@ export interface ObservedResponse {
 export type ResponseObserver = (response: ObservedResponse) => void;
 
 const API_PREFIX = '/api/v1';
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
@@ -130,17 +125,45 @@ async function handle(
   res: ServerResponse,
 ): Promise<void> {
   const { core, router } = deps;
-  const method = (req.method ?? 'GET').toUpperCase();
+  let method = (req.method ?? 'GET').toUpperCase();
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const body = await readBody(req);
-  const raw = new Map<string, string>();
-  for (const [k, v] of url.searchParams) raw.set(k, v);
-  const ctype = req.headers['content-type'] ?? '';
-  if (body.length > 0 && (ctype === '' || ctype.includes('application/x-www-form-urlencoded')))
-    for (const [k, v] of new URLSearchParams(body)) raw.set(k, v);
   const path = url.pathname.startsWith(API_PREFIX)
     ? url.pathname.slice(API_PREFIX.length) || '/'
     : url.pathname;
+  const read = await readBody(req);
+  if (!('bytes' in read)) {
+    // Over the limit: answered without keeping or parsing the body; the rest is discarded
+    // so that the client, still sending, gets the answer (see discardRest).
+    const e = bodyTooLarge();
+    deps.log.push({
+      method,
+      path,
+      status: e.status,
+      code: e.code,
+      params: [],
+      at: core.clock.now(),
+    });
+    send(res, e.status, e.body());
+    discardRest(req);
+    return;
+  }
+  // Parameters as Zulip's typed_endpoint reads them (zerver/lib/typed_endpoint.py): a name
+  // in the body (request.POST) wins over the same name in the query string (request.GET);
+  // a repeated name counts once, with its last value (QueryDict.__getitem__).
+  const raw = new Map<string, string>();
+  let parseError: ApiError | undefined;
+  try {
+    for (const [k, v] of parseUrlEncoded(url.search.slice(1))) raw.set(k, v);
+    const posted = await bodyParams(method, req.headers, read.bytes);
+    for (const [k, v] of posted) raw.set(k, v);
+    // zerver/lib/rest.py get_target_view_function_or_response: a POST whose body carries
+    // `method` is dispatched as that method (the parameter itself stays unprocessed).
+    const override = method === 'POST' ? posted.findLast(([k]) => k === 'method') : undefined;
+    if (override !== undefined) method = override[1];
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    parseError = e;
+  }
   const at = core.clock.now();
   let userEmail: string | undefined;
   const log = (status: number, extra: { code?: string; fault?: string } = {}): void => {
@@ -194,6 +217,10 @@ async function handle(
       throw new ApiError('Invalid API endpoint', { status: 404 });
     const found = router.match(method, path, core.featureLevel);
     if (found === undefined) throw new ApiError('Invalid API endpoint', { status: 404 });
+    // A body Django cannot read fails before authentication: rest_dispatch reads request.POST
+    // of a POST before checking the method; process_as_post, which reads the body of other
+    // methods, wraps the view outside the authentication (zerver/lib/rest.py).
+    if (parseError && method === 'POST') throw parseError;
     if ('methods' in found) {
       log(405);
       send(res, 405, {
@@ -203,6 +230,7 @@ async function handle(
       });
       return;
     }
+    if (parseError) throw parseError;
     const { route } = found;
     let user: StoredUser | undefined;
     if (route.auth !== 'none') {
@@ -238,7 +266,8 @@ async function handle(
     };
     pending = ctx.events;
     const data = await route.handler(ctx);
-    const ignored = params.unsupported();
+    // Sorted, as typed_endpoint reports them.
+    const ignored = params.unsupported().sort();
     const out: Record<string, unknown> = { result: 'success', msg: '', ...data };
     if (ignored.length > 0) out.ignored_parameters_unsupported = ignored;
     log(200);

@@ -209,6 +209,8 @@ export interface StoredMessage {
   /** Flags by user ID (Zulip's UserMessage rows). */
   flags: Record<string, string[]>;
   reactions: Array<{ userId: number; emojiName: string; emojiCode: string; reactionType: string }>;
+  /** When the content or topic was last edited (seconds), if ever. */
+  lastEditTimestamp?: number;
 }
 
 /** A scheduled message. */

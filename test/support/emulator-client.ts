@@ -39,17 +39,32 @@ export class TestClient {
     method: string,
     path: string,
     params: Record<string, unknown> = {},
-    opts: { auth?: boolean; validate?: boolean } = {},
+    opts: {
+      auth?: boolean;
+      validate?: boolean;
+      /**
+       * How parameters travel: `form` (the default for all but GET) is a url-encoded body,
+       * `multipart` a multipart/form-data body (as zulip-js and browsers' FormData send),
+       * `query` the query string (the default for GET).
+       */
+      encoding?: 'form' | 'multipart' | 'query';
+    } = {},
   ): Promise<TestResponse> {
     const form = encodeParams(params);
     const headers: Record<string, string> = {};
     if (opts.auth !== false)
       headers.authorization = `Basic ${Buffer.from(`${this.email}:${this.apiKey}`).toString('base64')}`;
     let url = `${this.emulator.url}${path}`;
-    let body: string | undefined;
-    if (method === 'GET') {
+    let body: string | FormData | undefined;
+    const encoding = opts.encoding ?? (method === 'GET' ? 'query' : 'form');
+    if (encoding === 'query') {
       const q = form.toString();
-      if (q) url += `?${q}`;
+      if (q) url += `${url.includes('?') ? '&' : '?'}${q}`;
+    } else if (encoding === 'multipart') {
+      // fetch sets the multipart content type with its boundary.
+      const data = new FormData();
+      for (const [k, v] of form) data.append(k, v);
+      body = data;
     } else {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = form.toString();

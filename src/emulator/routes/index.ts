@@ -7,6 +7,7 @@ import { miscRoutes } from './misc';
 import { navigationViewRoutes } from './navigation-views';
 import { presenceRoutes } from './presence';
 import { realmRoutes } from './realm';
+import { realmEmojiRoutes } from './realm-emoji';
 import { registerRoutes } from './register';
 import { savedSnippetRoutes } from './saved-snippets';
 import { scheduledMessageRoutes } from './scheduled-messages';
@@ -27,6 +28,7 @@ export function buildRouter(): Router {
     ...channelFolderRoutes,
     ...userGroupRoutes,
     ...realmRoutes,
+    ...realmEmojiRoutes,
     ...savedSnippetRoutes,
     ...draftRoutes,
     ...navigationViewRoutes,

@@ -1,10 +1,12 @@
-import { ApiError, badRequest, missingArgument } from '../errors';
+import { ApiError, badRequest, incompatibleParameters, missingArgument } from '../errors';
 import { UNICODE_EMOJI } from '../emoji';
 import { expectList } from '../params';
-import { hasContentAccess, holdsSetting, subscriberIds } from '../permissions';
+import { hasContentAccess, holdsRealmSetting, holdsSetting, subscriberIds } from '../permissions';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { OrgState, StoredChannel, StoredMessage, StoredUser } from '../state';
+import { ROLES } from '../../model/kinds';
+import { avatarUrl, renderMarkdown } from '../views';
 import { channelByName, pathInt } from './common';
 
 const MAX_TOPIC = 60;
@@ -226,6 +228,10 @@ function matchesNarrow(ctx: RequestContext, m: StoredMessage, narrow: unknown[])
         ok = u !== undefined && m.senderId === u.id;
         break;
       }
+      case 'dm':
+      case 'pm-with':
+        ok = m.type === 'private' && sameDmGroup(ctx, m, operand);
+        break;
       case 'is':
         if (operand === 'unread')
           ok = m.flags[String(ctx.user.id)] !== undefined && !flags.includes('read');
@@ -315,9 +321,264 @@ function reaction(ctx: RequestContext, add: boolean): Record<string, unknown> {
   return {};
 }
 
+// ---- GET /messages and PATCH /messages/{message_id} ----
+
+/** zerver/lib/narrow.py: `MAX_MESSAGES_PER_FETCH`. */
+const MAX_MESSAGES_PER_FETCH = 5000;
+/** zerver/lib/narrow.py: `LARGER_THAN_MAX_MESSAGE_ID`, the anchor `newest` stands for. */
+const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
+/** Realm defaults: `message_content_edit_limit_seconds` (600) and the 20 s grace Zulip adds. */
+const CONTENT_EDIT_LIMIT_SECONDS = 600;
+const EDIT_LIMIT_BUFFER_SECONDS = 20;
+/** Realm default `move_messages_within_stream_limit_seconds` (one week). */
+const TOPIC_EDIT_LIMIT_SECONDS = 7 * 24 * 3600;
+
+/**
+ * Whether a direct message is between the user and the `dm` operand's users (IDs, emails, or
+ * comma-separated emails): zerver/lib/narrow.py by_dm matches the exact group.
+ */
+function sameDmGroup(ctx: RequestContext, m: StoredMessage, operand: unknown): boolean {
+  const list: unknown[] = Array.isArray(operand)
+    ? (operand as unknown[])
+    : typeof operand === 'string'
+      ? operand.split(',').map((x) => x.trim())
+      : [operand];
+  const ids = new Set<number>([ctx.user.id]);
+  for (const x of list) {
+    const u = ctx.org.users.find(
+      (v) => v.id === x || (typeof x === 'string' && v.email.toLowerCase() === x.toLowerCase()),
+    );
+    if (!u) return false;
+    ids.add(u.id);
+  }
+  const participants = new Set(m.recipientIds);
+  return participants.size === ids.size && [...ids].every((id) => participants.has(id));
+}
+
+/**
+ * A message as `GET /messages` returns it (zerver/lib/message_cache.py MessageDict
+ * build_message_dict + finalize_payload). The emulator has no Recipient rows: a channel
+ * message's `recipient_id` is its channel ID, a direct message's the smallest participant ID.
+ */
+export function messageToApi(
+  ctx: RequestContext,
+  m: StoredMessage,
+  opts: { applyMarkdown: boolean; clientGravatar: boolean },
+): Record<string, unknown> {
+  const sender = ctx.org.users.find((u) => u.id === m.senderId);
+  const senderEmail = sender?.email ?? '';
+  const out: Record<string, unknown> = {
+    id: m.id,
+    sender_id: m.senderId,
+    content: opts.applyMarkdown ? renderMarkdown(m.content) : m.content,
+    recipient_id: m.type === 'stream' ? (m.channelId ?? 0) : Math.min(...m.recipientIds),
+    timestamp: m.timestamp,
+    client: 'Internal',
+    subject: m.topic,
+    topic_links: [],
+    is_me_message: m.content.startsWith('/me '),
+    reactions: m.reactions.map((r) => ({
+      emoji_name: r.emojiName,
+      emoji_code: r.emojiCode,
+      reaction_type: r.reactionType,
+      user_id: r.userId,
+    })),
+    submessages: [],
+    sender_full_name: sender?.fullName ?? '',
+    sender_email: senderEmail,
+    sender_realm_str: ctx.org.realm.stringId,
+    display_recipient:
+      m.type === 'stream'
+        ? (ctx.org.channels.find((c) => c.id === m.channelId)?.name ?? '')
+        : m.recipientIds
+            .map((id) => ctx.org.users.find((u) => u.id === id))
+            .filter((u): u is StoredUser => u !== undefined)
+            .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0))
+            .map((u) => ({
+              id: u.id,
+              email: u.email,
+              full_name: u.fullName,
+              is_mirror_dummy: false,
+            })),
+    type: m.type,
+    avatar_url: opts.clientGravatar ? null : avatarUrl(senderEmail),
+    content_type: opts.applyMarkdown ? 'text/html' : 'text/x-markdown',
+    flags: m.flags[String(ctx.user.id)] ?? ['read', 'historical'],
+  };
+  if (m.type === 'stream') out.stream_id = m.channelId;
+  if (m.lastEditTimestamp !== undefined) out.last_edit_timestamp = m.lastEditTimestamp;
+  return out;
+}
+
+/** zerver/lib/narrow.py parse_anchor_value: the anchor as a message ID, or undefined for first_unread. */
+function parseAnchor(raw: string | undefined, useFirstUnread: boolean): number | undefined {
+  if (useFirstUnread) return undefined;
+  if (raw === undefined) throw badRequest("Missing 'anchor' argument.");
+  if (raw === 'oldest') return 0;
+  if (raw === 'newest') return LARGER_THAN_MAX_MESSAGE_ID;
+  if (raw === 'first_unread') return undefined;
+  if (!/^-?[0-9]+$/.test(raw)) throw badRequest('Invalid anchor');
+  return Math.max(0, Number(raw));
+}
+
+/**
+ * `GET /messages`: zerver/views/message_fetch.py get_messages_backend, for the narrows
+ * `matchesNarrow` knows (channel, topic, sender, dm, is:), by anchor or by `message_ids`.
+ */
+function getMessages(ctx: RequestContext): Record<string, unknown> {
+  const p = ctx.params;
+  p.declare('allow_empty_topic_name');
+  const anchorRaw = p.string('anchor');
+  const applyMarkdown = p.bool('apply_markdown') ?? true;
+  const clientGravatar = p.bool('client_gravatar') ?? true;
+  const messageIds = p.intList('message_ids');
+  let includeAnchor = p.bool('include_anchor') ?? true;
+  const narrowRaw = p.json('narrow');
+  const numAfter = p.int('num_after') ?? 0;
+  const numBefore = p.int('num_before') ?? 0;
+  const useFirstUnread = p.bool('use_first_unread_anchor') ?? false;
+  if (numAfter < 0) throw badRequest('num_after is too small');
+  if (numBefore < 0) throw badRequest('num_before is too small');
+  if (messageIds?.some((id) => id < 0)) throw badRequest('message_ids[0] is too small');
+  if (
+    (numBefore > 0 || numAfter > 0 || anchorRaw !== undefined || useFirstUnread) &&
+    messageIds !== undefined
+  )
+    throw incompatibleParameters([
+      'num_before',
+      'num_after',
+      'anchor',
+      'message_ids',
+      'include_anchor',
+      'use_first_unread_anchor',
+    ]);
+  if (messageIds !== undefined) includeAnchor = false;
+  let anchor: number | undefined;
+  if (messageIds === undefined) anchor = parseAnchor(anchorRaw, useFirstUnread);
+  const narrow =
+    narrowRaw === undefined || narrowRaw === null ? [] : expectList(narrowRaw, 'narrow');
+  const requested = messageIds === undefined ? numBefore + numAfter : messageIds.length;
+  if (requested > MAX_MESSAGES_PER_FETCH)
+    throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  if (numBefore > 0 && numAfter > 0 && !includeAnchor)
+    throw badRequest('The anchor can only be excluded at an end of the range');
+  const view = { applyMarkdown, clientGravatar };
+  const all = messages(ctx.org)
+    .filter((m) => canAccessMessage(ctx, m) && matchesNarrow(ctx, m, narrow))
+    .sort((a, b) => a.id - b.id);
+  if (messageIds !== undefined) {
+    const wanted = new Set(messageIds);
+    return {
+      messages: all.filter((m) => wanted.has(m.id)).map((m) => messageToApi(ctx, m, view)),
+      history_limited: false,
+      found_anchor: false,
+      found_oldest: false,
+      found_newest: false,
+    };
+  }
+  if (anchor === undefined) {
+    // first_unread: the first unread message of the narrow, else the newest (narrow.py).
+    const key = String(ctx.user.id);
+    const first = all.find((m) => !(m.flags[key] ?? ['read']).includes('read'));
+    anchor = first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+  }
+  const a = anchor;
+  // zerver/lib/narrow.py post_process_limited_query; an anchor at or past the newest
+  // message takes everything as "before" it.
+  const anchoredLeft = a === 0;
+  const anchoredRight = a >= LARGER_THAN_MAX_MESSAGE_ID;
+  const before = anchoredRight ? all : all.filter((m) => m.id < a);
+  const at = anchoredRight || !includeAnchor ? [] : all.filter((m) => m.id === a);
+  const after = anchoredRight ? [] : all.filter((m) => m.id > a);
+  const beforeList = numBefore === 0 ? [] : before.slice(-numBefore);
+  const afterList = after.slice(0, anchoredRight ? 0 : numAfter);
+  const list = [...beforeList, ...at, ...afterList];
+  return {
+    messages: list.map((m) => messageToApi(ctx, m, view)),
+    anchor: a,
+    found_anchor: at.length === 1,
+    found_oldest: anchoredLeft || beforeList.length < numBefore,
+    found_newest: anchoredRight || afterList.length < numAfter,
+    history_limited: false,
+  };
+}
+
+/**
+ * `PATCH /messages/{message_id}`: zerver/views/message_edit.py update_message_backend with
+ * zerver/actions/message_edit.py check_update_message, for content and topic edits (moving to
+ * another channel is not modelled: `stream_id` is reported as an ignored parameter).
+ */
+function updateMessage(ctx: RequestContext): Record<string, unknown> {
+  const p = ctx.params;
+  const id = pathInt(ctx, 'message_id');
+  const content = p.string('content');
+  const propagateMode = p.string('propagate_mode') ?? 'change_one';
+  p.declare('send_notification_to_old_thread', 'send_notification_to_new_thread');
+  p.declare('prev_content_sha256');
+  let topic = p.string('topic') ?? p.string('subject');
+  if (!['change_one', 'change_later', 'change_all'].includes(propagateMode))
+    throw badRequest('Invalid propagate_mode');
+  const m = messages(ctx.org).find((x) => x.id === id);
+  if (!m || !canAccessMessage(ctx, m)) throw badRequest('Invalid message(s)');
+  const age = Math.floor(ctx.now / 1000) - m.timestamp;
+  if (content !== undefined) {
+    // validate_user_can_edit_message
+    if (m.senderId !== ctx.user.id)
+      throw badRequest("You don't have permission to edit this message");
+    if (age > CONTENT_EDIT_LIMIT_SECONDS + EDIT_LIMIT_BUFFER_SECONDS)
+      throw badRequest('The time limit for editing this message has passed');
+  }
+  if (topic !== undefined) {
+    topic = topic.trim();
+    if (topic === m.topic) topic = undefined;
+  }
+  // validate_message_edit_payload
+  if (topic === undefined && content === undefined) throw badRequest('Nothing to change');
+  if (m.type !== 'stream' && topic !== undefined)
+    throw badRequest('Direct messages cannot have topics.');
+  if (propagateMode !== 'change_one' && topic === undefined)
+    throw badRequest('Invalid propagate_mode without topic edit');
+  if (topic !== undefined && [...topic].length > MAX_TOPIC)
+    throw badRequest(`Topic is too long (limit: ${MAX_TOPIC} characters)`);
+  const moved: StoredMessage[] = [m];
+  if (topic !== undefined) {
+    if (!holdsRealmSetting(ctx.org, ctx.user, 'can_move_messages_between_topics_group'))
+      throw badRequest("You don't have permission to edit this message");
+    if (
+      ctx.user.role > ROLES.moderator &&
+      age > TOPIC_EDIT_LIMIT_SECONDS + EDIT_LIMIT_BUFFER_SECONDS
+    )
+      throw badRequest("The time limit for editing this message's topic has passed.");
+    if (propagateMode !== 'change_one')
+      for (const x of messages(ctx.org))
+        if (
+          x !== m &&
+          x.type === 'stream' &&
+          x.channelId === m.channelId &&
+          x.topic.toLowerCase() === m.topic.toLowerCase() &&
+          (propagateMode === 'change_all' || x.id > m.id) &&
+          canAccessMessage(ctx, x)
+        )
+          moved.push(x);
+  }
+  if (content !== undefined) {
+    const text = content.trim() === '' ? '(deleted)' : [...content].slice(0, MAX_MESSAGE).join('');
+    m.content = text;
+    m.lastEditTimestamp = Math.floor(ctx.now / 1000);
+  }
+  if (topic !== undefined)
+    for (const x of moved) {
+      x.topic = topic;
+      x.lastEditTimestamp = Math.floor(ctx.now / 1000);
+    }
+  return { detached_uploads: [] };
+}
+
 /** Message routes: sending (so flags and reactions have something to act on), flags, reactions. */
 export const messageRoutes: Route[] = [
   { method: 'POST', path: '/messages', handler: sendMessage },
+  { method: 'GET', path: '/messages', handler: getMessages },
+  { method: 'PATCH', path: '/messages/{message_id}', handler: updateMessage },
   { method: 'POST', path: '/messages/flags', handler: flagsByIds },
   { method: 'POST', path: '/messages/flags/narrow', handler: flagsByNarrow },
   {

@@ -1,0 +1,183 @@
+import type { IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+import { ApiError, badRequest } from './errors';
+
+/**
+ * The most request-body bytes the server reads: Django's `DATA_UPLOAD_MAX_MEMORY_SIZE`, whose
+ * default (2.5 MiB, https://docs.djangoproject.com/en/5.2/ref/settings/#data-upload-max-memory-size)
+ * Zulip keeps (zproject/computed_settings.py sets only `FILE_UPLOAD_MAX_MEMORY_SIZE`). Django
+ * applies it to the form data of a request; the embedded server takes no file uploads, so its
+ * whole body is form data.
+ */
+export const MAX_BODY_BYTES = 2_621_440;
+
+/** Django's `DATA_UPLOAD_MAX_NUMBER_FIELDS` default: the most parameters one request may carry. */
+export const MAX_FIELDS = 1000;
+
+/** What reading a request body gave. */
+export type BodyRead = { readonly bytes: Buffer } | { readonly tooLarge: true };
+
+/**
+ * Reads the body, keeping no more than `limit` bytes: a `Content-Length` over the limit is
+ * refused before reading anything (as Django's `HttpRequest.body` does), a body without one
+ * as soon as it goes over. The caller then answers and discards the rest (`discardRest`).
+ */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyRead> {
+  const declared = Number(req.headers['content-length'] ?? '');
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ tooLarge: true });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      total += chunk.length;
+      if (total > limit) {
+        cleanup();
+        req.pause();
+        chunks.length = 0;
+        resolve({ tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve({ bytes: Buffer.concat(chunks) });
+    };
+    const onError = (e: Error): void => {
+      cleanup();
+      reject(e);
+    };
+    // The client went away before the end of its body.
+    const onClose = (): void => onError(new Error('request aborted'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+/**
+ * The most bytes discarded after refusing a body before the connection is cut: nginx's
+ * `client_max_body_size 80m` in front of Zulip (puppet/zulip/templates/nginx.conf.template.erb).
+ */
+export const MAX_DISCARDED_BYTES = 80 * 1024 * 1024;
+
+/**
+ * Reads and drops the rest of a refused body, so that a client still sending it can read the
+ * answer (cutting the connection makes it fail with EPIPE instead); past
+ * `MAX_DISCARDED_BYTES`, the connection is cut.
+ */
+export function discardRest(req: IncomingMessage): void {
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > MAX_DISCARDED_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
+/** The error for a body over `MAX_BODY_BYTES` (Django's `RequestDataTooBig`). */
+export function bodyTooLarge(): ApiError {
+  return new ApiError('Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.', {
+    status: 413,
+  });
+}
+
+/** Django's `TooManyFieldsSent`. */
+function tooManyFields(): ApiError {
+  return badRequest(
+    'The number of GET/POST parameters exceeded settings.DATA_UPLOAD_MAX_NUMBER_FIELDS.',
+  );
+}
+
+/** A body Django's multipart parser refuses (`MultiPartParserError`). */
+function malformed(): ApiError {
+  return badRequest('Malformed payload');
+}
+
+/** The media type of a Content-Type header, lowercased, without parameters (Django's `content_type`). */
+export function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/**
+ * Query-string or url-encoded parameters in order, as Django's `QueryDict` reads them
+ * (`parse_qsl` with `keep_blank_values`; undecodable bytes replaced), refusing more than
+ * `MAX_FIELDS` of them as Django does.
+ */
+export function parseUrlEncoded(text: string): Array<[string, string]> {
+  if (text === '') return [];
+  if (text.split('&').length > MAX_FIELDS) throw tooManyFields();
+  return [...new URLSearchParams(text)];
+}
+
+/** Parameters of a `multipart/form-data` body (file parts are not parameters: Django's `FILES`). */
+function parseMultipart(
+  headers: IncomingMessage['headers'],
+  bytes: Buffer,
+): Promise<Array<[string, string]>> {
+  // Django's MultiPartParser reads an empty body as no parameters.
+  if (bytes.length === 0) return Promise.resolve([]);
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers,
+        limits: {
+          fieldNameSize: MAX_BODY_BYTES,
+          fieldSize: MAX_BODY_BYTES,
+          fields: MAX_FIELDS,
+        },
+      });
+    } catch {
+      // No or an invalid boundary.
+      reject(malformed());
+      return;
+    }
+    const out: Array<[string, string]> = [];
+    let failure: ApiError | undefined;
+    parser.on('field', (name: string, value: string) => {
+      out.push([name, value]);
+    });
+    parser.on('file', (_name: string, stream: NodeJS.ReadableStream) => {
+      stream.resume();
+    });
+    parser.on('fieldsLimit', () => {
+      failure ??= tooManyFields();
+    });
+    parser.on('error', () => {
+      failure ??= malformed();
+      reject(failure);
+    });
+    parser.on('close', () => {
+      if (failure) reject(failure);
+      else resolve(out);
+    });
+    parser.end(bytes);
+  });
+}
+
+/**
+ * The body parameters of a request, as Zulip sees them: Django fills `request.POST` from
+ * url-encoded and multipart bodies of POSTs, and Zulip's `process_as_post`
+ * (zerver/decorator.py, applied by zerver/lib/rest.py `rest_dispatch` to DELETE, PATCH and PUT)
+ * does the same for those methods. A body of any other content type, or of a GET, is not read:
+ * its parameters are simply absent (so Zulip answers "Missing 'x' argument").
+ */
+export async function bodyParams(
+  method: string,
+  headers: IncomingMessage['headers'],
+  bytes: Buffer,
+): Promise<Array<[string, string]>> {
+  if (!['POST', 'PATCH', 'DELETE', 'PUT'].includes(method)) return [];
+  const type = mediaType(headers['content-type']);
+  if (type === 'application/x-www-form-urlencoded') return parseUrlEncoded(bytes.toString('utf8'));
+  if (type === 'multipart/form-data') return parseMultipart(headers, bytes);
+  return [];
+}
