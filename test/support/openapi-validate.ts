@@ -49,6 +49,8 @@ const NEWER_REGISTER_FIELDS: Json = {
   max_bulk_new_subscription_messages: { type: 'integer' },
   realm_topics_policy: { type: 'string' },
   realm_can_set_topics_policy_group: {},
+  // FL 390 (api_docs/changelog.md): the user's navigation views.
+  navigation_views: { type: 'array' },
 };
 
 const NEWER_LINKIFIER_FIELDS: Json = {

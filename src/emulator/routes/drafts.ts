@@ -70,6 +70,18 @@ const toApi = (d: StoredDraft): Record<string, unknown> => ({
   timestamp: d.timestamp,
 });
 
+/**
+ * The caller's drafts as register's `drafts` gives them: newest edit first, at most 1000
+ * (zerver/lib/events.py fetch_initial_state_data, `MAX_DRAFTS_IN_REGISTER_RESPONSE`).
+ */
+export function draftsForRegister(ctx: RequestContext): Record<string, unknown>[] {
+  return drafts(ctx)
+    .filter((d) => d.userId === ctx.user.id)
+    .sort((a, b) => b.timestamp - a.timestamp)
+    .slice(0, 1000)
+    .map(toApi);
+}
+
 /** Draft routes (the caller's own drafts). */
 export const draftRoutes: Route[] = [
   {

@@ -37,17 +37,20 @@ function toApi(v: StoredNavigationView): Record<string, unknown> {
   return { fragment: v.fragment, is_pinned: v.isPinned, name: v.name };
 }
 
+/** The caller's navigation views (zerver/lib/navigation_views.py get_navigation_views_for_user). */
+export function navigationViewsOf(ctx: RequestContext): Record<string, unknown>[] {
+  return views(ctx)
+    .filter((v) => v.userId === ctx.user.id)
+    .map(toApi);
+}
+
 /** Navigation-view routes. */
 export const navigationViewRoutes: Route[] = [
   {
     method: 'GET',
     path: '/navigation_views',
     minLevel: 390,
-    handler: (ctx) => ({
-      navigation_views: views(ctx)
-        .filter((v) => v.userId === ctx.user.id)
-        .map(toApi),
-    }),
+    handler: (ctx) => ({ navigation_views: navigationViewsOf(ctx) }),
   },
   {
     method: 'POST',

@@ -1,6 +1,6 @@
 import { badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
-import type { StoredPresence, StoredUser } from '../state';
+import type { StoredPresence, StoredUser, StoredUserStatus } from '../state';
 import { UNICODE_EMOJI } from '../emoji';
 import { pathInt, requireAdmin } from './common';
 
@@ -17,6 +17,60 @@ function legacy(p: StoredPresence): Record<string, unknown> {
     aggregated: { client: 'website', status, timestamp },
     website: { client: 'website', status, timestamp, pushable: false },
   };
+}
+
+/** One user's status as the API shows it (zerver/lib/user_status.py format_user_status). */
+function statusToApi(s: StoredUserStatus | undefined): Record<string, unknown> {
+  const status: Record<string, unknown> = {};
+  if (s) {
+    if (s.away) status.away = true;
+    if (s.statusText) status.status_text = s.statusText;
+    if (s.emojiName) {
+      status.emoji_name = s.emojiName;
+      status.emoji_code = s.emojiCode;
+      status.reaction_type = s.reactionType;
+    }
+  }
+  return status;
+}
+
+/**
+ * Register's `user_status`: active users whose status is not empty, by user ID
+ * (zerver/lib/user_status.py get_all_users_status_dict).
+ */
+export function allUsersStatus(ctx: RequestContext): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [uid, s] of Object.entries(ctx.org.userStatus ?? {})) {
+    if (!ctx.org.users.some((u) => String(u.id) === uid && u.isActive)) continue;
+    const status = statusToApi(s);
+    if (Object.keys(status).length > 0) out[uid] = status;
+  }
+  return out;
+}
+
+/**
+ * Register's `presences` and `presence_last_update_id` (zerver/lib/presence.py
+ * get_presence_dict_by_realm): active human users seen in the last `historyLimitDays` (default
+ * 14), by user ID in the modern format or by email in the legacy one; -1 without rows.
+ */
+export function realmPresences(
+  ctx: RequestContext,
+  slim: boolean,
+  historyLimitDays: number | undefined,
+): { presences: Record<string, unknown>; lastUpdateId: number } {
+  const presences: Record<string, unknown> = {};
+  let lastUpdateId = -1;
+  if (historyLimitDays === 0) return { presences, lastUpdateId };
+  const since = ctx.now / 1000 - (historyLimitDays ?? 14) * 86400;
+  for (const [uid, pr] of Object.entries(presenceMap(ctx))) {
+    const u = ctx.org.users.find((x) => String(x.id) === uid);
+    if (!u?.isActive || u.isBot || pr.idleTimestamp < since) continue;
+    lastUpdateId = Math.max(lastUpdateId, pr.lastUpdateId);
+    if (slim)
+      presences[uid] = { active_timestamp: pr.activeTimestamp, idle_timestamp: pr.idleTimestamp };
+    else presences[u.email] = legacy(pr);
+  }
+  return { presences, lastUpdateId };
 }
 
 /**
@@ -100,18 +154,7 @@ export const presenceRoutes: Route[] = [
     handler: (ctx) => {
       const u = ctx.org.users.find((x) => x.id === pathInt(ctx, 'user_id'));
       if (!u) throw badRequest('No such user');
-      const s = ctx.org.userStatus?.[String(u.id)];
-      const status: Record<string, unknown> = {};
-      if (s) {
-        if (s.away) status.away = true;
-        if (s.statusText) status.status_text = s.statusText;
-        if (s.emojiName) {
-          status.emoji_name = s.emojiName;
-          status.emoji_code = s.emojiCode;
-          status.reaction_type = s.reactionType;
-        }
-      }
-      return { status };
+      return { status: statusToApi(ctx.org.userStatus?.[String(u.id)]) };
     },
   },
   {

@@ -51,17 +51,24 @@ const toApi = (m: StoredScheduledMessage): Record<string, unknown> => ({
   failed: m.failed,
 });
 
+/**
+ * The caller's undelivered scheduled messages, by delivery time (`GET /scheduled_messages` and
+ * register's `scheduled_messages`: zerver/lib/scheduled_messages.py
+ * get_undelivered_scheduled_messages).
+ */
+export function undeliveredScheduledMessages(ctx: RequestContext): Record<string, unknown>[] {
+  return list(ctx)
+    .filter((m) => m.senderId === ctx.user.id)
+    .sort((a, b) => a.deliveryTimestamp - b.deliveryTimestamp)
+    .map(toApi);
+}
+
 /** Scheduled-message routes (the caller's own). Nothing is ever delivered. */
 export const scheduledMessageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/scheduled_messages',
-    handler: (ctx) => ({
-      scheduled_messages: list(ctx)
-        .filter((m) => m.senderId === ctx.user.id)
-        .sort((a, b) => a.deliveryTimestamp - b.deliveryTimestamp)
-        .map(toApi),
-    }),
+    handler: (ctx) => ({ scheduled_messages: undeliveredScheduledMessages(ctx) }),
   },
   {
     method: 'POST',
