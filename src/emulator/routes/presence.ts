@@ -226,7 +226,8 @@ export const presenceRoutes: Route[] = [
       const u = /^[0-9]+$/.test(key)
         ? ctx.org.users.find((x) => x.id === Number(key))
         : ctx.org.users.find((x) => x.email.toLowerCase() === key.toLowerCase());
-      if (!u) throw badRequest('No such user');
+      // zerver/views/presence.py get_presence_backend: active users only.
+      if (!u?.isActive) throw badRequest('No such user');
       if (u.isBot) throw badRequest('Presence is not supported for bot users.');
       const pr = presenceMap(ctx)[String(u.id)];
       if (!pr) throw badRequest(`No presence data for ${key}`);
