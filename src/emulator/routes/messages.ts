@@ -242,6 +242,29 @@ function matchesNarrow(ctx: RequestContext, m: StoredMessage, narrow: unknown[])
   return true;
 }
 
+/**
+ * One narrow term as `NarrowParameter` (zerver/lib/narrow.py) accepts it: a pair of strings
+ * or a dict with an operator and an operand; a `search` operand may not be blank.
+ */
+function checkNarrowTerm(term: unknown, i: number): void {
+  const invalid = (why: string): ApiError =>
+    badRequest(`Invalid narrow[${i}]: Value error, ${why}`);
+  let operator: unknown;
+  let operand: unknown;
+  if (Array.isArray(term)) {
+    if (term.length !== 2 || term.some((x) => typeof x !== 'string'))
+      throw invalid('element is not a string pair');
+    [operator, operand] = term as unknown[];
+  } else if (typeof term === 'object' && term !== null) {
+    const t = term as Record<string, unknown>;
+    if (t.operand === undefined || t.operand === null) throw invalid('operand is missing');
+    if (t.operator === undefined || t.operator === null) throw invalid('operator is missing');
+    ({ operator, operand } = t);
+  } else throw invalid('dict or list required');
+  if (operator === 'search' && (typeof operand !== 'string' || operand.trim() === ''))
+    throw badRequest('operand cannot be blank.');
+}
+
 function flagsByNarrow(ctx: RequestContext): Record<string, unknown> {
   const p = ctx.params;
   const anchorRaw = p.requiredString('anchor');
@@ -252,11 +275,16 @@ function flagsByNarrow(ctx: RequestContext): Record<string, unknown> {
   if (after === undefined) throw missingArgument('num_after');
   const narrowRaw = p.json('narrow');
   if (narrowRaw === undefined) throw missingArgument('narrow');
-  const narrow = expectList(narrowRaw, 'narrow');
+  const narrow = narrowRaw === null ? [] : expectList(narrowRaw, 'narrow');
+  narrow.forEach(checkNarrowTerm);
   const op = p.requiredString('op');
   const flag = p.requiredString('flag');
   checkFlagOp(op, flag);
-  if (before < 0 || after < 0) throw badRequest('num_before is too small');
+  if (before < 0) throw badRequest('num_before is too small');
+  if (after < 0) throw badRequest('num_after is too small');
+  // zerver/views/message_flags.py update_message_flags_for_narrow
+  if (before > 0 && after > 0 && !includeAnchor)
+    throw badRequest('The anchor can only be excluded at an end of the range');
   const all = messages(ctx.org)
     .filter((m) => canAccessMessage(ctx, m) && matchesNarrow(ctx, m, narrow))
     .sort((a, b) => a.id - b.id);

@@ -2,7 +2,8 @@ import { badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
 import type { StoredPresence, StoredUser, StoredUserStatus } from '../state';
 import { UNICODE_EMOJI } from '../emoji';
-import { pathInt, requireAdmin } from './common';
+import { isAdmin } from '../permissions';
+import { pathInt } from './common';
 
 function presenceMap(ctx: RequestContext): Record<string, StoredPresence> {
   ctx.org.presence ??= {};
@@ -88,13 +89,9 @@ function updateStatus(
   const emojiName = p.string('emoji_name');
   const emojiCode = p.string('emoji_code');
   const reactionType = p.string('reaction_type');
-  if (
-    statusText === undefined &&
-    away === undefined &&
-    emojiName === undefined &&
-    emojiCode === undefined &&
-    reactionType === undefined
-  )
+  // zerver/views/presence.py update_user_status_backend: emoji_code and reaction_type alone are
+  // not new values.
+  if (statusText === undefined && away === undefined && emojiName === undefined)
     throw badRequest('Client did not pass any new values.');
   if ((emojiCode !== undefined || reactionType !== undefined) && emojiName === undefined)
     throw badRequest(
@@ -132,9 +129,21 @@ function updateStatus(
   return {};
 }
 
+/** `human_users_only` (zerver/decorator.py). */
+function humanOnly(ctx: RequestContext): void {
+  if (ctx.user.botType !== null) throw badRequest('This endpoint does not accept bot requests.');
+}
+
 /** User status and presence routes. */
 export const presenceRoutes: Route[] = [
-  { method: 'POST', path: '/users/me/status', handler: (ctx) => updateStatus(ctx, ctx.user, true) },
+  {
+    method: 'POST',
+    path: '/users/me/status',
+    handler: (ctx) => {
+      humanOnly(ctx);
+      return updateStatus(ctx, ctx.user, true);
+    },
+  },
   {
     // The administrator variant is new in Zulip 11.0, feature level 407 (api_docs/changelog.md);
     // before that only GET exists on this path, so a POST gets 405.
@@ -142,9 +151,14 @@ export const presenceRoutes: Route[] = [
     path: '/users/{user_id}/status',
     minLevel: 407,
     handler: (ctx) => {
-      requireAdmin(ctx);
+      // update_user_status_admin: access_user_by_id(for_admin=True) (zerver/lib/users.py
+      // access_user_common): unknown users and bots are "No such user", then deactivated
+      // users, then "Insufficient permission" unless the caller administers the user.
+      humanOnly(ctx);
       const u = ctx.org.users.find((x) => x.id === pathInt(ctx, 'user_id'));
-      if (!u) throw badRequest('No such user');
+      if (!u || u.isBot) throw badRequest('No such user');
+      if (!u.isActive) throw badRequest('User is deactivated');
+      if (!isAdmin(ctx.user)) throw badRequest('Insufficient permission');
       return updateStatus(ctx, u, false);
     },
   },
@@ -152,8 +166,10 @@ export const presenceRoutes: Route[] = [
     method: 'GET',
     path: '/users/{user_id}/status',
     handler: (ctx) => {
+      // get_status_backend: access_user_by_id(for_admin=False).
       const u = ctx.org.users.find((x) => x.id === pathInt(ctx, 'user_id'));
-      if (!u) throw badRequest('No such user');
+      if (!u || u.isBot) throw badRequest('No such user');
+      if (!u.isActive) throw badRequest('User is deactivated');
       return { status: statusToApi(ctx.org.userStatus?.[String(u.id)]) };
     },
   },
@@ -161,6 +177,7 @@ export const presenceRoutes: Route[] = [
     method: 'POST',
     path: '/users/me/presence',
     handler: (ctx) => {
+      humanOnly(ctx);
       const p = ctx.params;
       const status = p.string('status');
       if (status === undefined) throw missingArgument('status');
