@@ -336,6 +336,25 @@ describe('register: what each fetch_event_types yields (fetch_initial_state_data
     expect(ev.body.events).toEqual([]);
   });
 
+  it('ClientDescriptor.accepts_event: event_types lists event types (user_group), not fetch names (realm_user_groups)', async () => {
+    const alice = clientFor(z, 'alice');
+    const byFetchName = (await alice.post('/register', { event_types: ['realm_user_groups'] })).body
+      .queue_id as string;
+    const byEventType = (await alice.post('/register', { event_types: ['user_group'] })).body
+      .queue_id as string;
+    const backend = z.org.groups.find((g) => g.name === 'backend')!;
+    expectSuccess(
+      await clientFor(z, 'owner').patch(`/user_groups/${backend.id}`, { description: 'Back end' }),
+    );
+    const get = (q: string) =>
+      alice.get('/events', { queue_id: q, last_event_id: -1, dont_block: true });
+    expect((await get(byFetchName)).body.events).toEqual([]);
+    const events = (await get(byEventType)).body.events;
+    expect(events.map((e: { type: string; op: string }) => `${e.type}/${e.op}`)).toEqual([
+      'user_group/update',
+    ]);
+  });
+
   it('test_home.py test_limit_drafts (state side): drafts come newest first', async () => {
     const c = clientFor(z, 'carol');
     const made = await c.post('/drafts', {
