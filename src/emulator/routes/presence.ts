@@ -131,7 +131,7 @@ function updateStatus(
 
 /** `human_users_only` (zerver/decorator.py). */
 function humanOnly(ctx: RequestContext): void {
-  if (ctx.user.botType !== null) throw badRequest('This endpoint does not accept bot requests.');
+  if (ctx.user.isBot) throw badRequest('This endpoint does not accept bot requests.');
 }
 
 /** User status and presence routes. */
