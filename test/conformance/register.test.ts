@@ -264,6 +264,20 @@ describe('register: what each fetch_event_types yields (fetch_initial_state_data
     expect(data(r.body)).toEqual(keys);
   });
 
+  it('FL 372 (Zulip 10.2): no navigation_views (FL 390) and no channel_folders (FL 389) in the state; saved_snippets (FL 297) are', async () => {
+    const old = await startEmulator({ rateLimit: false, featureLevel: 372 });
+    try {
+      const r = await clientFor(old, 'alice').post('/register', {
+        fetch_event_types: ['navigation_views', 'channel_folders', 'saved_snippets'],
+      });
+      expectSuccess(r);
+      expect(data(r.body)).toEqual(['saved_snippets']);
+      expect(r.body.zulip_feature_level).toBe(372);
+    } finally {
+      await old.close();
+    }
+  });
+
   it('realm_user: the users (without is_active, by ID) and the caller, with the creation rights; not the realm settings', async () => {
     const r = await clientFor(z, 'guest').post('/register', { fetch_event_types: ['realm_user'] });
     expectSuccess(r);
