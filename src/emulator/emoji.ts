@@ -22,4 +22,6 @@ export const UNICODE_EMOJI: Record<string, string> = {
   rocket: '1f680',
   check: '2705',
   working_on_it: '1f6e0',
+  hamburger: '1f354',
+  smiley: '1f603',
 };

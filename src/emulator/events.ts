@@ -18,12 +18,14 @@ export function channelAudience(ctx: RequestContext, ch: StoredChannel): number[
     .map((u) => u.id);
 }
 
-/** Event types a queue registered for, by the name clients pass in `event_types`. */
-const TYPE_ALIASES: Record<string, string> = { realm_user_groups: 'user_group' };
-
+/**
+ * Whether a queue registered for `types` gets an event of `type`: the exact event type must be
+ * listed (zerver/tornado/event_queue.py ClientDescriptor.accepts_event; not in the reference
+ * subset, read from zulip/zulip). A fetch name such as `realm_user_groups` does not subscribe to
+ * `user_group` events.
+ */
 function wants(types: string[] | null, type: string): boolean {
-  if (types === null) return true;
-  return types.some((t) => (TYPE_ALIASES[t] ?? t) === type);
+  return types === null || types.includes(type);
 }
 
 /** Appends events to the queues of their users and wakes their long-pollers. */

@@ -1,7 +1,20 @@
 /**
  * Zulip's per-user API rate limit (NOTES 4): a sliding window of `max` requests per
- * `windowSeconds`, with the `X-RateLimit-*` headers and a float `Retry-After`.
+ * `windowSeconds`, with the `X-RateLimit-*` headers and a float `Retry-After`, as Zulip's Redis
+ * backend counts (zerver/lib/rate_limiter.py RedisRateLimiterBackend).
  */
+
+/**
+ * The 429 message (zerver/lib/exceptions.py RateLimitedError). The link was added after
+ * Zulip 11.0: a 12.0-dev server of October 2025 still sent the bare text (zulip/zulip#36237),
+ * the source at FL 442 has the link. Which level in between changed it is not known; the
+ * emulator switches at 442.
+ */
+export function rateLimitMessage(featureLevel: number): string {
+  return featureLevel >= 442
+    ? 'API usage exceeded rate limit; see https://zulip.com/api/http-headers#rate-limiting-response-headers'
+    : 'API usage exceeded rate limit';
+}
 export interface RateLimitOptions {
   /** Requests per window. Default 200. */
   readonly max: number;
@@ -34,22 +47,21 @@ export class RateLimiter {
     const oldest = list[0];
     if (list.length >= this.max && oldest !== undefined) {
       const retryAfter = (oldest + this.windowMs - now) / 1000;
-      return {
-        allowed: false,
-        retryAfter,
-        headers: this.headers(0, now, oldest),
-      };
+      // is_ratelimited: free when the oldest of the last `max` calls leaves the window.
+      return { allowed: false, retryAfter, headers: this.headers(0, oldest + this.windowMs) };
     }
     list.push(now);
+    // get_api_calls_left: calls left in the window, reset when the newest call (this one) leaves.
     return {
       allowed: true,
       retryAfter: 0,
-      headers: this.headers(this.max - list.length, now, list[0] ?? now),
+      headers: this.headers(this.max - list.length, now + this.windowMs),
     };
   }
 
-  private headers(remaining: number, now: number, oldest: number): Record<string, string> {
-    const reset = Math.ceil(Math.max(oldest + this.windowMs, now) / 1000);
+  /** RateLimitMiddleware: `X-RateLimit-Reset` is `int(now + secs_to_freedom)`, truncated. */
+  private headers(remaining: number, resetAtMs: number): Record<string, string> {
+    const reset = Math.floor(resetAtMs / 1000);
     return {
       'X-RateLimit-Limit': String(this.max),
       'X-RateLimit-Remaining': String(remaining),

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './errors';
 import type { FaultInjector } from './faults';
 import { Params } from './params';
+import { rateLimitMessage } from './rate-limit';
 import type { RateLimiter } from './rate-limit';
 import { deliverEvents } from './events';
 import { bodyParams, bodyTooLarge, discardRest, parseUrlEncoded, readBody } from './request-body';
@@ -77,32 +78,54 @@ function send(
   res.end(text);
 }
 
+/**
+ * HTTP basic authentication of `/api/v1` requests (zerver/lib/rest.py rest_dispatch,
+ * zerver/decorator.py get_basic_credentials, authenticated_rest_api_view, validate_api_key,
+ * access_user_by_api_key). No header: `MissingAuthenticationError` (401 "Not logged in").
+ * A scheme other than Basic: 400 `BAD_REQUEST`. A header that does not split into a scheme and
+ * `email:key`: 401 "Invalid authorization header for basic auth". Every error of
+ * validate_api_key (a malformed or unknown key, another user's key, a deactivated user, an
+ * incoming-webhook bot) is re-raised as `UnauthorizedError`: 401, code `UNAUTHORIZED`, with
+ * its message (zerver/openapi/python_examples.py test_invalid_api_key asserts the code).
+ */
 function authenticate(core: ServerCore, header: string | undefined): StoredUser {
-  const www = { 'WWW-Authenticate': 'Basic realm="zulip"' };
+  const unauthorized = (msg: string): ApiError =>
+    new ApiError(msg, {
+      status: 401,
+      code: 'UNAUTHORIZED',
+      headers: { 'WWW-Authenticate': 'Basic realm="zulip"' },
+    });
   if (header === undefined)
-    throw new ApiError('Not logged in: API authentication or user session required', {
-      status: 401,
-      code: 'UNAUTHORIZED',
-      headers: www,
-    });
-  const m = /^Basic\s+(\S+)$/i.exec(header);
-  const decoded = m?.[1] === undefined ? '' : Buffer.from(m[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0)
-    throw new ApiError('Invalid authorization header for basic auth', {
-      status: 401,
-      code: 'UNAUTHORIZED',
-      headers: www,
-    });
-  const email = decoded.slice(0, colon);
-  const key = decoded.slice(colon + 1);
-  const user = core.org.users.find(
-    (u) => u.apiKey === key && u.email.toLowerCase() === email.toLowerCase(),
-  );
-  if (!user)
-    throw new ApiError('Invalid API key', { status: 401, code: 'INVALID_API_KEY', headers: www });
-  if (!user.isActive)
-    throw new ApiError('Account is deactivated', { status: 401, code: 'USER_DEACTIVATED' });
+    throw unauthorized('Not logged in: API authentication or user session required');
+  const invalidHeader = unauthorized('Invalid authorization header for basic auth');
+  // Python's str.split(): runs of whitespace, ends stripped; exactly two parts.
+  const parts = header.trim().split(/\s+/);
+  if (parts.length !== 2) throw invalidHeader;
+  const [scheme = '', credentials = ''] = parts;
+  if (scheme.toLowerCase() !== 'basic')
+    throw new ApiError('This endpoint requires HTTP basic authentication.');
+  // base64.b64decode drops characters outside the alphabet, then needs whole 4-char groups.
+  const b64 = credentials.replace(/[^A-Za-z0-9+/=]/g, '');
+  const data = b64.replace(/=+$/, '');
+  if (b64.length % 4 !== 0 || data.includes('=')) throw invalidHeader;
+  const bytes = Buffer.from(data, 'base64');
+  let decoded: string;
+  try {
+    decoded = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidHeader;
+  }
+  const fields = decoded.split(':');
+  if (fields.length !== 2) throw invalidHeader;
+  const email = (fields[0] ?? '').trim();
+  const key = (fields[1] ?? '').trim();
+  if (!/^[A-Za-z0-9]{32}$/.test(key)) throw unauthorized('Malformed API key');
+  const user = core.org.users.find((u) => u.apiKey === key);
+  if (!user || user.email.toLowerCase() !== email.toLowerCase())
+    throw unauthorized('Invalid API key');
+  if (!user.isActive) throw unauthorized('Account is deactivated');
+  if (user.isBot && user.botType === 2)
+    throw unauthorized('This API is not available to incoming webhook bots.');
   return user;
 }
 
@@ -192,7 +215,7 @@ async function handle(
       log(429, { fault: 'rate-limit', code: 'RATE_LIMIT_HIT' });
       const limited = {
         result: 'error',
-        msg: 'API usage exceeded rate limit',
+        msg: rateLimitMessage(core.featureLevel),
         code: 'RATE_LIMIT_HIT',
         'retry-after': f.retryAfter,
       };
@@ -245,7 +268,7 @@ async function handle(
       rateHeaders = r.headers;
       if (!r.allowed) {
         const retryAfter = Number(r.retryAfter.toFixed(6));
-        throw new ApiError('API usage exceeded rate limit', {
+        throw new ApiError(rateLimitMessage(core.featureLevel), {
           status: 429,
           code: 'RATE_LIMIT_HIT',
           data: { 'retry-after': retryAfter },

@@ -36,7 +36,9 @@ async function drain(c: TestClient, queue: string): Promise<Ev[]> {
 
 describe('events (validated against the yaml event schemas)', () => {
   test('channel, subscription, group, linkifier, playground, snippet and user events', async () => {
-    const q = await register(owner, { client_capabilities: { linkifier_url_template: true } });
+    const q = await register(owner, {
+      client_capabilities: { notification_settings_null: true, linkifier_url_template: true },
+    });
     const qa = await register(alice);
     const created = await owner.post('/users/me/subscriptions', {
       subscriptions: [{ name: 'evented' }],

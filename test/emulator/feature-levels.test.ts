@@ -4,7 +4,7 @@ import { clientFor, expectSuccess } from '../support/emulator-client';
 
 const FULL_REGISTER = {
   fetch_event_types: ['realm', 'subscription', 'stream', 'channel_folders', 'saved_snippets'],
-  client_capabilities: { archived_channels: true },
+  client_capabilities: { notification_settings_null: true, archived_channels: true },
 };
 
 describe('feature level 372 (Zulip 10.2)', () => {

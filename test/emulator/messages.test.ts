@@ -107,8 +107,12 @@ describe('messages, flags and reactions', () => {
       'REACTION_ALREADY_EXISTS',
     );
     expectError(
-      await bob.post(`/messages/${id}/reactions`, { emoji_name: 'x', emoji_code: 'zzz' }),
-      'Invalid emoji code',
+      await bob.post(`/messages/${id}/reactions`, {
+        emoji_name: 'octopus',
+        emoji_code: 'zzz',
+        reaction_type: 'unicode_emoji',
+      }),
+      'Invalid emoji code.',
     );
     expectSuccess(await bob.delete(`/messages/${id}/reactions`, { emoji_name: 'octopus' }));
     expectError(
@@ -138,7 +142,7 @@ describe('scheduled messages', () => {
         type: 'direct',
         to: [999999],
         content: 'x',
-        scheduled_delivery_timestamp: 10,
+        scheduled_delivery_timestamp: future,
       }),
       'Invalid user ID 999999',
     );

@@ -86,7 +86,7 @@ describe('linkifiers', () => {
     expect(without.body.realm_linkifiers).toEqual([]);
     const withCap = await owner.post('/register', {
       fetch_event_types: ['realm_linkifiers'],
-      client_capabilities: { linkifier_url_template: true },
+      client_capabilities: { notification_settings_null: true, linkifier_url_template: true },
     });
     expect(withCap.body.realm_linkifiers).toHaveLength(1);
   });

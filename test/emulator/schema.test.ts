@@ -64,6 +64,7 @@ describe.each([372, 421, 478])('responses match zulip.yaml at feature level %i',
       ],
       include_subscribers: true,
       client_capabilities: {
+        notification_settings_null: true,
         linkifier_url_template: true,
         include_deactivated_groups: true,
         archived_channels: true,

@@ -50,6 +50,8 @@ const NEWER_REGISTER_FIELDS: Json = {
   realm_topics_policy: { type: 'string' },
   realm_can_set_topics_policy_group: {},
   realm_send_channel_events_messages: { type: 'boolean' },
+  // FL 390 (api_docs/changelog.md): the user's navigation views.
+  navigation_views: { type: 'array' },
 };
 
 const NEWER_LINKIFIER_FIELDS: Json = {

@@ -7,46 +7,71 @@ import type { StoredDraft } from '../state';
 import { pathInt } from './common';
 
 const TYPES = ['', 'stream', 'private'] as const;
+const FIELDS = ['type', 'to', 'topic', 'content', 'timestamp'];
 
-/** `DraftData` plus `further_validated_draft_dict` (zerver/lib/drafts.py). */
+/**
+ * `DraftData` (zerver/lib/drafts.py: a pydantic model with `extra="forbid"`, errors in field
+ * order, then unexpected keys) and `further_validated_draft_dict`.
+ */
 function parseDraft(
   ctx: RequestContext,
   raw: unknown,
   name: string,
 ): Omit<StoredDraft, 'id' | 'userId'> {
   const d = expectDict(raw, name);
-  for (const k of Object.keys(d))
-    if (!['type', 'to', 'topic', 'content', 'timestamp', 'id'].includes(k))
-      throw badRequest(`Argument "${k}" at ${name} is unexpected`);
+  const at = (f: string): string => `${name}["${f}"]`;
   for (const f of ['type', 'to', 'topic', 'content'])
-    if (d[f] === undefined) throw badRequest(`${name}["${f}"] field is missing: Field required`);
-  const type = expectString(d.type, `${name}["type"]`);
-  if (!(TYPES as readonly string[]).includes(type)) throw badRequest(`Invalid ${name}["type"]`);
-  const to = expectList(d.to, `${name}["to"]`).map((x, i) => expectInt(x, `${name}["to"][${i}]`));
-  let topic = expectString(d.topic, `${name}["topic"]`);
-  const content = expectString(d.content, `${name}["content"]`);
-  const timestamp =
-    d.timestamp === undefined
-      ? Math.floor(ctx.now / 1000)
-      : Math.floor(Number(expectInt(d.timestamp, `${name}["timestamp"]`)));
-  if (content.includes('\u0000')) throw badRequest('Content must not contain null bytes');
-  let recipients: number[] = [];
+    if (d[f] === undefined) throw badRequest(`${at(f)} field is missing: Field required`);
+  if (typeof d.type !== 'string' || !(TYPES as readonly string[]).includes(d.type))
+    throw badRequest(`Invalid ${at('type')}`);
+  const type = d.type as StoredDraft['type'];
+  const to = expectList(d.to, at('to')).map((x, i) => expectInt(x, `${at('to')}[${i}]`));
+  const topicRaw = expectString(d.topic, at('topic'));
+  // RequiredStringConstraint: stripped, then not blank.
+  const content = expectString(d.content, at('content')).trim();
+  if (content === '') throw badRequest(`${at('content')} cannot be blank`);
+  let timestamp: number | undefined;
+  if (d.timestamp !== undefined && d.timestamp !== null) {
+    if (typeof d.timestamp !== 'number') throw badRequest(`${at('timestamp')} is not an integer`);
+    timestamp = d.timestamp;
+  }
+  for (const k of Object.keys(d))
+    if (!FIELDS.includes(k)) throw badRequest(`Argument "${k}" at ${name}["${k}"] is unexpected`);
+  // normalize_body
+  if (content.includes('\u0000')) throw badRequest('Message must not contain null bytes');
+  const ts = timestamp ?? ctx.now / 1000;
+  if (ts < 0) throw badRequest('Timestamp must not be negative.');
   if (type === 'stream') {
+    const topic = truncateTopic(topicRaw);
     if (topic.includes('\u0000')) throw badRequest('Topic must not contain null bytes');
     if (to.length !== 1) throw badRequest('Must specify exactly 1 channel ID for channel messages');
     const ch = ctx.org.channels.find((c) => c.id === to[0]);
     if (!ch || !hasContentAccess(ctx.org, ctx.user, ch)) throw badRequest('Invalid channel ID');
-    recipients = to;
-  } else if (type === 'private') {
-    topic = '';
-    for (const id of to)
-      if (!ctx.org.users.some((u) => u.id === id && u.isActive))
-        throw badRequest(`Invalid user ID ${id}`);
-    recipients = [...new Set(to)].sort((a, b) => a - b);
-  } else {
-    topic = '';
+    return { type, to, topic, content, timestamp: Math.floor(ts) };
   }
-  return { type: type as StoredDraft['type'], to: recipients, topic, content, timestamp };
+  if (type === 'private' && to.length > 0) {
+    // get_user_profiles_by_ids, then the recipient's IDs as Draft.to_dict gives them
+    // (zerver/lib/display_recipient.py get_recipient_ids: the others, or the user alone).
+    const ids = [...new Set(to)].sort((a, b) => a - b);
+    for (const id of ids)
+      if (!ctx.org.users.some((u) => u.id === id)) throw badRequest(`Invalid user ID ${id}`);
+    const others = ids.filter((id) => id !== ctx.user.id);
+    return {
+      type,
+      to: others.length > 0 ? others : ids,
+      topic: '',
+      content,
+      timestamp: Math.floor(ts),
+    };
+  }
+  // No recipient: the draft's type is "" (get_recipient_ids).
+  return { type: '', to: [], topic: '', content, timestamp: Math.floor(ts) };
+}
+
+/** truncate_topic (zerver/lib/message.py): 60 characters, "..." at the end when cut. */
+function truncateTopic(topic: string): string {
+  const chars = [...topic];
+  return chars.length > 60 ? `${chars.slice(0, 57).join('')}...` : topic;
 }
 
 function drafts(ctx: RequestContext): StoredDraft[] {
@@ -69,6 +94,18 @@ const toApi = (d: StoredDraft): Record<string, unknown> => ({
   content: d.content,
   timestamp: d.timestamp,
 });
+
+/**
+ * The caller's drafts as register's `drafts` gives them: newest edit first, at most 1000
+ * (zerver/lib/events.py fetch_initial_state_data, `MAX_DRAFTS_IN_REGISTER_RESPONSE`).
+ */
+export function draftsForRegister(ctx: RequestContext): Record<string, unknown>[] {
+  return drafts(ctx)
+    .filter((d) => d.userId === ctx.user.id)
+    .sort((a, b) => b.timestamp - a.timestamp)
+    .slice(0, 1000)
+    .map(toApi);
+}
 
 /** Draft routes (the caller's own drafts). */
 export const draftRoutes: Route[] = [

@@ -248,6 +248,29 @@ function matchesNarrow(ctx: RequestContext, m: StoredMessage, narrow: unknown[])
   return true;
 }
 
+/**
+ * One narrow term as `NarrowParameter` (zerver/lib/narrow.py) accepts it: a pair of strings
+ * or a dict with an operator and an operand; a `search` operand may not be blank.
+ */
+function checkNarrowTerm(term: unknown, i: number): void {
+  const invalid = (why: string): ApiError =>
+    badRequest(`Invalid narrow[${i}]: Value error, ${why}`);
+  let operator: unknown;
+  let operand: unknown;
+  if (Array.isArray(term)) {
+    if (term.length !== 2 || term.some((x) => typeof x !== 'string'))
+      throw invalid('element is not a string pair');
+    [operator, operand] = term as unknown[];
+  } else if (typeof term === 'object' && term !== null) {
+    const t = term as Record<string, unknown>;
+    if (t.operand === undefined || t.operand === null) throw invalid('operand is missing');
+    if (t.operator === undefined || t.operator === null) throw invalid('operator is missing');
+    ({ operator, operand } = t);
+  } else throw invalid('dict or list required');
+  if (operator === 'search' && (typeof operand !== 'string' || operand.trim() === ''))
+    throw badRequest('operand cannot be blank.');
+}
+
 function flagsByNarrow(ctx: RequestContext): Record<string, unknown> {
   const p = ctx.params;
   const anchorRaw = p.requiredString('anchor');
@@ -258,11 +281,16 @@ function flagsByNarrow(ctx: RequestContext): Record<string, unknown> {
   if (after === undefined) throw missingArgument('num_after');
   const narrowRaw = p.json('narrow');
   if (narrowRaw === undefined) throw missingArgument('narrow');
-  const narrow = expectList(narrowRaw, 'narrow');
+  const narrow = narrowRaw === null ? [] : expectList(narrowRaw, 'narrow');
+  narrow.forEach(checkNarrowTerm);
   const op = p.requiredString('op');
   const flag = p.requiredString('flag');
   checkFlagOp(op, flag);
-  if (before < 0 || after < 0) throw badRequest('num_before is too small');
+  if (before < 0) throw badRequest('num_before is too small');
+  if (after < 0) throw badRequest('num_after is too small');
+  // zerver/views/message_flags.py update_message_flags_for_narrow
+  if (before > 0 && after > 0 && !includeAnchor)
+    throw badRequest('The anchor can only be excluded at an end of the range');
   const all = messages(ctx.org)
     .filter((m) => canAccessMessage(ctx, m) && matchesNarrow(ctx, m, narrow))
     .sort((a, b) => a.id - b.id);
@@ -292,32 +320,74 @@ function flagsByNarrow(ctx: RequestContext): Record<string, unknown> {
   return out;
 }
 
+/** zerver/lib/emoji.py get_emoji_data (no custom emoji in the emulator). */
+function emojiData(name: string): { code: string; type: string } {
+  if (name === 'zulip') return { code: 'zulip', type: 'zulip_extra_emoji' };
+  const code = UNICODE_EMOJI[name];
+  if (code === undefined) throw badRequest(`Emoji '${name}' does not exist`);
+  return { code, type: 'unicode_emoji' };
+}
+
+/** zerver/lib/emoji.py check_emoji_request. */
+function checkEmojiRequest(name: string, code: string, type: string): void {
+  if (type === 'realm_emoji') throw badRequest('Invalid custom emoji.');
+  if (type === 'zulip_extra_emoji') {
+    if (code !== 'zulip') throw badRequest('Invalid emoji code.');
+    if (name !== code) throw badRequest('Invalid emoji name.');
+  } else if (type === 'unicode_emoji') {
+    if (!Object.values(UNICODE_EMOJI).includes(code)) throw badRequest('Invalid emoji code.');
+    if (UNICODE_EMOJI[name] !== code) throw badRequest('Invalid emoji name.');
+  } else throw badRequest('Invalid emoji type.');
+}
+
+/**
+ * zerver/views/reactions.py add_reaction (zerver/actions/reactions.py check_add_reaction) and
+ * remove_reaction. A reaction with the code of another user's reaction votes for it and takes
+ * its name; removing needs only the code (or a name to look it up).
+ */
 function reaction(ctx: RequestContext, add: boolean): Record<string, unknown> {
+  const p = ctx.params;
+  const codeParam = p.string('emoji_code');
+  const nameParam = add ? p.requiredString('emoji_name') : p.string('emoji_name');
+  const typeParam = p.string('reaction_type');
   const m = messages(ctx.org).find((x) => x.id === pathInt(ctx, 'message_id'));
-  const emojiName = ctx.params.requiredString('emoji_name');
-  const emojiCodeParam = ctx.params.string('emoji_code');
-  const reactionType = ctx.params.string('reaction_type') ?? 'unicode_emoji';
   if (!m || !canAccessMessage(ctx, m)) throw badRequest('Invalid message(s)');
-  if (!['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji'].includes(reactionType))
-    throw badRequest('Invalid reaction_type');
-  if (reactionType === 'realm_emoji') throw badRequest('Invalid custom emoji.');
-  let code = emojiCodeParam;
-  if (code === undefined) {
-    code = UNICODE_EMOJI[emojiName];
-    if (code === undefined) throw badRequest(`Emoji '${emojiName}' does not exist`);
-  } else if (!Object.values(UNICODE_EMOJI).includes(code)) throw badRequest('Invalid emoji code');
-  const existing = m.reactions.find(
-    (r) => r.userId === ctx.user.id && r.emojiCode === code && r.reactionType === reactionType,
-  );
-  if (add) {
-    if (existing)
-      throw new ApiError('Reaction already exists.', { code: 'REACTION_ALREADY_EXISTS' });
-    m.reactions.push({ userId: ctx.user.id, emojiName, emojiCode: code, reactionType });
-  } else {
+  if (!add) {
+    const type = typeParam ?? 'unicode_emoji';
+    let code = codeParam;
+    if (code === undefined) {
+      if (nameParam === undefined)
+        throw badRequest(
+          'At least one of the following arguments must be present: emoji_name, emoji_code',
+        );
+      code = emojiData(nameParam).code;
+    }
+    const existing = m.reactions.find(
+      (r) => r.userId === ctx.user.id && r.emojiCode === code && r.reactionType === type,
+    );
     if (!existing)
       throw new ApiError("Reaction doesn't exist.", { code: 'REACTION_DOES_NOT_EXIST' });
     m.reactions = m.reactions.filter((r) => r !== existing);
+    return {};
   }
+  let name = nameParam ?? '';
+  let code = codeParam;
+  let type = typeParam;
+  if (code === undefined || type === undefined) {
+    const data = emojiData(name);
+    code ??= data.code;
+    type ??= data.type;
+  }
+  const same = (r: StoredMessage['reactions'][number]): boolean =>
+    r.emojiCode === code && r.reactionType === type;
+  if (m.reactions.some((r) => r.userId === ctx.user.id && same(r)))
+    throw new ApiError('Reaction already exists.', { code: 'REACTION_ALREADY_EXISTS' });
+  const vote = m.reactions.find(same);
+  if (vote) name = vote.emojiName;
+  else checkEmojiRequest(name, code, type);
+  // A reaction to a message the user has no UserMessage row for creates a historical one.
+  m.flags[String(ctx.user.id)] ??= ['read', 'historical'];
+  m.reactions.push({ userId: ctx.user.id, emojiName: name, emojiCode: code, reactionType: type });
   return {};
 }
 

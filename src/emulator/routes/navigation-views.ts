@@ -3,19 +3,20 @@ import type { RequestContext, Route } from '../router';
 import type { StoredNavigationView } from '../state';
 
 /**
- * Navigation views (FL 390). Built-in views exist for everyone; a user's rows override their
- * pinning. The error texts here are not in the 10.2 yaml or NOTES: they follow the documented
- * codes (`BAD_REQUEST`, `NOT_FOUND`) with wording of our own.
+ * Navigation views (FL 390; zerver/views/navigation_views.py). A user has only the rows they
+ * added; a built-in fragment takes no name, a custom one needs one; names are unique per user.
+ * `BUILT_IN_VIEW_FRAGMENTS` as of FL 442 (with "reminders").
  */
 export const BUILT_IN_VIEWS = [
   'inbox',
   'recent',
   'feed',
   'drafts',
-  'scheduled',
+  'narrow/has/reaction/sender/me',
   'narrow/is/mentioned',
   'narrow/is/starred',
-  'narrow/has/reaction/sender/me',
+  'scheduled',
+  'reminders',
 ] as const;
 
 function views(ctx: RequestContext): StoredNavigationView[] {
@@ -30,11 +31,28 @@ function mine(ctx: RequestContext, fragment: string): StoredNavigationView | und
 const isBuiltIn = (fragment: string): boolean =>
   (BUILT_IN_VIEWS as readonly string[]).includes(fragment);
 
-const notFound = (): ApiError =>
-  new ApiError('Navigation view does not exist.', { status: 404, code: 'NOT_FOUND' });
+/** get_navigation_view: `ResourceNotFoundError` (404, code BAD_REQUEST). */
+const notFound = (): ApiError => new ApiError('Navigation view does not exist.', { status: 404 });
+
+/** A name as `StringConstraints(strip_whitespace=True, min_length=1)` takes it. */
+function nameParam(ctx: RequestContext): string | undefined {
+  const name = ctx.params.string('name', { strip: true });
+  if (name === '') throw badRequest('name cannot be blank');
+  return name;
+}
+
+const nameTaken = (ctx: RequestContext, name: string): boolean =>
+  views(ctx).some((v) => v.userId === ctx.user.id && v.name === name);
 
 function toApi(v: StoredNavigationView): Record<string, unknown> {
   return { fragment: v.fragment, is_pinned: v.isPinned, name: v.name };
+}
+
+/** The caller's navigation views (zerver/lib/navigation_views.py get_navigation_views_for_user). */
+export function navigationViewsOf(ctx: RequestContext): Record<string, unknown>[] {
+  return views(ctx)
+    .filter((v) => v.userId === ctx.user.id)
+    .map(toApi);
 }
 
 /** Navigation-view routes. */
@@ -43,11 +61,7 @@ export const navigationViewRoutes: Route[] = [
     method: 'GET',
     path: '/navigation_views',
     minLevel: 390,
-    handler: (ctx) => ({
-      navigation_views: views(ctx)
-        .filter((v) => v.userId === ctx.user.id)
-        .map(toApi),
-    }),
+    handler: (ctx) => ({ navigation_views: navigationViewsOf(ctx) }),
   },
   {
     method: 'POST',
@@ -55,15 +69,16 @@ export const navigationViewRoutes: Route[] = [
     minLevel: 390,
     handler: (ctx) => {
       const fragment = ctx.params.requiredString('fragment', { strip: true });
+      if (fragment === '') throw badRequest('fragment cannot be blank');
       const isPinned = ctx.params.bool('is_pinned');
       if (isPinned === undefined) throw missingArgument('is_pinned');
-      const name = ctx.params.string('name', { strip: true }) ?? null;
-      if (fragment === '') throw badRequest('fragment cannot be blank');
-      if (isBuiltIn(fragment) && name !== null)
-        throw badRequest('Built-in views cannot have a custom name.');
-      if (!isBuiltIn(fragment) && (name === null || name === ''))
-        throw badRequest('Custom views must have a name.');
+      const name = nameParam(ctx) ?? null;
+      if (isBuiltIn(fragment)) {
+        if (name !== null) throw badRequest('Built-in views cannot have a custom name.');
+      } else if (name === null) throw badRequest('Custom views must have a valid name.');
       if (mine(ctx, fragment)) throw badRequest('Navigation view already exists.');
+      if (name !== null && nameTaken(ctx, name))
+        throw badRequest('Navigation view already exists.');
       views(ctx).push({ userId: ctx.user.id, fragment, isPinned, name });
       return {};
     },
@@ -75,15 +90,13 @@ export const navigationViewRoutes: Route[] = [
     handler: (ctx) => {
       const fragment = ctx.path.fragment ?? '';
       const isPinned = ctx.params.bool('is_pinned');
-      const name = ctx.params.string('name', { strip: true });
+      const name = nameParam(ctx);
       if (name !== undefined && isBuiltIn(fragment))
         throw badRequest('Built-in views cannot have a custom name.');
-      let v = mine(ctx, fragment);
-      if (!v) {
-        if (!isBuiltIn(fragment)) throw notFound();
-        v = { userId: ctx.user.id, fragment, isPinned: true, name: null };
-        views(ctx).push(v);
-      }
+      if (name !== undefined && nameTaken(ctx, name))
+        throw badRequest('Navigation view already exists.');
+      const v = mine(ctx, fragment);
+      if (!v) throw notFound();
       if (isPinned !== undefined) v.isPinned = isPinned;
       if (name !== undefined) v.name = name;
       return {};

@@ -1,8 +1,9 @@
 import { badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
-import type { StoredPresence, StoredUser } from '../state';
+import type { StoredPresence, StoredUser, StoredUserStatus } from '../state';
 import { UNICODE_EMOJI } from '../emoji';
-import { pathInt, requireAdmin } from './common';
+import { isAdmin } from '../permissions';
+import { pathInt } from './common';
 
 function presenceMap(ctx: RequestContext): Record<string, StoredPresence> {
   ctx.org.presence ??= {};
@@ -17,6 +18,60 @@ function legacy(p: StoredPresence): Record<string, unknown> {
     aggregated: { client: 'website', status, timestamp },
     website: { client: 'website', status, timestamp, pushable: false },
   };
+}
+
+/** One user's status as the API shows it (zerver/lib/user_status.py format_user_status). */
+function statusToApi(s: StoredUserStatus | undefined): Record<string, unknown> {
+  const status: Record<string, unknown> = {};
+  if (s) {
+    if (s.away) status.away = true;
+    if (s.statusText) status.status_text = s.statusText;
+    if (s.emojiName) {
+      status.emoji_name = s.emojiName;
+      status.emoji_code = s.emojiCode;
+      status.reaction_type = s.reactionType;
+    }
+  }
+  return status;
+}
+
+/**
+ * Register's `user_status`: active users whose status is not empty, by user ID
+ * (zerver/lib/user_status.py get_all_users_status_dict).
+ */
+export function allUsersStatus(ctx: RequestContext): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [uid, s] of Object.entries(ctx.org.userStatus ?? {})) {
+    if (!ctx.org.users.some((u) => String(u.id) === uid && u.isActive)) continue;
+    const status = statusToApi(s);
+    if (Object.keys(status).length > 0) out[uid] = status;
+  }
+  return out;
+}
+
+/**
+ * Register's `presences` and `presence_last_update_id` (zerver/lib/presence.py
+ * get_presence_dict_by_realm): active human users seen in the last `historyLimitDays` (default
+ * 14), by user ID in the modern format or by email in the legacy one; -1 without rows.
+ */
+export function realmPresences(
+  ctx: RequestContext,
+  slim: boolean,
+  historyLimitDays: number | undefined,
+): { presences: Record<string, unknown>; lastUpdateId: number } {
+  const presences: Record<string, unknown> = {};
+  let lastUpdateId = -1;
+  if (historyLimitDays === 0) return { presences, lastUpdateId };
+  const since = ctx.now / 1000 - (historyLimitDays ?? 14) * 86400;
+  for (const [uid, pr] of Object.entries(presenceMap(ctx))) {
+    const u = ctx.org.users.find((x) => String(x.id) === uid);
+    if (!u?.isActive || u.isBot || pr.idleTimestamp < since) continue;
+    lastUpdateId = Math.max(lastUpdateId, pr.lastUpdateId);
+    if (slim)
+      presences[uid] = { active_timestamp: pr.activeTimestamp, idle_timestamp: pr.idleTimestamp };
+    else presences[u.email] = legacy(pr);
+  }
+  return { presences, lastUpdateId };
 }
 
 /**
@@ -34,13 +89,9 @@ function updateStatus(
   const emojiName = p.string('emoji_name');
   const emojiCode = p.string('emoji_code');
   const reactionType = p.string('reaction_type');
-  if (
-    statusText === undefined &&
-    away === undefined &&
-    emojiName === undefined &&
-    emojiCode === undefined &&
-    reactionType === undefined
-  )
+  // zerver/views/presence.py update_user_status_backend: emoji_code and reaction_type alone are
+  // not new values.
+  if (statusText === undefined && away === undefined && emojiName === undefined)
     throw badRequest('Client did not pass any new values.');
   if ((emojiCode !== undefined || reactionType !== undefined) && emojiName === undefined)
     throw badRequest(
@@ -78,9 +129,21 @@ function updateStatus(
   return {};
 }
 
+/** `human_users_only` (zerver/decorator.py). */
+function humanOnly(ctx: RequestContext): void {
+  if (ctx.user.isBot) throw badRequest('This endpoint does not accept bot requests.');
+}
+
 /** User status and presence routes. */
 export const presenceRoutes: Route[] = [
-  { method: 'POST', path: '/users/me/status', handler: (ctx) => updateStatus(ctx, ctx.user, true) },
+  {
+    method: 'POST',
+    path: '/users/me/status',
+    handler: (ctx) => {
+      humanOnly(ctx);
+      return updateStatus(ctx, ctx.user, true);
+    },
+  },
   {
     // The administrator variant is new in Zulip 11.0, feature level 407 (api_docs/changelog.md);
     // before that only GET exists on this path, so a POST gets 405.
@@ -88,9 +151,14 @@ export const presenceRoutes: Route[] = [
     path: '/users/{user_id}/status',
     minLevel: 407,
     handler: (ctx) => {
-      requireAdmin(ctx);
+      // update_user_status_admin: access_user_by_id(for_admin=True) (zerver/lib/users.py
+      // access_user_common): unknown users and bots are "No such user", then deactivated
+      // users, then "Insufficient permission" unless the caller administers the user.
+      humanOnly(ctx);
       const u = ctx.org.users.find((x) => x.id === pathInt(ctx, 'user_id'));
-      if (!u) throw badRequest('No such user');
+      if (!u || u.isBot) throw badRequest('No such user');
+      if (!u.isActive) throw badRequest('User is deactivated');
+      if (!isAdmin(ctx.user)) throw badRequest('Insufficient permission');
       return updateStatus(ctx, u, false);
     },
   },
@@ -98,26 +166,18 @@ export const presenceRoutes: Route[] = [
     method: 'GET',
     path: '/users/{user_id}/status',
     handler: (ctx) => {
+      // get_status_backend: access_user_by_id(for_admin=False).
       const u = ctx.org.users.find((x) => x.id === pathInt(ctx, 'user_id'));
-      if (!u) throw badRequest('No such user');
-      const s = ctx.org.userStatus?.[String(u.id)];
-      const status: Record<string, unknown> = {};
-      if (s) {
-        if (s.away) status.away = true;
-        if (s.statusText) status.status_text = s.statusText;
-        if (s.emojiName) {
-          status.emoji_name = s.emojiName;
-          status.emoji_code = s.emojiCode;
-          status.reaction_type = s.reactionType;
-        }
-      }
-      return { status };
+      if (!u || u.isBot) throw badRequest('No such user');
+      if (!u.isActive) throw badRequest('User is deactivated');
+      return { status: statusToApi(ctx.org.userStatus?.[String(u.id)]) };
     },
   },
   {
     method: 'POST',
     path: '/users/me/presence',
     handler: (ctx) => {
+      humanOnly(ctx);
       const p = ctx.params;
       const status = p.string('status');
       if (status === undefined) throw missingArgument('status');
@@ -183,7 +243,8 @@ export const presenceRoutes: Route[] = [
       const u = /^[0-9]+$/.test(key)
         ? ctx.org.users.find((x) => x.id === Number(key))
         : ctx.org.users.find((x) => x.email.toLowerCase() === key.toLowerCase());
-      if (!u) throw badRequest('No such user');
+      // zerver/views/presence.py get_presence_backend: active users only.
+      if (!u?.isActive) throw badRequest('No such user');
       if (u.isBot) throw badRequest('Presence is not supported for bot users.');
       const pr = presenceMap(ctx)[String(u.id)];
       if (!pr) throw badRequest(`No presence data for ${key}`);

@@ -4,7 +4,7 @@ import { LIMITS } from '../../model/kinds';
 import { ApiError, badRequest, missingArgument } from '../errors';
 import { supportedPermissionSettings } from '../group-settings';
 import { subscriptionOf } from '../indexes';
-import { expectDict } from '../params';
+import { expectBool, expectDict } from '../params';
 import {
   hasMetadataAccess,
   holdsRealmSetting,
@@ -14,7 +14,7 @@ import {
   isOwner,
 } from '../permissions';
 import type { EventQueue, RequestContext, Route, ServerCore } from '../router';
-import type { StoredChannel } from '../state';
+import type { StoredUser } from '../state';
 import {
   avatarUrl,
   channelToApi,
@@ -29,6 +29,11 @@ import {
   zulipVersion,
 } from '../views';
 import { folderNameLimit } from './channel-folders';
+import { draftsForRegister } from './drafts';
+import { messages } from './messages';
+import { navigationViewsOf } from './navigation-views';
+import { allUsersStatus, realmPresences } from './presence';
+import { undeliveredScheduledMessages } from './scheduled-messages';
 
 /** Queues are garbage-collected after 10 minutes without a request. */
 export const QUEUE_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
@@ -47,25 +52,82 @@ function liveQueue(core: ServerCore, id: string, userId: number, now: number): E
   return q;
 }
 
-const ALL_TYPES = [
-  'realm',
-  'realm_user',
-  'realm_user_groups',
-  'subscription',
-  'stream',
-  'default_streams',
-  'realm_linkifiers',
-  'realm_playgrounds',
-  'saved_snippets',
-  'channel_folders',
-];
+/**
+ * `ClientCapabilities` (zerver/lib/events.py): a JSON dict whose `notification_settings_null`
+ * key is required once the dict is sent; every other key is an optional boolean and unknown
+ * keys are ignored. Absent, it defaults to `{notification_settings_null: false}`
+ * (`DEFAULT_CLIENT_CAPABILITIES`). Errors follow zerver/lib/typed_endpoint.py's templates, first
+ * field first.
+ */
+const CAPABILITIES = [
+  'notification_settings_null',
+  'bulk_message_deletion',
+  'user_avatar_url_field_optional',
+  'stream_typing_notifications',
+  'linkifier_url_template',
+  'user_list_incomplete',
+  'include_deactivated_groups',
+  'archived_channels',
+  'empty_topic_name',
+  'simplified_presence_events',
+  'user_settings_object',
+] as const;
 
-function stringListParam(ctx: RequestContext, name: string): string[] | undefined {
-  return ctx.params.stringList(name);
+function clientCapabilities(ctx: RequestContext): Record<string, unknown> {
+  const raw = ctx.params.json('client_capabilities');
+  if (raw === undefined) return { notification_settings_null: false };
+  const caps = expectDict(raw, 'client_capabilities');
+  for (const name of CAPABILITIES) {
+    const v = caps[name];
+    const where = `client_capabilities["${name}"]`;
+    if (v === undefined) {
+      if (name === 'notification_settings_null')
+        throw badRequest(`${where} field is missing: Field required`);
+      continue;
+    }
+    expectBool(v, where);
+  }
+  return caps;
+}
+
+/**
+ * `include_subscribers`: since FL 412 a plain string literal, "true", "false" or "partial"
+ * (`Literal[...]`: anything else is "Invalid include_subscribers"; zerver/views/streams.py
+ * parse_include_subscribers); before, a JSON boolean (Zulip 10.2 `Json[bool]`).
+ */
+function includeSubscribers(ctx: RequestContext): boolean | 'partial' {
+  const p = ctx.params;
+  if (ctx.featureLevel < 412) return p.bool('include_subscribers') ?? false;
+  const v = p.string('include_subscribers') ?? 'false';
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (v === 'partial') return 'partial';
+  throw badRequest('Invalid include_subscribers');
+}
+
+/**
+ * The stream-level notification settings that `post_process_state` fills in for clients
+ * without `notification_settings_null` (zerver/lib/stream_subscription.py
+ * handle_stream_notifications_compatibility: `wildcard_mentions_notify` stays null). The value
+ * is the user's `enable_stream_<setting>`; the emulator has no per-user notification settings,
+ * so every user has Zulip's defaults for a new user, all false (zerver/models/users.py
+ * `enable_stream_desktop_notifications` ... `enable_stream_audible_notifications`).
+ */
+const STREAM_NOTIFICATION_DEFAULTS: Record<string, boolean> = {
+  desktop_notifications: false,
+  audible_notifications: false,
+  push_notifications: false,
+  email_notifications: false,
+};
+
+function fillNotificationDefaults(subs: Record<string, unknown>[]): void {
+  for (const sub of subs)
+    for (const [k, v] of Object.entries(STREAM_NOTIFICATION_DEFAULTS))
+      if (sub[k] === null) sub[k] = v;
 }
 
 function realmData(ctx: RequestContext): Record<string, unknown> {
-  const { org, featureLevel: fl, user } = ctx;
+  const { org, featureLevel: fl } = ctx;
   const r = org.realm;
   const site = ctx.core.site();
   const out: Record<string, unknown> = {
@@ -102,36 +164,121 @@ function realmData(ctx: RequestContext): Record<string, unknown> {
     out.max_channel_folder_name_length = folderNameLimit(fl);
     out.max_channel_folder_description_length = LIMITS.channelFolderDescription;
   }
-  out.can_create_public_streams = holdsRealmSetting(org, user, 'can_create_public_channel_group');
-  out.can_create_private_streams = holdsRealmSetting(org, user, 'can_create_private_channel_group');
-  out.can_create_streams =
-    Boolean(out.can_create_public_streams) || Boolean(out.can_create_private_streams);
-  out.can_create_web_public_streams = holdsRealmSetting(
-    org,
-    user,
-    'can_create_web_public_channel_group',
-  );
-  out.can_subscribe_other_users = holdsRealmSetting(org, user, 'can_add_subscribers_group');
   return out;
 }
 
+/**
+ * The `realm_user` part of the state (zerver/lib/events.py fetch_initial_state_data): the
+ * users, split by `post_process_state` into active and not active lists (sorted by ID, without
+ * `is_active`), and the caller's own data and creation rights. `can_subscribe_other_users` was
+ * removed at FL 341 (api_docs/changelog.md).
+ */
+function realmUserData(
+  ctx: RequestContext,
+  userView: { clientGravatar: boolean; profileData: boolean },
+): Record<string, unknown> {
+  const { org, user } = ctx;
+  const view = (u: StoredUser): Record<string, unknown> => {
+    const d = userToApi(u, userView);
+    delete d.is_active;
+    return d;
+  };
+  const sorted = [...org.users].sort((a, b) => a.id - b.id);
+  const canPrivate = holdsRealmSetting(org, user, 'can_create_private_channel_group');
+  const canPublic = holdsRealmSetting(org, user, 'can_create_public_channel_group');
+  const canWebPublic = holdsRealmSetting(org, user, 'can_create_web_public_channel_group');
+  return {
+    realm_users: sorted.filter((u) => u.isActive).map(view),
+    realm_non_active_users: sorted.filter((u) => !u.isActive).map(view),
+    cross_realm_bots: [],
+    avatar_source: 'G',
+    avatar_url_medium: avatarUrl(user.email),
+    avatar_url: avatarUrl(user.email),
+    can_create_private_streams: canPrivate,
+    can_create_public_streams: canPublic,
+    can_create_web_public_streams: canWebPublic,
+    can_create_streams: canPrivate || canPublic || canWebPublic,
+    can_invite_others_to_realm: holdsRealmSetting(org, user, 'can_invite_users_group'),
+    is_admin: isAdmin(user),
+    is_owner: isOwner(user),
+    is_moderator: isModerator(user),
+    is_guest: isGuest(user),
+    user_id: user.id,
+    email: user.email,
+    delivery_email: user.email,
+    full_name: user.fullName,
+  };
+}
+
+/** Python's sort of dicts by `name` (code-point order), as gather_subscriptions_helper sorts. */
+function byName(a: Record<string, unknown>, b: Record<string, unknown>): number {
+  const x = String(a.name);
+  const y = String(b.name);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The `subscription` part (zerver/lib/subscription_info.py gather_subscriptions_helper). */
+function subscriptionData(
+  ctx: RequestContext,
+  withSubscribers: boolean,
+  archivedChannels: boolean,
+): Record<string, Record<string, unknown>[]> {
+  const { org, user, featureLevel: fl } = ctx;
+  const subscribed: Record<string, unknown>[] = [];
+  const unsubscribed: Record<string, unknown>[] = [];
+  const never: Record<string, unknown>[] = [];
+  for (const ch of org.channels) {
+    if (!archivedChannels && ch.isArchived) continue;
+    const sub = subscriptionOf(org, user.id, ch.id);
+    if (sub?.active) subscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers));
+    else if (sub) {
+      if (hasMetadataAccess(org, user, ch))
+        unsubscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers));
+    } else if (hasMetadataAccess(org, user, ch)) {
+      const c = channelToApi(org, fl, ch);
+      if (withSubscribers)
+        c.subscribers = subscriptionToApi(org, fl, ch, undefined, true).subscribers;
+      never.push(c);
+    }
+  }
+  return {
+    subscriptions: subscribed.sort(byName),
+    unsubscribed: unsubscribed.sort(byName),
+    never_subscribed: never.sort(byName),
+  };
+}
+
+/**
+ * `POST /register` (zerver/views/events_register.py events_register_backend,
+ * zerver/lib/events.py do_events_register, fetch_initial_state_data, post_process_state).
+ * `fetch_event_types` (else `event_types`, else everything) chooses the state sent; `event_types`
+ * alone chooses the events the queue gets. `queue_id`, `last_event_id` and the version fields
+ * are always there; unknown types are ignored. Modelled types: realm, realm_user,
+ * realm_user_groups, subscription, stream, default_streams, realm_linkifiers, realm_filters,
+ * realm_playgrounds, saved_snippets, channel_folders, drafts, scheduled_messages,
+ * navigation_views, presence, user_status, message, starred_messages.
+ */
 function register(ctx: RequestContext): Record<string, unknown> {
   const p = ctx.params;
   const { org, user, featureLevel: fl } = ctx;
-  p.declare('apply_markdown', 'slim_presence', 'presence_history_limit_days');
+  p.bool('apply_markdown');
+  const slimPresence = p.bool('slim_presence') ?? false;
+  const historyLimitDays = p.int('presence_history_limit_days');
+  p.int('queue_lifespan_secs');
   // Default true for authenticated requests (FL 92); realm_users always carry profile_data.
   const userView = { clientGravatar: p.bool('client_gravatar') ?? true, profileData: true };
-  p.declare('all_public_streams', 'narrow');
-  const eventTypes = stringListParam(ctx, 'event_types');
-  const fetchTypes = stringListParam(ctx, 'fetch_event_types') ?? eventTypes ?? ALL_TYPES;
-  const incRaw = p.json('include_subscribers');
-  if (incRaw !== undefined && typeof incRaw !== 'boolean' && !(incRaw === 'partial' && fl >= 412))
-    throw badRequest('include_subscribers is not a boolean');
-  const withSubscribers = incRaw === true || incRaw === 'partial';
-  const capsRaw = p.json('client_capabilities');
-  const caps = capsRaw === undefined ? {} : expectDict(capsRaw, 'client_capabilities');
+  const allPublicStreams = p.bool('all_public_streams');
+  p.declare('narrow');
+  const eventTypes = p.stringList('event_types');
+  const fetchTypes = p.stringList('fetch_event_types') ?? eventTypes;
+  const inc = includeSubscribers(ctx);
+  const withSubscribers = inc !== false;
+  const caps = clientCapabilities(ctx);
   const cap = (name: string): boolean => caps[name] === true;
-  const want = (t: string): boolean => fetchTypes.includes(t);
+  // events_register_backend: `can_access_public_streams` is false for guests.
+  if (allPublicStreams === true && isGuest(user))
+    throw badRequest('User not authorized for this query');
+  const want = (t: string): boolean => fetchTypes === undefined || fetchTypes.includes(t);
 
   const queue: EventQueue = {
     id: randomUUID(),
@@ -146,73 +293,30 @@ function register(ctx: RequestContext): Record<string, unknown> {
   ctx.core.queues.set(queue.id, queue);
   const out: Record<string, unknown> = {
     queue_id: queue.id,
-    last_event_id: -1,
-    zulip_feature_level: fl,
     zulip_version: zulipVersion(fl),
+    zulip_feature_level: fl,
     zulip_merge_base: zulipVersion(fl),
   };
-  const visibleChannel = (ch: StoredChannel): boolean =>
-    (cap('archived_channels') || !ch.isArchived) && hasMetadataAccess(org, user, ch);
 
-  if (want('realm')) Object.assign(out, realmData(ctx));
-  if (want('realm_user')) {
-    out.realm_users = org.users.filter((u) => u.isActive).map((u) => userToApi(u, userView));
-    out.realm_non_active_users = org.users
-      .filter((u) => !u.isActive)
-      .map((u) => userToApi(u, userView));
-    out.cross_realm_bots = [];
-    Object.assign(out, {
-      user_id: user.id,
-      email: user.email,
-      delivery_email: user.email,
-      full_name: user.fullName,
-      is_admin: isAdmin(user),
-      is_owner: isOwner(user),
-      is_moderator: isModerator(user),
-      is_guest: isGuest(user),
-      avatar_source: 'G',
-      avatar_url: avatarUrl(user.email),
-      avatar_url_medium: avatarUrl(user.email),
-    });
+  if (want('presence')) {
+    // Modern presence when the client asks for it (fetch_initial_state_data).
+    const slim = slimPresence || cap('simplified_presence_events');
+    const pr = realmPresences(ctx, slim, historyLimitDays);
+    out.presences = pr.presences;
+    out.presence_last_update_id = pr.lastUpdateId;
+    out.server_timestamp = ctx.now / 1000;
   }
   if (want('realm_user_groups'))
     out.realm_user_groups = org.groups
       .filter((g) => cap('include_deactivated_groups') || !g.deactivated)
       .sort((a, b) => a.id - b.id)
       .map((g) => groupToApi(org, g));
-  if (want('subscription')) {
-    const channels = [...org.channels].sort((a, b) => a.id - b.id);
-    const subscribed: unknown[] = [];
-    const unsubscribed: unknown[] = [];
-    const never: unknown[] = [];
-    for (const ch of channels) {
-      if (!cap('archived_channels') && ch.isArchived) continue;
-      const sub = subscriptionOf(org, user.id, ch.id);
-      if (sub?.active) subscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers));
-      else if (sub) {
-        if (hasMetadataAccess(org, user, ch))
-          unsubscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers));
-      } else if (hasMetadataAccess(org, user, ch)) {
-        const c = channelToApi(org, fl, ch);
-        if (withSubscribers)
-          c.subscribers = subscriptionToApi(org, fl, ch, undefined, true).subscribers;
-        never.push(c);
-      }
-    }
-    out.subscriptions = subscribed;
-    out.unsubscribed = unsubscribed;
-    out.never_subscribed = never;
-  }
-  if (want('stream'))
-    out.streams = org.channels
-      .filter(visibleChannel)
-      .sort((a, b) => a.id - b.id)
-      .map((ch) => channelToApi(org, fl, ch));
-  if (want('default_streams')) out.realm_default_streams = [...org.defaultChannelIds];
+  if (want('realm')) Object.assign(out, realmData(ctx));
   if (want('realm_linkifiers'))
     out.realm_linkifiers = cap('linkifier_url_template')
       ? sortedLinkifiers(org).map((l) => linkifierToApi(fl, l))
       : [];
+  if (want('realm_filters')) out.realm_filters = [];
   if (want('realm_playgrounds'))
     out.realm_playgrounds = org.playgrounds.map((pg) => ({
       id: pg.id,
@@ -220,12 +324,47 @@ function register(ctx: RequestContext): Record<string, unknown> {
       pygments_language: pg.pygmentsLanguage,
       url_template: pg.urlTemplate,
     }));
+  if (want('realm_user')) Object.assign(out, realmUserData(ctx, userView));
+  if (want('message')) {
+    const mine = messages(org).filter((m) => m.flags[String(user.id)] !== undefined);
+    out.max_message_id = mine.reduce((max, m) => Math.max(max, m.id), -1);
+  }
   if (want('saved_snippets') && supports(fl, 'savedSnippets'))
     out.saved_snippets = org.snippets
       .filter((s) => s.userId === user.id)
       .map((s) => ({ id: s.id, title: s.title, content: s.content, date_created: s.dateCreated }));
+  if (want('navigation_views') && fl >= 390) out.navigation_views = navigationViewsOf(ctx);
+  if (want('drafts')) out.drafts = draftsForRegister(ctx);
+  if (want('scheduled_messages')) out.scheduled_messages = undeliveredScheduledMessages(ctx);
+  if (want('subscription'))
+    Object.assign(out, subscriptionData(ctx, withSubscribers, cap('archived_channels')));
   if (want('channel_folders') && supports(fl, 'channelFolders'))
     out.channel_folders = sortedFolders(fl, org.folders).map((f) => folderToApi(fl, f));
+  if (want('starred_messages'))
+    out.starred_messages = messages(org)
+      .filter((m) => (m.flags[String(user.id)] ?? []).includes('starred'))
+      .map((m) => m.id)
+      .sort((a, b) => a - b);
+  if (want('stream'))
+    out.streams = org.channels
+      .filter(
+        (ch) => (cap('archived_channels') || !ch.isArchived) && hasMetadataAccess(org, user, ch),
+      )
+      .sort((a, b) => a.id - b.id)
+      .map((ch) => channelToApi(org, fl, ch));
+  // Guests are told the organization has no default channels.
+  if (want('default_streams'))
+    out.realm_default_streams = isGuest(user) ? [] : [...org.defaultChannelIds];
+  if (want('user_status')) out.user_status = allUsersStatus(ctx);
+
+  // post_process_state: without notification_settings_null, null stream notification
+  // settings become the user's defaults.
+  if (caps.notification_settings_null !== true && Array.isArray(out.subscriptions))
+    fillNotificationDefaults([
+      ...(out.subscriptions as Record<string, unknown>[]),
+      ...(out.unsubscribed as Record<string, unknown>[]),
+    ]);
+  out.last_event_id = -1;
   return out;
 }
 
