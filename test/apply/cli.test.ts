@@ -134,7 +134,8 @@ describe('zulip-cdk apply (in-process CLI)', () => {
     const wrongKey = 'Zz9WrongKey0123456789abcdefABCDEF';
     const w = capture(dir, { ...env, ZULIP_API_KEY: wrongKey });
     expect(await main(['plan', '--desired', file('s-w.json', desired('S'))], w.io)).toBe(1);
-    expect(w.err()).toContain('INVALID_API_KEY');
+    // authenticated_rest_api_view re-raises every credential failure as 401 UNAUTHORIZED.
+    expect(w.err()).toContain('UNAUTHORIZED, HTTP 401');
     expect(w.err() + w.out()).not.toContain(wrongKey);
     for (const t of texts) {
       expect(t).not.toContain(z.owner.apiKey);
