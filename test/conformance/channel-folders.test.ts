@@ -166,7 +166,7 @@ describe('test_channel_folders.py ChannelFolderCreationTest', () => {
   });
 
   it('create_channel_folder (FL 389..413): MAX_NAME_LENGTH was 100', async () => {
-    z.close();
+    await z.close();
     z = await startEmulator({ rateLimit: false, featureLevel: 400 });
     const c = clientFor(z, 'admin');
     expectSuccess(
