@@ -83,7 +83,8 @@ describe('users and roles', () => {
     expectSuccess(await owner.patch(`/users/${user('owner').id}`, { role: 200 }));
     expectError(
       await clientFor(z, 'alice').patch(`/users/${user('bob').id}`, { role: 7 }),
-      'Invalid role',
+      // check_int_in_validator through typed_endpoint (test_users.py test_invalid_role)
+      'Invalid role: Value error, Not in the list of possible values',
     );
     expectError(
       await clientFor(z, 'alice').patch(`/users/${user('bob').id}`, { full_name: 'x'.repeat(101) }),
