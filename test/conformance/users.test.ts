@@ -139,6 +139,8 @@ describe('test_users.py PermissionTest', () => {
     ['a'.repeat(101), 'Name too long!', 'test_admin_cannot_set_long_full_name'],
     ['iago|72', 'Invalid format!', 'test_not_allowed_format'],
     ['Hello- 12iago|72', 'Invalid format!', 'test_not_allowed_format_complex'],
+    ['iago|\u0667\u0662', 'Invalid format!', "check_full_name: Python's \\d is any digit"],
+    ['iago|72\n', 'Invalid format!', 'check_full_name: $ before a final newline'],
     [
       'Opheli*',
       'Invalid characters in name!',

@@ -62,8 +62,8 @@ function isLastOwner(ctx: RequestContext, target: StoredUser): boolean {
 
 /**
  * zerver/lib/users.py `check_full_name`: strip, length, empty, unprintable or reserved
- * characters, and a trailing `|<digits>` on the raw value (Python's `$` also matches before a
- * final newline). `require_unique_names` is not modelled (always false here).
+ * characters, and a trailing `|<digits>` on the raw value (Python's `\d` is any Unicode digit,
+ * its `$` also matches before a final newline). `require_unique_names` is not modelled (always false here).
  */
 function checkFullName(raw: string): string {
   const n = pyStrip(raw);
@@ -71,7 +71,7 @@ function checkFullName(raw: string): string {
   if (n === '') throw badRequest('Name must not be empty!');
   if (firstUnprintablePosition(n) !== undefined || /[*`\\>"@]/.test(n))
     throw badRequest('Invalid characters in name!');
-  if (/\|\d+\n?$/.test(raw)) throw badRequest('Invalid format!');
+  if (/\|\p{Nd}+\n?$/u.test(raw)) throw badRequest('Invalid format!');
   return n;
 }
 
