@@ -299,6 +299,27 @@ describe('test_channel_folders.py UpdateChannelFoldersTest', () => {
     expect(all.find((f) => f.id === frontend)?.name).toBe('marketing');
   });
 
+  it('unique_realm_folder_name_when_not_archived: unarchiving next to a live folder of the same name is a 500', async () => {
+    // test_creating_channel_folder_with_duplicate_name reuses an archived name; unarchiving
+    // the old folder then breaks the model's constraint (no check in the view: IntegrityError).
+    const old = await create('Frontend');
+    expectSuccess(await iago.patch(`/channel_folders/${old}`, { is_archived: true }));
+    await create('FRONTEND');
+    const res = await iago.call(
+      'PATCH',
+      `/channel_folders/${old}`,
+      { is_archived: false },
+      {
+        validate: false,
+      },
+    );
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 500,
+      body: { result: 'error', msg: 'Internal server error' },
+    });
+    expect((await folders(true)).find((f) => f.id === old)?.is_archived).toBe(true);
+  });
+
   it('test_updating_channel_folder_description: members are refused', async () => {
     const { frontend } = await setUp();
     expectError(

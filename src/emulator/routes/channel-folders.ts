@@ -1,6 +1,6 @@
 import { supports } from '../../model/features';
 import { codePointLength, firstUnprintablePosition } from '../../model/rules';
-import { badRequest, missingArgument } from '../errors';
+import { InternalServerError, badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { StoredFolder } from '../state';
@@ -132,6 +132,15 @@ export const channelFolderRoutes: Route[] = [
         // `check_channel_folder_in_use`: any channel, archived ones included.
         if (isArchived && ctx.org.channels.some((c) => c.folderId === f.id))
           throw badRequest('You need to remove all the channels from this folder to archive it.');
+        // do_unarchive_channel_folder checks no name: a live folder of the same name (case
+        // aside) violates the model's `unique_realm_folder_name_when_not_archived` constraint,
+        // an IntegrityError that Zulip answers with a 500.
+        const key = f.name.toLowerCase();
+        if (
+          !isArchived &&
+          ctx.org.folders.some((x) => x !== f && !x.isArchived && x.name.toLowerCase() === key)
+        )
+          throw new InternalServerError();
         f.isArchived = isArchived;
         folderEvent(ctx, {
           op: 'update',
