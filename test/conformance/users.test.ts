@@ -107,12 +107,16 @@ describe('test_users.py PermissionTest', () => {
     expect(await user('bob')).toMatchObject({ role: MEMBER, is_admin: false });
   });
 
-  it('test_admin_api: only administrators patch other users ("Insufficient permission")', async () => {
-    expectError(
-      await clientFor(z, 'bob').patch(`/users/${id('alice')}`, { role: MEMBER }),
-      'Insufficient permission',
-    );
-  });
+  it.each(['bob', 'moderator', 'guest'])(
+    'test_admin_api: only administrators patch other users ("Insufficient permission" for %s)',
+    async (who) => {
+      expectError(
+        await clientFor(z, who).patch(`/users/${id('alice')}`, { role: GUEST }),
+        'Insufficient permission',
+      );
+      expect((await user('alice')).role).toBe(MEMBER);
+    },
+  );
 
   it('test_user_cannot_promote_to_admin: not even oneself', async () => {
     expectError(
@@ -364,25 +368,29 @@ describe('test_users.py ActivateTest', () => {
 
 describe('test_users.py GetProfileTest', () => {
   it.each([
-    ['alice', 'Alice Member', MEMBER, false, false],
-    ['admin', 'Ada Admin', ADMIN, true, false],
-    ['owner', 'Olivia Owner', OWNER, true, true],
-    ['moderator', 'Mona Moderator', MODERATOR, false, false],
-  ])('test_get_user_profile: /users/me of %s', async (local, fullName, role, isAdmin, isOwner) => {
-    const res = await clientFor(z, local).get('/users/me');
-    expectSuccess(res);
-    expect(res.body).toMatchObject({
-      email: email(local),
-      delivery_email: email(local),
-      full_name: fullName,
-      user_id: id(local),
-      is_bot: false,
-      is_admin: isAdmin,
-      is_owner: isOwner,
-      is_guest: false,
-      role,
-    });
-  });
+    ['alice', 'Alice Member', MEMBER, false, false, false],
+    ['admin', 'Ada Admin', ADMIN, true, false, false],
+    ['owner', 'Olivia Owner', OWNER, true, true, false],
+    ['moderator', 'Mona Moderator', MODERATOR, false, false, false],
+    ['guest', 'Gus Guest', GUEST, false, false, true],
+  ])(
+    'test_get_user_profile: /users/me of %s',
+    async (local, fullName, role, isAdmin, isOwner, isGuest) => {
+      const res = await clientFor(z, local).get('/users/me');
+      expectSuccess(res);
+      expect(res.body).toMatchObject({
+        email: email(local),
+        delivery_email: email(local),
+        full_name: fullName,
+        user_id: id(local),
+        is_bot: false,
+        is_admin: isAdmin,
+        is_owner: isOwner,
+        is_guest: isGuest,
+        role,
+      });
+    },
+  );
 
   it('test_get_user_profile: GET /users/{id}, with and without profile data', async () => {
     const hamlet = clientFor(z, 'alice');
