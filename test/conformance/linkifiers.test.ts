@@ -5,12 +5,19 @@
  */
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
+import { validateResponse } from '../support/openapi-validate';
 import { clientFor, expectError, expectSuccess } from '../support/emulator-client';
 import type { TestClient, TestResponse } from '../support/emulator-client';
 
 let z: Emulator;
 let iago: TestClient;
 
+// Parse zulip.yaml before any emulator socket exists: a first validation inside a test blocks
+// the event loop for seconds under load, past the server's 5 s keep-alive, and the next
+// request on the pooled socket can then fail with ECONNRESET.
+beforeAll(() => {
+  validateResponse('GET', '/users/me', 200, { result: 'success', msg: '' });
+});
 beforeEach(async () => {
   z = await startEmulator({ rateLimit: false });
   z.org.linkifiers.length = 0;

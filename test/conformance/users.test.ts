@@ -9,6 +9,7 @@
  */
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
+import { validateResponse } from '../support/openapi-validate';
 import { clientFor, expectError, expectSuccess } from '../support/emulator-client';
 import type { TestClient } from '../support/emulator-client';
 
@@ -16,6 +17,12 @@ let z: Emulator;
 let desdemona: TestClient;
 let iago: TestClient;
 
+// Parse zulip.yaml before any emulator socket exists: a first validation inside a test blocks
+// the event loop for seconds under load, past the server's 5 s keep-alive, and the next
+// request on the pooled socket can then fail with ECONNRESET.
+beforeAll(() => {
+  validateResponse('GET', '/users/me', 200, { result: 'success', msg: '' });
+});
 beforeEach(async () => {
   z = await startEmulator({ rateLimit: false });
   desdemona = clientFor(z, 'owner');
