@@ -80,3 +80,18 @@ export function expectationMismatch(): ApiError {
     code: 'EXPECTATION_MISMATCH',
   });
 }
+
+/**
+ * An unhandled exception (e.g. a database IntegrityError): zerver/middleware.py
+ * `JsonErrorHandler` answers 500 with `json_response(res_type="error", msg="Internal server
+ * error")`, a body without `code`.
+ */
+export class InternalServerError extends ApiError {
+  public constructor() {
+    super('Internal server error', { status: 500 });
+  }
+
+  public override body(): Record<string, unknown> {
+    return { result: 'error', msg: this.message };
+  }
+}

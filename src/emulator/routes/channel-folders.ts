@@ -1,6 +1,6 @@
 import { supports } from '../../model/features';
-import { checkChannelFolderName, codePointLength } from '../../model/rules';
-import { badRequest, missingArgument } from '../errors';
+import { codePointLength, firstUnprintablePosition } from '../../model/rules';
+import { InternalServerError, badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { StoredFolder } from '../state';
@@ -13,20 +13,38 @@ export function folderNameLimit(fl: number): number {
 }
 const MAX_DESCRIPTION = 1024;
 
-function checkName(ctx: RequestContext, name: string, except?: StoredFolder): string {
-  const stripped = name.trim();
-  const problem = checkChannelFolderName(stripped, folderNameLimit(ctx.featureLevel));
-  if (problem) throw badRequest(problem);
-  const key = stripped.toLowerCase();
-  if (ctx.org.folders.some((f) => f !== except && f.name.toLowerCase() === key))
-    throw badRequest('Channel folder name already in use');
-  return stripped;
+/**
+ * `name` and `description` as the views declare them (zerver/views/channel_folders.py:
+ * `StringConstraints(max_length=...)`, no stripping): typed_endpoint checks the raw length, and
+ * the value is stored exactly as sent.
+ */
+function boundedParam(
+  ctx: RequestContext,
+  name: 'name' | 'description',
+  max: number,
+  required = false,
+): string | undefined {
+  const v = ctx.params.string(name);
+  if (v === undefined && required) throw missingArgument(name);
+  if (v !== undefined && codePointLength(v) > max)
+    throw badRequest(`${name} is too long (limit: ${max} characters)`);
+  return v;
 }
 
-function checkDescription(description: string): string {
-  if (codePointLength(description) > MAX_DESCRIPTION)
-    throw badRequest(`description is too long (limit: ${MAX_DESCRIPTION} characters)`);
-  return description.trim();
+/**
+ * zerver/lib/channel_folders.py `check_channel_folder_name`: blank after strip, unprintable
+ * characters, then a case-insensitive clash with any folder that is not archived. The folder
+ * being renamed is not excluded, so a case-only rename of an active folder fails ("Channel
+ * folder name already in use"); the name is checked and kept as given, never stripped.
+ */
+function checkName(ctx: RequestContext, name: string): void {
+  if (name.trim() === '') throw badRequest("Channel folder name can't be empty.");
+  const pos = firstUnprintablePosition(name);
+  if (pos !== undefined)
+    throw badRequest(`Invalid character in channel folder name, at position ${pos}.`);
+  const key = name.toLowerCase();
+  if (ctx.org.folders.some((f) => !f.isArchived && f.name.toLowerCase() === key))
+    throw badRequest('Channel folder name already in use');
 }
 
 /** A `channel_folder` event, to everyone. */
@@ -58,19 +76,22 @@ export const channelFolderRoutes: Route[] = [
     },
   },
   {
+    // zerver/views/channel_folders.py create_channel_folder
     method: 'POST',
     path: '/channel_folders/create',
     minLevel: 389,
     handler: (ctx) => {
       requireAdmin(ctx);
-      const name = ctx.params.requiredString('name');
-      const description = ctx.params.requiredString('description');
-      const stripped = checkName(ctx, name);
+      // typed_endpoint reads the parameters in the view's order: description, then name.
+      const description = boundedParam(ctx, 'description', MAX_DESCRIPTION, true) as string;
+      const name = boundedParam(ctx, 'name', folderNameLimit(ctx.featureLevel), true) as string;
+      checkName(ctx, name);
       const id = nextId(ctx.org);
+      // zerver/actions/channel_folders.py check_add_channel_folder: order = id (last).
       const folder: StoredFolder = {
         id,
-        name: stripped,
-        description: checkDescription(description),
+        name,
+        description,
         order: id,
         isArchived: false,
         creatorId: ctx.user.id,
@@ -82,40 +103,58 @@ export const channelFolderRoutes: Route[] = [
     },
   },
   {
+    // zerver/views/channel_folders.py update_channel_folder: not atomic, each change is its
+    // own transaction (name, then description, then archiving), each with its own event.
     method: 'PATCH',
     path: '/channel_folders/{channel_folder_id}',
     minLevel: 389,
     handler: (ctx) => {
       requireAdmin(ctx);
-      const name = ctx.params.string('name');
-      const description = ctx.params.string('description');
+      const description = boundedParam(ctx, 'description', MAX_DESCRIPTION);
       const isArchived = ctx.params.bool('is_archived');
+      const name = boundedParam(ctx, 'name', folderNameLimit(ctx.featureLevel));
       const f = findFolder(ctx);
-      const data: Record<string, unknown> = {};
-      if (name !== undefined) {
-        f.name = checkName(ctx, name, f);
-        data.name = f.name;
+      if (name !== undefined && name !== f.name) {
+        checkName(ctx, name);
+        f.name = name;
+        folderEvent(ctx, { op: 'update', channel_folder_id: f.id, data: { name } });
       }
-      if (description !== undefined) {
-        f.description = checkDescription(description);
-        data.description = f.description;
-        data.rendered_description = folderToApi(ctx.featureLevel, f).rendered_description;
+      if (description !== undefined && description !== f.description) {
+        f.description = description;
+        const rendered = folderToApi(ctx.featureLevel, f).rendered_description;
+        folderEvent(ctx, {
+          op: 'update',
+          channel_folder_id: f.id,
+          data: { description, rendered_description: rendered },
+        });
       }
-      if (isArchived === true && !f.isArchived) {
-        if (ctx.org.channels.some((c) => c.folderId === f.id))
+      if (isArchived !== undefined && isArchived !== f.isArchived) {
+        // `check_channel_folder_in_use`: any channel, archived ones included.
+        if (isArchived && ctx.org.channels.some((c) => c.folderId === f.id))
           throw badRequest('You need to remove all the channels from this folder to archive it.');
-        f.isArchived = true;
-        data.is_archived = true;
-      } else if (isArchived === false && f.isArchived) {
-        f.isArchived = false;
-        data.is_archived = false;
+        // do_unarchive_channel_folder checks no name: a live folder of the same name (case
+        // aside) violates the model's `unique_realm_folder_name_when_not_archived` constraint,
+        // an IntegrityError that Zulip answers with a 500.
+        const key = f.name.toLowerCase();
+        if (
+          !isArchived &&
+          ctx.org.folders.some((x) => x !== f && !x.isArchived && x.name.toLowerCase() === key)
+        )
+          throw new InternalServerError();
+        f.isArchived = isArchived;
+        folderEvent(ctx, {
+          op: 'update',
+          channel_folder_id: f.id,
+          data: { is_archived: isArchived },
+        });
       }
-      if (Object.keys(data).length > 0)
-        folderEvent(ctx, { op: 'update', channel_folder_id: f.id, data });
       return {};
     },
   },
   {
+    // zerver/actions/channel_folders.py try_reorder_realm_channel_folders: every folder of the
+    // realm (archived ones included) must be in `order`; IDs that are not folders and repeated
+    // IDs are accepted, a repeated folder takes the position of its last occurrence.
     method: 'PATCH',
     path: '/channel_folders',
     minLevel: 414,
@@ -123,17 +162,11 @@ export const channelFolderRoutes: Route[] = [
       requireAdmin(ctx);
       const order = ctx.params.intList('order');
       if (order === undefined) throw missingArgument('order');
-      const ids = new Set(ctx.org.folders.map((f) => f.id));
-      if (
-        order.length !== ids.size ||
-        new Set(order).size !== order.length ||
-        !order.every((id) => ids.has(id))
-      )
+      const position = new Map<number, number>();
+      order.forEach((id, i) => position.set(id, i));
+      if (!ctx.org.folders.every((f) => position.has(f.id)))
         throw badRequest('Invalid order mapping.');
-      order.forEach((id, i) => {
-        const f = ctx.org.folders.find((x) => x.id === id);
-        if (f) f.order = i;
-      });
+      for (const f of ctx.org.folders) f.order = position.get(f.id) ?? f.order;
       if (ctx.featureLevel >= 418) folderEvent(ctx, { op: 'reorder', order });
       return {};
     },

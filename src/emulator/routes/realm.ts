@@ -1,4 +1,10 @@
-import { checkLinkifier, checkPlaygroundTemplate, checkPygmentsLanguage } from '../../model/rules';
+import { LIMITS } from '../../model/kinds';
+import {
+  codePointLength,
+  compileRe2,
+  isValidUriTemplate,
+  uriTemplateVariables,
+} from '../../model/rules';
 import { badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
@@ -6,25 +12,79 @@ import type { StoredLinkifier } from '../state';
 import { linkifierToApi, sortedLinkifiers } from '../views';
 import { pathInt, requireAdmin } from './common';
 
-/** Linkifier validation as Zulip's `full_clean` reports it (first error, with `errors`). */
+/** Python's `str.isspace` characters (JS `\s` without U+FEFF, with U+001C..U+001F and U+0085). */
+const PY_SPACE =
+  '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
+
+/** Python's `str.strip()`. */
+export function pyStrip(s: string): string {
+  return s.replace(PY_STRIP, '');
+}
+
+/** Django's `full_clean` errors, by key in the order Django collects them. */
+type CleanErrors = Record<string, string[]>;
+
+function addError(errors: CleanErrors, key: string, msg: string): void {
+  (errors[key] ??= []).push(msg);
+}
+
+/**
+ * `ValidationFailureError` (zerver/lib/exceptions.py): the first message of Django's
+ * `ValidationError(message_dict)`, with the whole dict as `errors`.
+ */
+function throwIfErrors(errors: CleanErrors): void {
+  const first = Object.values(errors)[0]?.[0];
+  if (first !== undefined) throw badRequest(first, { errors });
+}
+
+/**
+ * `RealmFilter.full_clean()` (zerver/models/linkifiers.py), as Django runs it: field checks
+ * first (blank `pattern`; blank or invalid `url_template`), then the model's `clean()` (RE2
+ * compilation, then named groups against template variables, skipped when the template is
+ * invalid) under `__all__`, then the `(realm, pattern)` uniqueness unless `pattern` failed.
+ * The first message is the one the API reports.
+ */
 function validateLinkifier(
   ctx: RequestContext,
   pattern: string,
   urlTemplate: string,
   except?: number,
 ): void {
-  const problem = checkLinkifier(pattern, urlTemplate);
-  if (problem) {
-    const field =
-      problem.startsWith('Bad regular') || (problem.startsWith('This field') && pattern === '')
-        ? 'pattern'
-        : 'url_template';
-    throw badRequest(problem, { errors: { [field]: [problem] } });
+  const errors: CleanErrors = {};
+  if (pattern === '') addError(errors, 'pattern', 'This field cannot be blank.');
+  if (urlTemplate === '') addError(errors, 'url_template', 'This field cannot be blank.');
+  else if (!isValidUriTemplate(urlTemplate))
+    addError(errors, 'url_template', 'Invalid URL template.');
+  const compiled = compileRe2(pattern);
+  if ('error' in compiled) addError(errors, '__all__', `Bad regular expression: ${compiled.error}`);
+  else {
+    const variables = uriTemplateVariables(urlTemplate);
+    if (variables !== undefined) {
+      const groups = new Set(compiled.groups);
+      const vars = new Set(variables);
+      const missingInPattern = [...vars].filter((v) => !groups.has(v)).sort()[0];
+      const missingInTemplate = [...groups].filter((g) => !vars.has(g)).sort()[0];
+      if (missingInPattern !== undefined)
+        addError(
+          errors,
+          '__all__',
+          `Group '${missingInPattern}' in URL template is not present in linkifier pattern.`,
+        );
+      else if (missingInTemplate !== undefined)
+        addError(
+          errors,
+          '__all__',
+          `Group '${missingInTemplate}' in linkifier pattern is not present in URL template.`,
+        );
+    }
   }
-  if (ctx.org.linkifiers.some((l) => l.pattern === pattern && l.id !== except)) {
-    const msg = 'Realm filter with this Realm and Pattern already exists.';
-    throw badRequest(msg, { errors: { __all__: [msg] } });
-  }
+  if (
+    errors.pattern === undefined &&
+    ctx.org.linkifiers.some((l) => l.pattern === pattern && l.id !== except)
+  )
+    addError(errors, '__all__', 'Realm filter with this Realm and Pattern already exists.');
+  throwIfErrors(errors);
 }
 
 function readLinkifierExtras(ctx: RequestContext): Partial<StoredLinkifier> {
@@ -95,6 +155,60 @@ function playgroundsEvent(ctx: RequestContext): void {
   });
 }
 
+/**
+ * zerver/views/realm_playgrounds.py `check_pygments_language`, on the raw value: length, then
+ * Zulip's character class (`re.match`, whose `$` also matches before a final newline).
+ */
+function checkLanguage(raw: string): string {
+  if (codePointLength(raw) > LIMITS.playgroundLanguage)
+    throw badRequest(
+      `pygments_language is too long (limit: ${LIMITS.playgroundLanguage} characters)`,
+    );
+  const body = raw.endsWith('\n') ? raw.slice(0, -1) : raw;
+  // The character class is Zulip's own; `+-.` is a range that also admits a comma.
+  if (!/^[ a-zA-Z0-9_+-./#]*$/.test(body))
+    throw badRequest('Invalid characters in pygments language');
+  return raw;
+}
+
+/**
+ * `RealmPlayground.full_clean()` (zerver/models/realm_playgrounds.py): field checks in model
+ * order (url_template, name, pygments_language), then `clean()` (the template's only variable
+ * must be `code`), then the `(realm, pygments_language, name)` uniqueness.
+ */
+function validatePlayground(
+  ctx: RequestContext,
+  name: string,
+  language: string,
+  urlTemplate: string,
+): void {
+  const errors: CleanErrors = {};
+  const blank = 'This field cannot be blank.';
+  if (urlTemplate === '') addError(errors, 'url_template', blank);
+  else if (!isValidUriTemplate(urlTemplate))
+    addError(errors, 'url_template', 'Invalid URL template.');
+  if (name === '') addError(errors, 'name', blank);
+  if (language === '') addError(errors, 'pygments_language', blank);
+  const variables = uriTemplateVariables(urlTemplate);
+  if (variables !== undefined) {
+    if (!variables.includes('code'))
+      addError(errors, '__all__', 'Missing the required variable "code" in the URL template');
+    else if (variables.length !== 1)
+      addError(errors, '__all__', '"code" should be the only variable present in the URL template');
+  }
+  if (
+    errors.name === undefined &&
+    errors.pygments_language === undefined &&
+    ctx.org.playgrounds.some((x) => x.pygmentsLanguage === language && x.name === name)
+  )
+    addError(
+      errors,
+      '__all__',
+      'Realm playground with this Realm, Pygments language and Name already exists.',
+    );
+  throwIfErrors(errors);
+}
+
 /** Linkifier and playground routes. */
 export const realmRoutes: Route[] = [
   {
@@ -110,8 +224,9 @@ export const realmRoutes: Route[] = [
     path: '/realm/filters',
     handler: (ctx) => {
       requireAdmin(ctx);
-      const pattern = ctx.params.requiredString('pattern');
-      const urlTemplate = ctx.params.requiredString('url_template');
+      // zerver/actions/realm_linkifiers.py do_add_linkifier strips both before full_clean.
+      const pattern = pyStrip(ctx.params.requiredString('pattern'));
+      const urlTemplate = pyStrip(ctx.params.requiredString('url_template'));
       const extras = readLinkifierExtras(ctx);
       validateLinkifier(ctx, pattern, urlTemplate);
       const order = Math.max(-1, ...ctx.org.linkifiers.map((l) => l.order)) + 1;
@@ -135,8 +250,10 @@ export const realmRoutes: Route[] = [
     path: '/realm/filters/{filter_id}',
     handler: (ctx) => {
       requireAdmin(ctx);
-      const pattern = ctx.params.requiredString('pattern');
-      const urlTemplate = ctx.params.requiredString('url_template');
+      // zerver/actions/realm_linkifiers.py do_update_linkifier: strip, look the linkifier up,
+      // then full_clean (the linkifier itself is excluded from the uniqueness check).
+      const pattern = pyStrip(ctx.params.requiredString('pattern'));
+      const urlTemplate = pyStrip(ctx.params.requiredString('url_template'));
       const extras = readLinkifierExtras(ctx);
       const l = findLinkifier(ctx);
       validateLinkifier(ctx, pattern, urlTemplate, l.id);
@@ -161,15 +278,12 @@ export const realmRoutes: Route[] = [
     path: '/realm/playgrounds',
     handler: (ctx) => {
       requireAdmin(ctx);
-      const name = ctx.params.requiredString('name', { strip: true });
-      const language = ctx.params.requiredString('pygments_language', { strip: true });
-      const urlTemplate = ctx.params.requiredString('url_template', { strip: true });
-      const problem = checkPygmentsLanguage(language) ?? checkPlaygroundTemplate(urlTemplate);
-      if (problem) throw badRequest(problem);
-      if (ctx.org.playgrounds.some((x) => x.pygmentsLanguage === language && x.name === name))
-        throw badRequest(
-          'Realm playground with this Realm, Pygments language and Name already exists.',
-        );
+      // zerver/views/realm_playgrounds.py add_realm_playground: the raw language is checked
+      // (`check_pygments_language`), then the stripped values go through full_clean.
+      const name = pyStrip(ctx.params.requiredString('name'));
+      const language = pyStrip(checkLanguage(ctx.params.requiredString('pygments_language')));
+      const urlTemplate = pyStrip(ctx.params.requiredString('url_template'));
+      validatePlayground(ctx, name, language, urlTemplate);
       const id = nextId(ctx.org);
       ctx.org.playgrounds.push({ id, name, pygmentsLanguage: language, urlTemplate });
       playgroundsEvent(ctx);

@@ -48,8 +48,9 @@ export const savedSnippetRoutes: Route[] = [
     path: '/saved_snippets',
     minLevel: 297,
     handler: (ctx) => {
-      const title = text(ctx, 'title', true) as string;
+      // typed_endpoint reads the view's parameters in order: content, then title.
       const content = text(ctx, 'content', true) as string;
+      const title = text(ctx, 'title', true) as string;
       const s: StoredSnippet = {
         id: nextId(ctx.org),
         userId: ctx.user.id,
@@ -70,16 +71,18 @@ export const savedSnippetRoutes: Route[] = [
     path: '/saved_snippets/{saved_snippet_id}',
     minLevel: 368,
     handler: (ctx) => {
-      const title = text(ctx, 'title', false);
+      // zerver/views/saved_snippets.py edit_saved_snippet: content, then title; with neither,
+      // success before the snippet is even looked up.
       const content = text(ctx, 'content', false);
+      const title = text(ctx, 'title', false);
+      if (title === undefined && content === undefined) return {};
       const s = mine(ctx);
       if (title !== undefined) s.title = title;
       if (content !== undefined) s.content = content;
-      if (title !== undefined || content !== undefined)
-        ctx.events.push({
-          users: [ctx.user.id],
-          event: { type: 'saved_snippets', op: 'update', saved_snippet: snippetToApi(s) },
-        });
+      ctx.events.push({
+        users: [ctx.user.id],
+        event: { type: 'saved_snippets', op: 'update', saved_snippet: snippetToApi(s) },
+      });
       return {};
     },
   },

@@ -1,65 +1,153 @@
 import { LIMITS, ROLES } from '../../model/kinds';
 import { codePointLength, firstUnprintablePosition } from '../../model/rules';
-import { badRequest, ownerRequired } from '../errors';
-import { isOwner } from '../permissions';
+import { adminRequired, badRequest, insufficientPermission, ownerRequired } from '../errors';
+import { findUser, isAdmin, isOwner } from '../permissions';
 import type { RequestContext, Route } from '../router';
 import type { StoredUser } from '../state';
 import { userToApi } from '../views';
 import type { UserViewOptions } from '../views';
-import { pathInt, requireAdmin } from './common';
+import { atomic, pathInt } from './common';
+import { pyStrip } from './realm';
 
-function userById(ctx: RequestContext, id: number): StoredUser {
-  const u = ctx.org.users.find((x) => x.id === id);
-  if (!u) throw badRequest('No such user');
-  return u;
+/**
+ * zerver/lib/users.py `access_user_common`: bots and deactivated users only where the endpoint
+ * allows them; administrative access (`for_admin`) needs `can_admin_user` (a realm
+ * administrator, or the bot's owner), else "Insufficient permission".
+ */
+interface AccessOptions {
+  allowDeactivated?: boolean;
+  allowBots?: boolean;
+  forAdmin: boolean;
 }
 
-function userByEmail(ctx: RequestContext, email: string): StoredUser {
-  const u = ctx.org.users.find((x) => x.email.toLowerCase() === email.toLowerCase());
-  if (!u) throw badRequest('No such user');
-  return u;
+function accessCommon(ctx: RequestContext, target: StoredUser, opts: AccessOptions): StoredUser {
+  if (target.isBot && opts.allowBots !== true) throw badRequest('No such user');
+  if (!target.isActive && opts.allowDeactivated !== true) throw badRequest('User is deactivated');
+  if (opts.forAdmin && !(target.botOwnerId === ctx.user.id || isAdmin(ctx.user)))
+    throw insufficientPermission();
+  return target;
 }
 
-function checkFullName(name: string): string {
-  const n = name.trim();
+/** `access_user_by_id`: "No such user" for an ID that is not a user of the realm. */
+function accessUserById(ctx: RequestContext, id: number, opts: AccessOptions): StoredUser {
+  const u = findUser(ctx.org, id);
+  if (!u) throw badRequest('No such user');
+  return accessCommon(ctx, u, opts);
+}
+
+/**
+ * `access_user_by_email`: by delivery email, case-insensitively after strip. Every user of the
+ * embedded server shows its email to everyone, so the visibility filter never hides one.
+ */
+function accessUserByEmail(ctx: RequestContext, email: string, opts: AccessOptions): StoredUser {
+  const key = email.trim().toLowerCase();
+  const u = ctx.org.users.find((x) => x.email.toLowerCase() === key);
+  if (!u) throw badRequest('No such user');
+  return accessCommon(ctx, u, opts);
+}
+
+/** `UserProfile.ROLE_TYPES`, as `check_int_in_validator` reports a value outside it. */
+function readRole(ctx: RequestContext): number | undefined {
+  const role = ctx.params.int('role');
+  if (role !== undefined && !(Object.values(ROLES) as number[]).includes(role))
+    throw badRequest('Invalid role: Value error, Not in the list of possible values');
+  return role;
+}
+
+/** zerver/views/users.py `check_last_owner`: the target is the realm's only human owner. */
+function isLastOwner(ctx: RequestContext, target: StoredUser): boolean {
+  const owners = ctx.org.users.filter((u) => u.isActive && !u.isBot && u.role === ROLES.owner);
+  return target.role === ROLES.owner && !target.isBot && owners.length === 1;
+}
+
+/**
+ * zerver/lib/users.py `check_full_name`: strip, length, empty, unprintable or reserved
+ * characters, and a trailing `|<digits>` on the raw value (Python's `\d` is any Unicode digit,
+ * its `$` also matches before a final newline). `require_unique_names` is not modelled (always false here).
+ */
+function checkFullName(raw: string): string {
+  const n = pyStrip(raw);
   if (codePointLength(n) > LIMITS.userFullName) throw badRequest('Name too long!');
-  if (n === '') throw badRequest('Name too short!');
+  if (n === '') throw badRequest('Name must not be empty!');
   if (firstUnprintablePosition(n) !== undefined || /[*`\\>"@]/.test(n))
     throw badRequest('Invalid characters in name!');
+  if (/\|\p{Nd}+\n?$/u.test(raw)) throw badRequest('Invalid format!');
   return n;
 }
 
-function updateUser(ctx: RequestContext, target: StoredUser): Record<string, unknown> {
-  const p = ctx.params;
-  const fullName = p.string('full_name');
-  const role = p.int('role');
-  if (role !== undefined && !(Object.values(ROLES) as number[]).includes(role))
-    throw badRequest('Invalid role');
+/**
+ * zerver/views/users.py `update_user_backend` (inside the atomic `update_user_by_id_api` /
+ * `update_user_by_email_api`): `new_email` needs `can_change_user_emails` (never granted
+ * here); a role change needs an owner when owners are involved and an administrator
+ * otherwise, and never removes the last owner; a full name that is blank after strip or
+ * unchanged is ignored.
+ */
+function updateUser(
+  ctx: RequestContext,
+  fullName: string | undefined,
+  newEmail: string | undefined,
+  role: number | undefined,
+  target: StoredUser,
+): Record<string, unknown> {
+  if (newEmail !== undefined) throw badRequest('User not authorized to change user emails');
   if (role !== undefined && role !== target.role) {
     if ((role === ROLES.owner || target.role === ROLES.owner) && !isOwner(ctx.user))
       throw ownerRequired();
-    if (
-      target.role === ROLES.owner &&
-      ctx.org.users.filter((u) => u.isActive && !u.isBot && u.role === ROLES.owner).length <= 1
-    )
+    if (!isAdmin(ctx.user)) throw adminRequired();
+    if (target.role === ROLES.owner && isLastOwner(ctx, target))
       throw badRequest('The owner permission cannot be removed from the only organization owner.');
-  }
-  const name = fullName === undefined ? undefined : checkFullName(fullName);
-  if (role !== undefined && role !== target.role) {
     target.role = role;
     ctx.events.push({
       users: 'all',
       event: { type: 'realm_user', op: 'update', person: { user_id: target.id, role } },
     });
   }
-  if (name !== undefined && name !== target.fullName) {
-    target.fullName = name;
-    ctx.events.push({
-      users: 'all',
-      event: { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: name } },
-    });
+  if (fullName !== undefined && fullName !== target.fullName && pyStrip(fullName) !== '') {
+    const name = checkFullName(fullName);
+    if (name !== target.fullName) {
+      target.fullName = name;
+      ctx.events.push({
+        users: 'all',
+        event: {
+          type: 'realm_user',
+          op: 'update',
+          person: { user_id: target.id, full_name: name },
+        },
+      });
+    }
   }
   return {};
+}
+
+/** The parameters of `update_user_by_*_api`, in the view's order (typed_endpoint reads them so). */
+function readUpdateParams(ctx: RequestContext): {
+  fullName: string | undefined;
+  newEmail: string | undefined;
+  role: number | undefined;
+} {
+  const fullName = ctx.params.string('full_name');
+  const newEmail = ctx.params.string('new_email');
+  const role = readRole(ctx);
+  return { fullName, newEmail, role };
+}
+
+/**
+ * zerver/actions/users.py `do_deactivate_user`: the user's bots first, then the user; each
+ * sends `realm_user` `update` with `is_active: false`.
+ */
+function deactivate(ctx: RequestContext, target: StoredUser): void {
+  const victims = [
+    ...ctx.org.users.filter((u) => u.isBot && u.isActive && u.botOwnerId === target.id),
+    target,
+  ];
+  for (const u of victims) {
+    if (!u.isActive) continue;
+    u.isActive = false;
+    ctx.events.push({
+      users: 'all',
+      event: { type: 'realm_user', op: 'update', person: { user_id: u.id, is_active: false } },
+    });
+  }
 }
 
 /** `client_gravatar` (default true since FL 92) and `include_custom_profile_fields` (default false). */
@@ -85,10 +173,9 @@ export const userRoutes: Route[] = [
     handler: (ctx) => {
       const opts = listOptions(ctx);
       const ids = ctx.featureLevel >= 384 ? ctx.params.intList('user_ids') : undefined;
-      const users = ctx.org.users.filter((u) => ids === undefined || ids.includes(u.id));
-      if (ids)
-        for (const id of ids)
-          if (!users.some((u) => u.id === id)) throw badRequest(`Invalid user ID: ${id}`);
+      // get_realm_user_dicts_from_ids: IDs that are not users of the realm are left out.
+      const wanted = ids === undefined ? undefined : new Set(ids);
+      const users = ctx.org.users.filter((u) => wanted === undefined || wanted.has(u.id));
       return { members: users.map((u) => userToApi(u, opts)) };
     },
   },
@@ -98,15 +185,72 @@ export const userRoutes: Route[] = [
     path: '/users/{user_id}',
     handler: (ctx) => {
       const opts = listOptions(ctx);
-      return { user: userToApi(userById(ctx, pathInt(ctx, 'user_id')), opts) };
+      // get_member_backend: deactivated users and bots too, read-only access.
+      const target = accessUserById(ctx, pathInt(ctx, 'user_id'), {
+        allowDeactivated: true,
+        allowBots: true,
+        forAdmin: false,
+      });
+      return { user: userToApi(target, opts) };
     },
   },
   {
+    // zerver/views/users.py update_user_by_id_api
     method: 'PATCH',
     path: '/users/{user_id}',
     handler: (ctx) => {
-      requireAdmin(ctx);
-      return updateUser(ctx, userById(ctx, pathInt(ctx, 'user_id')));
+      const p = readUpdateParams(ctx);
+      return atomic(ctx, () => {
+        const target = accessUserById(ctx, pathInt(ctx, 'user_id'), {
+          allowDeactivated: true,
+          allowBots: true,
+          forAdmin: true,
+        });
+        return updateUser(ctx, p.fullName, p.newEmail, p.role, target);
+      });
+    },
+  },
+  {
+    // zerver/views/users.py deactivate_user_backend
+    method: 'DELETE',
+    path: '/users/{user_id}',
+    handler: (ctx) => {
+      const comment = ctx.params.string('deactivation_notification_comment');
+      if (comment !== undefined && codePointLength(comment) > 2000)
+        throw badRequest('deactivation_notification_comment is too long (limit: 2000 characters)');
+      const target = accessUserById(ctx, pathInt(ctx, 'user_id'), { forAdmin: true });
+      if (target.role === ROLES.owner && !isOwner(ctx.user)) throw ownerRequired();
+      if (isLastOwner(ctx, target))
+        throw badRequest('Cannot deactivate the only organization owner');
+      deactivate(ctx, target);
+      return {};
+    },
+  },
+  {
+    // zerver/views/users.py reactivate_user_backend, zerver/actions/create_user.py
+    // do_reactivate_user (a bot whose owner is deactivated passes to the acting user).
+    method: 'POST',
+    path: '/users/{user_id}/reactivate',
+    handler: (ctx) => {
+      const target = accessUserById(ctx, pathInt(ctx, 'user_id'), {
+        allowDeactivated: true,
+        allowBots: true,
+        forAdmin: true,
+      });
+      target.isActive = true;
+      ctx.events.push({
+        users: 'all',
+        event: {
+          type: 'realm_user',
+          op: 'update',
+          person: { user_id: target.id, is_active: true },
+        },
+      });
+      if (target.isBot && target.botOwnerId !== null) {
+        const owner = findUser(ctx.org, target.botOwnerId);
+        if (owner && !owner.isActive) target.botOwnerId = ctx.user.id;
+      }
+      return {};
     },
   },
   {
@@ -114,7 +258,13 @@ export const userRoutes: Route[] = [
     path: '/users/{email}',
     handler: (ctx) => {
       const opts = listOptions(ctx);
-      return { user: userToApi(userByEmail(ctx, ctx.path.email ?? ''), opts) };
+      // get_user_by_email
+      const target = accessUserByEmail(ctx, ctx.path.email ?? '', {
+        allowDeactivated: true,
+        allowBots: true,
+        forAdmin: false,
+      });
+      return { user: userToApi(target, opts) };
     },
   },
   {
@@ -122,8 +272,16 @@ export const userRoutes: Route[] = [
     path: '/users/{email}',
     minLevel: 313,
     handler: (ctx) => {
-      requireAdmin(ctx);
-      return updateUser(ctx, userByEmail(ctx, ctx.path.email ?? ''));
+      // zerver/views/users.py update_user_by_email_api
+      const p = readUpdateParams(ctx);
+      return atomic(ctx, () => {
+        const target = accessUserByEmail(ctx, ctx.path.email ?? '', {
+          allowDeactivated: true,
+          allowBots: true,
+          forAdmin: true,
+        });
+        return updateUser(ctx, p.fullName, p.newEmail, p.role, target);
+      });
     },
   },
 ];
