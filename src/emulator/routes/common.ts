@@ -1,6 +1,6 @@
 import { adminRequired, badRequest, ownerRequired } from '../errors';
 import { isAdmin, isGuest, isOwner } from '../permissions';
-import { hasMetadataAccess } from '../permissions';
+import { hasContentAccess, hasMetadataAccess } from '../permissions';
 import type { RequestContext } from '../router';
 import type { StoredChannel, StoredUser } from '../state';
 
@@ -34,6 +34,23 @@ export function pathInt(ctx: RequestContext, name: string): number {
 export function accessChannelById(ctx: RequestContext, id: number): StoredChannel {
   const ch = ctx.org.channels.find((c) => c.id === id);
   if (!ch || !hasMetadataAccess(ctx.org, ctx.user, ch)) throw badRequest('Invalid channel ID');
+  return ch;
+}
+
+/**
+ * zerver/lib/streams.py `access_stream_by_id`: the channel, else "Invalid channel ID" when it
+ * does not exist, is archived (`require_active_channel`, the default) or the user lacks content
+ * access (with `requireContentAccess: false`, metadata access is enough).
+ */
+export function accessStreamById(
+  ctx: RequestContext,
+  id: number,
+  opts: { requireContentAccess?: boolean; requireActive?: boolean } = {},
+): StoredChannel {
+  const ch = ctx.org.channels.find((c) => c.id === id);
+  const access = opts.requireContentAccess === false ? hasMetadataAccess : hasContentAccess;
+  if (!ch || ((opts.requireActive ?? true) && ch.isArchived) || !access(ctx.org, ctx.user, ch))
+    throw badRequest('Invalid channel ID');
   return ch;
 }
 

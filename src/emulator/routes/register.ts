@@ -24,6 +24,7 @@ import {
   renderMarkdown,
   sortedFolders,
   sortedLinkifiers,
+  sortedByName,
   subscriptionToApi,
   userToApi,
   zulipVersion,
@@ -186,20 +187,22 @@ function register(ctx: RequestContext): Record<string, unknown> {
     for (const ch of channels) {
       if (!cap('archived_channels') && ch.isArchived) continue;
       const sub = subscriptionOf(org, user.id, ch.id);
-      if (sub?.active) subscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers));
+      if (sub?.active) subscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers, user));
       else if (sub) {
         if (hasMetadataAccess(org, user, ch))
-          unsubscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers));
+          unsubscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers, user));
       } else if (hasMetadataAccess(org, user, ch)) {
         const c = channelToApi(org, fl, ch);
         if (withSubscribers)
-          c.subscribers = subscriptionToApi(org, fl, ch, undefined, true).subscribers;
+          c.subscribers = subscriptionToApi(org, fl, ch, undefined, true, user).subscribers;
         never.push(c);
       }
     }
-    out.subscriptions = subscribed;
-    out.unsubscribed = unsubscribed;
-    out.never_subscribed = never;
+    // gather_subscriptions_helper: `subscribers` is `[]` where the user may not see them, and
+    // each list is sorted by channel name.
+    out.subscriptions = sortedByName(subscribed);
+    out.unsubscribed = sortedByName(unsubscribed);
+    out.never_subscribed = sortedByName(never);
   }
   if (want('stream'))
     out.streams = org.channels
