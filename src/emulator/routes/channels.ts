@@ -6,7 +6,6 @@ import type { PermissionSettingInfo } from '../../model/permissions';
 import { checkChannelName, codePointLength } from '../../model/rules';
 import {
   ApiError,
-  adminRequired,
   missingArgument,
   badRequest,
   expectationMismatch,
@@ -42,7 +41,7 @@ import { newSubscription, nextId, systemGroupId } from '../state';
 import type { StoredChannel, StoredGroupSetting } from '../state';
 import { pickColors } from '../colors';
 import { channelAudience } from '../events';
-import { addSubscription, subscriptionOf } from '../indexes';
+import { addSubscription, subscriptionOf, userById } from '../indexes';
 import { channelToApi, renderMarkdown, settingToApi, subscriptionToApi } from '../views';
 import {
   accessChannelById,
@@ -196,7 +195,8 @@ export function readCreationParams(
       throw insufficientPermission();
   }
   if (isWebPublic && inviteOnly) throw badRequest('Invalid parameters');
-  if (isDefault && !isAdmin(ctx.user)) throw adminRequired();
+  // check_channel_creation_permissions: a plain "Insufficient permission" for non-administrators.
+  if (isDefault && !isAdmin(ctx.user)) throw insufficientPermission();
   if (isDefault && inviteOnly) throw badRequest('A default channel cannot be private.');
   creation.retention = retentionRaw === undefined ? null : creationRetention(ctx, retentionRaw);
   if (topicsPolicy !== undefined) {
@@ -321,9 +321,15 @@ export function subscribeUsers(
   colorOf?: (userId: number) => string | undefined,
 ): number[] {
   const added: number[] = [];
+  // send_stream_creation_events_for_previously_inaccessible_streams: a user who could not see
+  // the channel before (a member added to a private channel, a guest to a public one) gets it
+  // created first.
+  const unseen: number[] = [];
   for (const uid of userIds) {
     const existing = subscriptionOf(ctx.org, uid, ch.id);
     if (existing?.active) continue;
+    const u = userById(ctx.org, uid);
+    if (u && !hasMetadataAccess(ctx.org, u, ch)) unseen.push(uid);
     if (existing) existing.active = true;
     else {
       const color = colorOf?.(uid) ?? pickColors(ctx.org, uid, [ch]).get(ch.id);
@@ -331,6 +337,15 @@ export function subscribeUsers(
     }
     added.push(uid);
   }
+  if (unseen.length > 0)
+    ctx.events.push({
+      users: unseen,
+      event: {
+        type: 'stream',
+        op: 'create',
+        streams: [channelToApi(ctx.org, ctx.featureLevel, ch)],
+      },
+    });
   if (added.length > 0) {
     for (const uid of added) {
       const sub = subscriptionOf(ctx.org, uid, ch.id);

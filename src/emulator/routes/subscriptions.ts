@@ -39,7 +39,12 @@ function parseSubscriptionList(
   colorLabel: string,
 ): SubscriptionRequest[] {
   return expectList(raw, varName).map((item, i) => {
-    const d = expectDict(item, `${varName}[${i}]`);
+    // A pydantic model (AddSubscriptionData): a non-object item is its `model_type` error.
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      throw badRequest(
+        `Invalid ${varName}[${i}]: Input should be a valid dictionary or instance of AddSubscriptionData`,
+      );
+    const d = item as Record<string, unknown>;
     if (d.name === undefined)
       throw badRequest(`${varName}[${i}]["name"] field is missing: Field required`);
     const name = expectString(d.name, `${varName}[${i}]["name"]`);
