@@ -12,7 +12,7 @@
  */
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
-import { addUser } from '../../src/emulator/state';
+import { addUser, nextId } from '../../src/emulator/state';
 import type { StoredGroupSetting } from '../../src/emulator/state';
 import { ROLES } from '../../src/model/kinds';
 import { clientFor, expectError, expectSuccess } from '../support/emulator-client';
@@ -1382,5 +1382,247 @@ describe('gather_subscriptions_helper: register subscription lists', () => {
     expect([...add.subscriptions[0].subscribers].sort()).toEqual(
       ['owner', 'moderator', 'alice', 'bob', 'carol', 'deploy-bot', 'dave'].map(id).sort(),
     );
+  });
+});
+
+/**
+ * A named user group made directly in the organization (arrangement only). Objects of the
+ * organization are looked up again after each request: a failed request restores a copy.
+ */
+function addGroup(name: string, memberLocals: string[], subgroups: number[] = []): number {
+  const gid = nextId(z.org);
+  z.org.groups.push({
+    id: gid,
+    name,
+    description: '',
+    isSystemGroup: false,
+    members: memberLocals.map(id),
+    subgroups,
+    deactivated: false,
+    creatorId: null,
+    dateCreated: null,
+    settings: {},
+  });
+  return gid;
+}
+
+/**
+ * test_channel_permissions.py (Zulip main, FL 442): who may subscribe, subscribe others and
+ * unsubscribe others. shiva (moderator) is moderator here, othello bob, cordelia carol/dave,
+ * desdemona owner, iago admin, hamlet alice.
+ */
+describe('test_channel_permissions.py ChannelSubscriptionPermissionTest', () => {
+  const nobody = () => group('role:nobody').id;
+
+  it('test_stream_settings_for_subscribing: public channels are open to members whatever the settings; guests never', async () => {
+    await makeChannel('public_stream', []);
+    z.org.realm.settings.can_add_subscribers_group = nobody();
+    ch('public_stream').settings.can_add_subscribers_group = nobody();
+    ch('public_stream').settings.can_subscribe_group = nobody();
+    for (const who of ['owner', 'moderator', 'alice', 'bob']) {
+      expectSuccess(await subscribeVia(who, ['public_stream']));
+      expect(isSubscribed(who, 'public_stream')).toBe(true);
+    }
+    for (const setting of [
+      'can_subscribe_group',
+      'can_add_subscribers_group',
+      'can_administer_channel_group',
+    ]) {
+      ch('public_stream').settings[setting] = only('guest');
+      expectError(await subscribeVia('guest', ['public_stream']), 'Not allowed for guest users');
+      ch('public_stream').settings[setting] = nobody();
+    }
+  });
+
+  it('test_stream_settings_for_subscribing: private channels follow can_subscribe_group / can_add_subscribers_group, never can_administer_channel_group', async () => {
+    await makeChannel('private_stream', ['admin'], { invite_only: true });
+    const refused = 'Unable to access channel (private_stream).';
+    const check = async (who: string, ok: boolean): Promise<void> => {
+      const r = await subscribeVia(who, ['private_stream']);
+      if (!ok) {
+        expectError(r, refused);
+        return;
+      }
+      expectSuccess(r);
+      expectSuccess(
+        await as(who).delete('/users/me/subscriptions', { subscriptions: ['private_stream'] }),
+      );
+    };
+    for (const who of ['owner', 'moderator', 'alice', 'bob']) await check(who, false);
+    ch('private_stream').settings.can_subscribe_group = group('role:owners').id;
+    for (const [who, ok] of [
+      ['moderator', false],
+      ['alice', false],
+      ['owner', true],
+    ] as const)
+      await check(who, ok);
+    ch('private_stream').settings.can_subscribe_group = addGroup('hamletcharacters', ['alice']);
+    for (const [who, ok] of [
+      ['owner', false],
+      ['alice', true],
+    ] as const)
+      await check(who, ok);
+    const mixed = { direct_members: [id('bob')], direct_subgroups: [group('role:owners').id] };
+    ch('private_stream').settings.can_subscribe_group = mixed;
+    for (const [who, ok] of [
+      ['alice', false],
+      ['bob', true],
+      ['owner', true],
+    ] as const)
+      await check(who, ok);
+    ch('private_stream').settings.can_subscribe_group = nobody();
+    ch('private_stream').settings.can_add_subscribers_group = mixed;
+    for (const [who, ok] of [
+      ['moderator', false],
+      ['bob', true],
+      ['owner', true],
+    ] as const)
+      await check(who, ok);
+    ch('private_stream').settings.can_add_subscribers_group = nobody();
+    ch('private_stream').settings.can_administer_channel_group = mixed;
+    for (const who of ['moderator', 'alice', 'bob', 'owner']) await check(who, false);
+  });
+
+  it('test_stream_settings_for_subscribing_other_users: channel can_add_subscribers_group and can_administer_channel_group', async () => {
+    z.org.realm.settings.can_add_subscribers_group = nobody();
+    const add = (who: string, name: string, principals = ['dave']) =>
+      subscribeVia(who, [name], { principals: principals.map(id) });
+    const undo = async (name: string): Promise<void> => {
+      expectSuccess(
+        await as('owner').delete('/users/me/subscriptions', {
+          subscriptions: [name],
+          principals: [id('dave')],
+        }),
+      );
+    };
+    await makeChannel('stream1', []);
+    ch('stream1').settings.can_add_subscribers_group = nobody();
+    expectError(await add('alice', 'stream1'), 'Insufficient permission');
+    expectSuccess(await add('admin', 'stream1'));
+
+    await makeChannel('stream2', []);
+    ch('stream2').settings.can_add_subscribers_group = group('role:moderators').id;
+    expectError(await add('alice', 'stream2'), 'Insufficient permission');
+    expectSuccess(await add('moderator', 'stream2'));
+    await undo('stream2');
+    ch('stream2').settings.can_add_subscribers_group = group('role:members').id;
+    expectSuccess(await add('alice', 'stream2', ['alice', 'dave']));
+    await undo('stream2');
+    ch('stream2').settings.can_add_subscribers_group = nobody();
+    ch('stream2').settings.can_administer_channel_group = group('role:members').id;
+    expectSuccess(await add('bob', 'stream2', ['bob', 'dave']));
+    await undo('stream2');
+    ch('stream2').settings.can_administer_channel_group = nobody();
+    ch('stream2').settings.can_add_subscribers_group = addGroup('named_user_group', ['carol']);
+    expectSuccess(await add('carol', 'stream2'));
+    await undo('stream2');
+    ch('stream2').settings.can_add_subscribers_group = only('carol');
+    expectSuccess(await add('carol', 'stream2'));
+
+    await makeChannel('private_stream', [], { invite_only: true });
+    ch('private_stream').settings.can_add_subscribers_group = group('role:members').id;
+    expectSuccess(await add('carol', 'private_stream'));
+    expect(isSubscribed('carol', 'private_stream')).toBe(false);
+    ch('private_stream').settings.can_add_subscribers_group = nobody();
+    ch('private_stream').settings.can_administer_channel_group = group('role:members').id;
+    expectError(
+      await add('carol', 'private_stream', ['erin']),
+      'Unable to access channel (private_stream).',
+    );
+  });
+
+  it('test_realm_settings_for_subscribing_other_users: the realm can_add_subscribers_group', async () => {
+    z.org.realm.settings.can_add_subscribers_group = group('role:administrators').id;
+    // A creator may subscribe others to the channel they create.
+    expectSuccess(
+      await subscribeVia('moderator', ['stream1'], {
+        principals: [id('dave')],
+        can_administer_channel_group: group('role:administrators').id,
+      }),
+    );
+    expectError(
+      await subscribeVia('moderator', ['stream1'], { principals: [id('erin')] }),
+      'Insufficient permission',
+    );
+    z.org.realm.settings.can_add_subscribers_group = group('role:nobody').id;
+    ch('stream1').settings.can_add_subscribers_group = group('role:nobody').id;
+    expectSuccess(await subscribeVia('admin', ['stream1'], { principals: [id('erin')] }));
+
+    z.org.realm.settings.can_add_subscribers_group = group('role:moderators').id;
+    await makeChannel('stream2', []);
+    expectError(
+      await subscribeVia('alice', ['stream2'], { principals: [id('dave')] }),
+      'Insufficient permission',
+    );
+    expectSuccess(await subscribeVia('moderator', ['stream2'], { principals: [id('dave')] }));
+
+    z.org.realm.settings.can_add_subscribers_group = group('role:members').id;
+    expectError(
+      await subscribeVia('guest', ['stream2'], { principals: [id('dave')] }),
+      'Not allowed for guest users',
+    );
+    expectSuccess(
+      await subscribeVia('alice', ['stream2'], { principals: [id('alice'), id('erin')] }),
+    );
+    z.org.realm.settings.can_add_subscribers_group = addGroup('named_user_group', ['bob']);
+    expectSuccess(await subscribeVia('bob', ['stream2'], { principals: [id('carol')] }));
+    z.org.realm.settings.can_add_subscribers_group = only('carol');
+    expectSuccess(await subscribeVia('carol', ['stream2'], { principals: [id('bob')] }));
+  });
+
+  it('test_can_remove_subscribers_group: named, nested and anonymous groups, metadata access, several channels', async () => {
+    const leadership = addGroup('leadership', ['admin', 'moderator']);
+    const managers = addGroup('managers', ['alice'], [leadership]);
+    await makeChannel('public_stream', []);
+    const check = async (
+      who: string,
+      setting: StoredGroupSetting | null,
+      ok: boolean,
+      channels = ['public_stream'],
+    ): Promise<void> => {
+      for (const n of channels) {
+        // Arranged by a subscriber: nobody may add to a private channel they cannot access.
+        const by = n === 'private_stream' ? 'alice' : 'owner';
+        expectSuccess(await subscribeVia(by, [n], { principals: [id('carol')] }));
+        if (setting !== null) ch(n).settings.can_remove_subscribers_group = setting;
+      }
+      const r = await as(who).delete('/users/me/subscriptions', {
+        subscriptions: channels,
+        principals: [id('carol')],
+      });
+      if (!ok) {
+        expectError(r, 'Insufficient permission');
+        return;
+      }
+      expectSuccess(r);
+      expect(r.body.removed).toHaveLength(channels.length);
+      expect(r.body.not_removed).toHaveLength(0);
+    };
+    await check('alice', leadership, false);
+    await check('admin', leadership, true);
+    await check('owner', leadership, true);
+    await check('bob', managers, false);
+    await check('moderator', managers, true);
+    await check('alice', managers, true);
+
+    await makeChannel('private_stream', ['alice'], { invite_only: true });
+    await check('moderator', leadership, false, ['private_stream']);
+    await check('admin', leadership, true, ['private_stream']);
+    expectSuccess(
+      await subscribeVia('alice', ['private_stream'], { principals: [id('moderator')] }),
+    );
+    await check('moderator', leadership, true, ['private_stream']);
+    const anon = { direct_members: [id('alice')], direct_subgroups: [leadership] };
+    await check('bob', anon, false, ['private_stream']);
+    await check('alice', anon, true, ['private_stream']);
+    await check('moderator', anon, true, ['private_stream']);
+    await check('owner', only('alice'), true, ['private_stream']);
+
+    // Administering every channel of the request is enough; administering one is not.
+    await makeChannel('private_stream_2', []);
+    ch('private_stream').settings.can_administer_channel_group = only('bob');
+    await check('bob', only('alice'), false, ['private_stream', 'private_stream_2']);
+    ch('private_stream_2').settings.can_administer_channel_group = only('bob');
+    await check('bob', only('alice'), true, ['private_stream', 'private_stream_2']);
   });
 });
