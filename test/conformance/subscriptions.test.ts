@@ -1277,9 +1277,50 @@ describe('test_users.py test_get_user_subscription_status (GET /users/{user_id}/
     expect((await status('alice', id('admin'), pid)).body.is_subscribed).toBe(false);
   });
 
-  it('access_user_by_id: bots are "No such user", deactivated users "User is deactivated"', async () => {
-    expectError(await status('alice', id('deploy-bot'), ch('general').id), 'No such user');
+  it('access_user_by_id: deactivated users are "User is deactivated"; bots are users from FL 458', async () => {
     expectError(await status('alice', id('former'), ch('general').id), 'User is deactivated');
+    expect((await status('alice', id('deploy-bot'), ch('general').id)).body.is_subscribed).toBe(
+      true,
+    );
+  });
+});
+
+describe('test_users.py test_get_user_channels (GET /users/{user_id}/channels, FL 440+)', () => {
+  const channels = async (who: string, target: number): Promise<number[]> => {
+    const r = await as(who).get(`/users/${target}/channels`);
+    expectSuccess(r);
+    return r.body.subscribed_channel_ids as number[];
+  };
+
+  it('invalid user; the list follows subscriptions; a guest sees web-public ones', async () => {
+    expectError(await as('alice').get('/users/999999/channels'), 'No such user');
+    await makeChannel('Rome', ['owner'], { is_web_public: true });
+    expect(await channels('alice', id('admin'))).not.toContain(ch('Rome').id);
+    expectSuccess(await subscribeVia('owner', ['Rome'], { principals: [id('admin')] }));
+    expect(await channels('alice', id('admin'))).toContain(ch('Rome').id);
+    expectSuccess(await subscribeVia('admin', ['design']));
+    expect(await channels('alice', id('admin'))).toContain(ch('design').id);
+    const forGuest = await channels('guest', id('admin'));
+    expect(forGuest).toContain(ch('Rome').id);
+    // get_metadata_access_streams: not the public channels a guest cannot see.
+    expect(forGuest).not.toContain(ch('design').id);
+  });
+
+  it('only channels the caller has metadata access to', async () => {
+    expect(await channels('alice', id('admin'))).not.toContain(ch('leadership').id);
+    expect(await channels('alan', id('admin'))).toContain(ch('leadership').id);
+  });
+
+  it('access_user_by_id: deactivated users; bots before FL 458, allowed from FL 458', async () => {
+    expectError(await as('alice').get(`/users/${id('former')}/channels`), 'User is deactivated');
+    expect(await channels('alice', id('deploy-bot'))).toContain(ch('general').id);
+    await z.close();
+    await start(457);
+    expectError(await as('alice').get(`/users/${id('deploy-bot')}/channels`), 'No such user');
+    expectError(
+      await as('alice').get(`/users/${id('deploy-bot')}/subscriptions/${ch('general').id}`),
+      'No such user',
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import { adminRequired, badRequest, ownerRequired } from '../errors';
 import { isAdmin, isGuest, isOwner } from '../permissions';
 import { hasContentAccess, hasMetadataAccess } from '../permissions';
+import { userById } from '../indexes';
 import type { RequestContext } from '../router';
 import type { StoredChannel, StoredUser } from '../state';
 
@@ -52,6 +53,19 @@ export function accessStreamById(
   if (!ch || ((opts.requireActive ?? true) && ch.isArchived) || !access(ctx.org, ctx.user, ch))
     throw badRequest('Invalid channel ID');
   return ch;
+}
+
+/**
+ * zerver/lib/users.py `access_user_by_id(..., for_admin=False)` as `GET /users/{id}/channels`
+ * and `GET /users/{id}/subscriptions/{stream_id}` use it: unknown users and, before FL 458
+ * (which lets these checks take bot users, ../shared/zulip-api/NOTES.md), bots are "No such
+ * user"; deactivated users "User is deactivated".
+ */
+export function accessTargetUser(ctx: RequestContext, id: number): StoredUser {
+  const u = userById(ctx.org, id);
+  if (!u || (u.isBot && ctx.featureLevel < 458)) throw badRequest('No such user');
+  if (!u.isActive) throw badRequest('User is deactivated');
+  return u;
 }
 
 /** A channel by name, case-insensitively after stripping, archived ones included. */

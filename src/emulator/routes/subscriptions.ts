@@ -17,7 +17,14 @@ import { pickColors } from '../colors';
 import { channelAudience } from '../events';
 import { activeSubscriptionOf, subscriptionOf, subscriptionRowsOfUser, userById } from '../indexes';
 import { sortedByName, subscriptionToApi } from '../views';
-import { atomic, accessStreamById, channelByName, pathInt, requireNonGuest } from './common';
+import {
+  atomic,
+  accessStreamById,
+  accessTargetUser,
+  channelByName,
+  pathInt,
+  requireNonGuest,
+} from './common';
 import {
   checkCanCreate,
   checkNewChannel,
@@ -538,15 +545,12 @@ export const subscriptionRoutes: Route[] = [
   { method: 'POST', path: '/users/me/subscriptions/properties', handler: bulkProperties },
   { method: 'PATCH', path: '/users/me/subscriptions/{stream_id}', handler: singleProperty },
   {
-    // zerver/views/users.py get_subscription_backend: the user first (`access_user_by_id`: bots
-    // are "No such user", deactivated users "User is deactivated"), then metadata access to an
-    // active channel.
+    // zerver/views/users.py get_subscription_backend: the user first (`access_user_by_id`), then
+    // metadata access to an active channel.
     method: 'GET',
     path: '/users/{user_id}/subscriptions/{stream_id}',
     handler: (ctx) => {
-      const target = userById(ctx.org, pathInt(ctx, 'user_id'));
-      if (!target || target.isBot) throw badRequest('No such user');
-      if (!target.isActive) throw badRequest('User is deactivated');
+      const target = accessTargetUser(ctx, pathInt(ctx, 'user_id'));
       const ch = accessStreamById(ctx, pathInt(ctx, 'stream_id'), { requireContentAccess: false });
       return { is_subscribed: isSubscribed(ctx.org, target.id, ch.id) };
     },
