@@ -286,6 +286,28 @@ describe('SubscriptionAPITest: channel names', () => {
     expectError(await subscribeVia('alice', ['']), "Channel name can't be empty.");
   });
 
+  it('AddSubscriptionData: a description over 1024 characters fails while parsing, for any item', async () => {
+    const long = 'a'.repeat(1025);
+    expectError(
+      await subscribeVia('alice', ['general', { name: 'design', description: long }]),
+      'subscriptions[1]["description"] is too long (limit: 1024 characters)',
+    );
+    expectError(
+      await as('alice').patch('/users/me/subscriptions', {
+        add: [{ name: 'new_one', description: long }],
+      }),
+      'add[0]["description"] is too long (limit: 1024 characters)',
+    );
+    expect(isSubscribed('alice', 'design')).toBe(false);
+  });
+
+  it('FL 362: channels are subscribed to and unsubscribed from when archived too', async () => {
+    const r = await subscribeVia('bob', ['old-projects']);
+    expectSuccess(r);
+    expect(r.body.subscribed).toEqual({ [id('bob')]: ['old-projects'] });
+    expect(isSubscribed('bob', 'old-projects')).toBe(true);
+  });
+
   it('test_non_ascii_stream_subscription', async () => {
     const r = await subscribeVia('alice', ['general', 'hümbüǵ']);
     expectSuccess(r);
@@ -705,6 +727,23 @@ describe('SubscriptionAPITest: unsubscribing', () => {
     });
     expectSuccess(r);
     expect(r.body.removed).toEqual(['old-projects']);
+  });
+
+  it('bulk_principals_to_user_profiles: a deactivated principal fails the unsubscribe', async () => {
+    user('bob').isActive = false;
+    expectError(
+      await as('admin').delete('/users/me/subscriptions', {
+        subscriptions: ['general'],
+        principals: [id('bob')],
+      }),
+      'User is deactivated',
+    );
+  });
+
+  it('remove_subscriptions_backend has no guest check: a guest leaves a channel', async () => {
+    const r = await as('guest').delete('/users/me/subscriptions', { subscriptions: ['general'] });
+    expectSuccess(r);
+    expect(r.body.removed).toEqual(['general']);
   });
 
   it('test_remove_invalid_user: No such user', async () => {

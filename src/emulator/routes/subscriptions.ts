@@ -1,5 +1,5 @@
 import { supports } from '../../model/features';
-import { checkChannelName, isHexColor } from '../../model/rules';
+import { checkChannelName, codePointLength, isHexColor } from '../../model/rules';
 import { badRequest, insufficientPermission, missingArgument } from '../errors';
 import { expectDict, expectList, expectString } from '../params';
 import {
@@ -56,9 +56,12 @@ function parseSubscriptionList(
       throw badRequest(`${varName}[${i}]["name"] field is missing: Field required`);
     const name = expectString(d.name, `${varName}[${i}]["name"]`);
     const description =
-      d.description === undefined
+      d.description === undefined || d.description === null
         ? ''
         : expectString(d.description, `${varName}[${i}]["description"]`);
+    // ChannelDescription: max_length 1024, checked while parsing, for every item.
+    if (codePointLength(description) > 1024)
+      throw badRequest(`${varName}[${i}]["description"] is too long (limit: 1024 characters)`);
     let color: string | undefined;
     if (d.color !== undefined) {
       color = expectString(d.color, `${varName}[${i}]["color"]`);
