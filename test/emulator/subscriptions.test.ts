@@ -155,7 +155,9 @@ describe('POST /users/me/subscriptions', () => {
       await owner.post('/users/me/subscriptions', {
         subscriptions: [{ name: 'ok', description: 'x'.repeat(1025) }],
       }),
-      'description is too long (limit: 1024 characters)',
+      // AddSubscriptionData.description (ChannelDescription, max_length 1024): a typed_endpoint
+      // error, named by the parameter's path.
+      'subscriptions[0]["description"] is too long (limit: 1024 characters)',
     );
     expect(z.org.channels.some((c) => c.name === 'ok')).toBe(false);
     expectError(
