@@ -501,6 +501,22 @@ describe('SubscriptionAPITest: subscribing', () => {
     );
   });
 
+  it('test_private_stream_subscription: peer_add for a private channel goes to its subscribers and the administrators, not to other members', async () => {
+    await makeChannel('private', ['alice'], { invite_only: true });
+    const qAlice = await registerQueue('alice');
+    const qAlan = await registerQueue('alan');
+    const qDave = await registerQueue('dave');
+    expectSuccess(await subscribeVia('alice', ['private'], { principals: [id('bob')] }));
+    for (const who of [
+      ['alice', qAlice],
+      ['alan', qAlan],
+    ] as const) {
+      const peer = (await events(who[0], who[1])).filter((e) => e.op === 'peer_add');
+      expect(peer.map((e) => e.user_ids)).toEqual([[id('bob')]]);
+    }
+    expect(await events('dave', qDave)).toEqual([]);
+  });
+
   it.each([
     ['id', (local: string): number | string => id(local)],
     ['legacy email', (local: string): number | string => user(local).email],
