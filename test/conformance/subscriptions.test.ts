@@ -317,6 +317,50 @@ describe('SubscriptionAPITest: channel names', () => {
   });
 });
 
+describe('SubscriptionAPITest._test_group_based_settings_for_creating_streams', () => {
+  it.each([
+    [
+      'test_user_settings_for_creating_private_streams',
+      'can_create_private_channel_group',
+      true,
+      false,
+    ],
+    [
+      'test_user_settings_for_creating_public_streams',
+      'can_create_public_channel_group',
+      false,
+      false,
+    ],
+    [
+      'test_user_settings_for_creating_web_public_streams',
+      'can_create_web_public_channel_group',
+      false,
+      true,
+    ],
+  ])('%s: %s', async (_name, setting, inviteOnly, webPublic) => {
+    const create = (who: string, name: string) =>
+      subscribeVia(who, [name], { invite_only: inviteOnly, is_web_public: webPublic });
+    const setRealm = (v: StoredGroupSetting): void => {
+      z.org.realm.settings[setting] = v;
+    };
+    setRealm(group('role:administrators').id);
+    expectError(await create('bob', 'new_stream1'), 'Insufficient permission');
+    expect(z.org.channels.some((c) => c.name === 'new_stream1')).toBe(false);
+    expectSuccess(await create('admin', 'new_stream1'));
+    setRealm(group('role:members').id);
+    expectSuccess(await create('bob', 'new_stream2'));
+    setRealm(addGroup('Leadership', ['owner']));
+    expectError(await create('admin', 'new_stream3'), 'Insufficient permission');
+    expectSuccess(await create('owner', 'new_stream3'));
+    setRealm({ direct_members: [id('bob')], direct_subgroups: [addGroup('Staff', ['admin'])] });
+    expectError(await create('owner', 'new_stream4'), 'Insufficient permission');
+    expectSuccess(await create('admin', 'new_stream4'));
+    expectSuccess(await create('bob', 'new_stream5'));
+    expect(ch('new_stream5').inviteOnly).toBe(inviteOnly);
+    expect(ch('new_stream5').isWebPublic).toBe(webPublic);
+  });
+});
+
 describe('SubscriptionAPITest: GET /users/me/subscriptions', () => {
   it.each([[{}], [{ include_subscribers: 'false' }]])(
     'test_successful_subscriptions_list: %j has no subscribers field',
