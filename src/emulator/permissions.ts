@@ -159,8 +159,8 @@ export function hasContentAccess(org: OrgState, user: StoredUser, ch: StoredChan
   if (ch.isWebPublic) return true;
   if (!ch.inviteOnly && !isGuest(user)) return true;
   if (isSubscribed(org, user.id, ch.id)) return true;
-  // user_has_content_access: guests only through a subscription (the groups below do not
-  // allow role:everyone).
+  // Guests get nothing from the group settings (zerver/lib/streams.py user_has_content_access:
+  // the guest check comes first, as the settings have allow_everyone_group=False).
   if (isGuest(user)) return false;
   return (
     holdsSetting(org, user, ch.settings.can_add_subscribers_group) ||
@@ -170,5 +170,28 @@ export function hasContentAccess(org: OrgState, user: StoredUser, ch: StoredChan
 
 /** Metadata access: content access, realm administrators, and channel administrators. */
 export function hasMetadataAccess(org: OrgState, user: StoredUser, ch: StoredChannel): boolean {
-  return hasContentAccess(org, user, ch) || canAdministerChannel(org, user, ch);
+  // user_has_metadata_access: a guest's access ends with web-public and subscribed channels.
+  return hasContentAccess(org, user, ch) || (!isGuest(user) && canAdministerChannel(org, user, ch));
+}
+
+/**
+ * Whether the user may see the channel's subscribers (zerver/lib/subscription_info.py
+ * `validate_user_access_to_subscribers_helper`): web-public channels; a guest only those they
+ * are subscribed to; administrators and members of the three metadata-granting group settings
+ * every channel; others public channels and the private channels they are subscribed to.
+ * Where this is false, Zulip's subscription lists carry `subscribers: []`
+ * (`bulk_get_subscriber_user_ids`), and `GET /streams/{id}/members` refuses.
+ */
+export function canSeeSubscribers(org: OrgState, user: StoredUser, ch: StoredChannel): boolean {
+  if (ch.isWebPublic) return true;
+  const subscribed = isSubscribed(org, user.id, ch.id);
+  if (isGuest(user)) return subscribed;
+  if (isAdmin(user)) return true;
+  if (
+    holdsSetting(org, user, ch.settings.can_administer_channel_group) ||
+    holdsSetting(org, user, ch.settings.can_add_subscribers_group) ||
+    holdsSetting(org, user, ch.settings.can_subscribe_group)
+  )
+    return true;
+  return !ch.inviteOnly || subscribed;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { supports } from '../model/features';
 import { channelSettingInfos } from './group-settings';
-import { directMembers, findUser, subscriberIds } from './permissions';
+import { canSeeSubscribers, directMembers, findUser, subscriberIds } from './permissions';
 import type {
   OrgState,
   StoredChannel,
@@ -79,13 +79,18 @@ export function channelToApi(
   return out;
 }
 
-/** A subscription object (`GET /users/me/subscriptions`, register `subscriptions`). */
+/**
+ * A subscription object (`GET /users/me/subscriptions`, register `subscriptions`). With a
+ * `viewer`, `subscribers` is `[]` for a channel whose subscribers the viewer may not see, as
+ * Zulip sends it (`bulk_get_subscriber_user_ids` starts every channel at `[]`).
+ */
 export function subscriptionToApi(
   org: OrgState,
   fl: number,
   ch: StoredChannel,
   sub: StoredSubscription | undefined,
   withSubscribers: boolean,
+  viewer?: StoredUser,
 ): Record<string, unknown> {
   const base = channelToApi(org, fl, ch);
   delete base.stream_weekly_traffic;
@@ -103,8 +108,27 @@ export function subscriptionToApi(
       wildcard_mentions_notify: sub.wildcardMentionsNotify,
     });
   }
-  if (withSubscribers) out.subscribers = subscriberIds(org, ch.id);
+  if (withSubscribers)
+    out.subscribers =
+      viewer === undefined || canSeeSubscribers(org, viewer, ch) ? subscriberIds(org, ch.id) : [];
   return out;
+}
+
+/**
+ * Subscription objects in Zulip's order: by channel name, as Python sorts strings (by code
+ * point, case-sensitively), as `gather_subscriptions_helper` returns its three lists.
+ */
+export function sortedByName<T>(items: readonly T[]): T[] {
+  const keyed = items.map((item) => ({
+    item,
+    key: Array.from(String((item as { name?: unknown }).name), (c) => c.codePointAt(0) ?? 0),
+  }));
+  keyed.sort(({ key: ka }, { key: kb }) => {
+    for (let i = 0; i < Math.min(ka.length, kb.length); i++)
+      if (ka[i] !== kb[i]) return (ka[i] ?? 0) - (kb[i] ?? 0);
+    return ka.length - kb.length;
+  });
+  return keyed.map((k) => k.item);
 }
 
 /** A Gravatar URL, as Zulip gives for users without an uploaded avatar. */

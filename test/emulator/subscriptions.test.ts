@@ -155,7 +155,9 @@ describe('POST /users/me/subscriptions', () => {
       await owner.post('/users/me/subscriptions', {
         subscriptions: [{ name: 'ok', description: 'x'.repeat(1025) }],
       }),
-      'description is too long (limit: 1024 characters)',
+      // AddSubscriptionData.description (ChannelDescription, max_length 1024): a typed_endpoint
+      // error, named by the parameter's path.
+      'subscriptions[0]["description"] is too long (limit: 1024 characters)',
     );
     expect(z.org.channels.some((c) => c.name === 'ok')).toBe(false);
     expectError(
@@ -260,15 +262,17 @@ describe('subscription properties', () => {
   });
 
   test('not atomic: items before the failing one stay applied; in_home_view is !is_muted', async () => {
+    // The values are all checked first (an unknown property applies nothing: it fails while
+    // the parameter is parsed); a channel the user is not subscribed to fails mid-way.
     const general = ch('general').id;
     const r = await alice.post('/users/me/subscriptions/properties', {
       subscription_data: [
         { stream_id: general, property: 'pin_to_top', value: true },
         { stream_id: general, property: 'in_home_view', value: false },
-        { stream_id: general, property: 'nope', value: true },
+        { stream_id: ch('design').id, property: 'pin_to_top', value: true },
       ],
     });
-    expectError(r, 'Unknown subscription property: nope');
+    expectError(r, `Not subscribed to channel ID ${ch('design').id}`);
     const sub = z.org.subscriptions.find(
       (s) => s.userId === user('alice').id && s.channelId === general,
     )!;

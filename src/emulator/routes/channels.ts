@@ -6,7 +6,6 @@ import type { PermissionSettingInfo } from '../../model/permissions';
 import { checkChannelName, codePointLength } from '../../model/rules';
 import {
   ApiError,
-  adminRequired,
   missingArgument,
   badRequest,
   expectationMismatch,
@@ -41,8 +40,9 @@ import type { Params } from '../params';
 import type { RequestContext, Route } from '../router';
 import { newSubscription, nextId, systemGroupId } from '../state';
 import type { StoredChannel, StoredGroupSetting } from '../state';
+import { pickColors } from '../colors';
 import { channelAudience } from '../events';
-import { addSubscription, subscriptionOf } from '../indexes';
+import { addSubscription, subscriptionOf, userById } from '../indexes';
 import { channelToApi, renderMarkdown, settingToApi, subscriptionToApi } from '../views';
 import {
   accessPermissionsNotice,
@@ -55,7 +55,14 @@ import {
   sendChannelEventsNotice,
   topicsPolicyNotice,
 } from '../channel-notices';
-import { accessChannelById, channelByName, pathInt, requireAdmin, requireNonGuest } from './common';
+import {
+  accessChannelById,
+  accessStreamById,
+  channelByName,
+  pathInt,
+  requireAdmin,
+  requireNonGuest,
+} from './common';
 import { messages } from './messages';
 
 const MAX_DESCRIPTION = 1024;
@@ -208,7 +215,8 @@ export function readCreationParams(
       throw insufficientPermission();
   }
   if (isWebPublic && inviteOnly) throw badRequest('Invalid parameters');
-  if (isDefault && !isAdmin(ctx.user)) throw adminRequired();
+  // check_channel_creation_permissions: a plain "Insufficient permission" for non-administrators.
+  if (isDefault && !isAdmin(ctx.user)) throw insufficientPermission();
   if (isDefault && inviteOnly) throw badRequest('A default channel cannot be private.');
   creation.retention = retentionRaw === undefined ? null : creationRetention(ctx, retentionRaw);
   if (topicsPolicy !== undefined) {
@@ -253,11 +261,13 @@ export function checkNewChannel(ctx: RequestContext, name: string, description: 
     throw badRequest(`description is too long (limit: ${MAX_DESCRIPTION} characters)`);
 }
 
-/** The `default_streams` event: the whole list of IDs, to everyone. */
+/** The `default_streams` event: the whole list of IDs, to active users who are not guests. */
 export function defaultStreamsEvent(ctx: RequestContext): void {
-  // An ID list since FL 330 (channel objects before).
+  // An ID list since FL 330 (channel objects before); zerver/actions/default_streams.py
+  // notify_default_streams sends it to `active_non_guest_user_ids`.
   const list = [...ctx.org.defaultChannelIds];
-  ctx.events.push({ users: 'all', event: { type: 'default_streams', default_streams: list } });
+  const users = ctx.org.users.filter((u) => u.isActive && !isGuest(u)).map((u) => u.id);
+  ctx.events.push({ users, event: { type: 'default_streams', default_streams: list } });
 }
 
 /** A `stream` `update` event for one property. */
@@ -320,25 +330,43 @@ export function createChannel(
   return ch;
 }
 
-/** Subscribes users to a channel; returns the IDs that were newly subscribed. */
+/**
+ * Subscribes users to a channel; returns the IDs that were newly subscribed. A reactivated
+ * subscription keeps its color; a new one gets `colorOf(userId)`, by default the user's next
+ * unused palette color (`pick_colors`).
+ */
 export function subscribeUsers(
   ctx: RequestContext,
   ch: StoredChannel,
   userIds: number[],
+  colorOf?: (userId: number) => string | undefined,
 ): number[] {
   const added: number[] = [];
-  const colors = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd'];
+  // send_stream_creation_events_for_previously_inaccessible_streams: a user who could not see
+  // the channel before (a member added to a private channel, a guest to a public one) gets it
+  // created first.
+  const unseen: number[] = [];
   for (const uid of userIds) {
     const existing = subscriptionOf(ctx.org, uid, ch.id);
     if (existing?.active) continue;
+    const u = userById(ctx.org, uid);
+    if (u && !hasMetadataAccess(ctx.org, u, ch)) unseen.push(uid);
     if (existing) existing.active = true;
-    else
-      addSubscription(
-        ctx.org,
-        newSubscription(uid, ch.id, colors[ch.id % colors.length] ?? '#76ce90'),
-      );
+    else {
+      const color = colorOf?.(uid) ?? pickColors(ctx.org, uid, [ch]).get(ch.id);
+      addSubscription(ctx.org, newSubscription(uid, ch.id, color));
+    }
     added.push(uid);
   }
+  if (unseen.length > 0)
+    ctx.events.push({
+      users: unseen,
+      event: {
+        type: 'stream',
+        op: 'create',
+        streams: [channelToApi(ctx.org, ctx.featureLevel, ch)],
+      },
+    });
   if (added.length > 0) {
     for (const uid of added) {
       const sub = subscriptionOf(ctx.org, uid, ch.id);
@@ -918,8 +946,9 @@ export const channelRoutes: Route[] = [
   {
     method: 'GET',
     path: '/streams/{stream_id}/members',
+    // get_subscribers_backend: metadata access to an active channel.
     handler: (ctx) => {
-      const ch = accessChannelById(ctx, pathInt(ctx, 'stream_id'));
+      const ch = accessStreamById(ctx, pathInt(ctx, 'stream_id'), { requireContentAccess: false });
       return { subscribers: subscriberIds(ctx.org, ch.id) };
     },
   },
@@ -942,8 +971,9 @@ export const channelRoutes: Route[] = [
     method: 'POST',
     path: '/default_streams',
     handler: (ctx) => {
+      // add_default_stream: content access to an active channel (no bypass for administrators).
       requireAdmin(ctx);
-      const ch = accessChannelById(ctx, defaultChannelId(ctx));
+      const ch = accessStreamById(ctx, defaultChannelId(ctx));
       if (ch.inviteOnly) throw badRequest('Private channels cannot be made default.');
       if (!ctx.org.defaultChannelIds.includes(ch.id)) {
         ctx.org.defaultChannelIds.push(ch.id);
@@ -956,8 +986,9 @@ export const channelRoutes: Route[] = [
     method: 'DELETE',
     path: '/default_streams',
     handler: (ctx) => {
+      // remove_default_stream: metadata access to an active channel.
       requireAdmin(ctx);
-      const ch = accessChannelById(ctx, defaultChannelId(ctx));
+      const ch = accessStreamById(ctx, defaultChannelId(ctx), { requireContentAccess: false });
       if (ctx.org.defaultChannelIds.includes(ch.id)) {
         ctx.org.defaultChannelIds = ctx.org.defaultChannelIds.filter((x) => x !== ch.id);
         defaultStreamsEvent(ctx);

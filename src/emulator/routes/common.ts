@@ -1,6 +1,7 @@
 import { adminRequired, badRequest, ownerRequired } from '../errors';
 import { isAdmin, isGuest, isOwner } from '../permissions';
-import { hasMetadataAccess } from '../permissions';
+import { hasContentAccess, hasMetadataAccess } from '../permissions';
+import { userById } from '../indexes';
 import type { RequestContext } from '../router';
 import type { StoredChannel, StoredUser } from '../state';
 
@@ -35,6 +36,36 @@ export function accessChannelById(ctx: RequestContext, id: number): StoredChanne
   const ch = ctx.org.channels.find((c) => c.id === id);
   if (!ch || !hasMetadataAccess(ctx.org, ctx.user, ch)) throw badRequest('Invalid channel ID');
   return ch;
+}
+
+/**
+ * zerver/lib/streams.py `access_stream_by_id`: the channel, else "Invalid channel ID" when it
+ * does not exist, is archived (`require_active_channel`, the default) or the user lacks content
+ * access (with `requireContentAccess: false`, metadata access is enough).
+ */
+export function accessStreamById(
+  ctx: RequestContext,
+  id: number,
+  opts: { requireContentAccess?: boolean; requireActive?: boolean } = {},
+): StoredChannel {
+  const ch = ctx.org.channels.find((c) => c.id === id);
+  const access = opts.requireContentAccess === false ? hasMetadataAccess : hasContentAccess;
+  if (!ch || ((opts.requireActive ?? true) && ch.isArchived) || !access(ctx.org, ctx.user, ch))
+    throw badRequest('Invalid channel ID');
+  return ch;
+}
+
+/**
+ * zerver/lib/users.py `access_user_by_id(..., for_admin=False)` as `GET /users/{id}/channels`
+ * and `GET /users/{id}/subscriptions/{stream_id}` use it: unknown users and, before FL 458
+ * (which lets these checks take bot users, ../shared/zulip-api/NOTES.md), bots are "No such
+ * user"; deactivated users "User is deactivated".
+ */
+export function accessTargetUser(ctx: RequestContext, id: number): StoredUser {
+  const u = userById(ctx.org, id);
+  if (!u || (u.isBot && ctx.featureLevel < 458)) throw badRequest('No such user');
+  if (!u.isActive) throw badRequest('User is deactivated');
+  return u;
 }
 
 /** A channel by name, case-insensitively after stripping, archived ones included. */

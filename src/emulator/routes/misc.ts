@@ -1,7 +1,7 @@
-import { ApiError, badRequest } from '../errors';
+import { ApiError } from '../errors';
 import { hasMetadataAccess, isSubscribed } from '../permissions';
 import type { Route } from '../router';
-import { pathInt } from './common';
+import { accessTargetUser, pathInt } from './common';
 
 /** Endpoints that fit no other file. Peripheral endpoints (drafts, flags, ...) go here or beside. */
 export const miscRoutes: Route[] = [
@@ -21,8 +21,9 @@ export const miscRoutes: Route[] = [
     path: '/users/{user_id}/channels',
     minLevel: 440,
     handler: (ctx) => {
-      const uid = pathInt(ctx, 'user_id');
-      if (!ctx.org.users.some((u) => u.id === uid)) throw badRequest('No such user');
+      // get_subscribed_channels_backend: access_user_by_id, then the target's channels (archived
+      // ones too) that the caller has metadata access to.
+      const uid = accessTargetUser(ctx, pathInt(ctx, 'user_id')).id;
       return {
         subscribed_channel_ids: ctx.org.channels
           .filter(

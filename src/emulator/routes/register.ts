@@ -24,6 +24,7 @@ import {
   renderMarkdown,
   sortedFolders,
   sortedLinkifiers,
+  sortedByName,
   subscriptionToApi,
   userToApi,
   zulipVersion,
@@ -210,12 +211,6 @@ function realmUserData(
   };
 }
 
-/** Python's sort of dicts by `name` (code-point order), as gather_subscriptions_helper sorts. */
-function byName(a: Record<string, unknown>, b: Record<string, unknown>): number {
-  const x = String(a.name);
-  const y = String(b.name);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
 
 /** The `subscription` part (zerver/lib/subscription_info.py gather_subscriptions_helper). */
 function subscriptionData(
@@ -230,21 +225,23 @@ function subscriptionData(
   for (const ch of org.channels) {
     if (!archivedChannels && ch.isArchived) continue;
     const sub = subscriptionOf(org, user.id, ch.id);
-    if (sub?.active) subscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers));
+    if (sub?.active) subscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers, user));
     else if (sub) {
       if (hasMetadataAccess(org, user, ch))
-        unsubscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers));
+        unsubscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers, user));
     } else if (hasMetadataAccess(org, user, ch)) {
       const c = channelToApi(org, fl, ch);
       if (withSubscribers)
-        c.subscribers = subscriptionToApi(org, fl, ch, undefined, true).subscribers;
+        c.subscribers = subscriptionToApi(org, fl, ch, undefined, true, user).subscribers;
       never.push(c);
     }
   }
   return {
-    subscriptions: subscribed.sort(byName),
-    unsubscribed: unsubscribed.sort(byName),
-    never_subscribed: never.sort(byName),
+    // gather_subscriptions_helper: each list sorted by name (Python's code-point order), and
+    // `subscribers: []` where the user may not see them.
+    subscriptions: sortedByName(subscribed),
+    unsubscribed: sortedByName(unsubscribed),
+    never_subscribed: sortedByName(never),
   };
 }
 

@@ -1,27 +1,29 @@
 import { supports } from '../../model/features';
-import { checkChannelName, isHexColor } from '../../model/rules';
+import { checkChannelName, codePointLength, isHexColor } from '../../model/rules';
 import { badRequest, insufficientPermission, missingArgument } from '../errors';
 import { expectDict, expectList, expectString } from '../params';
 import {
-  canAdministerChannel,
+  hasContentAccess,
   hasMetadataAccess,
   holdsRealmSetting,
   holdsSetting,
+  isAdmin,
   isGuest,
   isSubscribed,
 } from '../permissions';
 import type { RequestContext, Route } from '../router';
 import type { StoredChannel, StoredSubscription, StoredUser } from '../state';
+import { pickColors } from '../colors';
 import { channelAudience } from '../events';
-import { activeSubscriptionOf, subscriptionOf, subscriptionRowsOfUser } from '../indexes';
-import { subscriptionToApi } from '../views';
+import { activeSubscriptionOf, subscriptionOf, subscriptionRowsOfUser, userById } from '../indexes';
+import { sortedByName, subscriptionToApi } from '../views';
 import {
   atomic,
-  accessChannelById,
+  accessStreamById,
+  accessTargetUser,
   channelByName,
   pathInt,
   requireNonGuest,
-  userByIdOrEmail,
 } from './common';
 import {
   checkCanCreate,
@@ -44,14 +46,22 @@ function parseSubscriptionList(
   colorLabel: string,
 ): SubscriptionRequest[] {
   return expectList(raw, varName).map((item, i) => {
-    const d = expectDict(item, `${varName}[${i}]`);
+    // A pydantic model (AddSubscriptionData): a non-object item is its `model_type` error.
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      throw badRequest(
+        `Invalid ${varName}[${i}]: Input should be a valid dictionary or instance of AddSubscriptionData`,
+      );
+    const d = item as Record<string, unknown>;
     if (d.name === undefined)
       throw badRequest(`${varName}[${i}]["name"] field is missing: Field required`);
     const name = expectString(d.name, `${varName}[${i}]["name"]`);
     const description =
-      d.description === undefined
+      d.description === undefined || d.description === null
         ? ''
         : expectString(d.description, `${varName}[${i}]["description"]`);
+    // ChannelDescription: max_length 1024, checked while parsing, for every item.
+    if (codePointLength(description) > 1024)
+      throw badRequest(`${varName}[${i}]["description"] is too long (limit: 1024 characters)`);
     let color: string | undefined;
     if (d.color !== undefined) {
       color = expectString(d.color, `${varName}[${i}]["color"]`);
@@ -64,57 +74,83 @@ function parseSubscriptionList(
   });
 }
 
-/** `principals`: all IDs or all emails; the first element decides. */
-function resolvePrincipals(ctx: RequestContext, raw: unknown): StoredUser[] {
-  if (raw === undefined) return [ctx.user];
+/**
+ * `principals` as typed_endpoint parses `Json[list[str] | list[int]] | None`: all IDs or all
+ * emails (the first element that is neither decides the error); `null` is no principals.
+ */
+function parsePrincipals(raw: unknown): Array<number | string> {
+  if (raw === undefined || raw === null) return [];
   const list = expectList(raw, 'principals');
   const allInts = list.every((x) => typeof x === 'number' && Number.isInteger(x));
   if (!allInts) {
     const bad = list.findIndex((x) => typeof x !== 'string');
     if (bad >= 0) throw badRequest(`principals["list[str]"][${bad}] is not a string`);
   }
+  return list as Array<number | string>;
+}
+
+/**
+ * zerver/views/streams.py `bulk_principals_to_user_profiles`: every principal must name a user
+ * of the organization ("No such user"), then each must be active ("User is deactivated"); bots
+ * are allowed. Emails match case-insensitively after stripping.
+ */
+function principalsToUsers(ctx: RequestContext, principals: Array<number | string>): StoredUser[] {
   const users: StoredUser[] = [];
-  for (const p of list as Array<number | string>) {
-    const u = userByIdOrEmail(ctx, p);
+  const byEmail = new Map<string, StoredUser>();
+  if (principals.some((p) => typeof p === 'string'))
+    for (const u of ctx.org.users) byEmail.set(u.email.toUpperCase(), u);
+  for (const p of principals) {
+    const u = typeof p === 'number' ? userById(ctx.org, p) : byEmail.get(p.trim().toUpperCase());
     if (!u) throw badRequest('No such user');
-    if (!u.isActive) throw badRequest('User is deactivated');
     if (!users.includes(u)) users.push(u);
   }
+  for (const u of users) if (!u.isActive) throw badRequest('User is deactivated');
   return users;
 }
 
-/** Whether the user may subscribe themself (Zulip's `filter_stream_authorization`). */
-function canAccessForSubscribe(ctx: RequestContext, ch: StoredChannel): boolean {
+/**
+ * Which channels the user may not add others to (zerver/lib/streams.py
+ * `get_streams_to_which_user_cannot_add_subscribers`, for channels the user has content access
+ * to): none for holders of the realm's `can_add_subscribers_group` and for administrators;
+ * otherwise those where the user is neither a channel administrator nor in the channel's
+ * `can_add_subscribers_group`.
+ */
+function cannotAddSubscribers(ctx: RequestContext, ch: StoredChannel): boolean {
   const { org, user } = ctx;
-  if (!ch.inviteOnly && !isGuest(user)) return true;
-  if (isSubscribed(org, user.id, ch.id)) return true;
-  return (
-    holdsSetting(org, user, ch.settings.can_subscribe_group) ||
-    holdsSetting(org, user, ch.settings.can_add_subscribers_group) ||
-    canAdministerChannel(org, user, ch)
-  );
+  if (holdsRealmSetting(org, user, 'can_add_subscribers_group') || isAdmin(user)) return false;
+  if (isGuest(user)) return true;
+  if (holdsSetting(org, user, ch.settings.can_administer_channel_group)) return false;
+  return !holdsSetting(org, user, ch.settings.can_add_subscribers_group);
 }
 
-/** Whether the user may add other users to the channel. */
-function canAddSubscribers(ctx: RequestContext, ch: StoredChannel): boolean {
-  const { org, user } = ctx;
-  if (canAdministerChannel(org, user, ch)) return true;
-  if (holdsSetting(org, user, ch.settings.can_add_subscribers_group)) return true;
-  return !ch.inviteOnly && holdsRealmSetting(org, user, 'can_add_subscribers_group');
-}
-
+/**
+ * zerver/views/streams.py `add_subscriptions_backend` (after its guest check). The order of its
+ * checks: channel names, creation of the missing channels (list_to_streams), then
+ * `filter_stream_authorization_for_adding_subscribers` on the existing ones: a channel the
+ * acting user has no content access to (`user_has_content_access`: web-public, subscribed,
+ * public for non-guests, or a member of its `can_subscribe_group` / `can_add_subscribers_group`;
+ * organization and channel administrators get no bypass) fails the whole call with "Unable to
+ * access channel (NAME)." unless `authorization_errors_fatal` is false (then it is listed in
+ * `unauthorized` and skipped); subscribing anyone but oneself also needs the right to add
+ * subscribers to every accessible channel ("Insufficient permission", fatal or not). Principals
+ * are resolved only after that. Whether others are subscribed is read from the raw list, as
+ * upstream: an email, even one's own, counts as another user.
+ */
 function subscribe(
   ctx: RequestContext,
   requests: SubscriptionRequest[],
-  principals: StoredUser[],
+  principals: Array<number | string>,
   creation: ChannelCreation | (() => ChannelCreation),
   fatal: boolean,
+  sendMessages: boolean,
 ): Record<string, unknown> {
   const existing: StoredChannel[] = [];
   const toCreate: SubscriptionRequest[] = [];
   for (const r of requests) {
     const problem = checkChannelName(r.name.trim());
     if (problem) throw badRequest(problem);
+  }
+  for (const r of requests) {
     const ch = channelByName(ctx, r.name);
     if (ch) {
       if (!existing.includes(ch)) existing.push(ch);
@@ -128,112 +164,177 @@ function subscribe(
     for (const r of toCreate) checkNewChannel(ctx, r.name, r.description);
     checkCanCreate(ctx, settings);
   }
-  const unauthorized = existing.filter((ch) => !canAccessForSubscribe(ctx, ch));
+  const others = principals.length > 0 && !principals.every((p) => p === ctx.user.id);
+  const unauthorized = existing.filter((ch) => !hasContentAccess(ctx.org, ctx.user, ch));
   const first = unauthorized[0];
   if (first && fatal) throw badRequest(`Unable to access channel (${first.name}).`);
   const authorized = existing.filter((ch) => !unauthorized.includes(ch));
-  const others = principals.some((u) => u.id !== ctx.user.id);
-  if (others && !authorized.every((ch) => canAddSubscribers(ctx, ch)))
+  if (others && authorized.some((ch) => cannotAddSubscribers(ctx, ch)))
     throw insufficientPermission();
+  const users = others ? principalsToUsers(ctx, principals) : [ctx.user];
 
   const channels = [...authorized];
   if (settings)
     for (const r of toCreate) channels.push(createChannel(ctx, r.name, r.description, settings));
-  const subscribed: Record<string, string[]> = {};
+  channels.sort((a, b) => a.id - b.id);
+  // bulk_add_subscriptions: a color given in the request applies, by the channel's exact name,
+  // to every user's new subscription; reactivated ones keep theirs.
+  const requested = new Map<string, string>();
+  for (const r of requests) if (r.color !== undefined) requested.set(r.name, r.color);
+  const fresh: Record<string, string[]> = {};
+  const reactivated: Record<string, string[]> = {};
   const already: Record<string, string[]> = {};
-  for (const ch of channels) {
-    const added = subscribeUsers(
+  const colors = new Map<number, Map<number, string>>();
+  for (const u of users) {
+    const newRows: StoredChannel[] = [];
+    for (const ch of channels) {
+      const row = subscriptionOf(ctx.org, u.id, ch.id);
+      const bucket = row === undefined ? fresh : row.active ? already : reactivated;
+      (bucket[String(u.id)] ??= []).push(ch.name);
+      if (row === undefined) newRows.push(ch);
+    }
+    colors.set(u.id, pickColors(ctx.org, u.id, newRows, requested));
+  }
+  for (const ch of channels)
+    subscribeUsers(
       ctx,
       ch,
-      principals.map((u) => u.id),
+      users.map((u) => u.id),
+      (uid) => colors.get(uid)?.get(ch.id),
     );
-    for (const u of principals) {
-      const bucket = added.includes(u.id) ? subscribed : already;
-      (bucket[String(u.id)] ??= []).push(ch.name);
-    }
-  }
-  for (const r of requests) {
-    if (r.color === undefined) continue;
-    const ch = channelByName(ctx, r.name);
-    const sub = ch && subscriptionOf(ctx.org, ctx.user.id, ch.id);
-    if (sub && principals.includes(ctx.user)) sub.color = r.color;
+  // The response lists new subscriptions first, then reactivated ones.
+  const subscribed: Record<string, string[]> = {};
+  for (const u of users) {
+    const names = [...(fresh[String(u.id)] ?? []), ...(reactivated[String(u.id)] ?? [])];
+    if (names.length > 0) subscribed[String(u.id)] = names;
   }
   const out: Record<string, unknown> = { subscribed, already_subscribed: already };
+  // Whether Notification Bot may message the newly subscribed users: at most
+  // MAX_BULK_NEW_SUBSCRIPTION_MESSAGES (100) of them. Absent when not asked for (FL 397).
+  if (supports(ctx.featureLevel, 'sendNewSubscriptionMessages') && sendMessages)
+    out.new_subscription_messages_sent = Object.keys(subscribed).length <= 100;
   if (!fatal) out.unauthorized = unauthorized.map((c) => c.name);
-  if (supports(ctx.featureLevel, 'sendNewSubscriptionMessages'))
-    out.new_subscription_messages_sent = false;
   return out;
 }
 
+/**
+ * zerver/lib/streams.py `bulk_can_remove_subscribers_from_streams`: administrators may; guests
+ * may not; administrators of every channel may; otherwise the user needs metadata access to
+ * every channel and to be in each one's `can_remove_subscribers_group`.
+ */
+function canRemoveSubscribers(ctx: RequestContext, channels: StoredChannel[]): boolean {
+  const { org, user } = ctx;
+  if (isAdmin(user)) return true;
+  if (isGuest(user)) return false;
+  if (channels.every((ch) => holdsSetting(org, user, ch.settings.can_administer_channel_group)))
+    return true;
+  if (!channels.every((ch) => hasMetadataAccess(org, user, ch))) return false;
+  return channels.every((ch) => holdsSetting(org, user, ch.settings.can_remove_subscribers_group));
+}
+
+/**
+ * zerver/views/streams.py `remove_subscriptions_backend`: principals first; then every name is
+ * checked (`check_stream_name`) and looked up among all channels, archived and private ones
+ * included (a channel the user cannot see is simply not subscribed: `not_removed`); removing
+ * anyone but oneself and one's own bots needs `bulk_can_remove_subscribers_from_streams` over
+ * the channels that exist, before missing names fail the call.
+ */
 function unsubscribe(
   ctx: RequestContext,
   names: string[],
-  principals: StoredUser[],
+  principals: Array<number | string>,
 ): { removed: string[]; not_removed: string[] } {
+  const users = principals.length > 0 ? principalsToUsers(ctx, principals) : [ctx.user];
+  const others = users.some(
+    (u) => u.id !== ctx.user.id && !(u.isBot && u.botOwnerId === ctx.user.id),
+  );
+  const stripped = names.map((n) => n.trim());
+  for (const n of stripped) {
+    const problem = checkChannelName(n);
+    if (problem) throw badRequest(problem);
+  }
   const missing: string[] = [];
   const channels: StoredChannel[] = [];
-  for (const n of names) {
+  for (const n of stripped) {
     const ch = channelByName(ctx, n);
-    if (!ch || !hasMetadataAccess(ctx.org, ctx.user, ch)) missing.push(n.trim());
+    if (!ch) missing.push(n);
     else if (!channels.includes(ch)) channels.push(ch);
   }
+  if (others && !canRemoveSubscribers(ctx, channels)) throw insufficientPermission();
   if (missing.length > 0) throw badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
-  // A user may always remove themself, and bots they own (from channels they can access).
-  const others = principals.some((u) => u.id !== ctx.user.id && u.botOwnerId !== ctx.user.id);
-  if (others) {
-    for (const ch of channels) {
-      const ok =
-        canAdministerChannel(ctx.org, ctx.user, ch) ||
-        holdsSetting(ctx.org, ctx.user, ch.settings.can_remove_subscribers_group);
-      if (!ok) throw insufficientPermission();
-    }
-  }
   const removed: string[] = [];
   const notRemoved: string[] = [];
-  for (const ch of channels) {
-    const gone: number[] = [];
-    for (const u of principals) {
+  const gone = new Map<StoredChannel, number[]>();
+  for (const u of users) {
+    const lost: StoredChannel[] = [];
+    for (const ch of channels) {
       const sub = activeSubscriptionOf(ctx.org, u.id, ch.id);
-      if (sub) {
-        sub.active = false;
-        removed.push(ch.name);
-        gone.push(u.id);
-        ctx.events.push({
-          users: [u.id],
-          event: {
-            type: 'subscription',
-            op: 'remove',
-            subscriptions: [{ name: ch.name, stream_id: ch.id }],
-          },
-        });
-      } else notRemoved.push(ch.name);
+      if (!sub) {
+        notRemoved.push(ch.name);
+        continue;
+      }
+      sub.active = false;
+      removed.push(ch.name);
+      lost.push(ch);
+      const ids = gone.get(ch) ?? [];
+      ids.push(u.id);
+      gone.set(ch, ids);
     }
-    if (gone.length > 0)
+    if (lost.length === 0) continue;
+    ctx.events.push({
+      users: [u.id],
+      event: {
+        type: 'subscription',
+        op: 'remove',
+        subscriptions: lost.map((ch) => ({ name: ch.name, stream_id: ch.id })),
+      },
+    });
+    // send_subscription_remove_events: a channel the user can no longer see is deleted for them.
+    const hidden = isAdmin(u) ? [] : lost.filter((ch) => !hasMetadataAccess(ctx.org, u, ch));
+    if (hidden.length > 0)
       ctx.events.push({
-        users: channelAudience(ctx, ch).filter((id) => !gone.includes(id)),
-        event: { type: 'subscription', op: 'peer_remove', stream_ids: [ch.id], user_ids: gone },
+        users: [u.id],
+        event: {
+          type: 'stream',
+          op: 'delete',
+          streams: hidden.map((ch) => ({ stream_id: ch.id })),
+          stream_ids: hidden.map((ch) => ch.id),
+        },
       });
   }
+  for (const [ch, ids] of gone)
+    ctx.events.push({
+      users: channelAudience(ctx, ch).filter((id) => !ids.includes(id)),
+      event: { type: 'subscription', op: 'peer_remove', stream_ids: [ch.id], user_ids: ids },
+    });
   return { removed, not_removed: notRemoved };
 }
 
+/**
+ * `GET /users/me/subscriptions` (list_subscriptions_backend): the active subscriptions, sorted
+ * by name; `include_subscribers` is a plain `"true"`/`"false"`/`"partial"` since FL 412 (a
+ * JSON boolean before), and a channel whose subscribers the user may not see has `[]`.
+ */
 function mySubscriptions(ctx: RequestContext): Record<string, unknown> {
-  const inc = ctx.params.json('include_subscribers');
-  if (
-    inc !== undefined &&
-    typeof inc !== 'boolean' &&
-    !(inc === 'partial' && ctx.featureLevel >= 412)
-  )
-    throw badRequest('include_subscribers is not a boolean');
-  const withSubs = inc === true || inc === 'partial';
+  let withSubs: boolean;
+  if (ctx.featureLevel >= 412) {
+    const inc = ctx.params.raw_('include_subscribers');
+    if (inc !== undefined && !['true', 'false', 'partial'].includes(inc))
+      throw badRequest('Invalid include_subscribers');
+    withSubs = inc === 'true' || inc === 'partial';
+  } else {
+    const inc = ctx.params.json('include_subscribers');
+    if (inc !== undefined && typeof inc !== 'boolean')
+      throw badRequest('include_subscribers is not a boolean');
+    withSubs = inc === true;
+  }
   const subs = subscriptionRowsOfUser(ctx.org, ctx.user.id).filter((s) => s.active);
-  return {
-    subscriptions: subs
-      .map((s) => ({ s, ch: ctx.org.channels.find((c) => c.id === s.channelId) }))
-      .filter((x): x is { s: StoredSubscription; ch: StoredChannel } => x.ch !== undefined)
-      .sort((a, b) => a.ch.id - b.ch.id)
-      .map(({ s, ch }) => subscriptionToApi(ctx.org, ctx.featureLevel, ch, s, withSubs)),
-  };
+  const rows = subs
+    .map((s) => ({ s, ch: ctx.org.channels.find((c) => c.id === s.channelId) }))
+    .filter((x): x is { s: StoredSubscription; ch: StoredChannel } => x.ch !== undefined)
+    .filter(({ ch }) => !ch.isArchived)
+    .map(({ s, ch }) => subscriptionToApi(ctx.org, ctx.featureLevel, ch, s, withSubs, ctx.user));
+  return { subscriptions: sortedByName(rows) };
 }
 
 const BOOLEAN_PROPERTIES = [
@@ -247,14 +348,34 @@ const BOOLEAN_PROPERTIES = [
   'wildcard_mentions_notify',
 ] as const;
 
-/** Applies one property change of the caller's own subscription. */
+/**
+ * zerver/views/streams.py `SubscriptionPropertyChangeRequest.validate_terms`: a color must be a
+ * hex color code, the boolean properties take booleans, anything else is unknown. Upstream this
+ * runs while the parameter is parsed, so every item is checked before any is applied.
+ */
+function checkPropertyValue(property: string, value: unknown, index: number): void {
+  if (property === 'color') {
+    if (typeof value !== 'string' || !isHexColor(value))
+      throw badRequest(
+        `Invalid subscription_data[${index}]: Value error, color is not a valid hex color code`,
+      );
+  } else if ((BOOLEAN_PROPERTIES as readonly string[]).includes(property)) {
+    if (typeof value !== 'boolean') throw badRequest(`${property} is not a boolean`);
+  } else throw badRequest(`Unknown subscription property: ${property}`);
+}
+
+/**
+ * Applies one property change of the caller's own subscription
+ * (update_subscription_properties_backend: `access_stream_by_id`, so content access to an
+ * active channel, then "Not subscribed to channel ID N").
+ */
 function setProperty(
   ctx: RequestContext,
   streamId: number,
   property: string,
   value: unknown,
 ): void {
-  const ch = accessChannelById(ctx, streamId);
+  const ch = accessStreamById(ctx, streamId);
   const sub = activeSubscriptionOf(ctx.org, ctx.user.id, ch.id);
   if (!sub) throw badRequest(`Not subscribed to channel ID ${streamId}`);
   const event = (p: string, v: unknown): void => {
@@ -316,8 +437,7 @@ function bulkProperties(ctx: RequestContext): Record<string, unknown> {
     const property = expectString(d.property, `${name}["property"]`);
     if (typeof d.value !== 'boolean' && typeof d.value !== 'string')
       throw badRequest(`${name}["value"] is not a boolean`);
-    if (property === 'color' && (typeof d.value !== 'string' || !isHexColor(d.value)))
-      throw badRequest(`Invalid ${name}: Value error, color is not a valid hex color code`);
+    checkPropertyValue(property, d.value, i);
     return { streamId: d.stream_id, property, value: d.value };
   });
   // Not atomic: each item applies before the next is checked.
@@ -332,12 +452,43 @@ function singleProperty(ctx: RequestContext): Record<string, unknown> {
   if (rawValue === undefined) throw missingArgument('value');
   let value: unknown = rawValue;
   if (rawValue === 'true' || rawValue === 'false') value = rawValue === 'true';
-  if (property === 'color' && (typeof value !== 'string' || !isHexColor(value)))
-    throw badRequest(
-      'Invalid subscription_data[0]: Value error, color is not a valid hex color code',
-    );
+  checkPropertyValue(property, value, 0);
   setProperty(ctx, streamId, property, value);
   return {};
+}
+
+/**
+ * The parameters `add_subscriptions_backend` reads besides the channel list (also when
+ * `PATCH /users/me/subscriptions` calls it: typed_endpoint reads them from the request).
+ */
+function addSubscriptionsFromRequest(
+  ctx: RequestContext,
+  requests: SubscriptionRequest[],
+): Record<string, unknown> {
+  requireNonGuest(ctx);
+  const p = ctx.params;
+  const principals = parsePrincipals(p.json('principals'));
+  const fatal = p.bool('authorization_errors_fatal') ?? true;
+  const sendMessages = supports(ctx.featureLevel, 'sendNewSubscriptionMessages')
+    ? (p.bool('send_new_subscription_messages') ?? true)
+    : false;
+  readCreationParams(ctx, p, { validate: false });
+  return subscribe(
+    ctx,
+    requests,
+    principals,
+    () => readCreationParams(ctx, p),
+    fatal,
+    sendMessages,
+  );
+}
+
+/** `remove_subscriptions_backend`'s parameters besides the channel names. */
+function removeSubscriptionsFromRequest(
+  ctx: RequestContext,
+  names: string[],
+): { removed: string[]; not_removed: string[] } {
+  return unsubscribe(ctx, names, parsePrincipals(ctx.params.json('principals')));
 }
 
 /** Subscription routes. */
@@ -348,19 +499,12 @@ export const subscriptionRoutes: Route[] = [
     path: '/users/me/subscriptions',
     handler: (ctx) => {
       requireNonGuest(ctx);
-      const p = ctx.params;
       const requests = parseSubscriptionList(
-        p.requiredJson('subscriptions'),
+        ctx.params.requiredJson('subscriptions'),
         'subscriptions',
         'add.color',
       );
-      const principals = p.json('principals');
-      const fatal = p.bool('authorization_errors_fatal') ?? true;
-      readCreationParams(ctx, p, { validate: false });
-      const users = resolvePrincipals(ctx, principals);
-      return atomic(ctx, () =>
-        subscribe(ctx, requests, users, () => readCreationParams(ctx, p), fatal),
-      );
+      return atomic(ctx, () => addSubscriptionsFromRequest(ctx, requests));
     },
   },
   {
@@ -372,48 +516,46 @@ export const subscriptionRoutes: Route[] = [
       const names = expectList(raw, 'subscriptions').map((x, i) =>
         expectString(x, `subscriptions[${i}]`),
       );
-      const users = resolvePrincipals(ctx, p.json('principals'));
-      return atomic(ctx, () => unsubscribe(ctx, names, users));
+      return atomic(ctx, () => removeSubscriptionsFromRequest(ctx, names));
     },
   },
   {
+    // update_subscriptions_backend: `add_subscriptions_backend` then
+    // `remove_subscriptions_backend` in one transaction (compose_views), both always called, so
+    // a guest is refused even with only `delete`, and the response has every key of both.
     method: 'PATCH',
     path: '/users/me/subscriptions',
     handler: (ctx) => {
       const p = ctx.params;
       const addRaw = p.json('add');
       const delRaw = p.json('delete');
-      if (addRaw === undefined && delRaw === undefined)
-        throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
-      const add = addRaw === undefined ? [] : parseSubscriptionList(addRaw, 'add', 'add.color');
+      const add =
+        addRaw === undefined || addRaw === null
+          ? []
+          : parseSubscriptionList(addRaw, 'add', 'add.color');
       const del =
-        delRaw === undefined
+        delRaw === undefined || delRaw === null
           ? []
           : expectList(delRaw, 'delete').map((x, i) => expectString(x, `delete[${i}]`));
-      return atomic(ctx, () => {
-        const out: Record<string, unknown> = {};
-        if (add.length > 0) {
-          requireNonGuest(ctx);
-          Object.assign(
-            out,
-            subscribe(ctx, add, [ctx.user], () => readCreationParams(ctx, p), true),
-          );
-        }
-        if (del.length > 0) Object.assign(out, unsubscribe(ctx, del, [ctx.user]));
-        return out;
-      });
+      if (add.length === 0 && del.length === 0)
+        throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+      return atomic(ctx, () => ({
+        ...addSubscriptionsFromRequest(ctx, add),
+        ...removeSubscriptionsFromRequest(ctx, del),
+      }));
     },
   },
   { method: 'POST', path: '/users/me/subscriptions/properties', handler: bulkProperties },
   { method: 'PATCH', path: '/users/me/subscriptions/{stream_id}', handler: singleProperty },
   {
+    // zerver/views/users.py get_subscription_backend: the user first (`access_user_by_id`), then
+    // metadata access to an active channel.
     method: 'GET',
     path: '/users/{user_id}/subscriptions/{stream_id}',
     handler: (ctx) => {
-      const ch = accessChannelById(ctx, pathInt(ctx, 'stream_id'));
-      const uid = pathInt(ctx, 'user_id');
-      if (!ctx.org.users.some((u) => u.id === uid)) throw badRequest('No such user');
-      return { is_subscribed: isSubscribed(ctx.org, uid, ch.id) };
+      const target = accessTargetUser(ctx, pathInt(ctx, 'user_id'));
+      const ch = accessStreamById(ctx, pathInt(ctx, 'stream_id'), { requireContentAccess: false });
+      return { is_subscribed: isSubscribed(ctx.org, target.id, ch.id) };
     },
   },
 ];
