@@ -55,14 +55,7 @@ import {
   sendChannelEventsNotice,
   topicsPolicyNotice,
 } from '../channel-notices';
-import {
-  accessChannelById,
-  accessStreamById,
-  channelByName,
-  pathInt,
-  requireAdmin,
-  requireNonGuest,
-} from './common';
+import { accessStreamById, channelByName, pathInt, requireAdmin, requireNonGuest } from './common';
 import { messages } from './messages';
 
 const MAX_DESCRIPTION = 1024;

@@ -211,7 +211,6 @@ function realmUserData(
   };
 }
 
-
 /** The `subscription` part (zerver/lib/subscription_info.py gather_subscriptions_helper). */
 function subscriptionData(
   ctx: RequestContext,
