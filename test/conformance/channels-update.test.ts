@@ -4,6 +4,7 @@
  * StreamAdminTest (zerver/views/streams.py update_stream_backend, deactivate_stream_backend;
  * zerver/actions/streams.py for the notices).
  */
+import { subscriberIds } from '../../src/emulator/permissions';
 import { CHANNEL_PERMISSIONS } from '../../src/model/permissions';
 import { expectError, expectSuccess } from '../support/emulator-client';
 import { World } from './channels-support';
@@ -447,8 +448,9 @@ describe('test_subs.py StreamAdminTest.test_deactivate_stream_as_realm_admin', (
     const id = await w.create('new_stream_1', { subscribers: ['owner', 'admin', 'carol'] });
     expectSuccess(await w.as('admin').delete(`/streams/${id}`));
     expect(w.byId(id).isArchived).toBe(true);
-    const subs = (await w.as('admin').get(`/streams/${id}/members`)).body;
-    expect(subs.subscribers).toHaveLength(3);
+    // Zulip's test reads the rows (check_subscriptions_exists): GET /streams/{id}/members
+    // refuses an archived channel (access_stream_by_id requires an active one).
+    expect(subscriberIds(w.z.org, id)).toHaveLength(3);
     const [m] = w.notices(id);
     expect(m?.content).toBe('Channel #**new_stream_1** has been archived.');
     expect(Object.values(m?.flags ?? {}).every((f) => f.includes('read'))).toBe(true);
