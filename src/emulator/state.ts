@@ -142,6 +142,11 @@ export interface StoredRealm {
   messageRetentionDays: number | null;
   /** Whether the plan allows retention and similar paid features. */
   planAllowsRetention: boolean;
+  /**
+   * Zulip's `Realm.plan_type` (`PLAN_TYPES`); absent in older state files (then
+   * `realmPlanType` derives it from `planAllowsRetention`).
+   */
+  planType?: number;
   enableSpectatorAccess: boolean;
   webPublicStreamsEnabled: boolean;
   defaultCodeBlockLanguage: string;
@@ -240,6 +245,36 @@ export interface OrgState {
   navigationViews?: StoredNavigationView[];
   messages?: StoredMessage[];
   scheduledMessages?: StoredScheduledMessage[];
+  /**
+   * The ID the Notification Bot sends with (a cross-realm system bot, not one of `users`),
+   * allocated when it first sends something.
+   */
+  notificationBotId?: number;
+}
+
+/** Zulip's plan types (zerver/models/realms.py `Realm.PLAN_TYPE_*`). */
+export const PLAN_TYPES = {
+  selfHosted: 1,
+  limited: 2,
+  standard: 3,
+  standardFree: 4,
+  plus: 10,
+} as const;
+
+/**
+ * The realm's plan type as register reports it (`realm_plan_type`): Zulip's default is
+ * self-hosted; a realm whose plan does not allow retention is on the limited plan (Zulip Cloud
+ * Free), since Zulip refuses retention there (`ensure_not_on_limited_plan`).
+ */
+export function realmPlanType(realm: StoredRealm): number {
+  if (!realm.planAllowsRetention) return PLAN_TYPES.limited;
+  return realm.planType ?? PLAN_TYPES.selfHosted;
+}
+
+/** Sets the plan type, keeping `planAllowsRetention` in step (false only on the limited plan). */
+export function setRealmPlanType(realm: StoredRealm, planType: number): void {
+  realm.planType = planType;
+  realm.planAllowsRetention = planType !== PLAN_TYPES.limited;
 }
 
 /** A random 32-character API key, like Zulip's. */
