@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { SYSTEM_GROUP_NAMES } from '../model/kinds';
 import type { SystemGroupName, TopicsPolicy } from '../model/kinds';
 import type { WireGroupSettingValue } from '../model/live-state';
 
@@ -359,7 +358,9 @@ export function emptyOrg(now: number, name = 'Zulip CDK Emulator'): OrgState {
     snippets: [],
   };
   org.realm.id = nextId(org);
-  for (const n of SYSTEM_GROUP_NAMES) {
+  // In Zulip's creation order, so the IDs sort as Zulip's do (zerver/lib/user_groups.py
+  // `create_system_user_groups_for_realm`): nobody, owners, ..., everyone, internet.
+  for (const n of ZULIP_SYSTEM_GROUP_ORDER) {
     org.groups.push({
       id: nextId(org),
       name: n,
@@ -395,6 +396,17 @@ export function emptyOrg(now: number, name = 'Zulip CDK Emulator'): OrgState {
     org.realm.settings[k] = systemGroupId(org, v);
   return org;
 }
+
+const ZULIP_SYSTEM_GROUP_ORDER: readonly SystemGroupName[] = [
+  'role:nobody',
+  'role:owners',
+  'role:administrators',
+  'role:moderators',
+  'role:fullmembers',
+  'role:members',
+  'role:everyone',
+  'role:internet',
+];
 
 /** The six user-group settings. */
 export const USER_GROUP_SETTING_NAMES = [
