@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies */
 /**
  * User-group members and subgroups: changes, permissions, reads and the Notification Bot's
  * messages, ported from Zulip's zerver/tests/test_user_groups.py (UserGroupAPITestCase,

@@ -351,7 +351,7 @@ describe('test_user_groups.py UserGroupAPITestCase.test_user_group_get and UserG
       is_system_group: true,
     });
     // Zulip creates the system groups in this order (create_system_user_groups_for_realm).
-    expect(groups.slice(0, 3).map((g) => g.name)).toEqual([
+    expect(groups.slice(0, 3).map((g: { name: string }) => g.name)).toEqual([
       'role:nobody',
       'role:owners',
       'role:administrators',
