@@ -1070,3 +1070,131 @@ describe('test_user_groups.py UserGroupAPITestCase.test_user_group_reactivation'
     expect(w.group('retired-team').deactivated).toBe(false);
   });
 });
+
+describe('test_user_groups.py UserGroupAPITestCase.test_can_create_groups_for_creating_user_group', () => {
+  const create = (who: string) =>
+    w.as(who).post('/user_groups/create', {
+      name: 'support',
+      description: 'Support Team',
+      members: [w.uid('alice')],
+    });
+  const created = () => w.z.org.groups.some((g) => g.name === 'support');
+  const drop = () => {
+    w.z.org.groups = w.z.org.groups.filter((g) => g.name !== 'support');
+  };
+
+  it('can_create_groups = administrators: moderators may not, administrators may (not being members)', async () => {
+    w.realm('can_create_groups', 'role:administrators');
+    expectError(await create('moderator'), 'Insufficient permission');
+    expect(created()).toBe(false);
+    expectSuccess(await create('admin'));
+    expect(created()).toBe(true);
+  });
+
+  it('can_create_groups = moderators: members may not, moderators may', async () => {
+    w.realm('can_create_groups', 'role:moderators');
+    expectError(await create('alice'), 'Insufficient permission');
+    expectSuccess(await create('moderator'));
+  });
+
+  it('can_create_groups = a named group, then an anonymous group', async () => {
+    const daveGroup = await w.create('owner', 'dave_group', ['dave']);
+    w.realm('can_create_groups', daveGroup);
+    expectError(await create('moderator'), 'Insufficient permission');
+    expectSuccess(await create('dave'));
+    drop();
+    w.realm('can_create_groups', {
+      direct_members: [w.uid('carol')],
+      direct_subgroups: sorted([w.gid('role:administrators'), w.gid('role:moderators')]),
+    });
+    expectError(await create('dave'), 'Insufficient permission');
+    for (const who of ['carol', 'moderator', 'admin']) {
+      expectSuccess(await create(who));
+      drop();
+    }
+  });
+
+  it('can_create_groups = members: guests are refused as guests', async () => {
+    w.realm('can_create_groups', 'role:members');
+    expectError(await create('guest'), 'Not allowed for guest users');
+    expectSuccess(await create('bob'));
+  });
+});
+
+describe('test_user_groups.py UserGroupAPITestCase.test_realm_level_setting_for_updating_user_groups', () => {
+  let support: number;
+  beforeEach(async () => {
+    support = await w.create('bob', 'support', ['bob']);
+  });
+  const update = (who: string, name: string, description: string) =>
+    w.as(who).patch(`/user_groups/${support}`, { name, description });
+
+  it('can_manage_all_groups = administrators: moderators may not, administrators may', async () => {
+    w.setting('support', 'can_manage_group', 'role:nobody');
+    w.realm('can_manage_all_groups', 'role:administrators');
+    expectError(
+      await update('moderator', 'help', 'Troubleshooting team'),
+      'Insufficient permission',
+    );
+    expectSuccess(await update('admin', 'help', 'Troubleshooting team'));
+    const g = await apiGroup(w.as('admin'), support);
+    expect([g.name, g.description]).toEqual(['help', 'Troubleshooting team']);
+  });
+
+  it('can_manage_all_groups = moderators: a member outside the group may not; the creator still may (can_manage_group)', async () => {
+    w.realm('can_manage_all_groups', 'role:moderators');
+    expectError(await update('alice', 'help', 'x'), 'Insufficient permission');
+    expectSuccess(await update('admin', 'support1', 'Support team - test'));
+    expectSuccess(await update('bob', 'support', 'Support team'));
+    expect((await apiGroup(w.as('bob'), support)).description).toBe('Support team');
+  });
+
+  it('can_manage_all_groups = members: guests are refused as guests, members may', async () => {
+    w.setting('support', 'can_manage_group', 'role:nobody');
+    w.realm('can_manage_all_groups', 'role:members');
+    expectError(
+      await update('guest', 'help', 'Troubleshooting team'),
+      'Not allowed for guest users',
+    );
+    expectSuccess(await update('carol', 'help', 'Troubleshooting team'));
+  });
+});
+
+describe('test_user_groups.py UserGroupAPITestCase.test_group_level_setting_for_updating_user_groups', () => {
+  let support: number;
+  beforeEach(async () => {
+    support = await w.create('bob', 'support', ['bob', 'admin']);
+    w.realm('can_manage_all_groups', 'role:nobody');
+  });
+  const update = (who: string, name: string) =>
+    w.as(who).patch(`/user_groups/${support}`, { name, description: `${name} team` });
+
+  it('can_manage_group = nobody: even administrators and members of the group may not', async () => {
+    w.setting('support', 'can_manage_group', 'role:nobody');
+    expectError(await update('admin', 'help'), 'Insufficient permission');
+    expectError(await update('bob', 'help'), 'Insufficient permission');
+    expect(w.group('support').description).toBe('');
+  });
+
+  it('can_manage_group = owners, then members (guests refused as guests)', async () => {
+    w.setting('support', 'can_manage_group', 'role:owners');
+    expectError(await update('admin', 'help'), 'Insufficient permission');
+    expectSuccess(await update('owner', 'help'));
+    w.setting('help', 'can_manage_group', 'role:members');
+    expectError(await update('guest', 'support'), 'Not allowed for guest users');
+    expectSuccess(await update('carol', 'support'));
+  });
+
+  it('can_manage_group = an anonymous group with a named and a system subgroup', async () => {
+    const leadership = await w.create('alice', 'leadership', ['alice']);
+    w.setting('support', 'can_manage_group', {
+      direct_members: [w.uid('carol')],
+      direct_subgroups: sorted([leadership, w.gid('role:owners')]),
+    });
+    expectError(await update('admin', 'help'), 'Insufficient permission');
+    expectSuccess(await update('alice', 'help'));
+    expectSuccess(await update('carol', 'support'));
+    expectSuccess(await update('owner', 'help'));
+    expect(w.group('help').description).toBe('help team');
+  });
+});
