@@ -268,20 +268,24 @@ function updateGroup(ctx: RequestContext): Record<string, unknown> {
     throw badRequest('No new data supplied');
   const g = accessGroupForUpdate(ctx, pathInt(ctx, 'user_group_id'), 'can_manage_group', true);
   return atomic(ctx, () => {
-    const data: Record<string, unknown> = {};
+    // One `update` event per change, as each do_* action sends its own
+    // (do_send_user_group_update_event); a deactivated group's rename only reaches queues with
+    // `include_deactivated_groups`.
+    const update = (data: Record<string, unknown>, only: { with?: boolean } = {}): void =>
+      groupEvent(ctx, { op: 'update', group_id: g.id, data }, only);
     if (name !== undefined && name !== g.name) {
       checkName(name);
       checkNameFree(ctx, name, g);
       g.name = name;
-      data.name = name;
+      update({ name }, { with: g.deactivated });
     }
     if (description !== undefined && description !== g.description) {
       g.description = description;
-      data.description = description;
+      update({ description });
     }
     if (deactivated === false && g.deactivated) {
       g.deactivated = false;
-      data.deactivated = false;
+      update({ deactivated: false });
       groupEvent(ctx, { op: 'add', group: groupToApi(ctx.org, g) }, { without: true });
     }
     for (const [info, req] of updates) {
@@ -294,9 +298,8 @@ function updateGroup(ctx: RequestContext): Record<string, unknown> {
       if (settingsEqual(next, current)) continue;
       accessSettingValue(ctx.org, info, next);
       g.settings[info.wire] = next;
-      data[info.wire] = settingToApi(ctx.org, next);
+      update({ [info.wire]: settingToApi(ctx.org, next) });
     }
-    if (Object.keys(data).length > 0) groupEvent(ctx, { op: 'update', group_id: g.id, data });
     return {};
   });
 }
