@@ -861,3 +861,65 @@ describe('test_user_groups.py UserGroupTestCase.test_is_user_in_group', () => {
     expect(await is('role:moderators', 'alice', true)).toBe(false);
   });
 });
+
+describe('test_user_groups.py UserGroupTestCase.test_recursive_queries_for_user_groups', () => {
+  let leadership: number;
+  let staff: number;
+  let managers: number;
+  let everyone: number;
+  beforeEach(async () => {
+    leadership = await w.create('owner', 'Leadership', ['owner']);
+    staff = await w.create('owner', 'Staff', ['admin'], { subgroups: [leadership] });
+    managers = await w.create('owner', 'Managers', ['dave', 'erin'], { subgroups: [leadership] });
+    everyone = await w.create('owner', 'Everyone', ['moderator'], { subgroups: [staff, managers] });
+  });
+  const get = async (path: string, key: string) =>
+    sorted((await w.as('alice').get(path)).body[key] as number[]);
+
+  it('recursive strict subgroups', async () => {
+    expect(await get(`/user_groups/${leadership}/subgroups`, 'subgroups')).toEqual([]);
+    expect(await get(`/user_groups/${staff}/subgroups`, 'subgroups')).toEqual([leadership]);
+    expect(await get(`/user_groups/${everyone}/subgroups`, 'subgroups')).toEqual(
+      sorted([leadership, staff, managers]),
+    );
+  });
+
+  it('recursive members, and who is a member of what', async () => {
+    expect(await get(`/user_groups/${leadership}/members`, 'members')).toEqual([w.uid('owner')]);
+    expect(await get(`/user_groups/${staff}/members`, 'members')).toEqual(
+      sorted([w.uid('owner'), w.uid('admin')]),
+    );
+    expect(await get(`/user_groups/${everyone}/members`, 'members')).toEqual(
+      sorted(['owner', 'admin', 'moderator', 'dave', 'erin'].map(w.uid)),
+    );
+    const is = async (g: number, u: string) =>
+      (await w.as('alice').get(`/user_groups/${g}/members/${w.uid(u)}`)).body
+        .is_user_group_member as boolean;
+    for (const g of [leadership, staff, everyone, managers])
+      expect(await is(g, 'owner')).toBe(true);
+    expect([
+      await is(staff, 'admin'),
+      await is(everyone, 'admin'),
+      await is(managers, 'admin'),
+    ]).toEqual([true, true, false]);
+    expect(await is(everyone, 'moderator')).toBe(true);
+  });
+
+  it('a deactivated user is no longer a recursive member', async () => {
+    w.z.org.users.find((u) => u.id === w.uid('admin'))!.isActive = false;
+    expect(await get(`/user_groups/${staff}/members`, 'members')).toEqual([w.uid('owner')]);
+    expect(await get(`/user_groups/${everyone}/members`, 'members')).toEqual(
+      sorted(['owner', 'moderator', 'dave', 'erin'].map(w.uid)),
+    );
+  });
+});
+
+describe('test_user_groups.py UserGroupTestCase.test_get_user_group_member_ids_distinct', () => {
+  it('a user both direct and through a subgroup appears once', async () => {
+    const a = await w.create('owner', 'A', ['carol']);
+    const b = await w.create('owner', 'B', ['alice']);
+    const s = await w.create('owner', 'S', ['alice'], { subgroups: [a, b] });
+    const r = await w.as('alice').get(`/user_groups/${s}/members`);
+    expect(sorted(r.body.members as number[])).toEqual(sorted([w.uid('alice'), w.uid('carol')]));
+  });
+});
