@@ -139,6 +139,36 @@ export function checkAllowed(
     throw badRequest(`'${info.wire}' setting cannot be set to '${g.name}' group.`);
 }
 
+/**
+ * Checks a new (canonical) value as `access_user_group_for_setting` does, lookups included
+ * (zerver/lib/user_groups.py): a group ID must name a group ("Invalid user group"), active
+ * ("User group is deactivated."), allowed for the setting
+ * (`check_setting_configuration_for_system_groups`); an anonymous value's members must be
+ * active users ("Invalid user ID: N", `user_ids_to_users`) and its subgroups named groups
+ * ("Invalid user group ID: N"), active ("User group is deactivated.").
+ */
+export function accessSettingValue(
+  org: OrgState,
+  info: PermissionSettingInfo,
+  value: StoredGroupSetting,
+): void {
+  if (typeof value === 'number') {
+    const g = findGroup(org, value);
+    if (!g || (!g.isSystemGroup && g.name === '')) throw badRequest('Invalid user group');
+    if (g.deactivated) throw badRequest('User group is deactivated.');
+    checkAllowed(org, info, value);
+    return;
+  }
+  for (const m of value.direct_members)
+    if (findUser(org, m)?.isActive !== true) throw badRequest(`Invalid user ID: ${m}`);
+  const subgroups = value.direct_subgroups.map((id) => {
+    const g = findGroup(org, id);
+    if (!g || (!g.isSystemGroup && g.name === '')) throw badRequest(`Invalid user group ID: ${id}`);
+    return g;
+  });
+  if (subgroups.some((g) => g.deactivated)) throw badRequest('User group is deactivated.');
+}
+
 /** A `{new, old?}` change request (`GroupSettingChangeRequest`), shape-checked only. */
 export interface SettingChangeRequest {
   readonly new: StoredGroupSetting;
@@ -150,6 +180,10 @@ export interface SettingChangeRequest {
  * unknown keys, a missing `new`, and the shape of both values. Nothing is looked up.
  */
 export function settingUpdateShape(raw: unknown, name: string): SettingChangeRequest {
+  // A dataclass in typed_endpoint: anything but an object is pydantic's `dataclass_type`
+  // (test_user_groups.py `do_test_update_user_group_permission_settings`).
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw badRequest(`${name} does not have the expected format`);
   const d = expectDict(raw, name);
   for (const k of Object.keys(d))
     if (k !== 'new' && k !== 'old') throw badRequest(`Argument "${k}" at ${name} is unexpected`);

@@ -16,7 +16,7 @@ import { buildRouter } from './routes';
 import { DEMO_DOMAIN, demoOrg } from './seed';
 import { createListener } from './server';
 import type { RequestLogEntry, ResponseObserver } from './server';
-import { addUser, emptyOrg, parseOrgState } from './state';
+import { addUser, emptyOrg, parseOrgState, setRealmPlanType } from './state';
 import type { OrgState } from './state';
 
 export type { FaultOptions, FaultRule } from './faults';
@@ -24,6 +24,7 @@ export type { RateLimitOptions } from './rate-limit';
 export type { Clock } from './router';
 export type { ObservedResponse, RequestLogEntry, ResponseObserver } from './server';
 export type { OrgState } from './state';
+export { PLAN_TYPES } from './state';
 export { QUEUE_IDLE_TIMEOUT_MS } from './routes/register';
 export { DEMO_DOMAIN } from './seed';
 export { writePrivateFile } from './private-file';
@@ -43,6 +44,12 @@ export interface EmulatorOptions {
   readonly state?: string | OrgState;
   /** The organization when no state is given or the file does not exist. Default `demo`. */
   readonly seed?: 'demo' | 'empty';
+  /**
+   * The realm's plan type (`PLAN_TYPES`, Zulip's `Realm.plan_type`), e.g. `PLAN_TYPES.limited`
+   * for a Zulip Cloud Free organization (no user groups, no retention). Default: as the state
+   * or seed says (self-hosted for the seeds).
+   */
+  readonly planType?: number;
   /** Faults to inject from the start. */
   readonly faults?: FaultOptions;
   /** Clock for queue expiry and rate limits. Default: `Date.now`. */
@@ -142,6 +149,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const featureLevel = options.featureLevel ?? FEATURE_LEVELS.newest;
   checkEmulatorFeatureLevel(featureLevel);
   const org = await initialOrg(options, clock.now());
+  if (options.planType !== undefined) setRealmPlanType(org.realm, options.planType);
   const ownerUser = org.users.find((u) => u.isActive && !u.isBot && u.role === ROLES.owner);
   if (!ownerUser) throw new Error('the organization has no active owner');
   let site = '';

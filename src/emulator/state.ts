@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { SYSTEM_GROUP_NAMES } from '../model/kinds';
 import type { SystemGroupName, TopicsPolicy } from '../model/kinds';
 import type { WireGroupSettingValue } from '../model/live-state';
 
@@ -142,6 +141,11 @@ export interface StoredRealm {
   messageRetentionDays: number | null;
   /** Whether the plan allows retention and similar paid features. */
   planAllowsRetention: boolean;
+  /**
+   * Zulip's `Realm.plan_type` (`PLAN_TYPES`); absent in older state files (then
+   * `realmPlanType` derives it from `planAllowsRetention`).
+   */
+  planType?: number;
   enableSpectatorAccess: boolean;
   webPublicStreamsEnabled: boolean;
   defaultCodeBlockLanguage: string;
@@ -249,6 +253,36 @@ export interface OrgState {
   navigationViews?: StoredNavigationView[];
   messages?: StoredMessage[];
   scheduledMessages?: StoredScheduledMessage[];
+  /**
+   * The ID the Notification Bot sends with (a cross-realm system bot, not one of `users`),
+   * allocated when it first sends something.
+   */
+  notificationBotId?: number;
+}
+
+/** Zulip's plan types (zerver/models/realms.py `Realm.PLAN_TYPE_*`). */
+export const PLAN_TYPES = {
+  selfHosted: 1,
+  limited: 2,
+  standard: 3,
+  standardFree: 4,
+  plus: 10,
+} as const;
+
+/**
+ * The realm's plan type as register reports it (`realm_plan_type`): Zulip's default is
+ * self-hosted; a realm whose plan does not allow retention is on the limited plan (Zulip Cloud
+ * Free), since Zulip refuses retention there (`ensure_not_on_limited_plan`).
+ */
+export function realmPlanType(realm: StoredRealm): number {
+  if (!realm.planAllowsRetention) return PLAN_TYPES.limited;
+  return realm.planType ?? PLAN_TYPES.selfHosted;
+}
+
+/** Sets the plan type, keeping `planAllowsRetention` in step (false only on the limited plan). */
+export function setRealmPlanType(realm: StoredRealm, planType: number): void {
+  realm.planType = planType;
+  realm.planAllowsRetention = planType !== PLAN_TYPES.limited;
 }
 
 /** A random 32-character API key, like Zulip's. */
@@ -333,7 +367,9 @@ export function emptyOrg(now: number, name = 'Zulip CDK Emulator'): OrgState {
     snippets: [],
   };
   org.realm.id = nextId(org);
-  for (const n of SYSTEM_GROUP_NAMES) {
+  // In Zulip's creation order, so the IDs sort as Zulip's do (zerver/lib/user_groups.py
+  // `create_system_user_groups_for_realm`): nobody, owners, ..., everyone, internet.
+  for (const n of ZULIP_SYSTEM_GROUP_ORDER) {
     org.groups.push({
       id: nextId(org),
       name: n,
@@ -369,6 +405,17 @@ export function emptyOrg(now: number, name = 'Zulip CDK Emulator'): OrgState {
     org.realm.settings[k] = systemGroupId(org, v);
   return org;
 }
+
+const ZULIP_SYSTEM_GROUP_ORDER: readonly SystemGroupName[] = [
+  'role:nobody',
+  'role:owners',
+  'role:administrators',
+  'role:moderators',
+  'role:fullmembers',
+  'role:members',
+  'role:everyone',
+  'role:internet',
+];
 
 /** The six user-group settings. */
 export const USER_GROUP_SETTING_NAMES = [

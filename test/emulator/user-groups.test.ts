@@ -244,9 +244,11 @@ describe('members and subgroups', () => {
       await owner.post(`/user_groups/${id}/subgroups`, {}),
       'Nothing to do. Specify at least one of "add" or "delete".',
     );
+    // user_ids_to_users(allow_deactivated=False): test_user_groups.py
+    // test_update_members_of_user_group.
     expectError(
       await owner.post(`/user_groups/${id}/members`, { add: [user('former').id] }),
-      'User is deactivated',
+      `Invalid user ID: ${user('former').id}`,
     );
   });
 
@@ -261,9 +263,10 @@ describe('members and subgroups', () => {
       await owner.post(`/user_groups/${eng}/subgroups`, { delete: [group('design').id] }),
       `User group ${group('design').id} is not a subgroup of this group.`,
     );
+    // The message names the group being edited (add_subgroups_to_group_backend).
     expectError(
       await owner.post(`/user_groups/${backend}/subgroups`, { add: [eng] }),
-      `User group ${eng} is already a subgroup of one of the passed subgroups.`,
+      `User group ${backend} is already a subgroup of one of the passed subgroups.`,
     );
   });
 

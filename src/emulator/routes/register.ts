@@ -15,6 +15,7 @@ import {
 } from '../permissions';
 import type { EventQueue, RequestContext, Route, ServerCore } from '../router';
 import type { StoredUser } from '../state';
+import { PLAN_TYPES, realmPlanType } from '../state';
 import {
   avatarUrl,
   channelToApi,
@@ -22,6 +23,7 @@ import {
   groupToApi,
   linkifierToApi,
   renderMarkdown,
+  settingToApi,
   sortedFolders,
   sortedLinkifiers,
   sortedByName,
@@ -143,8 +145,8 @@ function realmData(ctx: RequestContext): Record<string, unknown> {
     realm_default_code_block_language: r.defaultCodeBlockLanguage,
     realm_moderation_request_channel_id: r.moderationRequestChannelId ?? -1,
     realm_waiting_period_threshold: r.waitingPeriodThreshold,
-    realm_plan_type: r.planAllowsRetention ? 3 : 2,
-    zulip_plan_is_not_limited: r.planAllowsRetention,
+    realm_plan_type: realmPlanType(r),
+    zulip_plan_is_not_limited: realmPlanType(r) !== PLAN_TYPES.limited,
     realm_empty_topic_display_name: 'general chat',
     realm_mandatory_topics: r.topicsPolicy === 'disable_empty_topic',
     max_stream_name_length: LIMITS.channelName,
@@ -155,7 +157,9 @@ function realmData(ctx: RequestContext): Record<string, unknown> {
   };
   for (const [k, v] of Object.entries(org.realm.settings)) {
     if (k === 'can_set_topics_policy_group' && !supports(fl, 'topicsPolicy')) continue;
-    out[`realm_${k}`] = v;
+    // Anonymous values without deactivated members, as `get_group_setting_value_for_register_api`
+    // reports them (zerver/lib/user_groups.py `get_members_and_subgroups_of_groups`).
+    out[`realm_${k}`] = settingToApi(org, v);
   }
   if (supports(fl, 'topicsPolicy')) out.realm_topics_policy = r.topicsPolicy;
   if (supports(fl, 'channelEventsMessagesSetting'))

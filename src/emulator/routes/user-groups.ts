@@ -1,25 +1,37 @@
 import { checkUserGroupName } from '../../model/rules';
-import { ApiError, badRequest, insufficientPermission, missingArgument } from '../errors';
+import type { PermissionSettingInfo } from '../../model/permissions';
 import {
-  checkAllowed,
+  ApiError,
+  badRequest,
+  expectationMismatch,
+  insufficientPermission,
+  missingArgument,
+} from '../errors';
+import {
+  accessSettingValue,
+  canonicalSetting,
+  channelSettingInfos,
   defaultSettingValue,
   groupSettingInfos,
-  parseGroupSettingValue,
-  parseSettingUpdate,
+  groupSettingShape,
+  realmSettingInfo,
+  settingUpdateShape,
   settingsEqual,
 } from '../group-settings';
-import type { Params } from '../params';
+import type { SettingChangeRequest } from '../group-settings';
 import {
   descendantGroups,
   directMembers,
   findGroup,
-  holdsRealmSetting,
+  findUser,
   holdsSetting,
+  isGuest,
   recursiveMembers,
 } from '../permissions';
 import type { RequestContext, Route } from '../router';
-import { nextId } from '../state';
-import type { StoredGroup, StoredGroupSetting } from '../state';
+import { PLAN_TYPES, nextId, realmPlanType } from '../state';
+import type { StoredGroup, StoredGroupSetting, StoredUser } from '../state';
+import { sendNotificationDm, silentUserMention } from '../system-bots';
 import { groupToApi, settingToApi } from '../views';
 import { atomic, pathInt, requireMemberOrAdmin } from './common';
 
@@ -40,51 +52,129 @@ function groupEvent(
   });
 }
 
-function accessGroup(ctx: RequestContext, id: number): StoredGroup {
+/** The six group settings by wire name (for `allow_everyone_group`). */
+function groupSettingInfo(wire: string): PermissionSettingInfo {
+  const info = groupSettingInfos().find((i) => i.wire === wire);
+  if (!info) throw new Error(`unknown group setting ${wire}`);
+  return info;
+}
+
+/**
+ * `user_has_permission_for_group_setting`: guests hold no setting that does not allow
+ * `role:everyone`, whatever its value.
+ */
+function hasSettingPermission(
+  ctx: RequestContext,
+  value: StoredGroupSetting | undefined,
+  info: PermissionSettingInfo,
+): boolean {
+  if (!info.allowEveryone && isGuest(ctx.user)) return false;
+  return holdsSetting(ctx.org, ctx.user, value);
+}
+
+/** `UserProfile.can_manage_all_groups` / `can_create_user_groups` (`has_permission`). */
+function hasRealmPermission(ctx: RequestContext, name: string): boolean {
+  return hasSettingPermission(ctx, ctx.org.realm.settings[name], realmSettingInfo(name));
+}
+
+/** A named group by ID, or undefined (anonymous groups are no user groups). */
+function namedGroup(ctx: RequestContext, id: number): StoredGroup | undefined {
   const g = findGroup(ctx.org, id);
-  if (!g || (!g.isSystemGroup && g.name === '')) throw badRequest('Invalid user group');
+  return !g || (!g.isSystemGroup && g.name === '') ? undefined : g;
+}
+
+/**
+ * `get_user_group_by_id_in_realm`: "Invalid user group" unless a named group has this ID;
+ * "User group is deactivated." for a deactivated one unless allowed.
+ */
+function groupById(ctx: RequestContext, id: number, allowDeactivated: boolean): StoredGroup {
+  const g = namedGroup(ctx, id);
+  if (!g) throw badRequest('Invalid user group');
+  if (!allowDeactivated && g.deactivated) throw badRequest('User group is deactivated.');
   return g;
 }
 
-function canManage(ctx: RequestContext, g: StoredGroup): boolean {
-  return (
-    holdsRealmSetting(ctx.org, ctx.user, 'can_manage_all_groups') ||
-    holdsSetting(ctx.org, ctx.user, g.settings.can_manage_group)
-  );
-}
+type GroupPermission =
+  | 'can_add_members_group'
+  | 'can_join_group'
+  | 'can_leave_group'
+  | 'can_manage_group'
+  | 'can_remove_members_group';
 
-/** A group to edit: not a system group ("Insufficient permission"). */
-function accessGroupForEdit(ctx: RequestContext, id: number): StoredGroup {
-  const g = accessGroup(ctx, id);
+/**
+ * `access_user_group_for_update` (zerver/lib/user_groups.py): system groups are never editable;
+ * realm `can_manage_all_groups` or the group's `can_manage_group` allow everything, else the
+ * named permission must be held.
+ */
+function accessGroupForUpdate(
+  ctx: RequestContext,
+  id: number,
+  permission: GroupPermission,
+  allowDeactivated: boolean,
+): StoredGroup {
+  const g = groupById(ctx, id, allowDeactivated);
   if (g.isSystemGroup) throw insufficientPermission();
-  return g;
+  if (hasRealmPermission(ctx, 'can_manage_all_groups')) return g;
+  const manage = groupSettingInfo('can_manage_group');
+  if (hasSettingPermission(ctx, g.settings.can_manage_group, manage)) return g;
+  if (
+    permission !== 'can_manage_group' &&
+    hasSettingPermission(ctx, g.settings[permission], groupSettingInfo(permission))
+  )
+    return g;
+  throw insufficientPermission();
+}
+
+/** `accessGroupForUpdate` with a fallback permission (joining or leaving oneself). */
+function accessGroupForSelf(
+  ctx: RequestContext,
+  id: number,
+  own: GroupPermission,
+  others: GroupPermission,
+  allowDeactivated: boolean,
+): StoredGroup {
+  try {
+    return accessGroupForUpdate(ctx, id, own, allowDeactivated);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    return accessGroupForUpdate(ctx, id, others, allowDeactivated);
+  }
+}
+
+/** `user_ids_to_users(..., allow_deactivated=False)`: "Invalid user ID: N" for the first unknown or deactivated ID. */
+function activeUsers(ctx: RequestContext, ids: number[]): StoredUser[] {
+  const out: StoredUser[] = [];
+  for (const id of ids) {
+    const u = findUser(ctx.org, id);
+    if (!u?.isActive) throw badRequest(`Invalid user ID: ${id}`);
+    if (!out.includes(u)) out.push(u);
+  }
+  return out;
 }
 
 function checkNameFree(ctx: RequestContext, name: string, except?: StoredGroup): void {
-  const problem = checkUserGroupName(name);
-  if (problem) throw badRequest(problem);
   if (ctx.org.groups.some((g) => g.name === name && g !== except))
     throw badRequest(`User group '${name}' already exists.`);
 }
 
-function intList(p: Params, name: string): number[] | undefined {
-  return p.intList(name);
+/** `check_user_group_name`. */
+function checkName(name: string): void {
+  const problem = checkUserGroupName(name);
+  if (problem) throw badRequest(problem);
 }
 
-function checkUsers(ctx: RequestContext, ids: number[]): void {
-  for (const id of ids) {
-    const u = ctx.org.users.find((x) => x.id === id);
-    if (!u) throw badRequest(`Invalid user ID: ${id}`);
-    if (!u.isActive) throw badRequest('User is deactivated');
-  }
-}
-
-function checkSubgroups(ctx: RequestContext, ids: number[]): StoredGroup[] {
-  return ids.map((id) => {
-    const g = findGroup(ctx.org, id);
-    if (!g || (!g.isSystemGroup && g.name === '')) throw badRequest(`Invalid user group ID: ${id}`);
-    return g;
-  });
+/**
+ * The subgroups `lock_subgroups_with_respect_to_supergroup` hands over: "Invalid user group ID:
+ * N" for the first ID that is no named group, then "User group is deactivated." for a
+ * deactivated one (`has_user_group_access_for_subgroup`).
+ */
+function subgroupsById(ctx: RequestContext, ids: number[]): StoredGroup[] {
+  const found = ids.map((id) => namedGroup(ctx, id));
+  const missing = ids.find((_, i) => found[i] === undefined);
+  if (missing !== undefined) throw badRequest(`Invalid user group ID: ${missing}`);
+  const groups = [...new Set(found as StoredGroup[])];
+  if (groups.some((g) => g.deactivated)) throw badRequest('User group is deactivated.');
+  return groups;
 }
 
 function listGroups(ctx: RequestContext): Record<string, unknown> {
@@ -98,39 +188,48 @@ function listGroups(ctx: RequestContext): Record<string, unknown> {
   };
 }
 
+/**
+ * `add_user_group` (zerver/views/user_groups.py): `require_user_group_create_permission` runs
+ * before the parameters are read; then the plan (`ensure_not_on_limited_plan`), the members,
+ * the name, the settings, the name's uniqueness (`check_add_user_group`), the subgroups.
+ * Creating a group with members notifies nobody.
+ */
 function createGroup(ctx: RequestContext): Record<string, unknown> {
   requireMemberOrAdmin(ctx);
+  if (!hasRealmPermission(ctx, 'can_create_groups')) throw insufficientPermission();
   const p = ctx.params;
-  const name = p.requiredString('name');
-  const description = p.requiredString('description');
-  const members = intList(p, 'members');
-  if (members === undefined) throw missingArgument('members');
-  const subgroups = intList(p, 'subgroups') ?? [];
-  const raw: Array<[string, unknown]> = [];
+  const raw: Array<[PermissionSettingInfo, StoredGroupSetting]> = [];
   for (const info of groupSettingInfos()) {
     const v = p.json(info.wire);
-    if (v !== undefined) raw.push([info.wire, v]);
+    if (v !== undefined) raw.push([info, groupSettingShape(v, info.wire)]);
   }
-  if (!holdsRealmSetting(ctx.org, ctx.user, 'can_create_groups')) throw insufficientPermission();
-  checkNameFree(ctx, name);
-  checkUsers(ctx, members);
-  checkSubgroups(ctx, subgroups);
+  const description = p.requiredString('description');
+  const members = p.intList('members');
+  if (members === undefined) throw missingArgument('members');
+  const name = p.requiredString('name');
+  const subgroups = p.intList('subgroups') ?? [];
+  if (realmPlanType(ctx.org.realm) === PLAN_TYPES.limited)
+    throw badRequest('Available on Zulip Cloud Standard. Upgrade to access.');
+  const users = activeUsers(ctx, members);
+  checkName(name);
   const settings: Record<string, StoredGroupSetting> = {};
   for (const info of groupSettingInfos()) {
-    const given = raw.find(([k]) => k === info.wire);
+    const given = raw.find(([i]) => i === info);
     if (given) {
-      const v = parseGroupSettingValue(ctx.org, given[1], info.wire);
-      checkAllowed(ctx.org, info, v);
+      const v = canonicalSetting(ctx.org, given[1]);
+      accessSettingValue(ctx.org, info, v);
       settings[info.wire] = v;
     } else settings[info.wire] = defaultSettingValue(ctx.org, info, ctx.user);
   }
+  checkNameFree(ctx, name);
+  const subs = subgroups.length > 0 ? subgroupsById(ctx, subgroups) : [];
   const g: StoredGroup = {
     id: nextId(ctx.org),
     name,
     description,
     isSystemGroup: false,
-    members: [...new Set(members)],
-    subgroups: [...new Set(subgroups)],
+    members: users.map((u) => u.id),
+    subgroups: subs.map((s) => s.id),
     deactivated: false,
     creatorId: ctx.user.id,
     dateCreated: Math.floor(ctx.now / 1000),
@@ -141,18 +240,25 @@ function createGroup(ctx: RequestContext): Record<string, unknown> {
   return ctx.featureLevel >= 317 ? { group_id: g.id } : {};
 }
 
+/**
+ * `edit_user_group`: parameters first (a setting must be `{new, old?}`), "No new data supplied",
+ * access (`can_manage_group`, deactivated groups included), then name, description,
+ * reactivation and each setting in Zulip's order. A setting's `old` is compared with the value
+ * as the API reports it (`get_group_setting_value_for_api`: deactivated members left out), after
+ * `parse_group_setting_value` (so an `old` of one subgroup and no members is that group's ID,
+ * never equal to an anonymous value); `new` is checked only when it changes something.
+ */
 function updateGroup(ctx: RequestContext): Record<string, unknown> {
   requireMemberOrAdmin(ctx);
   const p = ctx.params;
-  const g = accessGroupForEdit(ctx, pathInt(ctx, 'user_group_id'));
-  const name = p.string('name');
-  const description = p.string('description');
-  const deactivated = ctx.featureLevel >= 386 ? p.bool('deactivated') : undefined;
-  const updates: Array<[ReturnType<typeof groupSettingInfos>[number], unknown]> = [];
+  const updates: Array<[PermissionSettingInfo, SettingChangeRequest]> = [];
   for (const info of groupSettingInfos()) {
     const v = p.json(info.wire);
-    if (v !== undefined) updates.push([info, v]);
+    if (v !== undefined) updates.push([info, settingUpdateShape(v, info.wire)]);
   }
+  const deactivated = ctx.featureLevel >= 386 ? p.bool('deactivated') : undefined;
+  const description = p.string('description');
+  const name = p.string('name');
   if (
     name === undefined &&
     description === undefined &&
@@ -160,159 +266,194 @@ function updateGroup(ctx: RequestContext): Record<string, unknown> {
     updates.length === 0
   )
     throw badRequest('No new data supplied');
-  if (!canManage(ctx, g)) throw insufficientPermission();
+  const g = accessGroupForUpdate(ctx, pathInt(ctx, 'user_group_id'), 'can_manage_group', true);
   return atomic(ctx, () => {
-    const data: Record<string, unknown> = {};
+    // One `update` event per change, as each do_* action sends its own
+    // (do_send_user_group_update_event); a deactivated group's rename only reaches queues with
+    // `include_deactivated_groups`.
+    const update = (data: Record<string, unknown>, only: { with?: boolean } = {}): void =>
+      groupEvent(ctx, { op: 'update', group_id: g.id, data }, only);
     if (name !== undefined && name !== g.name) {
+      checkName(name);
       checkNameFree(ctx, name, g);
       g.name = name;
-      data.name = name;
+      update({ name }, { with: g.deactivated });
     }
     if (description !== undefined && description !== g.description) {
       g.description = description;
-      data.description = description;
-    }
-    for (const [info, raw] of updates) {
-      const current = g.settings[info.wire] as StoredGroupSetting;
-      const next = parseSettingUpdate(
-        ctx.org,
-        raw,
-        info,
-        settingToApi(ctx.org, current) ?? current,
-      );
-      if (settingsEqual(next, current)) continue;
-      g.settings[info.wire] = next;
-      data[info.wire] = settingToApi(ctx.org, next);
+      update({ description });
     }
     if (deactivated === false && g.deactivated) {
       g.deactivated = false;
-      data.deactivated = false;
+      update({ deactivated: false });
       groupEvent(ctx, { op: 'add', group: groupToApi(ctx.org, g) }, { without: true });
     }
-    if (Object.keys(data).length > 0) groupEvent(ctx, { op: 'update', group_id: g.id, data });
+    for (const [info, req] of updates) {
+      const stored = g.settings[info.wire] as StoredGroupSetting;
+      const current = settingToApi(ctx.org, stored) ?? stored;
+      const next = canonicalSetting(ctx.org, req.new);
+      // validate_group_setting_value_change
+      if (req.old !== undefined && !settingsEqual(canonicalSetting(ctx.org, req.old), current))
+        throw expectationMismatch();
+      if (settingsEqual(next, current)) continue;
+      accessSettingValue(ctx.org, info, next);
+      g.settings[info.wire] = next;
+      update({ [info.wire]: settingToApi(ctx.org, next) });
+    }
     return {};
   });
 }
 
+/**
+ * `notify_for_user_group_subscription_changes` (zerver/views/user_groups.py): the Notification
+ * Bot tells each user added or removed, except the acting user and bots.
+ */
+function notifyMembershipChange(
+  ctx: RequestContext,
+  users: StoredUser[],
+  g: StoredGroup,
+  added: boolean,
+): void {
+  const who = silentUserMention(ctx.user);
+  const group = `@_*${g.name}*`;
+  for (const u of users) {
+    if (u.id === ctx.user.id || u.isBot) continue;
+    sendNotificationDm(
+      ctx,
+      u,
+      added
+        ? `${who} added you to the group ${group}.`
+        : `${who} removed you from the group ${group}.`,
+    );
+  }
+}
+
+/** Deactivated groups' members and subgroups are editable from FL 391. */
+function membersOfDeactivatedEditable(ctx: RequestContext): boolean {
+  return ctx.featureLevel >= 391;
+}
+
+/** `add_members_to_group_backend`. */
+function addMembers(ctx: RequestContext, groupId: number, members: number[]): void {
+  const allow = membersOfDeactivatedEditable(ctx);
+  const g =
+    members.length === 1 && members[0] === ctx.user.id
+      ? accessGroupForSelf(ctx, groupId, 'can_join_group', 'can_add_members_group', allow)
+      : accessGroupForUpdate(ctx, groupId, 'can_add_members_group', allow);
+  const users = activeUsers(ctx, members);
+  for (const u of users)
+    if (g.members.includes(u.id))
+      throw badRequest(`User ${u.id} is already a member of this group`);
+  g.members.push(...users.map((u) => u.id));
+  groupEvent(ctx, { op: 'add_members', group_id: g.id, user_ids: users.map((u) => u.id) });
+  notifyMembershipChange(ctx, users, g, true);
+}
+
+/** `remove_members_from_group_backend`: the users are checked before the access. */
+function removeMembers(ctx: RequestContext, groupId: number, members: number[]): void {
+  const users = activeUsers(ctx, members);
+  const allow = membersOfDeactivatedEditable(ctx);
+  const g =
+    members.length === 1 && members[0] === ctx.user.id
+      ? accessGroupForSelf(ctx, groupId, 'can_leave_group', 'can_remove_members_group', allow)
+      : accessGroupForUpdate(ctx, groupId, 'can_remove_members_group', allow);
+  const direct = directMembers(ctx.org, g);
+  for (const m of members)
+    if (!direct.includes(m)) throw badRequest(`There is no member '${m}' in this user group`);
+  const ids = users.map((u) => u.id);
+  g.members = g.members.filter((x) => !ids.includes(x));
+  groupEvent(ctx, { op: 'remove_members', group_id: g.id, user_ids: ids });
+  notifyMembershipChange(ctx, users, g, false);
+}
+
+/**
+ * `add_subgroups_to_group_backend`: access by `can_add_members_group`, then the subgroups, then
+ * "already a subgroup of this group", then cycles (the message names the supergroup).
+ */
+function addSubgroups(ctx: RequestContext, groupId: number, ids: number[]): void {
+  const g = accessGroupForUpdate(
+    ctx,
+    groupId,
+    'can_add_members_group',
+    membersOfDeactivatedEditable(ctx),
+  );
+  const subs = subgroupsById(ctx, ids);
+  for (const s of subs)
+    if (g.subgroups.includes(s.id))
+      throw badRequest(`User group ${s.id} is already a subgroup of this group.`);
+  if (subs.some((s) => descendantGroups(ctx.org, s.id).has(g.id)))
+    throw badRequest(`User group ${g.id} is already a subgroup of one of the passed subgroups.`);
+  g.subgroups.push(...subs.map((s) => s.id));
+  groupEvent(ctx, {
+    op: 'add_subgroups',
+    group_id: g.id,
+    direct_subgroup_ids: subs.map((s) => s.id),
+  });
+}
+
+/** `remove_subgroups_from_group_backend`: access by `can_manage_group` (not `can_remove_members_group`). */
+function removeSubgroups(ctx: RequestContext, groupId: number, ids: number[]): void {
+  const g = accessGroupForUpdate(
+    ctx,
+    groupId,
+    'can_manage_group',
+    membersOfDeactivatedEditable(ctx),
+  );
+  const subs = subgroupsById(ctx, ids);
+  for (const s of subs)
+    if (!g.subgroups.includes(s.id))
+      throw badRequest(`User group ${s.id} is not a subgroup of this group.`);
+  const drop = subs.map((s) => s.id);
+  g.subgroups = g.subgroups.filter((x) => !drop.includes(x));
+  groupEvent(ctx, { op: 'remove_subgroups', group_id: g.id, direct_subgroup_ids: drop });
+}
+
+/** `update_user_group_backend`: add, delete, add_subgroups, delete_subgroups, in one transaction. */
 function updateMembers(ctx: RequestContext): Record<string, unknown> {
   requireMemberOrAdmin(ctx);
   const p = ctx.params;
-  const g = accessGroupForEdit(ctx, pathInt(ctx, 'user_group_id'));
-  const add = intList(p, 'add') ?? [];
-  const del = intList(p, 'delete') ?? [];
   const withSubgroups = ctx.featureLevel >= 311;
-  const addSub = withSubgroups ? (intList(p, 'add_subgroups') ?? []) : [];
-  const delSub = withSubgroups ? (intList(p, 'delete_subgroups') ?? []) : [];
+  const add = p.intList('add') ?? [];
+  const addSub = withSubgroups ? (p.intList('add_subgroups') ?? []) : [];
+  const del = p.intList('delete') ?? [];
+  const delSub = withSubgroups ? (p.intList('delete_subgroups') ?? []) : [];
   if (add.length + del.length + addSub.length + delSub.length === 0)
     throw badRequest(
       withSubgroups
         ? 'Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".'
         : 'Nothing to do. Specify at least one of "add" or "delete".',
     );
-  if (g.deactivated && ctx.featureLevel < 391) throw badRequest('User group is deactivated.');
-  const manage = canManage(ctx, g);
-  const me = ctx.user.id;
-  const addOthers = add.some((u) => u !== me) || addSub.length > 0;
-  if (addOthers && !manage && !holdsSetting(ctx.org, ctx.user, g.settings.can_add_members_group))
-    throw insufficientPermission();
-  if (
-    add.includes(me) &&
-    !manage &&
-    !holdsSetting(ctx.org, ctx.user, g.settings.can_join_group) &&
-    !holdsSetting(ctx.org, ctx.user, g.settings.can_add_members_group)
-  )
-    throw insufficientPermission();
-  const delOthers = del.some((u) => u !== me) || delSub.length > 0;
-  if (delOthers && !manage && !holdsSetting(ctx.org, ctx.user, g.settings.can_remove_members_group))
-    throw insufficientPermission();
-  if (
-    del.includes(me) &&
-    !manage &&
-    !holdsSetting(ctx.org, ctx.user, g.settings.can_leave_group) &&
-    !holdsSetting(ctx.org, ctx.user, g.settings.can_remove_members_group)
-  )
-    throw insufficientPermission();
+  const id = pathInt(ctx, 'user_group_id');
   return atomic(ctx, () => {
-    if (add.length > 0) {
-      checkUsers(ctx, add);
-      for (const u of add) {
-        if (g.members.includes(u) && directMembers(ctx.org, g).includes(u))
-          throw badRequest(`User ${u} is already a member of this group`);
-        g.members.push(u);
-      }
-    }
-    if (del.length > 0) {
-      for (const u of del) {
-        if (!ctx.org.users.some((x) => x.id === u)) throw badRequest(`Invalid user ID: ${u}`);
-        if (!directMembers(ctx.org, g).includes(u))
-          throw badRequest(`There is no member '${u}' in this user group`);
-        g.members = g.members.filter((x) => x !== u);
-      }
-    }
-    addSubgroups(ctx, g, addSub);
-    deleteSubgroups(ctx, g, delSub);
-    if (add.length > 0) groupEvent(ctx, { op: 'add_members', group_id: g.id, user_ids: add });
-    if (del.length > 0) groupEvent(ctx, { op: 'remove_members', group_id: g.id, user_ids: del });
+    if (add.length > 0) addMembers(ctx, id, add);
+    if (del.length > 0) removeMembers(ctx, id, del);
+    if (addSub.length > 0) addSubgroups(ctx, id, addSub);
+    if (delSub.length > 0) removeSubgroups(ctx, id, delSub);
     return {};
   });
 }
 
-function addSubgroups(ctx: RequestContext, g: StoredGroup, ids: number[]): void {
-  if (ids.length === 0) return;
-  const subs = checkSubgroups(ctx, ids);
-  for (const s of subs) {
-    if (g.subgroups.includes(s.id))
-      throw badRequest(`User group ${s.id} is already a subgroup of this group.`);
-  }
-  for (const s of subs) {
-    if (descendantGroups(ctx.org, s.id).has(g.id))
-      throw badRequest(`User group ${s.id} is already a subgroup of one of the passed subgroups.`);
-    g.subgroups.push(s.id);
-  }
-  groupEvent(ctx, { op: 'add_subgroups', group_id: g.id, direct_subgroup_ids: ids });
-}
-
-function deleteSubgroups(ctx: RequestContext, g: StoredGroup, ids: number[]): void {
-  if (ids.length === 0) return;
-  checkSubgroups(ctx, ids);
-  for (const id of ids) {
-    if (!g.subgroups.includes(id))
-      throw badRequest(`User group ${id} is not a subgroup of this group.`);
-    g.subgroups = g.subgroups.filter((x) => x !== id);
-  }
-  groupEvent(ctx, { op: 'remove_subgroups', group_id: g.id, direct_subgroup_ids: ids });
-}
-
+/** `update_subgroups_of_user_group`: add, then delete, in one transaction. */
 function updateSubgroups(ctx: RequestContext): Record<string, unknown> {
   requireMemberOrAdmin(ctx);
   const p = ctx.params;
-  const g = accessGroupForEdit(ctx, pathInt(ctx, 'user_group_id'));
-  const add = intList(p, 'add') ?? [];
-  const del = intList(p, 'delete') ?? [];
+  const add = p.intList('add') ?? [];
+  const del = p.intList('delete') ?? [];
   if (add.length + del.length === 0)
     throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
-  if (g.deactivated && ctx.featureLevel < 391) throw badRequest('User group is deactivated.');
-  const manage = canManage(ctx, g);
-  if (
-    add.length > 0 &&
-    !manage &&
-    !holdsSetting(ctx.org, ctx.user, g.settings.can_add_members_group)
-  )
-    throw insufficientPermission();
-  if (
-    del.length > 0 &&
-    !manage &&
-    !holdsSetting(ctx.org, ctx.user, g.settings.can_remove_members_group)
-  )
-    throw insufficientPermission();
+  const id = pathInt(ctx, 'user_group_id');
   return atomic(ctx, () => {
-    addSubgroups(ctx, g, add);
-    deleteSubgroups(ctx, g, del);
+    if (add.length > 0) addSubgroups(ctx, id, add);
+    if (del.length > 0) removeSubgroups(ctx, id, del);
     return {};
   });
 }
 
-/** Where a group is used (`access_user_group_for_deactivation`'s objections). */
+/**
+ * Where a group is used (`check_user_group_can_be_deactivated`): active named supergroups,
+ * then settings of active channels, of active groups (the group itself included: Zulip does
+ * not exclude it) and of the realm that name it, directly or as a subgroup of an anonymous value.
+ */
 export function groupObjections(
   ctx: RequestContext,
   g: StoredGroup,
@@ -326,32 +467,45 @@ export function groupObjections(
     .map((x) => x.id)
     .sort((a, b) => a - b);
   if (supergroups.length > 0) out.push({ type: 'subgroup', supergroup_ids: supergroups });
-  for (const ch of org.channels) {
+  const channelOrder = channelSettingInfos(ctx.featureLevel).map((i) => i.wire);
+  for (const ch of [...org.channels].sort((a, b) => a.id - b.id)) {
     if (ch.isArchived) continue;
-    const settings = Object.keys(ch.settings)
-      .filter((k) => uses(ch.settings[k]))
-      .sort();
+    const settings = inOrder(Object.keys(ch.settings), channelOrder).filter((k) =>
+      uses(ch.settings[k]),
+    );
     if (settings.length > 0) out.push({ type: 'channel', channel_id: ch.id, settings });
   }
-  for (const other of org.groups) {
-    if (other.id === g.id || other.deactivated) continue;
-    const settings = Object.keys(other.settings)
-      .filter((k) => uses(other.settings[k]))
-      .sort();
+  const groupOrder = groupSettingInfos().map((i) => i.wire);
+  for (const other of [...org.groups].sort((a, b) => a.id - b.id)) {
+    if (other.deactivated) continue;
+    const settings = inOrder(Object.keys(other.settings), groupOrder).filter((k) =>
+      uses(other.settings[k]),
+    );
     if (settings.length > 0) out.push({ type: 'user_group', group_id: other.id, settings });
   }
-  const realmSettings = Object.keys(org.realm.settings)
-    .filter((k) => uses(org.realm.settings[k]))
-    .sort();
+  // Realm.REALM_PERMISSION_GROUP_SETTINGS: create_multiuse_invite_group, then alphabetical.
+  const realmSettings = inOrder(Object.keys(org.realm.settings), [
+    'create_multiuse_invite_group',
+  ]).filter((k) => uses(org.realm.settings[k]));
   if (realmSettings.length > 0) out.push({ type: 'realm', settings: realmSettings });
   return out;
 }
 
+/** `keys` with those in `order` first (in that order), the rest alphabetically. */
+function inOrder(keys: string[], order: string[]): string[] {
+  const rank = (k: string): number => {
+    const i = order.indexOf(k);
+    return i < 0 ? order.length : i;
+  };
+  return [...keys].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/**
+ * `deactivate_user_group`: no `require_member_or_admin` (bots with the permission may, guests
+ * fail the permission check); an already deactivated group is "User group is deactivated.".
+ */
 function deactivateGroup(ctx: RequestContext): Record<string, unknown> {
-  requireMemberOrAdmin(ctx);
-  const g = accessGroupForEdit(ctx, pathInt(ctx, 'user_group_id'));
-  if (!canManage(ctx, g)) throw insufficientPermission();
-  if (g.deactivated) throw badRequest('User group is already deactivated.');
+  const g = accessGroupForUpdate(ctx, pathInt(ctx, 'user_group_id'), 'can_manage_group', false);
   const objections = groupObjections(ctx, g);
   if (objections.length > 0)
     throw new ApiError('Cannot deactivate user group in use.', {
@@ -362,6 +516,11 @@ function deactivateGroup(ctx: RequestContext): Record<string, unknown> {
   groupEvent(ctx, { op: 'update', group_id: g.id, data: { deactivated: true } }, { with: true });
   groupEvent(ctx, { op: 'remove', group_id: g.id }, { without: true });
   return {};
+}
+
+/** `access_user_group_to_read_membership`: deactivated groups are refused. */
+function groupToRead(ctx: RequestContext): StoredGroup {
+  return groupById(ctx, pathInt(ctx, 'user_group_id'), false);
 }
 
 /** User-group routes. */
@@ -377,8 +536,8 @@ export const userGroupRoutes: Route[] = [
     path: '/user_groups/{user_group_id}/members',
     handler: (ctx) => {
       requireMemberOrAdmin(ctx);
-      const g = accessGroup(ctx, pathInt(ctx, 'user_group_id'));
       const direct = ctx.params.bool('direct_member_only') ?? false;
+      const g = groupToRead(ctx);
       return { members: direct ? directMembers(ctx.org, g) : recursiveMembers(ctx.org, g.id) };
     },
   },
@@ -387,11 +546,13 @@ export const userGroupRoutes: Route[] = [
     path: '/user_groups/{user_group_id}/members/{user_id}',
     handler: (ctx) => {
       requireMemberOrAdmin(ctx);
-      const g = accessGroup(ctx, pathInt(ctx, 'user_group_id'));
-      const uid = pathInt(ctx, 'user_id');
-      const u = ctx.org.users.find((x) => x.id === uid);
-      if (!u) throw badRequest('No such user');
       const direct = ctx.params.bool('direct_member_only') ?? false;
+      const g = groupToRead(ctx);
+      // access_user_by_id(for_admin=False): bots are "No such user" too.
+      const uid = pathInt(ctx, 'user_id');
+      const u = findUser(ctx.org, uid);
+      if (!u || u.isBot) throw badRequest('No such user');
+      if (!u.isActive) throw badRequest('User is deactivated');
       const members = direct ? directMembers(ctx.org, g) : recursiveMembers(ctx.org, g.id);
       return { is_user_group_member: members.includes(uid) };
     },
@@ -401,8 +562,8 @@ export const userGroupRoutes: Route[] = [
     path: '/user_groups/{user_group_id}/subgroups',
     handler: (ctx) => {
       requireMemberOrAdmin(ctx);
-      const g = accessGroup(ctx, pathInt(ctx, 'user_group_id'));
       const direct = ctx.params.bool('direct_subgroup_only') ?? false;
+      const g = groupToRead(ctx);
       const ids = direct
         ? [...g.subgroups]
         : [...descendantGroups(ctx.org, g.id)].filter((x) => x !== g.id);
