@@ -2,10 +2,12 @@
  * Applies that a real Zulip treats differently from a naive reading of its API (issue 11),
  * end to end against the embedded server, which follows the Zulip function each case names.
  */
+import { PLAN_TYPES, startEmulator } from '../../src/emulator';
+import { plan } from '../../src/engine';
 import { emptyDesiredState } from '../../src/model';
 import type { DesiredChannel, DesiredState } from '../../src/model';
 import { readLiveState } from '../../src/zulip/handlers/read-live-state';
-import { harness, summary } from './helpers';
+import { harness, newClient, summary } from './helpers';
 import type { Harness } from './helpers';
 
 const org = (...channels: DesiredChannel[]): DesiredState => {
@@ -129,5 +131,81 @@ describe.each([442, 478])('real-Zulip rules on apply (FL %i)', (fl) => {
     expect(update?.action === 'update' && update.properties.map((p) => p.wire)).toEqual([
       'can_send_message_group',
     ]);
+  });
+});
+
+describe('real-Zulip rules on apply: groups and plans (FL 478)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness({ featureLevel: 478 });
+  });
+  afterAll(() => h.close());
+
+  // zerver/lib/user_groups.py check_user_group_can_be_deactivated counts the group's own settings.
+  it('deactivates a group that manages itself; the next plan is empty', async () => {
+    const d = (deactivated: boolean): DesiredState => {
+      const o = emptyDesiredState('real');
+      o.userGroups.push({
+        path: 'real/selfish',
+        name: 'selfish',
+        members: { mode: 'exact', users: ['alice@zulip-cdk.example'], groups: [] },
+        permissions: { canManageGroup: 'selfish', canMentionGroup: 'selfish' },
+        ...(deactivated ? { deactivated: true } : {}),
+      });
+      return o;
+    };
+    expect((await h.converge(d(false))).result.outcome).toBe('applied');
+    const { first, result, after } = await h.converge(d(true));
+    expect(summary(first)).toEqual([
+      'update userGroup["selfish"]',
+      'deactivate userGroup["selfish"]',
+    ]);
+    expect(result.outcome).toBe('applied');
+    expect(summary(after)).toEqual([]);
+  });
+
+  // get_group_setting_value_for_api drops deactivated members; parse_group_setting_value reads
+  // what is left ({[], [G]}) as G, which never equals the anonymous group: no `old` is sent.
+  it('changes a setting whose anonymous group holds a deactivated user and one group', async () => {
+    await h.converge(org(ch('anon')));
+    const stored = h.z.org.channels.find((c) => c.name === 'anon')!;
+    const former = h.z.org.users.find((u) => u.email.startsWith('former@'))!;
+    const mods = h.z.org.groups.find((g) => g.name === 'role:moderators')!;
+    stored.settings.can_send_message_group = {
+      direct_members: [former.id],
+      direct_subgroups: [mods.id],
+    };
+    const { first, result, after } = await h.converge(
+      org(ch('anon', { permissions: { canSendMessageGroup: 'role:members' } })),
+    );
+    expect(summary(first)).toEqual(['update channel["anon"]']);
+    expect(result.outcome).toBe('applied');
+    expect(summary(after)).toEqual([]);
+  });
+});
+
+describe('real-Zulip rules on Zulip Cloud Free (ensure_not_on_limited_plan)', () => {
+  it('reads the plan type and refuses, before any write, to create a group', async () => {
+    const z = await startEmulator({
+      featureLevel: 478,
+      planType: PLAN_TYPES.limited,
+      rateLimit: false,
+    });
+    const client = newClient(z);
+    try {
+      const live = await readLiveState(client);
+      expect(live.server.planType).toBe(PLAN_TYPES.limited);
+      const d = emptyDesiredState('real');
+      d.userGroups.push({
+        path: 'real/team',
+        name: 'team',
+        members: { mode: 'exact', users: [], groups: [] },
+        permissions: {},
+      });
+      expect(() => plan(d, live)).toThrow(/userGroup\["team"\] \(real\/team\): Zulip Cloud Free/);
+    } finally {
+      await client.close();
+      await z.close();
+    }
   });
 });
