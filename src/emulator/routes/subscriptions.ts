@@ -13,7 +13,12 @@ import {
 import type { RequestContext, Route } from '../router';
 import type { StoredChannel, StoredSubscription, StoredUser } from '../state';
 import { channelAudience } from '../events';
-import { activeSubscriptionOf, subscriptionOf, subscriptionRowsOfUser } from '../indexes';
+import {
+  activeSubscriptionOf,
+  channelsByName,
+  subscriptionOf,
+  subscriptionRowsOfUser,
+} from '../indexes';
 import { subscriptionToApi } from '../views';
 import {
   atomic,
@@ -112,13 +117,20 @@ function subscribe(
 ): Record<string, unknown> {
   const existing: StoredChannel[] = [];
   const toCreate: SubscriptionRequest[] = [];
+  // One scan of the channels and sets, not a scan per name (linear in the request's size).
+  const byName = channelsByName(ctx.org);
+  const seen = new Set<StoredChannel>();
+  const creating = new Set<string>();
   for (const r of requests) {
     const problem = checkChannelName(r.name.trim());
     if (problem) throw badRequest(problem);
-    const ch = channelByName(ctx, r.name);
+    const ch = byName(r.name);
+    const key = r.name.trim().toLowerCase();
     if (ch) {
-      if (!existing.includes(ch)) existing.push(ch);
-    } else if (!toCreate.some((t) => t.name.trim().toLowerCase() === r.name.trim().toLowerCase())) {
+      if (!seen.has(ch)) existing.push(ch);
+      seen.add(ch);
+    } else if (!creating.has(key)) {
+      creating.add(key);
       toCreate.push(r);
     }
   }
@@ -131,7 +143,8 @@ function subscribe(
   const unauthorized = existing.filter((ch) => !canAccessForSubscribe(ctx, ch));
   const first = unauthorized[0];
   if (first && fatal) throw badRequest(`Unable to access channel (${first.name}).`);
-  const authorized = existing.filter((ch) => !unauthorized.includes(ch));
+  const denied = new Set(unauthorized);
+  const authorized = existing.filter((ch) => !denied.has(ch));
   const others = principals.some((u) => u.id !== ctx.user.id);
   if (others && !authorized.every((ch) => canAddSubscribers(ctx, ch)))
     throw insufficientPermission();
@@ -142,19 +155,23 @@ function subscribe(
   const subscribed: Record<string, string[]> = {};
   const already: Record<string, string[]> = {};
   for (const ch of channels) {
-    const added = subscribeUsers(
-      ctx,
-      ch,
-      principals.map((u) => u.id),
+    const added = new Set(
+      subscribeUsers(
+        ctx,
+        ch,
+        principals.map((u) => u.id),
+      ),
     );
     for (const u of principals) {
-      const bucket = added.includes(u.id) ? subscribed : already;
+      const bucket = added.has(u.id) ? subscribed : already;
       (bucket[String(u.id)] ??= []).push(ch.name);
     }
   }
+  let named: ((name: string) => StoredChannel | undefined) | undefined;
   for (const r of requests) {
     if (r.color === undefined) continue;
-    const ch = channelByName(ctx, r.name);
+    named ??= channelsByName(ctx.org);
+    const ch = named(r.name);
     const sub = ch && subscriptionOf(ctx.org, ctx.user.id, ch.id);
     if (sub && principals.includes(ctx.user)) sub.color = r.color;
   }
