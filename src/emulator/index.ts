@@ -7,6 +7,7 @@ import { ZulipCdkError } from '../model/errors';
 import { FEATURE_LEVELS, MIN_FEATURE_LEVEL } from '../model/features';
 import { ROLES } from '../model/kinds';
 import { FaultInjector } from './faults';
+import { StateFile } from './persist';
 import { writePrivateFile } from './private-file';
 import type { FaultOptions } from './faults';
 import { RateLimiter } from './rate-limit';
@@ -41,6 +42,13 @@ export interface EmulatorOptions {
   readonly rateLimit?: number | false | RateLimitOptions;
   /** A state file to load (if it exists) or a state object to start from (copied). */
   readonly state?: string | OrgState;
+  /**
+   * With `state` a file: keep it up to date. It is written when it does not exist yet, then
+   * after every request other than GET that changed the organization, atomically and before
+   * the response is sent, so a killed server loses nothing it acknowledged (see persist.ts).
+   * Default false: the file is only read (and written by {@link Emulator.save}).
+   */
+  readonly persist?: boolean;
   /** The organization when no state is given or the file does not exist. Default `demo`. */
   readonly seed?: 'demo' | 'empty';
   /** Faults to inject from the start. */
@@ -142,6 +150,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const featureLevel = options.featureLevel ?? FEATURE_LEVELS.newest;
   checkEmulatorFeatureLevel(featureLevel);
   const org = await initialOrg(options, clock.now());
+  const stateFile =
+    options.persist === true && typeof options.state === 'string'
+      ? new StateFile(options.state, () => core.org)
+      : undefined;
   const ownerUser = org.users.find((u) => u.isActive && !u.isBot && u.role === ROLES.owner);
   if (!ownerUser) throw new Error('the organization has no active owner');
   let site = '';
@@ -165,8 +177,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       limiter: () => limiter,
       log: requestLog,
       ...(options.observe === undefined ? {} : { observe: options.observe }),
+      ...(stateFile === undefined ? {} : { afterChange: () => stateFile.flush() }),
     }),
   );
+  if (stateFile && !existsSync(stateFile.file)) await stateFile.flush();
   server.keepAliveTimeout = 5000;
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
@@ -202,12 +216,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       // The state holds every user's API key.
       await writePrivateFile(path, `${JSON.stringify(org, null, 2)}\n`);
     },
-    close() {
-      return new Promise<void>((resolve) => {
+    async close() {
+      await new Promise<void>((resolve) => {
         for (const q of queues.values()) for (const w of q.waiters.splice(0)) w();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       });
+      await stateFile?.idle();
     },
   };
 }
