@@ -193,7 +193,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const port = (server.address() as AddressInfo).port;
   site = `http://127.0.0.1:${port}`;
-  return {
+  const emulator: Emulator = {
     url: `${site}/api/v1`,
     site,
     port,
@@ -217,6 +217,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       await writePrivateFile(path, `${JSON.stringify(org, null, 2)}\n`);
     },
     async close() {
+      running.delete(emulator);
       await new Promise<void>((resolve) => {
         for (const q of queues.values()) for (const w of q.waiters.splice(0)) w();
         for (const s of sockets) s.destroy();
@@ -225,4 +226,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       await stateFile?.idle();
     },
   };
+  running.add(emulator);
+  return emulator;
+}
+
+/** The emulators started in this process (this module instance) and not closed yet. */
+const running = new Set<Emulator>();
+
+/**
+ * Closes every emulator started by this module and not closed yet; returns how many. For test
+ * teardown (the project's jest setup calls it after each test file): a test that fails between
+ * `startEmulator` and `close` would otherwise leave a listening server that keeps the process,
+ * and jest, from exiting.
+ */
+export async function closeAllEmulators(): Promise<number> {
+  const open = [...running];
+  await Promise.all(open.map((z) => z.close()));
+  return open.length;
 }
