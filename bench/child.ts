@@ -6,6 +6,7 @@
  *   emulator on it and serves until told to stop; reports its own CPU time on request.
  * - `measure`: reads and plans once with one strategy, reports, exits.
  * - `apply`: applies the desired state once, reports, exits.
+ * - `subscribe`: subscribes to N new channels in one call on its own emulator, reports, exits.
  *
  * Messages go over the IPC channel (the API key is never on a command line or printed).
  */
@@ -16,6 +17,8 @@ import type { DesiredState } from '../src/model/desired-state';
 import { measureApply } from './measure-apply';
 import type { ApplyMeasurement } from './measure-apply';
 import { measurePlan, peakRssMb } from './measure';
+import { measureBulkSubscribe } from './measure-subscribe';
+import type { SubscribeMeasurement } from './measure-subscribe';
 import type { PlanMeasurement, Target } from './measure';
 import { generateBenchOrg, usersOnly } from './org-generator';
 import { startReplayProxy } from './replay-proxy';
@@ -50,7 +53,8 @@ export type ToChild =
       readonly desiredFile: string;
       readonly execute: boolean;
       readonly rateLimit: number | false;
-    };
+    }
+  | { readonly type: 'subscribe'; readonly channels: number };
 
 /** Child → parent. */
 export type FromChild =
@@ -64,6 +68,7 @@ export type FromChild =
   | { readonly type: 'mode'; readonly replayed: number; readonly forwarded: number }
   | { readonly type: 'plan-result'; readonly result: PlanMeasurement }
   | { readonly type: 'apply-result'; readonly result: ApplyMeasurement }
+  | { readonly type: 'subscribe-result'; readonly result: SubscribeMeasurement }
   | { readonly type: 'error'; readonly message: string };
 
 function send(msg: FromChild): Promise<void> {
@@ -134,6 +139,13 @@ async function handle(msg: ToChild): Promise<void> {
       });
       result.peakRssMb = peakRssMb();
       await send({ type: 'apply-result', result });
+      process.disconnect();
+      return;
+    }
+    case 'subscribe': {
+      const result = await measureBulkSubscribe(msg.channels);
+      result.peakRssMb = peakRssMb();
+      await send({ type: 'subscribe-result', result });
       process.disconnect();
       return;
     }

@@ -1,5 +1,6 @@
 import type { ApplyMeasurement } from './measure-apply';
 import type { PlanMeasurement } from './measure';
+import type { SubscribeMeasurement } from './measure-subscribe';
 import type { BenchOrgCounts } from './org-generator';
 
 /** Zulip's default rate limit for authenticated API requests (`api_by_user`). */
@@ -12,6 +13,16 @@ export type ApplyRun = ApplyMeasurement & {
   readonly serverCpuMs: number;
 };
 
+/** (d) One call subscribing to N new channels, then to 10 N (issue 12: linear, not quadratic). */
+export interface SubscribeRun {
+  readonly small: SubscribeMeasurement;
+  readonly large: SubscribeMeasurement;
+  /** The large call's wall time / (10 × the small one's): 1 when linear; the target is < 3. */
+  readonly ratioToLinear: number;
+  /** The same with CPU times (steadier than wall times on a loaded machine). */
+  readonly cpuRatioToLinear: number;
+}
+
 /** Everything one bench run measured (what `--json FILE` writes). */
 export interface BenchResults {
   readonly formatVersion: 1;
@@ -22,8 +33,10 @@ export interface BenchResults {
   readonly commit?: string;
   /** 1-minute load average at the start: other work on the machine slows the wall times. */
   readonly loadAverage?: number;
+  /** `--only subscribe`: only (d) ran (no organization generated, no plan, no apply). */
+  readonly only?: 'subscribe';
   readonly scale: number;
-  readonly counts: BenchOrgCounts;
+  readonly counts: BenchOrgCounts | null;
   readonly featureLevel: number;
   readonly rateLimit: 'off';
   readonly plan: {
@@ -42,7 +55,7 @@ export interface BenchResults {
       /** Whether every replayed request was found in the recording. */
       readonly complete: boolean;
     };
-  };
+  } | null;
   readonly apply: {
     /** At the bench's scale: executed, or planned with predicted requests. */
     readonly atScale: ApplyRun;
@@ -51,6 +64,8 @@ export interface BenchResults {
     /** Executed with the emulator's rate limit at 200/min (at --rate-limited-scale). */
     readonly rateLimited: ApplyRun | null;
   } | null;
+  /** (d) bulk subscribe; absent in results written before it existed. */
+  readonly subscribe?: SubscribeRun | null;
   readonly totalMs: number;
 }
 
@@ -87,22 +102,31 @@ function table(rows: readonly (readonly string[])[]): string {
 /** The readable report printed on stdout. */
 export function renderReport(r: BenchResults): string {
   const c = r.counts;
-  const { ours, naive } = r.plan;
-  const rep = r.plan.replayed;
   const out: string[] = [];
   out.push(
-    `zulip-cdk bench: scale ${r.scale} (${int(c.channels)} channels, ${int(c.groups)} groups, ` +
-      `${int(c.users)} users, ${int(c.subscriptions)} subscriptions, ${int(c.folders)} folders)`,
+    c === null
+      ? `zulip-cdk bench: only (d) bulk subscribe`
+      : `zulip-cdk bench: scale ${r.scale} (${int(c.channels)} channels, ${int(c.groups)} groups, ` +
+          `${int(c.users)} users, ${int(c.subscriptions)} subscriptions, ${int(c.folders)} folders)`,
     `node ${r.node}, ${r.cpus} CPUs` +
       (r.loadAverage === undefined
         ? ''
         : ` (load average ${r.loadAverage.toFixed(1)} at the start)`) +
       (r.commit === undefined ? '' : `, commit ${r.commit.slice(0, 7)}`) +
       `; emulator at feature level ${r.featureLevel} in its own process; each measurement in a fresh child process.`,
-    '',
-    '(a) plan vs (b) naive read, rate limiting OFF on the emulator',
-    '',
   );
+  if (r.plan) renderPlan(r.plan, out);
+  if (r.only === undefined) renderApply(r.apply, out);
+  if (r.subscribe) renderSubscribe(r.subscribe, out);
+  out.push('', `bench total: ${duration(r.totalMs)}`);
+  return out.join('\n') + '\n';
+}
+
+/** (a) and (b). */
+function renderPlan(plan: NonNullable<BenchResults['plan']>, out: string[]): void {
+  const { ours, naive } = plan;
+  const rep = plan.replayed;
+  out.push('', '(a) plan vs (b) naive read, rate limiting OFF on the emulator', '');
   const model = (m: PlanMeasurement): string => duration(modelledMinutes(m.requests) * 60_000);
   out.push(
     table([
@@ -159,7 +183,7 @@ export function renderReport(r: BenchResults): string {
         'changes in the plan',
         int(ours.changes),
         int(naive.changes),
-        r.plan.samePlan ? 'same plan' : 'PLANS DIFFER',
+        plan.samePlan ? 'same plan' : 'PLANS DIFFER',
       ],
       ['replayed from memory (server time ~0):', '', '', ''],
       [
@@ -194,12 +218,15 @@ export function renderReport(r: BenchResults): string {
 
   if (!rep.complete)
     out.push('note: some replayed requests were not in the recording and went to the emulator.');
+}
+
+/** (c). */
+function renderApply(a: BenchResults['apply'], out: string[]): void {
   out.push(
     '',
     '(c) apply from nothing: the same organization with only its users, and the desired state above',
     '',
   );
-  const a = r.apply;
   if (!a) out.push('apply benchmark: skipped (--no-apply)');
   else if (!a.executed.available) out.push('apply benchmark: not available yet');
   else {
@@ -283,6 +310,27 @@ export function renderReport(r: BenchResults): string {
         `executed at scale ${a.rateLimited.scale} with the emulator's rate limit at ${DEFAULT_RATE_PER_MINUTE}/min`,
       );
   }
-  out.push('', `bench total: ${duration(r.totalMs)}`);
-  return out.join('\n') + '\n';
+}
+
+/** (d). */
+function renderSubscribe(s: SubscribeRun, out: string[]): void {
+  const row = (m: SubscribeMeasurement): string[] => [
+    `${int(m.channels)} channels`,
+    duration(m.wallMs),
+    duration(m.cpuMs),
+    int(m.events),
+    `${int(m.peakRssMb ?? 0)} MB`,
+  ];
+  out.push(
+    '',
+    '(d) bulk subscribe: one POST /users/me/subscriptions creating every channel (demo organization)',
+    '',
+    table([['', 'wall time', 'CPU', 'events queued', 'peak RSS'], row(s.small), row(s.large)]),
+    '',
+    `${int(s.large.channels)} channels / ${int(s.large.channels / s.small.channels)} × ${int(s.small.channels)} channels: ` +
+      `wall time ${s.ratioToLinear.toFixed(2)}x, CPU ${s.cpuRatioToLinear.toFixed(2)}x (1 when linear; target under 3x)`,
+    'Each size in a fresh child process (after a 200-channel warm-up call), with the emulator in it',
+    "and the owner's event queue registered. Wall times include waiting for a CPU: on a loaded",
+    'machine the CPU ratio is the steadier one.',
+  );
 }

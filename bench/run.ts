@@ -1,10 +1,11 @@
 /**
- * `npm run bench [-- --scale 0.1] [--json FILE] [--apply-scale N] [--no-apply]`
+ * `npm run bench [-- --scale 0.1] [--json FILE] [--apply-scale N] [--no-apply] [--only subscribe]`
  *
  * Plans an organization of 2,000 channels, 300 groups, 10,000 users and 100,000
  * subscriptions (issue 5) against the embedded server, with zulip-cdk's read (a) and with a
  * naive one-request-per-channel read (b) in the same run, then applies it from nothing (c,
- * issue 6). The emulator and every measurement run in separate processes.
+ * issue 6), then subscribes to 2,000 and to 20,000 new channels in one call (d, issue 12).
+ * The emulator and every measurement run in separate processes.
  */
 import { execFileSync, fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -12,16 +13,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { FEATURE_LEVELS } from '../src/model/features';
 import type { FromChild, ToChild } from './child';
 import type { PlanMeasurement, Target } from './measure';
 import type { BenchOrgCounts } from './org-generator';
 import { DEFAULT_RATE_PER_MINUTE, renderReport } from './report';
-import type { ApplyRun, BenchResults } from './report';
+import type { ApplyRun, BenchResults, SubscribeRun } from './report';
 
 const CHILD = path.join(__dirname, 'child.ts');
 
 const USAGE = `usage: npm run bench -- [--scale N] [--apply-scale N] [--rate-limited-scale N]
-                          [--no-apply] [--json FILE]
+                          [--no-apply] [--subscribe-channels N] [--only subscribe]
+                          [--json FILE]
 
   --scale N               organization size relative to the issue's (default 1: 2,000
                           channels, 300 groups, 10,000 users, 100,000 subscriptions); 0.1 for
@@ -34,6 +37,9 @@ const USAGE = `usage: npm run bench -- [--scale N] [--apply-scale N] [--rate-lim
                           Zulip's default of 200 requests per minute (default 0.1 when
                           --scale is 1 or more, else off; 0: off). Takes a minute or more.
   --no-apply              skip the apply measurements
+  --subscribe-channels N  (d) subscribes to N new channels in one call, then to 10 N, and
+                          reports the ratio to linear growth (default 2000: 2,000 and 20,000)
+  --only subscribe        run (d) only (about 15 s): no organization, no plan, no apply
   --json FILE             also write the results as JSON
 `;
 
@@ -143,6 +149,29 @@ async function measureIn(
   return { ...result, serverCpuMs: after - before };
 }
 
+/** (d) one bulk subscribe at each size, each in a fresh child process. */
+async function subscribeRun(channels: number): Promise<SubscribeRun> {
+  const at = async (n: number) => {
+    const child = new Child('subscribe');
+    try {
+      child.send({ type: 'subscribe', channels: n });
+      const { result } = await child.expect('subscribe-result');
+      await child.done();
+      return result;
+    } finally {
+      child.kill();
+    }
+  };
+  const small = await at(channels);
+  const large = await at(channels * 10);
+  return {
+    small,
+    large,
+    ratioToLinear: large.wallMs / (10 * small.wallMs),
+    cpuRatioToLinear: large.cpuMs / (10 * small.cpuMs),
+  };
+}
+
 /** Starts a users-only organization at `scale`, plans (and maybe applies) into it, stops it. */
 async function applyAt(
   dir: string,
@@ -180,6 +209,17 @@ function progress(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
 }
 
+/** Prints the report, writes the JSON if asked; the exit code (1: the plans differ). */
+async function report(results: BenchResults, json: string | undefined): Promise<number> {
+  process.stdout.write(renderReport(results));
+  if (typeof json === 'string') {
+    const file = path.resolve(json);
+    await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+    progress(`wrote ${file}`);
+  }
+  return results.plan === null || results.plan.samePlan ? 0 : 1;
+}
+
 async function main(): Promise<number> {
   let args;
   try {
@@ -189,6 +229,8 @@ async function main(): Promise<number> {
         'apply-scale': { type: 'string' },
         'rate-limited-scale': { type: 'string' },
         'no-apply': { type: 'boolean' },
+        'subscribe-channels': { type: 'string' },
+        only: { type: 'string' },
         json: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -205,9 +247,47 @@ async function main(): Promise<number> {
   const scale = Number(args.scale ?? '1');
   const applyScale = Number(args['apply-scale'] ?? scale);
   const rateLimitedScale = Number(args['rate-limited-scale'] ?? (scale >= 1 ? 0.1 : 0));
-  if (!(scale > 0) || !(applyScale > 0) || !(rateLimitedScale >= 0)) {
-    process.stderr.write(`--scale and --apply-scale must be positive numbers\n\n${USAGE}`);
+  const subscribeChannels = Number(args['subscribe-channels'] ?? '2000');
+  if (
+    !(scale > 0) ||
+    !(applyScale > 0) ||
+    !(rateLimitedScale >= 0) ||
+    !Number.isInteger(subscribeChannels) ||
+    !(subscribeChannels > 0)
+  ) {
+    process.stderr.write(
+      `--scale, --apply-scale and --subscribe-channels must be positive numbers\n\n${USAGE}`,
+    );
     return 1;
+  }
+  if (args.only !== undefined && args.only !== 'subscribe') {
+    process.stderr.write(`--only takes \`subscribe\`\n\n${USAGE}`);
+    return 1;
+  }
+  if (args.only === 'subscribe') {
+    const started = performance.now();
+    const loadAverage = loadavg()[0] ?? 0;
+    const commit = gitCommit();
+    progress(`(d) bulk subscribe: ${subscribeChannels} and ${subscribeChannels * 10} channels`);
+    const subscribe = await subscribeRun(subscribeChannels);
+    const results: BenchResults = {
+      formatVersion: 1,
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: availableParallelism(),
+      ...(commit ? { commit } : {}),
+      loadAverage,
+      only: 'subscribe',
+      scale,
+      counts: null,
+      featureLevel: FEATURE_LEVELS.newest,
+      rateLimit: 'off',
+      plan: null,
+      apply: null,
+      subscribe,
+      totalMs: performance.now() - started,
+    };
+    return report(results, args.json);
   }
   const started = performance.now();
   const loadAverage = loadavg()[0] ?? 0;
@@ -248,6 +328,8 @@ async function main(): Promise<number> {
       }
       apply = { atScale: predicted ?? executed, executed, rateLimited };
     }
+    progress(`(d) bulk subscribe: ${subscribeChannels} and ${subscribeChannels * 10} channels`);
+    const subscribe = await subscribeRun(subscribeChannels);
 
     const results: BenchResults = {
       formatVersion: 1,
@@ -280,15 +362,10 @@ async function main(): Promise<number> {
         },
       },
       apply,
+      subscribe,
       totalMs: performance.now() - started,
     };
-    process.stdout.write(renderReport(results));
-    if (typeof args.json === 'string') {
-      const file = path.resolve(args.json);
-      await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
-      progress(`wrote ${file}`);
-    }
-    return results.plan.samePlan ? 0 : 1;
+    return await report(results, args.json);
   } finally {
     for (const s of children) s.child.kill();
     await rm(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { ZulipCdkError } from '../model/errors';
 import { FEATURE_LEVELS, MIN_FEATURE_LEVEL } from '../model/features';
 import { ROLES } from '../model/kinds';
 import { FaultInjector } from './faults';
+import { StateFile } from './persist';
 import { writePrivateFile } from './private-file';
 import type { FaultOptions } from './faults';
 import { RateLimiter } from './rate-limit';
@@ -42,6 +43,13 @@ export interface EmulatorOptions {
   readonly rateLimit?: number | false | RateLimitOptions;
   /** A state file to load (if it exists) or a state object to start from (copied). */
   readonly state?: string | OrgState;
+  /**
+   * With `state` a file: keep it up to date. It is written when it does not exist yet, then
+   * after every request other than GET that changed the organization, atomically and before
+   * the response is sent, so a killed server loses nothing it acknowledged (see persist.ts).
+   * Default false: the file is only read (and written by {@link Emulator.save}).
+   */
+  readonly persist?: boolean;
   /** The organization when no state is given or the file does not exist. Default `demo`. */
   readonly seed?: 'demo' | 'empty';
   /**
@@ -150,6 +158,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   checkEmulatorFeatureLevel(featureLevel);
   const org = await initialOrg(options, clock.now());
   if (options.planType !== undefined) setRealmPlanType(org.realm, options.planType);
+  const stateFile =
+    options.persist === true && typeof options.state === 'string'
+      ? new StateFile(options.state, () => core.org)
+      : undefined;
   const ownerUser = org.users.find((u) => u.isActive && !u.isBot && u.role === ROLES.owner);
   if (!ownerUser) throw new Error('the organization has no active owner');
   let site = '';
@@ -173,8 +185,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       limiter: () => limiter,
       log: requestLog,
       ...(options.observe === undefined ? {} : { observe: options.observe }),
+      ...(stateFile === undefined ? {} : { afterChange: () => stateFile.flush() }),
     }),
   );
+  if (stateFile && !existsSync(stateFile.file)) await stateFile.flush();
   // nginx in front of Zulip keeps idle connections 65 s (keepalive_timeout 65 in
   // puppet/zulip/templates/nginx.conf.template.erb). A shorter timeout races clients that
   // reuse a pooled connection just as the server closes it (ECONNRESET).
@@ -190,7 +204,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const port = (server.address() as AddressInfo).port;
   site = `http://127.0.0.1:${port}`;
-  return {
+  const emulator: Emulator = {
     url: `${site}/api/v1`,
     site,
     port,
@@ -213,12 +227,31 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       // The state holds every user's API key.
       await writePrivateFile(path, `${JSON.stringify(org, null, 2)}\n`);
     },
-    close() {
-      return new Promise<void>((resolve) => {
+    async close() {
+      running.delete(emulator);
+      await new Promise<void>((resolve) => {
         for (const q of queues.values()) for (const w of q.waiters.splice(0)) w();
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
       });
+      await stateFile?.idle();
     },
   };
+  running.add(emulator);
+  return emulator;
+}
+
+/** The emulators started in this process (this module instance) and not closed yet. */
+const running = new Set<Emulator>();
+
+/**
+ * Closes every emulator started by this module and not closed yet; returns how many. For test
+ * teardown (the project's jest setup calls it after each test file): a test that fails between
+ * `startEmulator` and `close` would otherwise leave a listening server that keeps the process,
+ * and jest, from exiting.
+ */
+export async function closeAllEmulators(): Promise<number> {
+  const open = [...running];
+  await Promise.all(open.map((z) => z.close()));
+  return open.length;
 }

@@ -1,4 +1,4 @@
-import type { OrgState, StoredGroup, StoredSubscription, StoredUser } from './state';
+import type { OrgState, StoredChannel, StoredGroup, StoredSubscription, StoredUser } from './state';
 
 /**
  * In-memory indexes over the organization's arrays, so that lookups do not scan them. The
@@ -160,6 +160,22 @@ export function userById(org: OrgState, id: number): StoredUser | undefined {
 /** A group by ID (any state). */
 export function groupById(org: OrgState, id: number): StoredGroup | undefined {
   return byId(org.groups, id);
+}
+
+/**
+ * Channels by name, matched as `channelByName` (routes/common.ts) matches them: the stripped
+ * name lowercased, archived channels included, the first channel of a name winning. Built by
+ * one scan when called, not kept: channel names change in place (renames), so a kept index
+ * could not tell that a name has become free. For a request that looks up many names (a
+ * subscribe of 20,000 channels), one scan instead of one per name.
+ */
+export function channelsByName(org: OrgState): (name: string) => StoredChannel | undefined {
+  const byName = new Map<string, StoredChannel>();
+  for (const c of org.channels) {
+    const key = c.name.toLowerCase();
+    if (!byName.has(key)) byName.set(key, c);
+  }
+  return (name) => byName.get(name.trim().toLowerCase());
 }
 
 /** Checks every index against a scan of its array; returns the differences (tests). */

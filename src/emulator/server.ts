@@ -39,6 +39,12 @@ export interface ListenerDeps {
   readonly log: RequestLogEntry[];
   /** Sees every API response the router produced (tests validate them against zulip.yaml). */
   readonly observe?: ResponseObserver;
+  /**
+   * Awaited after the handler of a request other than GET ran (success or Zulip error) and
+   * before the response is sent: the state file is written there (`persist`), so what is
+   * acknowledged is on disk. A failure answers 500.
+   */
+  readonly afterChange?: () => Promise<void>;
 }
 
 /** One API response, as an observer sees it. */
@@ -235,6 +241,7 @@ async function handle(
 
   let rateHeaders: Record<string, string> = {};
   let pending: PendingEvent[] = [];
+  let handled = false;
   try {
     if (!url.pathname.startsWith(`${API_PREFIX}/`))
       throw new ApiError('Invalid API endpoint', { status: 404 });
@@ -288,7 +295,9 @@ async function handle(
       events: [],
     };
     pending = ctx.events;
+    handled = method !== 'GET';
     const data = await route.handler(ctx);
+    if (handled) await deps.afterChange?.();
     // Sorted, as typed_endpoint reports them.
     const ignored = params.unsupported().sort();
     const out: Record<string, unknown> = { result: 'success', msg: '', ...data };
@@ -300,6 +309,7 @@ async function handle(
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     // Non-atomic endpoints keep what they applied before the error, and its events.
+    if (handled) await deps.afterChange?.();
     deliverEvents(core, pending);
     log(e.status, { code: e.code });
     const errorBody = e.body();

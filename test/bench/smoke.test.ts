@@ -1,6 +1,7 @@
 import { readLiveStateNaively } from '../../bench/naive-read';
 import { benchClient, measurePlan } from '../../bench/measure';
 import { measureApply } from '../../bench/measure-apply';
+import { measureBulkSubscribe } from '../../bench/measure-subscribe';
 import { FULL_SIZE, generateBenchOrg, usersOnly } from '../../bench/org-generator';
 import { startReplayProxy } from '../../bench/replay-proxy';
 import { modelledMinutes, renderReport } from '../../bench/report';
@@ -180,5 +181,42 @@ describe('bench smoke test', () => {
     expect(text).toMatch(/requests\s+2\s+2,009\s+1,005x/);
     expect(text).toMatch(/modelled at 200 req\/min.*600 ms\s+10\.0 min/);
     expect(text).toContain('apply benchmark: skipped');
+    expect(text).not.toContain('(d) bulk subscribe');
+
+    // --only subscribe: no organization, no plan, no apply; (d) and its ratios.
+    const sub = (channels: number, wallMs: number, cpuMs: number) => ({
+      channels,
+      wallMs,
+      cpuMs,
+      subscribed: channels,
+      events: 2 * channels,
+      peakRssMb: 200,
+    });
+    const only = renderReport({
+      ...results,
+      only: 'subscribe',
+      counts: null,
+      plan: null,
+      apply: null,
+      subscribe: {
+        small: sub(2000, 200, 150),
+        large: sub(20000, 1000, 900),
+        ratioToLinear: 0.5,
+        cpuRatioToLinear: 0.6,
+      },
+    });
+    expect(only).toContain('zulip-cdk bench: only (d) bulk subscribe');
+    expect(only).not.toContain('(a) plan');
+    expect(only).not.toContain('(c) apply');
+    expect(only).toMatch(/20,000 channels\s+1\.0 s\s+900 ms\s+40,000\s+200 MB/);
+    expect(only).toContain('wall time 0.50x, CPU 0.60x (1 when linear; target under 3x)');
+  });
+
+  it('subscribes to N new channels in one call and counts the events queued', async () => {
+    const m = await measureBulkSubscribe(30, { warmUp: false });
+    expect(m.subscribed).toBe(30);
+    // A stream create and a subscription add per channel, in the owner's queue.
+    expect(m.events).toBe(60);
+    expect(m.wallMs).toBeGreaterThan(0);
   });
 });

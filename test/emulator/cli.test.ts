@@ -60,28 +60,33 @@ describe('zulip-cdk emulator', () => {
       ['emulator', '--zuliprc', 'z.rc', '--state', 'org.json', '--feature-level', '421'],
       t.io,
     );
-    const rc = path.join(dir, 'z.rc');
-    for (let i = 0; i < 100 && !/listening on/.test(t.out()); i++)
-      await new Promise((r) => setTimeout(r, 20));
-    const text = readFileSync(rc, 'utf8');
-    expect(statSync(rc).mode & 0o777).toBe(0o600);
-    const m = /^\[api\]\nemail=(.+)\nkey=(.+)\nsite=(http:\/\/127\.0\.0\.1:\d+)\n$/.exec(text);
-    expect(m).not.toBeNull();
-    const [, email, key, site] = m!;
-    expect(t.out()).toContain(site);
-    expect(t.out()).not.toContain(key);
-    const res = await fetch(`${site}/api/v1/users`, {
-      headers: { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` },
-    });
-    expect(res.status).toBe(200);
-    const users = (await res.json()) as { members: unknown[] };
-    expect(users.members.length).toBeGreaterThanOrEqual(12);
-    // What curl -u EMAIL:KEY …/users gets answers as Zulip would: the yaml's schema holds.
-    expect(validateResponse('GET', '/users', 200, users)).toMatchObject({
-      checked: true,
-      errors: [],
-    });
-    stop();
+    // The server runs until stop(): a failed expectation must still stop it, or jest waits
+    // for it forever.
+    try {
+      const rc = path.join(dir, 'z.rc');
+      for (let i = 0; i < 100 && !/listening on/.test(t.out()); i++)
+        await new Promise((r) => setTimeout(r, 20));
+      const text = readFileSync(rc, 'utf8');
+      expect(statSync(rc).mode & 0o777).toBe(0o600);
+      const m = /^\[api\]\nemail=(.+)\nkey=(.+)\nsite=(http:\/\/127\.0\.0\.1:\d+)\n$/.exec(text);
+      expect(m).not.toBeNull();
+      const [, email, key, site] = m!;
+      expect(t.out()).toContain(site);
+      expect(t.out()).not.toContain(key);
+      const res = await fetch(`${site}/api/v1/users`, {
+        headers: { authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` },
+      });
+      expect(res.status).toBe(200);
+      const users = (await res.json()) as { members: unknown[] };
+      expect(users.members.length).toBeGreaterThanOrEqual(12);
+      // What curl -u EMAIL:KEY …/users gets answers as Zulip would: the yaml's schema holds.
+      expect(validateResponse('GET', '/users', 200, users)).toMatchObject({
+        checked: true,
+        errors: [],
+      });
+    } finally {
+      stop();
+    }
     expect(await done).toBe(0);
     expect(existsSync(path.join(dir, 'org.json'))).toBe(true);
   });

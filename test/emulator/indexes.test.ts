@@ -168,3 +168,39 @@ test('users by ID follow users added and replaced in place', () => {
   expect(userById(org, 777777)).toBeUndefined();
   expect(indexProblems(org)).toEqual([]);
 });
+
+test('subscribing 5,000 channels in one call: repeats, existing channels and colors as for one', async () => {
+  // The subscribe path looks names up in one map and sets, not by scans (issue 12; its speed
+  // is measured by the bench, `npm run bench -- --only subscribe`). The answer must be what
+  // the per-name scans gave: a name repeated in another case or with spaces is one channel,
+  // existing channels come first in the answer, created ones after in request order.
+  const owner = clientFor(z, 'owner');
+  const ownerId = user('owner').id;
+  const bob = user('bob').id;
+  const channelsBefore = z.org.channels.length;
+  const requests: { name: string; color?: string }[] = [];
+  const created: string[] = [];
+  for (let i = 0; requests.length < 5000; i++) {
+    const name = `bulk-${i}`;
+    created.push(name);
+    requests.push(
+      i % 7 === 0 ? { name, color: `#${(i % 4096).toString(16).padStart(6, '0')}` } : { name },
+    );
+    if (i % 10 === 3) requests.push({ name: ` BULK-${i} ` });
+    if (i === 2500) requests.push({ name: 'Design' }, { name: 'design ' });
+  }
+  const r = await owner.post('/users/me/subscriptions', {
+    subscriptions: requests,
+    principals: [ownerId, bob],
+  });
+  expectSuccess(r);
+  expect(r.body.subscribed).toEqual({ [ownerId]: created, [bob]: ['design', ...created] });
+  expect(r.body.already_subscribed).toEqual({ [ownerId]: ['design'] });
+  expect(z.org.channels.length).toBe(channelsBefore + created.length);
+  expect(new Set(z.org.channels.map((c) => c.name.toLowerCase())).size).toBe(z.org.channels.length);
+  for (const req of requests)
+    if (req.color !== undefined)
+      expect(subscriptionOf(z.org, ownerId, channelId(req.name))?.color).toBe(req.color);
+  for (const name of created) expect(isSubscribed(z.org, bob, channelId(name))).toBe(true);
+  expect(indexProblems(z.org)).toEqual([]);
+});

@@ -23,7 +23,8 @@ export const emulatorCommand: Command = {
 Runs a Zulip-compatible server on 127.0.0.1 with a demo organization, until Ctrl-C.
 
   --port N            port to listen on (default: picked by the OS)
-  --state FILE        load the organization from FILE if it exists; save it there on exit
+  --state FILE        load the organization from FILE if it exists; save it there after
+                      every change (before answering the request) and on exit
   --zuliprc PATH      write the owner's credentials as a zuliprc (mode 0600)
   --feature-level N   behave as this Zulip feature level, 372 to 478 (372 = 10.2, 421 = 11.0;
                       default 478)
@@ -47,19 +48,20 @@ Runs a Zulip-compatible server on 127.0.0.1 with a demo organization, until Ctrl
     const rate = intOption(values['rate-limit'], '--rate-limit', 0);
     const statePath =
       typeof values.state === 'string' ? path.resolve(io.cwd, values.state) : undefined;
+    const existed = statePath !== undefined && existsSync(statePath);
     const z = await startEmulator({
       ...(port === undefined ? {} : { port }),
       ...(featureLevel === undefined ? {} : { featureLevel }),
       ...(rate === undefined ? {} : { rateLimit: rate === 0 ? false : rate }),
-      ...(statePath === undefined ? {} : { state: statePath }),
+      ...(statePath === undefined ? {} : { state: statePath, persist: true }),
       seed: 'demo',
     });
     try {
       if (statePath !== undefined)
         io.stdout.write(
-          existsSync(statePath)
-            ? `Loaded the organization from ${statePath}\n`
-            : `Started the demo organization (it will be saved to ${statePath})\n`,
+          existed
+            ? `Loaded the organization from ${statePath}; every change is saved there\n`
+            : `Started the demo organization, saved to ${statePath} with every change\n`,
         );
       if (typeof values.zuliprc === 'string') {
         const rc = path.resolve(io.cwd, values.zuliprc);

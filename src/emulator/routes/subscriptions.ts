@@ -15,13 +15,18 @@ import type { RequestContext, Route } from '../router';
 import type { StoredChannel, StoredSubscription, StoredUser } from '../state';
 import { pickColors } from '../colors';
 import { channelAudience } from '../events';
-import { activeSubscriptionOf, subscriptionOf, subscriptionRowsOfUser, userById } from '../indexes';
+import {
+  activeSubscriptionOf,
+  channelsByName,
+  subscriptionOf,
+  subscriptionRowsOfUser,
+  userById,
+} from '../indexes';
 import { sortedByName, subscriptionToApi } from '../views';
 import {
   atomic,
   accessStreamById,
   accessTargetUser,
-  channelByName,
   pathInt,
   requireNonGuest,
 } from './common';
@@ -150,11 +155,18 @@ function subscribe(
     const problem = checkChannelName(r.name.trim());
     if (problem) throw badRequest(problem);
   }
+  // One scan of the channels and sets, not a scan per name (linear in the request's size).
+  const byName = channelsByName(ctx.org);
+  const seen = new Set<StoredChannel>();
+  const creating = new Set<string>();
   for (const r of requests) {
-    const ch = channelByName(ctx, r.name);
+    const ch = byName(r.name);
+    const key = r.name.trim().toLowerCase();
     if (ch) {
-      if (!existing.includes(ch)) existing.push(ch);
-    } else if (!toCreate.some((t) => t.name.trim().toLowerCase() === r.name.trim().toLowerCase())) {
+      if (!seen.has(ch)) existing.push(ch);
+      seen.add(ch);
+    } else if (!creating.has(key)) {
+      creating.add(key);
       toCreate.push(r);
     }
   }
@@ -168,7 +180,8 @@ function subscribe(
   const unauthorized = existing.filter((ch) => !hasContentAccess(ctx.org, ctx.user, ch));
   const first = unauthorized[0];
   if (first && fatal) throw badRequest(`Unable to access channel (${first.name}).`);
-  const authorized = existing.filter((ch) => !unauthorized.includes(ch));
+  const denied = new Set(unauthorized);
+  const authorized = existing.filter((ch) => !denied.has(ch));
   if (others && authorized.some((ch) => cannotAddSubscribers(ctx, ch)))
     throw insufficientPermission();
   const users = others ? principalsToUsers(ctx, principals) : [ctx.user];
@@ -255,10 +268,15 @@ function unsubscribe(
   }
   const missing: string[] = [];
   const channels: StoredChannel[] = [];
+  const byName = channelsByName(ctx.org);
+  const seen = new Set<StoredChannel>();
   for (const n of stripped) {
-    const ch = channelByName(ctx, n);
+    const ch = byName(n);
     if (!ch) missing.push(n);
-    else if (!channels.includes(ch)) channels.push(ch);
+    else if (!seen.has(ch)) {
+      seen.add(ch);
+      channels.push(ch);
+    }
   }
   if (others && !canRemoveSubscribers(ctx, channels)) throw insufficientPermission();
   if (missing.length > 0) throw badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
