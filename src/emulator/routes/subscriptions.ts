@@ -23,13 +23,7 @@ import {
   userById,
 } from '../indexes';
 import { sortedByName, subscriptionToApi } from '../views';
-import {
-  atomic,
-  accessStreamById,
-  accessTargetUser,
-  pathInt,
-  requireNonGuest,
-} from './common';
+import { atomic, accessStreamById, accessTargetUser, pathInt, requireNonGuest } from './common';
 import {
   checkCanCreate,
   checkNewChannel,
