@@ -21,6 +21,26 @@ export interface PermissionSettingInfo {
   readonly needsContentAccess?: boolean;
 }
 
+/**
+ * Channel group settings by wire name in Zulip's own order (`Stream.stream_permission_group_settings`,
+ * zerver/models/streams.py): `update_stream_backend` checks and writes the settings of one
+ * `PATCH /streams/{id}` in this order, one transaction each (not alphabetical:
+ * `can_resolve_topics_group` comes last).
+ */
+export const CHANNEL_SETTINGS_ZULIP_ORDER = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_create_topic_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+  'can_resolve_topics_group',
+] as const;
+
 export const CHANNEL_PERMISSIONS = {
   canAddSubscribersGroup: {
     wire: 'can_add_subscribers_group',

@@ -109,8 +109,9 @@ describe.each([442, 478])('real-Zulip rules on apply (FL %i)', (fl) => {
     const id = (name: string): number => base.find((g) => g.name === name)!.id;
     const desired = org(
       ch('half', {
+        // Zulip's order puts can_resolve_topics_group after can_send_message_group.
         permissions: {
-          canAddSubscribersGroup: 'role:administrators',
+          canResolveTopicsGroup: 'role:administrators',
           canSendMessageGroup: 'role:members',
         },
       }),
@@ -120,16 +121,16 @@ describe.each([442, 478])('real-Zulip rules on apply (FL %i)', (fl) => {
     // Someone changes the later setting after apply's own re-read, before its request.
     const result = await h.apply(first, {
       onEvent: (e) => {
-        if (e.type === 'read') channel.settings.can_send_message_group = id('role:moderators');
+        if (e.type === 'read') channel.settings.can_resolve_topics_group = id('role:moderators');
       },
     });
     const entry = result.journal.entries.find((e) => e.id === 'channel["half"]#update');
     expect(entry?.status).toBe('conflict');
-    expect(entry?.message).toContain('may have been written: can_add_subscribers_group');
+    expect(entry?.message).toContain('may have been written: can_send_message_group;');
     const next = await h.plan(desired);
     const update = next.changes.find((c) => c.id === 'channel["half"]#update');
     expect(update?.action === 'update' && update.properties.map((p) => p.wire)).toEqual([
-      'can_send_message_group',
+      'can_resolve_topics_group',
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import { supports } from '../../model/features';
 import { TOPICS_POLICIES } from '../../model/kinds';
 import type { TopicsPolicy } from '../../model/kinds';
-import { CHANNEL_PERMISSIONS } from '../../model/permissions';
+import { CHANNEL_PERMISSIONS, CHANNEL_SETTINGS_ZULIP_ORDER } from '../../model/permissions';
 import type { PermissionSettingInfo } from '../../model/permissions';
 import { checkChannelName, codePointLength } from '../../model/rules';
 import {
@@ -434,25 +434,11 @@ function listChannels(ctx: RequestContext): Record<string, unknown> {
   };
 }
 
-/** `Stream.stream_permission_group_settings`, in Zulip's order: the PATCH loop runs in it. */
-const ZULIP_SETTING_ORDER = [
-  'can_add_subscribers_group',
-  'can_administer_channel_group',
-  'can_create_topic_group',
-  'can_delete_any_message_group',
-  'can_delete_own_message_group',
-  'can_move_messages_out_of_channel_group',
-  'can_move_messages_within_channel_group',
-  'can_remove_subscribers_group',
-  'can_send_message_group',
-  'can_subscribe_group',
-  'can_resolve_topics_group',
-];
-
 function inZulipOrder<T>(
   list: Array<[PermissionSettingInfo, T]>,
 ): Array<[PermissionSettingInfo, T]> {
-  const rank = (i: PermissionSettingInfo): number => ZULIP_SETTING_ORDER.indexOf(i.wire);
+  const rank = (i: PermissionSettingInfo): number =>
+    (CHANNEL_SETTINGS_ZULIP_ORDER as readonly string[]).indexOf(i.wire);
   return [...list].sort((a, b) => rank(a[0]) - rank(b[0]));
 }
 

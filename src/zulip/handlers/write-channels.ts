@@ -2,7 +2,7 @@ import { ZulipCdkError, isZulipCdkError } from '../../model/errors';
 import { supports } from '../../model/features';
 import { TOPICS_POLICIES } from '../../model/kinds';
 import type { TopicsPolicy } from '../../model/kinds';
-import { CHANNEL_PERMISSIONS } from '../../model/permissions';
+import { CHANNEL_PERMISSIONS, CHANNEL_SETTINGS_ZULIP_ORDER } from '../../model/permissions';
 import type { ApplyContext, SubscribeCall, UnsubscribeCall } from '../../engine/apply';
 import type {
   CreateChange,
@@ -12,7 +12,6 @@ import type {
   UpdateChange,
 } from '../../engine/plan-format';
 import type { ZulipClient } from '../client';
-import { CHANNEL_GROUP_SETTINGS } from '../wire/channel';
 import type {
   ChannelCreationSettings,
   ChannelGroupSettingName,
@@ -238,10 +237,9 @@ async function sendSettings(
     await client.updateStream(id, params);
   } catch (e) {
     if (!isZulipCdkError(e, 'EXPECTATION_MISMATCH')) throw e;
-    // Zulip's order: `Stream.stream_permission_group_settings` (zerver/models/streams.py),
-    // which is alphabetical, as CHANNEL_GROUP_SETTINGS is. Every setting but the last one it
-    // checks may have been written; which one mismatched, Zulip does not say.
-    const ordered = CHANNEL_GROUP_SETTINGS.filter((s) => settings.includes(s));
+    // Every setting Zulip checks before the mismatching one may have been written, in its own
+    // order; which one mismatched, Zulip does not say.
+    const ordered = CHANNEL_SETTINGS_ZULIP_ORDER.filter((s) => settings.includes(s));
     throw new ChannelSettingsMismatch(ordered, ordered.slice(0, -1), landed, e);
   }
 }
