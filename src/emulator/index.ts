@@ -17,7 +17,7 @@ import { buildRouter } from './routes';
 import { DEMO_DOMAIN, demoOrg } from './seed';
 import { createListener } from './server';
 import type { RequestLogEntry, ResponseObserver } from './server';
-import { addUser, emptyOrg, parseOrgState, setRealmPlanType } from './state';
+import { addUser, completeOrgState, emptyOrg, parseOrgState, setRealmPlanType } from './state';
 import type { OrgState } from './state';
 
 export type { FaultOptions, FaultRule } from './faults';
@@ -156,7 +156,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const clock: Clock = options.clock ?? { now: () => Date.now() };
   const featureLevel = options.featureLevel ?? FEATURE_LEVELS.newest;
   checkEmulatorFeatureLevel(featureLevel);
-  const org = await initialOrg(options, clock.now());
+  const org = completeOrgState(await initialOrg(options, clock.now()));
   if (options.planType !== undefined) setRealmPlanType(org.realm, options.planType);
   const stateFile =
     options.persist === true && typeof options.state === 'string'

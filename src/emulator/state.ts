@@ -336,6 +336,21 @@ export const REALM_GROUP_SETTING_DEFAULTS: Record<string, SystemGroupName> = {
 };
 
 /** An organization with only its system groups and realm settings: no users yet. */
+/**
+ * Gives an organization every optional collection (older state files lack them), so that a
+ * read that lists them, such as `POST /register`, changes nothing and a saved state is the same
+ * before and after it.
+ */
+export function completeOrgState(org: OrgState): OrgState {
+  org.drafts ??= [];
+  org.userStatus ??= {};
+  org.presence ??= {};
+  org.navigationViews ??= [];
+  org.messages ??= [];
+  org.scheduledMessages ??= [];
+  return org;
+}
+
 export function emptyOrg(now: number, name = 'Zulip CDK Emulator'): OrgState {
   const org: OrgState = {
     formatVersion: ORG_STATE_FORMAT_VERSION,
