@@ -48,7 +48,7 @@ import type {
 } from './plan-format';
 import { PLAN_FORMAT_VERSION } from './plan-format';
 import { finishPlan } from './plan-finish';
-import { someOf } from './render/describe';
+import { joinAnd, someOf } from './render/describe';
 import type { ChangeMeta } from './plan-finish';
 
 /** Options of {@link plan}. */
@@ -194,6 +194,8 @@ class Planner {
   /** Users (IDs) that will be subscribed to a channel (by desired key) after apply, when known. */
   private readonly channelSubscribersAfter = new Map<string, Set<number>>();
   private myGroups: ReadonlySet<number> | undefined;
+  /** Changes left out for want of content access, by channel address (see `leaveOut`). */
+  private readonly leftOut = new Map<string, { l: LiveChannel; path: string; what: string[] }>();
 
   public constructor(
     private readonly desired: DesiredState,
@@ -1226,6 +1228,7 @@ class Planner {
         );
       this.channelMembership(d, l, address);
     }
+    this.warnLeftOut();
     for (const l of this.live.channels) {
       if (claimed.has(l.id) || l.archived) continue;
       this.undeclared('channel', l.name, l.id, 'archive', {
@@ -1274,7 +1277,8 @@ class Planner {
   /**
    * `POST /channels/create` returns before announcing when the channel has no subscribers
    * (zerver/views/streams.py `create_channel`): `announce` would announce nothing, and the plan
-   * must not say it does. Sent as false, and said.
+   * must not say it does: it is left out of the plan (apply then sends `announce=false`,
+   * which Zulip treats the same), and said.
    */
   private announceNeedsSubscribers(d: DesiredChannel, props: Props, address: string): void {
     if (props.announce !== true || !this.supports('channelsCreate')) return;
@@ -1283,7 +1287,7 @@ class Planner {
     // A new channel whose subscription settings the plan sets is created with the account in it.
     const withMe = this.desired.subscriptionSettings.some((s) => channelNameKey(s.channel) === key);
     if (subscribers > 0 || withMe) return;
-    props.announce = false;
+    delete props.announce;
     this.warn(
       'NOTHING_ANNOUNCED',
       'announce: true, but Zulip announces a new channel only when it is created with subscribers; no announcement will be made: declare subscribers, or drop announce',
@@ -1315,17 +1319,26 @@ class Planner {
    * subscribers ("Unable to access channel (NAME).", for the whole batch) and changing its
    * privacy, `can_add_subscribers_group` or `can_subscribe_group` ("Channel content access is
    * required."). Subscribing the account itself is refused the same way. Such changes are left
-   * out of the plan, and the plan says so on the construct, with what would make them possible:
-   * apply never fails on them, nor takes other channels of a batch down with it.
+   * out of the plan, and the plan says so on the construct, once per channel, with what would
+   * make them possible: apply never fails on them, nor takes other channels of a batch down
+   * with it.
    */
-  private withoutContentAccess(l: LiveChannel, what: string, address: string, path: string): void {
+  private leaveOut(l: LiveChannel, what: string, address: string, path: string): void {
+    const entry = this.leftOut.get(address);
+    if (entry) entry.what.push(what);
+    else this.leftOut.set(address, { l, path, what: [what] });
+  }
+
+  /** One NO_CONTENT_ACCESS warning per channel, for what {@link leaveOut} collected. */
+  private warnLeftOut(): void {
     const me = this.live.me.email;
-    this.warn(
-      'NO_CONTENT_ACCESS',
-      `left out of this plan: Zulip lets only accounts with access to a private channel's content ${what}, and the applying account (${me}) is neither subscribed to #${l.name} nor in its can_add_subscribers_group or can_subscribe_group (organization administrators get no exception); have a subscriber subscribe ${me} or add it to one of those groups, or apply as a subscriber`,
-      address,
-      path,
-    );
+    for (const [address, { l, path, what }] of this.leftOut)
+      this.warn(
+        'NO_CONTENT_ACCESS',
+        `left out of this plan: ${joinAnd(what)}. Zulip lets only accounts with access to a private channel's content do that, and the applying account (${me}) is neither subscribed to #${l.name} nor in its can_add_subscribers_group or can_subscribe_group (organization administrators get no exception). To make it possible, have a subscriber subscribe ${me} or add it to one of those groups, or apply as a subscriber.`,
+        address,
+        path,
+      );
   }
 
   /** Removes the changes of `props` that need content access the account lacks (see above). */
@@ -1336,19 +1349,29 @@ class Planner {
     path: string,
   ): void {
     if (!l.private) return;
-    const gated = props.filter(
-      (p) => p.property === 'private' || (p.wire !== undefined && CONTENT_ACCESS_WIRES.has(p.wire)),
-    );
-    if (gated.length === 0 || this.contentAccess(l)) return;
-    // A web-public channel cannot be private ("Invalid parameters"): without the privacy
-    // change, making it web-public fails too.
-    if (gated.some((p) => p.property === 'private'))
-      gated.push(...props.filter((p) => p.property === 'webPublic' && p.after === true));
-    const names = gated.map((p) => p.wire ?? p.property);
+    const privacy = props.find((p) => p.property === 'private');
+    const settings = props.filter((p) => p.wire !== undefined && CONTENT_ACCESS_WIRES.has(p.wire));
+    if ((privacy === undefined && settings.length === 0) || this.contentAccess(l)) return;
+    const gated: PropertyChange[] = [...settings];
+    const what: string[] = [];
+    if (privacy) {
+      // Web-public needs the channel public ("Invalid parameters"), and the history change was
+      // reviewed as part of making it public: neither goes ahead alone.
+      const web = props.find((p) => p.property === 'webPublic' && p.after === true);
+      gated.push(privacy, ...props.filter((p) => p.property === 'historyPublicToSubscribers'));
+      if (web) gated.push(web);
+      what.push(web ? 'making it web-public' : 'making it public');
+    }
+    for (const p of settings)
+      what.push(
+        p.wire === 'can_add_subscribers_group'
+          ? 'changing who may add subscribers (can_add_subscribers_group)'
+          : 'changing who may subscribe (can_subscribe_group)',
+      );
     const kept = props.filter((p) => !gated.includes(p));
     props.length = 0;
     props.push(...kept);
-    this.withoutContentAccess(l, `to change ${names.join(', ')}`, address, path);
+    this.leaveOut(l, joinAnd(what), address, path);
   }
 
   private channelMembership(d: DesiredChannel, l: LiveChannel | null, address: string): void {
@@ -1377,9 +1400,9 @@ class Planner {
     const currentSet = new Set(current);
     let add = [...want].filter((id) => !currentSet.has(id));
     if (add.length > 0 && l?.private === true && !this.contentAccess(l)) {
-      this.withoutContentAccess(
+      this.leaveOut(
         l,
-        `to subscribe anyone to it (${someOf(this.users(add).map((u) => u.email))})`,
+        `subscribing ${someOf(this.users(add).map((u) => u.email))}`,
         address,
         d.path,
       );

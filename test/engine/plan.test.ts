@@ -674,14 +674,8 @@ describe('plan: channel subscribers', () => {
     // can_subscribe_group changes and subscriber additions are left out and said; everything
     // else is planned. Subscribing the account itself is refused by Zulip the same way.
     it.each<[string, string, Parameters<typeof dChannel>[1], number, string[]]>([
-      // History public to subscribers needs no content access: it is still planned.
-      [
-        'not subscribed, made public',
-        'secret',
-        { private: false },
-        1,
-        ['update channel["secret"]'],
-      ],
+      // The history change was reviewed as part of making it public: it is left out with it.
+      ['not subscribed, made public', 'secret', { private: false }, 1, []],
       [
         'not subscribed, can_add_subscribers_group changed',
         'secret',
@@ -709,8 +703,8 @@ describe('plan: channel subscribers', () => {
         'not subscribed, subscribing itself and made public',
         'secret',
         { ...atLeast('owner@example.com'), private: false },
-        2,
-        ['update channel["secret"]'],
+        1,
+        [],
       ],
       ['subscribed', 'mine', { private: false }, 0, ['update channel["mine"]']],
       ['subscribed, adds', 'mine', atLeast('bob@example.com'), 0, ['membership channel["mine"]']],
@@ -1987,16 +1981,16 @@ describe('plan: what a real Zulip refuses or does (issue 11)', () => {
     expect(summary(p)).toEqual([]);
   });
 
-  it('says a new channel created without subscribers announces nothing (create_channel), and sends announce=false', () => {
+  it('says a new channel created without subscribers announces nothing (create_channel), and leaves announce out', () => {
     const b = new LiveBuilder();
     const p = run(
       desired((d) => d.channels.push(dChannel('news', { announce: true }))),
       b.build(),
     );
     expect(warned(p)).toEqual(['NOTHING_ANNOUNCED']);
-    expect((find(p, 'channel["news"]#create') as { properties: object }).properties).toMatchObject({
-      announce: false,
-    });
+    expect(
+      (find(p, 'channel["news"]#create') as { properties: object }).properties,
+    ).not.toHaveProperty('announce');
     const withSubscribers = run(
       desired((d) =>
         d.channels.push(

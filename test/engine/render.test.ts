@@ -132,19 +132,19 @@ describe('who new subscribers hear from, in the comment', () => {
       'FL 372: Zulip always messages them',
       FEATURE_LEVELS.zulip10,
       undefined,
-      'Notification Bot will send a direct message to 2 of 2 new subscriber(s): alice@example.com, bob@example.com (Zulip always does below feature level 397; the server is at 372).',
+      'Notification Bot will send a direct message to 2 of 2 new subscribers: alice@example.com, bob@example.com (Zulip always does below feature level 397; the server is at 372).',
     ],
     [
       'FL 421, not announced: nobody',
       FEATURE_LEVELS.zulip11,
       undefined,
-      '2 new subscriber(s) will not get a message',
+      '2 new subscribers will not get a message',
     ],
     [
       'FL 421, announced: the new subscribers',
       FEATURE_LEVELS.zulip11,
       true,
-      'Notification Bot will send a direct message to 2 of 2 new subscriber(s): alice@example.com, bob@example.com (the channel is announced;',
+      'Notification Bot will send a direct message to 2 of 2 new subscribers: alice@example.com, bob@example.com (the channel is announced;',
     ],
   ])('%s', (_name, fl, announce, sentence) => {
     const b = new LiveBuilder(fl);
@@ -256,18 +256,22 @@ describe('side effects Zulip has on real servers', () => {
   it('channel notices follow send_channel_events_messages (FL 434)', () => {
     const p = richPlan();
     const md = renderMarkdown(p);
-    expect(md).toContain('posts a notice about the new description, who may post in #general');
-    expect(md).toContain('posts a notice about the archiving in #stale');
+    expect(md).toContain('post a notice about the new description and who may post in #general');
+    expect(md).toContain('post a notice about the archiving in #stale');
     const off = renderMarkdown({ ...p, server: { ...p.server, channelEventsMessages: false } });
-    expect(off).not.toContain('posts a notice');
+    expect(off).not.toContain('post a notice');
     // Older saved plans (no flag) say it: Zulip always posted them before FL 434.
     const { channelEventsMessages: _, ...older } = p.server;
-    expect(renderMarkdown({ ...p, server: older })).toContain('posts a notice');
+    expect(renderMarkdown({ ...p, server: older })).toContain('post a notice');
+    // The text plan says them too.
+    expect(renderText(p)).toContain(
+      'Note: Notification Bot will post a notice about the archiving',
+    );
   });
 
   it('group members added to an existing group are told they will be messaged', () => {
     expect(renderMarkdown(richPlan())).toContain(
-      'Notification Bot will send a direct message ("… added you to the group eng.") to 1 added member(s): bob@example.com.',
+      'Notification Bot will send a direct message ("… added you to the group eng.") to 1 added member: bob@example.com.',
     );
   });
 });

@@ -209,7 +209,7 @@ async function run({
     } else {
       plan = plan!;
       info(
-        `Applying ${planFile} (checksum ${engine.planChecksum(plan).slice(0, 12)}): ${engine.summaryLine(plan.summary)}\n`,
+        `Applying ${planFile} (checksum ${engine.planChecksum(plan).slice(0, 12)}): ${engine.planSummaryLine(plan)}\n`,
       );
     }
 

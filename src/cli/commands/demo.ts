@@ -87,7 +87,7 @@ left. Exit 0 when the second plan is empty, 1 otherwise.
         out('The second plan is not empty: apply did not reach the desired state.');
         return 1;
       }
-      out(`   ${engine.summaryLine(again.summary)}`);
+      out(`   ${engine.planSummaryLine(again)}`);
       out();
       out(bold('What to try next:'));
       out(

@@ -1,5 +1,5 @@
 import type { ResourceKind } from '../../model/kinds';
-import type { Change, ChangeAction, JsonValue, PlanSummary } from '../plan-format';
+import type { Change, ChangeAction, JsonValue, Plan, PlanSummary } from '../plan-format';
 
 /** Terraform-like symbols: `+` create, `~` update, `-` remove, `±` replace. */
 export const SYMBOLS: Record<ChangeAction, string> = {
@@ -55,6 +55,29 @@ export function formatValue(v: JsonValue | undefined): string {
     return `{${parts.join(', ')}}`;
   }
   return JSON.stringify(v);
+}
+
+/** Warnings that stand for declared changes left out of the plan (Zulip would refuse them). */
+const LEFT_OUT_CODES: readonly string[] = ['NO_CONTENT_ACCESS'];
+
+/** `n thing`/`n things`. */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The footer line of a plan: {@link summaryLine}, and, when declared changes were left out
+ * because Zulip would refuse them, never "the organization matches the configuration".
+ */
+export function planSummaryLine(plan: Pick<Plan, 'summary' | 'warnings'>): string {
+  const leftOut = new Set(
+    plan.warnings.filter((w) => LEFT_OUT_CODES.includes(w.code)).map((w) => w.address ?? ''),
+  ).size;
+  if (leftOut === 0) return summaryLine(plan.summary);
+  const objects = countOf(leftOut, 'object');
+  if (plan.summary.total === 0)
+    return `No changes can be applied: changes to ${objects} are left out because Zulip would refuse them (see the warnings), so the organization does not match the configuration.`;
+  return `${summaryLine(plan.summary)} Changes to ${objects} are left out because Zulip would refuse them (see the warnings).`;
 }
 
 /** The footer line. */
@@ -136,6 +159,12 @@ export function playgroundNote(c: Change): string | undefined {
   return `If ${lang} is the organization's default code block language, Zulip resets that setting to none.`;
 }
 
+/** `a`, `a and b`, `a, b and c`. */
+export function joinAnd(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
+}
+
 /** Up to `max` items, then "and N more". */
 export function someOf(items: readonly string[], max = 10): string {
   const shown = items.slice(0, max).join(', ');
@@ -149,19 +178,19 @@ function subscriptionMessages(
 ): string {
   const n = c.add.length;
   if (c.liveId === null)
-    return `${n} new subscriber(s) get no message: Zulip does not message the subscribers a channel is created with.`;
+    return `${countOf(n, 'new subscriber')} ${n === 1 ? 'gets' : 'get'} no message: Zulip does not message the subscribers a channel is created with.`;
   if (!c.notify)
-    return `${n} new subscriber(s) will not get a message (apply sends send_new_subscription_messages=false).`;
+    return `${countOf(n, 'new subscriber')} will not get a message (apply sends send_new_subscription_messages=false).`;
   const messaged = c.messaged ?? [];
   if (messaged.length === 0)
-    return `${n} new subscriber(s), none of whom gets a message (Zulip never messages the applying account or bots).`;
+    return `${countOf(n, 'new subscriber')}, none of whom gets a message (Zulip never messages the applying account or bots).`;
   const why =
     featureLevel === undefined
       ? 'below feature level 397 Zulip always does; from 397 because the channel is announced, unless one request subscribes more than max_bulk_new_subscription_messages users'
       : featureLevel < 397
         ? `Zulip always does below feature level 397; the server is at ${featureLevel}`
         : 'the channel is announced; Zulip sends none when one request subscribes more than max_bulk_new_subscription_messages users';
-  return `Notification Bot will send a direct message to ${messaged.length} of ${n} new subscriber(s): ${someOf(messaged)} (${why}).`;
+  return `Notification Bot will send a direct message to ${messaged.length} of ${countOf(n, 'new subscriber')}: ${someOf(messaged)} (${why}).`;
 }
 
 /** Group members added or removed get a Notification Bot message (see `messaged`). */
@@ -172,11 +201,11 @@ function groupMembershipMessages(c: Extract<Change, { action: 'membership' }>): 
   const out: string[] = [];
   if (added.length > 0)
     out.push(
-      `Notification Bot will send a direct message ("… added you to the group ${c.key}.") to ${added.length} added member(s): ${someOf(added)}.`,
+      `Notification Bot will send a direct message ("… added you to the group ${c.key}.") to ${countOf(added.length, 'added member')}: ${someOf(added)}.`,
     );
   if (removed.length > 0)
     out.push(
-      `Notification Bot will send a direct message ("… removed you from the group ${c.key}.") to ${removed.length} removed member(s): ${someOf(removed)}.`,
+      `Notification Bot will send a direct message ("… removed you from the group ${c.key}.") to ${countOf(removed.length, 'removed member')}: ${someOf(removed)}.`,
     );
   return out;
 }
@@ -231,7 +260,7 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
     const notices = channelNotices(c);
     if (notices.length > 0)
       out.push(
-        `Notification Bot posts a notice about ${notices.join(', ')} in #${c.key} (topic "channel events"), seen by its subscribers.`,
+        `Notification Bot will post a notice about ${joinAnd(notices)} in #${c.key} (topic "channel events"), seen by its subscribers.`,
       );
   }
   switch (c.action) {
@@ -256,7 +285,7 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
     case 'membership':
       if (c.kind === 'channel' && c.add.length > 0) out.push(subscriptionMessages(c, featureLevel));
       if (c.kind === 'channel' && c.remove.length > 0)
-        out.push(`${c.remove.length} subscriber(s) will be unsubscribed.`);
+        out.push(`${countOf(c.remove.length, 'subscriber')} will be unsubscribed.`);
       if (c.kind === 'userGroup') out.push(...groupMembershipMessages(c));
       break;
     case 'update':

@@ -3,4 +3,4 @@ export type { TextRenderOptions } from './text';
 export { renderMarkdown } from './markdown';
 export type { MarkdownRenderOptions } from './markdown';
 export { renderJson } from './json';
-export { summaryLine, sideEffects, permissionEffect } from './describe';
+export { planSummaryLine, summaryLine, sideEffects, permissionEffect } from './describe';

@@ -1,6 +1,6 @@
 import { RESOURCE_KINDS } from '../../model/kinds';
 import type { Change, Plan } from '../plan-format';
-import { KIND_TITLES, VERBS, sideEffects, summaryLine } from './describe';
+import { KIND_TITLES, VERBS, planSummaryLine, sideEffects } from './describe';
 import { changeLines } from './text';
 
 /** Options of {@link renderMarkdown}. */
@@ -78,7 +78,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
     `Organization \`${plan.server.site}\` (Zulip ${escapeMd(plan.server.version)}, feature level ${plan.server.featureLevel}), applied as \`${plan.account.email}\`.`,
     '',
   );
-  out.push(`**${summaryLine(plan.summary)}**`, '');
+  out.push(`**${planSummaryLine(plan)}**`, '');
   if (plan.findings.length > 0) {
     out.push(`#### :no_entry: Safety findings (${plan.findings.length})`, '');
     out.push('Apply refuses this plan unless it is run with `--force`:', '');

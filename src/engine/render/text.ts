@@ -1,5 +1,5 @@
 import type { Change, Plan } from '../plan-format';
-import { SYMBOLS, formatValue, playgroundNote, summaryLine } from './describe';
+import { SYMBOLS, formatValue, planSummaryLine, sideEffects } from './describe';
 
 /** Options of {@link renderText}. */
 export interface TextRenderOptions {
@@ -22,6 +22,14 @@ function symbolStyle(symbol: string): Style {
   return 'yellow';
 }
 
+function restatesDiff(sentence: string): boolean {
+  return (
+    sentence.startsWith('permissions.') ||
+    sentence.startsWith('role:') ||
+    sentence.endsWith(' will be unsubscribed.')
+  );
+}
+
 /** Terraform-like text: one block per change, warnings, findings, a `Plan: ...` footer. */
 export function renderText(plan: Plan, options: TextRenderOptions = {}): string {
   const paint = (style: Style, s: string): string =>
@@ -36,8 +44,10 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
     lines.push('zulip-cdk will perform the following actions:', '');
     for (const c of plan.changes) {
       lines.push(...changeLines(c, sym, paint));
-      const note = playgroundNote(c);
-      if (note) lines.push(`      ${paint('yellow', 'Note:')} ${note}`);
+      // What Zulip does besides the change (messages, notices, what archiving keeps). Sentences
+      // that restate the diff lines above (permissions, roles, removals) are the Markdown's.
+      for (const note of sideEffects(c, plan.server).filter((e) => !restatesDiff(e)))
+        lines.push(`      ${paint('yellow', 'Note:')} ${note}`);
       lines.push('');
     }
   }
@@ -70,7 +80,7 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
       );
     lines.push('');
   }
-  lines.push(paint('bold', summaryLine(plan.summary)));
+  lines.push(paint('bold', planSummaryLine(plan)));
   return lines.join('\n') + '\n';
 }
 
