@@ -6,7 +6,10 @@ export interface TeamProps {
   /** The team's name: it names its group and its channel. */
   readonly name: string;
   readonly description: string;
-  /** The team lead (by e-mail), listed first among the group's members. Administrators manage the group and administer the channel. */
+  /**
+   * The team lead (by e-mail), listed first among the group's members. Administrators manage
+   * the group and administer the channel.
+   */
   readonly lead: string;
   /** The other members, by e-mail. */
   readonly members: readonly string[];
