@@ -1,4 +1,5 @@
 import type { ResourceKind } from '../../model/kinds';
+import { destructiveReason } from '../apply/batching';
 import type { Change, ChangeAction, JsonValue, Plan, PlanSummary } from '../plan-format';
 
 /** Terraform-like symbols: `+` create, `~` update, `-` remove, `±` replace. */
@@ -69,15 +70,22 @@ export function countOf(n: number, one: string, many = `${one}s`): string {
  * The footer line of a plan: {@link summaryLine}, and, when declared changes were left out
  * because Zulip would refuse them, never "the organization matches the configuration".
  */
-export function planSummaryLine(plan: Pick<Plan, 'summary' | 'warnings'>): string {
+export function planSummaryLine(plan: Pick<Plan, 'summary' | 'warnings' | 'changes'>): string {
   const leftOut = new Set(
     plan.warnings.filter((w) => LEFT_OUT_CODES.includes(w.code)).map((w) => w.address ?? ''),
   ).size;
-  if (leftOut === 0) return summaryLine(plan.summary);
+  // "0 to archive/delete" and then an apply refused as destructive would mislead: removing a
+  // member or subscriber, or demoting someone, needs --allow-destroy too.
+  const destructive = plan.changes.filter((c) => destructiveReason(c) !== undefined).length;
+  const destroyNote =
+    destructive > 0
+      ? ` ${countOf(destructive, 'change')} ${destructive === 1 ? 'is' : 'are'} destructive (apply needs --allow-destroy).`
+      : '';
+  if (leftOut === 0) return `${summaryLine(plan.summary)}${destroyNote}`;
   const objects = countOf(leftOut, 'object');
   if (plan.summary.total === 0)
     return `No changes can be applied: changes to ${objects} are left out because Zulip would refuse them (see the warnings), so the organization does not match the configuration.`;
-  return `${summaryLine(plan.summary)} Changes to ${objects} are left out because Zulip would refuse them (see the warnings).`;
+  return `${summaryLine(plan.summary)}${destroyNote} Changes to ${objects} are left out because Zulip would refuse them (see the warnings).`;
 }
 
 /** The footer line. */
