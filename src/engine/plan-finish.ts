@@ -77,13 +77,6 @@ const BRINGS_INTO_BEING: readonly ChangeAction[] = ['create', 'rename', 'unarchi
 
 function computeDependencies(changes: Change[], meta: Map<string, ChangeMeta>): void {
   const byId = new Map(changes.map((c) => [c.id, c]));
-  // An update that waits for its own object's membership (the applying account's subscription,
-  // for content access) comes before it, not after.
-  const membershipFirst = new Set(
-    changes
-      .filter((c) => c.action === 'update' && meta.get(c.id)?.afterMembershipOf === c.address)
-      .map((c) => c.address),
-  );
   const releasedBy = new Map<string, string[]>();
   for (const c of changes)
     for (const r of meta.get(c.id)?.releases ?? []) {
@@ -100,9 +93,7 @@ function computeDependencies(changes: Change[], meta: Map<string, ChangeMeta>): 
       deps.add(`${m.afterMembershipOf}#membership`);
       deps.add(`${m.afterMembershipOf}#create`);
     }
-    for (const a of SAME_OBJECT[c.action])
-      if (!(c.action === 'membership' && a === 'update' && membershipFirst.has(c.address)))
-        deps.add(`${c.address}#${a}`);
+    for (const a of SAME_OBJECT[c.action]) deps.add(`${c.address}#${a}`);
     if ((REMOVAL_ACTIONS as readonly string[]).includes(c.action))
       for (const id of releasedBy.get(c.address) ?? []) deps.add(id);
     if (c.action === 'reorder')

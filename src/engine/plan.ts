@@ -234,11 +234,22 @@ class Planner {
     return this.live.server.planType === PLAN_TYPE_LIMITED;
   }
 
-  /** Message retention per channel is refused on Zulip Cloud Free (`check_channel_creation_permissions`, `update_stream_backend`). */
-  private retentionOnLimitedPlan(address: string, path: string): void {
+  /**
+   * A channel's own message retention needs an organization owner, and is refused on Zulip
+   * Cloud Free (`check_channel_creation_permissions`, `update_stream_backend`).
+   * `what` is the sentence's subject: "creating a channel with its own message retention".
+   */
+  private checkRetention(what: string, address: string, path: string): void {
     if (this.limitedPlan())
       this.errors.push(
         `${address} (${path}): Zulip Cloud Free does not set a channel's message retention ("Available on Zulip Cloud Standard. Upgrade to access."); upgrade the organization's plan, or remove messageRetentionDays`,
+      );
+    if (this.live.me.role !== ROLES.owner)
+      this.warn(
+        'NEEDS_OWNER',
+        `${what} needs an organization owner; the applying account is not one`,
+        address,
+        path,
       );
   }
 
@@ -1087,14 +1098,7 @@ class Planner {
           messageRetentionDays: d.messageRetentionDays ?? 'realm_default',
         };
         if (props.messageRetentionDays !== 'realm_default')
-          this.retentionOnLimitedPlan(address, d.path);
-        if (props.messageRetentionDays !== 'realm_default' && this.live.me.role !== ROLES.owner)
-          this.warn(
-            'NEEDS_OWNER',
-            'creating a channel with its own message retention needs an organization owner; the applying account is not one',
-            address,
-            d.path,
-          );
+          this.checkRetention('creating a channel with its own message retention', address, d.path);
         if (this.supports('topicsPolicy')) props.topicsPolicy = d.topicsPolicy ?? 'inherit';
         if (folders) {
           const folder = d.folder ?? null;
@@ -1167,14 +1171,8 @@ class Planner {
         retentionToNatural(l.messageRetentionDays),
         d.messageRetentionDays ?? 'realm_default',
       );
-      if (props.length > retentionBefore) this.retentionOnLimitedPlan(address, d.path);
-      if (props.length > retentionBefore && this.live.me.role !== ROLES.owner)
-        this.warn(
-          'NEEDS_OWNER',
-          'changing message retention needs an organization owner; the applying account is not one',
-          address,
-          d.path,
-        );
+      if (props.length > retentionBefore)
+        this.checkRetention('changing message retention', address, d.path);
       if (this.supports('topicsPolicy') && l.topicsPolicy !== null)
         this.prop(props, lc, 'topicsPolicy', l.topicsPolicy, d.topicsPolicy ?? 'inherit');
       if (folders && !isIgnored(lc, 'folder')) {
