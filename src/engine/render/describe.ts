@@ -250,11 +250,17 @@ function channelNotices(c: Change): string[] {
   }
 }
 
-/** What the plan's server does, for sentences that depend on it. */
+/** What the plan's server does, for sentences that depend on it, and which sentences to give. */
 export interface SideEffectContext {
   readonly featureLevel?: number | undefined;
   /** `send_channel_events_messages`; unknown (an older saved plan) is treated as on. */
   readonly channelEventsMessages?: boolean | undefined;
+  /**
+   * Whether to give the sentences that restate the diff (who gains or loses a permission, a
+   * role change, how many are unsubscribed): the Markdown comment lists effects apart from the
+   * diff, the text plan prints them under it. Default true.
+   */
+  readonly restateDiff?: boolean | undefined;
 }
 
 /**
@@ -264,6 +270,7 @@ export interface SideEffectContext {
 export function sideEffects(c: Change, server: SideEffectContext = {}): string[] {
   const out: string[] = [];
   const featureLevel = server.featureLevel;
+  const restate = server.restateDiff !== false;
   if (server.channelEventsMessages !== false) {
     const notices = channelNotices(c);
     if (notices.length > 0)
@@ -292,17 +299,17 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
       break;
     case 'membership':
       if (c.kind === 'channel' && c.add.length > 0) out.push(subscriptionMessages(c, featureLevel));
-      if (c.kind === 'channel' && c.remove.length > 0)
+      if (c.kind === 'channel' && c.remove.length > 0 && restate)
         out.push(`${countOf(c.remove.length, 'subscriber')} will be unsubscribed.`);
       if (c.kind === 'userGroup') out.push(...groupMembershipMessages(c));
       break;
     case 'update':
       for (const p of c.properties) {
         if (p.property.startsWith('permissions.')) {
-          const e = permissionEffect(p.property, p.before, p.after);
+          const e = restate ? permissionEffect(p.property, p.before, p.after) : '';
           if (e) out.push(`${p.property}: ${e}.`);
         } else if (p.property === 'role') {
-          out.push(`role: ${formatValue(p.before)} → ${formatValue(p.after)}.`);
+          if (restate) out.push(`role: ${formatValue(p.before)} → ${formatValue(p.after)}.`);
         } else if (p.property === 'private' && p.after === true) {
           out.push(`${c.key} becomes private: non-subscribers lose access to its content.`);
         } else if (p.property === 'private' && p.after === false) {

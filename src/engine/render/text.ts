@@ -22,14 +22,6 @@ function symbolStyle(symbol: string): Style {
   return 'yellow';
 }
 
-function restatesDiff(sentence: string): boolean {
-  return (
-    sentence.startsWith('permissions.') ||
-    sentence.startsWith('role:') ||
-    sentence.endsWith(' will be unsubscribed.')
-  );
-}
-
 /** Terraform-like text: one block per change, warnings, findings, a `Plan: ...` footer. */
 export function renderText(plan: Plan, options: TextRenderOptions = {}): string {
   const paint = (style: Style, s: string): string =>
@@ -46,7 +38,7 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
       lines.push(...changeLines(c, sym, paint));
       // What Zulip does besides the change (messages, notices, what archiving keeps). Sentences
       // that restate the diff lines above (permissions, roles, removals) are the Markdown's.
-      for (const note of sideEffects(c, plan.server).filter((e) => !restatesDiff(e)))
+      for (const note of sideEffects(c, { ...plan.server, restateDiff: false }))
         lines.push(`      ${paint('yellow', 'Note:')} ${note}`);
       lines.push('');
     }
