@@ -4,13 +4,17 @@ import { PLAN_FORMAT_VERSION, PlanSchema } from './plan-format';
 import type { Plan } from './plan-format';
 
 /**
- * A checksum of the plan's content (octoDNS `--checksum`): apply can refuse a plan other than
- * the one reviewed. `createdAt` is left out so re-planning the same change gives the same sum.
+ * The plan's digest (octoDNS `--checksum`): a SHA-256 of its content, shown in the pull-request
+ * comment, so apply can be pinned to the plan that was reviewed (`--expect-digest`). `createdAt`
+ * is left out so re-planning the same change gives the same digest.
  */
-export function planChecksum(plan: Plan): string {
+export function planDigest(plan: Plan): string {
   const { createdAt: _createdAt, ...rest } = plan;
   return sha256Json(rest);
 }
+
+/** @deprecated the former name of {@link planDigest}. */
+export const planChecksum = planDigest;
 
 /** Whether applying the plan would change anything. */
 export function hasChanges(plan: Plan): boolean {
