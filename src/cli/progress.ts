@@ -15,6 +15,7 @@ export function progressMode(io: CliIo, json: boolean): ProgressMode {
 
 const MARKS: Record<JournalEntry['status'], string> = {
   applied: '✓',
+  done: '=',
   conflict: '!',
   failed: '✗',
   skipped: '-',
@@ -22,6 +23,7 @@ const MARKS: Record<JournalEntry['status'], string> = {
 
 const COLORS: Record<JournalEntry['status'], number> = {
   applied: 32,
+  done: 36,
   conflict: 33,
   failed: 31,
   skipped: 2,
@@ -43,9 +45,11 @@ export function changeLine(entry: JournalEntry, color = false): string {
         : entry.message
           ? ` (${entry.message})`
           : ''
-      : entry.status === 'failed'
-        ? `: failed: ${entry.error ? `[${entry.error.code}] ` : ''}${entry.error?.message ?? entry.message ?? ''}`
-        : `: ${entry.status === 'conflict' ? 'changed since the plan: ' : 'skipped: '}${(entry.message ?? '').replace(/^changed since the plan: /, '')}`;
+      : entry.status === 'done'
+        ? `: ${entry.message ?? 'already done'}`
+        : entry.status === 'failed'
+          ? `: failed: ${entry.error ? `[${entry.error.code}] ` : ''}${entry.error?.message ?? entry.message ?? ''}`
+          : `: ${entry.status === 'conflict' ? 'changed since the plan: ' : 'skipped: '}${(entry.message ?? '').replace(/^changed since the plan: /, '')}`;
   return `${mark} ${what}${tail}`;
 }
 
@@ -79,12 +83,12 @@ export class ApplyProgress {
       case 'read':
         this.line(
           event.reason === 'verify'
-            ? `Read the organization again (${count(event.requests, 'request')}) to check nothing changed since the plan`
+            ? `Read the organization again (${count(event.requests, 'request')}) and planned again from the plan's configuration, to see what landed or changed since the plan`
             : `Re-read the organization (${count(event.requests, 'request')}) to see whether a create whose answer was lost landed`,
         );
         break;
       case 'conflict':
-        this.line(`! ${event.address}: ${event.message}`);
+        // The change's own line says it.
         break;
       case 'batch':
         if (event.changes.length > 1)
@@ -101,6 +105,7 @@ export class ApplyProgress {
         this.clearBar();
         const c = event.counts;
         const parts = [`${c.applied} applied`];
+        if (c.done) parts.push(`${c.done} already done`);
         if (c.conflict) parts.push(`${c.conflict} changed since the plan (not written)`);
         if (c.failed) parts.push(`${c.failed} failed`);
         if (c.skipped) parts.push(`${c.skipped} not run`);

@@ -206,7 +206,7 @@ function applyTargets(changes: Change[], targets: readonly string[]): Change[] {
   return changes.filter((c) => keep.has(c.id));
 }
 
-function summarise(changes: readonly Change[]): PlanSummary {
+export function summarise(changes: readonly Change[]): PlanSummary {
   const s: PlanSummary = {
     create: 0,
     update: 0,

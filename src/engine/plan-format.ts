@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MEMBERSHIP_MODES, RESOURCE_KINDS } from '../model/kinds';
+import { DesiredStateSchema } from '../model/desired-state';
 import { WireGroupSettingValueSchema } from '../model/live-state';
 
 /**
@@ -15,6 +16,10 @@ import { WireGroupSettingValueSchema } from '../model/live-state';
  * - `fingerprints` hold, for every live object the plan touches, a SHA-256 of the normalised
  *   live object (`<address>`) and of its membership (`<address>#membership`), so apply can
  *   tell what changed since review.
+ * - `desired` is the desired state the plan was made from and `liveDigest` a SHA-256 of the live
+ *   organization as read: apply plans again from `desired` against the organization as it is
+ *   then, and refuses a plan whose changes do not follow from them (`PLAN_TAMPERED`).
+ * - `digest` is the plan's review digest ({@link planDigest}): what a reviewer pins apply to.
  */
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -255,8 +260,17 @@ export const PlanSchema = z.strictObject({
   formatVersion: z.literal(PLAN_FORMAT_VERSION),
   /** ISO time; only when the caller asks for it, so plans stay deterministic in tests. */
   createdAt: z.string().optional(),
+  /**
+   * SHA-256 (hex) of what a reviewer reviews: the changes, summary and safety findings, the
+   * desired state's digest, the site, the account and the targets (see `planDigest`). Not the
+   * fingerprints or `liveDigest`, which any activity in the organization changes. Shown in the
+   * pull-request comment; `apply --expect-digest` refuses any other plan.
+   */
+  digest: z.string(),
   /** SHA-256 (hex) of the canonical JSON of the desired state the plan was made from. */
   desiredDigest: z.string(),
+  /** SHA-256 (hex) of the live organization as read (see `liveStateDigest`). */
+  liveDigest: z.string(),
   server: z.strictObject({
     site: z.string(),
     featureLevel: z.number().int(),
@@ -274,6 +288,8 @@ export const PlanSchema = z.strictObject({
   findings: z.array(FindingSchema),
   /** Address (or `<address>#membership`) → SHA-256 of the normalised live object. */
   fingerprints: z.record(z.string(), z.string()),
+  /** The desired state the plan was made from (its digest is `desiredDigest`). */
+  desired: DesiredStateSchema,
 });
 export type Plan = z.infer<typeof PlanSchema>;
 

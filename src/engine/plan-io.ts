@@ -1,5 +1,7 @@
 import { ZulipCdkError } from '../model/errors';
-import { sha256Json } from './digest';
+import type { LiveState } from '../model/live-state';
+import { desiredStateDigest, sha256Json } from './digest';
+import { summarise } from './plan-finish';
 import { PLAN_FORMAT_VERSION, PlanSchema } from './plan-format';
 import type { Plan } from './plan-format';
 
@@ -8,9 +10,17 @@ import type { Plan } from './plan-format';
  * comment, so apply can be pinned to the plan that was reviewed (`--expect-digest`). `createdAt`
  * is left out so re-planning the same change gives the same digest.
  */
-export function planDigest(plan: Plan): string {
-  const { createdAt: _createdAt, ...rest } = plan;
-  return sha256Json(rest);
+export function planDigest(plan: Omit<Plan, 'digest'> | Plan): string {
+  return sha256Json({
+    formatVersion: plan.formatVersion,
+    desiredDigest: plan.desiredDigest,
+    site: plan.server.site,
+    account: plan.account,
+    targets: plan.targets ?? null,
+    summary: plan.summary,
+    changes: plan.changes,
+    findings: plan.findings,
+  });
 }
 
 /** @deprecated the former name of {@link planDigest}. */
@@ -39,5 +49,59 @@ export function parsePlan(data: unknown, where = 'plan'): Plan {
         where,
       },
     );
+  checkPlanIntegrity(parsed.data, where);
   return parsed.data;
+}
+
+/**
+ * A SHA-256 of the live organization as read (the read's request count left out): when it is
+ * the same at apply time, nothing changed since the plan, and the plan must be exactly what
+ * planning again gives.
+ */
+export function liveStateDigest(live: LiveState): string {
+  const { requestCount: _requestCount, ...rest } = live;
+  return sha256Json(rest);
+}
+
+function tampered(where: string, what: string): ZulipCdkError {
+  return new ZulipCdkError('PLAN_TAMPERED', `The plan was changed after it was made: ${what}.`, {
+    where,
+    hint: 'Apply only a plan saved by `zulip-cdk plan --out` and not edited since; make it again from the configuration.',
+  });
+}
+
+/**
+ * Checks what a plan says of itself, before any request: its digest, its desired state's digest,
+ * its summary and the references between its changes. A plan edited by hand fails here; one
+ * whose digests were recomputed after editing fails later, when apply plans again from its
+ * desired state (`reconcile`).
+ */
+export function checkPlanIntegrity(plan: Plan, where = 'plan'): void {
+  if (desiredStateDigest(plan.desired) !== plan.desiredDigest)
+    throw tampered(where, 'its desired state does not have the digest it records (desiredDigest)');
+  const ids = new Set<string>();
+  for (const c of plan.changes) {
+    if (ids.has(c.id)) throw tampered(where, `the change ${c.id} appears twice`);
+    if (c.id !== `${c.address}#${c.action}`)
+      throw tampered(
+        where,
+        `the change ${c.id} does not have the id of a ${c.action} of ${c.address}`,
+      );
+    for (const d of c.dependsOn)
+      if (!ids.has(d))
+        throw tampered(
+          where,
+          `the change ${c.id} depends on ${d}, which is not an earlier change of the plan`,
+        );
+    ids.add(c.id);
+  }
+  const summary = summarise(plan.changes);
+  for (const [k, v] of Object.entries(summary))
+    if (plan.summary[k as keyof typeof summary] !== v)
+      throw tampered(
+        where,
+        `its summary says ${plan.summary[k as keyof typeof summary]} for "${k}", but its changes make ${v}`,
+      );
+  if (planDigest(plan) !== plan.digest)
+    throw tampered(where, 'its content does not have the digest it records (digest)');
 }

@@ -48,6 +48,7 @@ import type {
 } from './plan-format';
 import { PLAN_FORMAT_VERSION } from './plan-format';
 import { finishPlan } from './plan-finish';
+import { liveStateDigest, planDigest } from './plan-io';
 import { joinAnd, someOf } from './render/describe';
 import type { ChangeMeta } from './plan-finish';
 
@@ -84,10 +85,11 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     ...(options.targets ? { targets: options.targets } : {}),
     maxRemovals: desired.organization.maxRemovals ?? 10,
   });
-  return {
+  const made: Omit<Plan, 'digest'> = {
     formatVersion: PLAN_FORMAT_VERSION,
     ...(options.createdAt !== undefined ? { createdAt: options.createdAt } : {}),
     desiredDigest: desiredStateDigest(desired),
+    liveDigest: liveStateDigest(live),
     server: {
       site: live.server.site,
       featureLevel: live.server.featureLevel,
@@ -101,7 +103,9 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     warnings,
     findings,
     fingerprints,
+    desired,
   };
+  return { ...made, digest: planDigest(made) };
 }
 
 type Props = Record<string, JsonValue>;

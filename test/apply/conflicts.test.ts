@@ -2,7 +2,7 @@ import { applyPlan, exitCodeFor, parsePlan, renderJson } from '../../src/engine'
 import { ZulipApplyTarget } from '../../src/zulip/handlers/write-target';
 import { emptyDesiredState } from '../../src/model';
 import type { DesiredState } from '../../src/model';
-import { harness, newClient, summary } from './helpers';
+import { harness, newClient, resign, summary } from './helpers';
 import type { Harness } from './helpers';
 
 const e = (local: string): string => `${local}@zulip-cdk.example`;
@@ -145,11 +145,15 @@ describe('optimistic concurrency: objects changed since the plan are reported, n
   it('refuses a plan made for another server, or as another account', async () => {
     const saved = await h.plan(desired(2));
     await expect(
-      h.apply({ ...saved, server: { ...saved.server, site: 'https://other.example' } }),
+      h.apply(resign({ ...saved, server: { ...saved.server, site: 'https://other.example' } })),
     ).rejects.toMatchObject({ code: 'PLAN_WRONG_SERVER' });
     await expect(
-      h.apply({ ...saved, account: { userId: 9999, email: 'someone@else.example' } }),
+      h.apply(resign({ ...saved, account: { userId: 9999, email: 'someone@else.example' } })),
     ).rejects.toMatchObject({ code: 'PLAN_WRONG_ACCOUNT' });
+    // Edited without making the digest match: refused as such, whatever the edit.
+    await expect(
+      h.apply({ ...saved, account: { userId: 9999, email: 'someone@else.example' } }),
+    ).rejects.toMatchObject({ code: 'PLAN_TAMPERED' });
     // Nothing was written.
     expect(summary(await h.plan(desired(2)))).toEqual(summary(saved));
   });
@@ -162,14 +166,28 @@ describe('optimistic concurrency: objects changed since the plan are reported, n
       code: 'DESTROY_NOT_ALLOWED',
       message: expect.stringContaining('userGroup["crew"]: removes 1 member(s)'),
     });
-    const unsafe = {
+    // A finding written into the plan by hand is not one the plan gives: refused.
+    const unsafe = resign({
       ...p,
       findings: [{ code: 'TOO_MANY_REMOVALS' as const, message: 'too many' }],
-    };
+    });
     await expect(h.apply(unsafe, { allowDestroy: true })).rejects.toMatchObject({
       code: 'PLAN_UNSAFE',
     });
-    const r = await h.apply(unsafe, { allowDestroy: true, force: true });
+    await expect(h.apply(unsafe, { allowDestroy: true, force: true })).rejects.toMatchObject({
+      code: 'PLAN_TAMPERED',
+    });
+    // A finding taken out of the plan by hand is found again when apply plans again.
+    const many = desired(1);
+    many.organization.maxRemovals = 0;
+    many.userGroups[1]!.members.users = [];
+    many.channels[1]!.archived = true;
+    const risky = await h.plan(many);
+    expect(risky.findings.map((f) => f.code)).toEqual(['TOO_MANY_REMOVALS']);
+    await expect(
+      h.apply(resign({ ...risky, findings: [] }), { allowDestroy: true }),
+    ).rejects.toMatchObject({ code: 'PLAN_TAMPERED' });
+    const r = await h.apply(risky, { allowDestroy: true, force: true });
     expect(r.outcome).toBe('applied');
     // A hand-edited plan that removes a protected object is refused even with force.
     const d2 = desired(1);
@@ -179,7 +197,7 @@ describe('optimistic concurrency: objects changed since the plan are reported, n
     expect(p2.findings.map((f) => f.code)).toEqual(['PROTECTED']);
     expect(p2.changes.filter((c) => c.address === 'channel["room"]')).toEqual([]);
     const room = (await ids()).room;
-    const edited = {
+    const edited = resign({
       ...p2,
       changes: [
         {
@@ -195,7 +213,7 @@ describe('optimistic concurrency: objects changed since the plan are reported, n
           before: {},
         },
       ],
-    };
+    });
     await expect(h.apply(edited, { allowDestroy: true, force: true })).rejects.toMatchObject({
       code: 'PLAN_TOUCHES_PROTECTED',
     });

@@ -1,12 +1,23 @@
 import { startEmulator } from '../../src/emulator';
 import type { Emulator, FaultOptions } from '../../src/emulator';
-import { applyPlan, plan } from '../../src/engine';
+import { applyPlan, plan, planDigest } from '../../src/engine';
+import { summarise } from '../../src/engine/plan-finish';
 import type { ApplyEvent, ApplyOptions, ApplyResult, Plan } from '../../src/engine';
 import type { DesiredState } from '../../src/model';
 import { ZulipClient } from '../../src/zulip';
 import { readLiveState } from '../../src/zulip/handlers/read-live-state';
 import { ZulipApplyTarget } from '../../src/zulip/handlers/write-target';
 import { yamlCheck } from '../emulator/yaml-check';
+
+/**
+ * A plan edited as someone who knows the format would: its summary and digest made to match
+ * the edited changes, so only the checks against its desired state and the organization can
+ * tell.
+ */
+export function resign(p: Plan): Plan {
+  const base = { ...p, summary: summarise(p.changes) };
+  return { ...base, digest: planDigest(base) };
+}
 
 /** An embedded server with a client logged in as its owner; fast retries for fault tests. */
 export interface Harness {

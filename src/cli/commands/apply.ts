@@ -273,7 +273,7 @@ function failedJournal(plan: Plan, e: ZulipCdkError): ApplyJournal {
     planChecksum: engine.planChecksum(plan),
     desiredDigest: plan.desiredDigest,
     outcome: 'nothing',
-    counts: { applied: 0, conflict: 0, failed: 0, skipped: 0 },
+    counts: { applied: 0, done: 0, conflict: 0, failed: 0, skipped: 0 },
     requestCount: 0,
     entries: [],
     error: { code: e.code, message: e.message },

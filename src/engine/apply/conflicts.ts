@@ -37,7 +37,8 @@ export function findConflicts(plan: Plan, live: LiveState): Conflict[] {
   return out;
 }
 
-function describeConflict(c: Change, idx: LiveIndex): string {
+/** What changed since the plan on a change's object, for the journal. */
+export function describeConflict(c: Change, idx: LiveIndex): string {
   if (c.action === 'membership')
     return `its ${c.collection} changed since the plan; not written (plan again to see the difference)`;
   if (c.action === 'reorder')

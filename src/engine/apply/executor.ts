@@ -1,13 +1,21 @@
 import { ZulipCdkError, isZulipCdkError } from '../../model/errors';
 import type { LiveState } from '../../model/live-state';
-import type { Change, MembershipChange, Plan, UpdateChange } from '../plan-format';
+import type {
+  Change,
+  CreateChange,
+  MembershipChange,
+  Plan,
+  RemoveChange,
+  UpdateChange,
+} from '../plan-format';
+import { LiveIndex } from '../live-index';
 import { REMOVAL_ACTIONS } from '../plan-format';
-import { planChecksum } from '../plan-io';
+import { checkPlanIntegrity, planDigest } from '../plan-io';
 import { destructiveReason, executionOrder, isBarrier, subscriptionCalls } from './batching';
 import type { PlannedCall } from './batching';
-import { findConflicts } from './conflicts';
 import { ApplyContext } from './context';
 import { findCreated } from './landed';
+import { reconcile } from './reconcile';
 import type {
   ApplyError,
   ApplyJournal,
@@ -76,6 +84,41 @@ function describePartialWrite(p: PartialWrite): string {
       `Zulip writes group settings one at a time, so these may have been written: ${p.mayHaveLanded.join(', ')}`,
     );
   return parts.join('; ');
+}
+
+/** A delete of the duplicate snippet `id` that this apply made. */
+function twinDeletion(c: CreateChange, id: number): RemoveChange {
+  return {
+    action: 'delete',
+    id: `${c.address}#delete`,
+    kind: c.kind,
+    address: c.address,
+    key: c.key,
+    path: c.path,
+    dependsOn: [],
+    liveId: id,
+    reason: 'declared',
+    before: c.properties,
+  };
+}
+
+/** Whether the membership folded into a create is there on an object someone else made. */
+function foldLanded(fold: MembershipChange, live: LiveState, id: number): boolean {
+  const idx = new LiveIndex(live);
+  const userIds = fold.add.map((u) => idx.user(u.email)?.id);
+  if (fold.kind === 'channel') {
+    const subs = idx.channelsById.get(id)?.subscribers;
+    return subs != null && userIds.every((u) => u !== undefined && subs.includes(u));
+  }
+  const g = idx.groupsById.get(id);
+  if (!g) return false;
+  return (
+    userIds.every((u) => u !== undefined && g.members.includes(u)) &&
+    fold.addSubgroups.every((s) => {
+      const sub = idx.groupsByName.get(s.name);
+      return sub !== undefined && g.subgroups.includes(sub.id);
+    })
+  );
 }
 
 function isMismatch(e: unknown): boolean {
@@ -150,8 +193,9 @@ export async function applyPlan(
   const emit = options.onEvent ?? ((): void => {});
   const startedAt = now().toISOString();
   const requestsBefore = target.requestCount();
+  checkPlanIntegrity(plan);
   checkApplicable(plan, target.site, options);
-  const checksum = planChecksum(plan);
+  const checksum = planDigest(plan);
   const total = plan.changes.length;
   emit({
     type: 'start',
@@ -164,7 +208,13 @@ export async function applyPlan(
   const entries: JournalEntry[] = [];
   const byId = new Map<string, JournalEntry>();
   const journal = (outcome: ApplyOutcome, error?: ApplyError): ApplyJournal => {
-    const counts: Record<ChangeStatus, number> = { applied: 0, conflict: 0, failed: 0, skipped: 0 };
+    const counts: Record<ChangeStatus, number> = {
+      applied: 0,
+      done: 0,
+      conflict: 0,
+      failed: 0,
+      skipped: 0,
+    };
     for (const e of entries) counts[e.status] += 1;
     return {
       formatVersion: 1,
@@ -198,12 +248,22 @@ export async function applyPlan(
       { hint: 'Apply with the account that made the plan, or plan again with this one.' },
     );
 
-  const conflicts = new Map(findConflicts(plan, live).map((c) => [c.id, c]));
-  for (const c of conflicts.values())
-    emit({ type: 'conflict', id: c.id, address: c.address, message: c.message });
+  // Plan again from the plan's desired state: what already landed is done, what changed since
+  // the plan is a conflict, and a plan that does not follow from its desired state is refused.
+  const { verdicts, replan } = reconcile(plan, live);
+  const toRun: Change[] = [];
+  const notes = new Map<string, string>();
+  for (const s of plan.changes) {
+    const v = verdicts.get(s.id);
+    if (v?.status !== 'run') continue;
+    toRun.push({ ...v.change, dependsOn: s.dependsOn } as Change);
+    if (v.note) notes.set(s.id, v.note);
+  }
+  // Safety findings and destructive changes as they are now, not as the file says.
+  checkApplicable({ ...plan, changes: toRun, findings: replan.findings }, target.site, options);
 
-  const ctx = new ApplyContext(live, plan.changes);
-  const exec = executionOrder(plan.changes);
+  const ctx = new ApplyContext(live, toRun);
+  const exec = executionOrder(toRun);
   let stopped: ApplyError | undefined;
   const keepGoing = options.keepGoing === true;
   const interrupted = (): boolean => {
@@ -251,17 +311,48 @@ export async function applyPlan(
 
   const runSingle = async (c: Change): Promise<void> => {
     const fold = exec.folds.get(c.id);
+    const note = notes.get(c.id);
     const applied = (id: number | void, message?: string): void => {
       if (typeof id === 'number') ctx.record(c.address, id);
+      const text = [note, message].filter(Boolean).join('; ');
       finish(c, 'applied', {
         ...(typeof id === 'number' ? { createdId: id } : {}),
-        ...(message ? { message } : {}),
+        ...(text ? { message: text } : {}),
       });
       if (fold) finish(fold, 'applied', { via: `sent with ${c.id}` });
     };
+    /** Made by someone else meanwhile: another apply of the same plan, or by hand. */
+    const madeMeanwhile = (id: number, fresh: LiveState, message: string): void => {
+      ctx.record(c.address, id);
+      finish(c, 'done', { message });
+      if (fold)
+        finish(
+          fold,
+          foldLanded(fold, fresh, id) ? 'done' : 'skipped',
+          foldLanded(fold, fresh, id)
+            ? { message: `already made with ${c.id}` }
+            : {
+                message: `not run: ${c.id} was made meanwhile by someone else; plan again to see its members`,
+              },
+        );
+    };
     for (let attempt = 1; ; attempt++) {
       try {
-        applied(await target.applyChange(c, ctx, fold));
+        const id = await target.applyChange(c, ctx, fold);
+        if (c.action === 'create' && c.kind === 'savedSnippet' && typeof id === 'number') {
+          const first = await earlierTwin(c.key, id);
+          if (first !== undefined) {
+            // Zulip does not keep snippet titles unique: two applies at once both create it.
+            // The one Zulip created first stays; every later one is deleted by its creator.
+            await target.applyChange(twinDeletion(c, id), ctx);
+            ctx.record(c.address, first);
+            finish(c, 'done', {
+              message: `another apply created it at the same time (snippet ${first}); the copy this apply made was deleted`,
+            });
+            return;
+          }
+        }
+        applied(id);
         return;
       } catch (e) {
         if (isMismatch(e)) {
@@ -275,30 +366,65 @@ export async function applyPlan(
           if (fold) finish(fold, 'skipped', { message: `not run: ${c.id} changed since the plan` });
           return;
         }
-        if (c.action !== 'create' || !outcomeUnknown(e) || attempt >= 2) {
+        if (c.action !== 'create' || attempt >= 2) {
           fail(c, e);
           return;
         }
-        // A create may have landed: look before trying again.
+        // A create may have landed (no answer), or been refused because someone else made the
+        // object meanwhile (another apply of the same plan): look before anything else.
+        const unknown = outcomeUnknown(e);
         let fresh: LiveState;
         try {
           const n = target.requestCount();
           fresh = await target.readLive();
           emit({ type: 'read', reason: 'check-create', requests: target.requestCount() - n });
         } catch (readError) {
-          fail(c, readError);
+          fail(c, unknown ? readError : e);
           return;
         }
         ctx.setLive(fresh);
         const id = findCreated(c, fresh, live);
         if (id !== undefined) {
-          applied(id, 'the request failed without an answer, but a re-read shows it landed');
+          if (unknown)
+            applied(id, 'the request failed without an answer, but a re-read shows it landed');
+          else
+            madeMeanwhile(
+              id,
+              fresh,
+              `made meanwhile by someone else (another apply at the same time, or by hand), so Zulip refused to make it again (${toApplyError(e).message}); plan again to check it`,
+            );
+          return;
+        }
+        if (!unknown) {
+          fail(c, e);
           return;
         }
         // Not there: safe to send once more.
       }
     }
   };
+
+  const snippetsAtStart = new Set(live.savedSnippets.map((s) => s.id));
+  /** A snippet with the same title that another apply created before `id`, if any. */
+  const earlierTwin = async (title: string, id: number): Promise<number | undefined> => {
+    if (!target.readSavedSnippets) return undefined;
+    const all = await target.readSavedSnippets();
+    return all
+      .filter((s) => s.title === title && s.id < id && !snippetsAtStart.has(s.id))
+      .map((s) => s.id)
+      .sort((a, b) => a - b)[0];
+  };
+
+  for (const c of plan.changes) {
+    const v = verdicts.get(c.id);
+    if (v?.status === 'done') finish(c, 'done', { message: v.message });
+    else if (v?.status === 'conflict') {
+      emit({ type: 'conflict', id: c.id, address: c.address, message: v.message });
+      finish(c, 'conflict', { message: v.message });
+    }
+  }
+  /** Dependencies as the saved plan has them (those that landed or changed included). */
+  const savedDeps = new Map(plan.changes.map((c) => [c.id, c.dependsOn]));
 
   const pendingMembership: MembershipChange[] = [];
   const pendingSettings: UpdateChange[] = [];
@@ -400,7 +526,13 @@ export async function applyPlan(
         continue;
       }
     }
-    const blocked = deps.map((d) => byId.get(d)).find((e) => e && e.status !== 'applied');
+    const allDeps = [...deps, ...(savedDeps.get(c.id) ?? [])];
+    const fold = exec.folds.get(c.id);
+    if (fold) allDeps.push(...(savedDeps.get(fold.id) ?? []));
+    const blocked = allDeps
+      .filter((d) => d !== c.id && d !== fold?.id)
+      .map((d) => byId.get(d))
+      .find((e) => e && e.status !== 'applied' && e.status !== 'done');
     if (blocked) {
       const why =
         blocked.status === 'conflict'
@@ -409,13 +541,7 @@ export async function applyPlan(
             ? 'failed'
             : 'was not applied';
       finish(c, 'skipped', { message: `not run: it depends on ${blocked.id}, which ${why}` });
-      const fold = exec.folds.get(c.id);
       if (fold) finish(fold, 'skipped', { message: `not run: ${c.id} was not run` });
-      continue;
-    }
-    const conflict = conflicts.get(c.id);
-    if (conflict) {
-      finish(c, 'conflict', { message: conflict.message });
       continue;
     }
     if (c.action === 'membership' && c.kind === 'channel') {
@@ -433,7 +559,8 @@ export async function applyPlan(
   if (pendingMembership.length > 0 || pendingSettings.length > 0) await flush();
 
   const applied = entries.filter((e) => e.status === 'applied').length;
+  const done = entries.filter((e) => e.status === 'done').length;
   const outcome: ApplyOutcome =
-    applied === total ? 'applied' : applied === 0 ? 'nothing' : 'partial';
+    applied + done === total ? 'applied' : applied === 0 ? 'nothing' : 'partial';
   return finishWith(outcome, stopped);
 }

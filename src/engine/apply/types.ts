@@ -1,10 +1,14 @@
-import type { LiveState } from '../../model/live-state';
+import type { LiveSavedSnippet, LiveState } from '../../model/live-state';
 import type { Change, ChangeAction, MembershipChange, UpdateChange } from '../plan-format';
 import type { ResourceKind } from '../../model/kinds';
 import type { ApplyContext } from './context';
 
-/** What became of one change. */
-export const CHANGE_STATUSES = ['applied', 'conflict', 'failed', 'skipped'] as const;
+/**
+ * What became of one change: `applied` by this apply; `done` already (an earlier apply that was
+ * interrupted, another apply at the same time, or by hand: nothing was sent for it);
+ * `conflict` not written because its object changed since the plan; `failed`; `skipped` not run.
+ */
+export const CHANGE_STATUSES = ['applied', 'done', 'conflict', 'failed', 'skipped'] as const;
 export type ChangeStatus = (typeof CHANGE_STATUSES)[number];
 
 /**
@@ -46,6 +50,11 @@ export interface ApplyTarget {
    * a created object.
    */
   applyChange(change: Change, ctx: ApplyContext, fold?: MembershipChange): Promise<number | void>;
+  /**
+   * The applying account's saved snippets, fresh (to find a snippet another apply created at
+   * the same time: Zulip does not keep titles unique).
+   */
+  readSavedSnippets?(): Promise<readonly LiveSavedSnippet[]>;
   /** Group membership: one request for all its member and subgroup changes. */
   subscribe(call: SubscribeCall, ctx: ApplyContext): Promise<void>;
   unsubscribe(call: UnsubscribeCall, ctx: ApplyContext): Promise<void>;
@@ -102,6 +111,7 @@ export interface ApplyJournal {
   readonly finishedAt: string;
   readonly server: { readonly site: string; readonly featureLevel: number };
   readonly account: { readonly userId: number; readonly email: string };
+  /** The plan's digest (`planDigest`). */
   readonly planChecksum: string;
   readonly desiredDigest: string;
   readonly outcome: ApplyOutcome;

@@ -1,5 +1,5 @@
 import { ZulipCdkError } from '../../model/errors';
-import type { LiveState } from '../../model/live-state';
+import type { LiveSavedSnippet, LiveState } from '../../model/live-state';
 import type { ApplyContext, ApplyTarget, SubscribeCall, UnsubscribeCall } from '../../engine/apply';
 import type { Change, MembershipChange, Plan, UpdateChange } from '../../engine/plan-format';
 import type { ZulipClient } from '../client';
@@ -43,6 +43,11 @@ export class ZulipApplyTarget implements ApplyTarget {
 
   public readLive(): Promise<LiveState> {
     return readLiveState(this.client);
+  }
+
+  public async readSavedSnippets(): Promise<LiveSavedSnippet[]> {
+    const res = await this.client.getSavedSnippets();
+    return res.saved_snippets.map((s) => ({ id: s.id, title: s.title, content: s.content }));
   }
 
   public async applyChange(
