@@ -22,6 +22,8 @@ export interface Command {
   readonly usage: string;
   readonly options: NonNullable<ParseArgsConfig['options']>;
   readonly allowPositionals?: boolean;
+  /** The exit code for an error the command throws (default 1). */
+  exitCodeFor?(error: Error): number;
   /** Returns the exit code. */
   run(args: { values: ParsedOptions; positionals: string[]; io: CliIo }): Promise<number>;
 }

@@ -81,7 +81,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
       const where = e.where ? ` (${e.where})` : '';
       const hint = e.hint ? `\n  hint: ${e.hint}` : '';
       io.stderr.write(`Error [${e.code}]${where}: ${e.message}${hint}\n`);
-      return 1;
+      return command.exitCodeFor?.(e) ?? 1;
     }
     io.stderr.write(`zulip-cdk ${name}: unexpected error: ${(e as Error).stack ?? String(e)}\n`);
     return 1;

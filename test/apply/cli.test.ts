@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { CliIo } from '../../src/cli/command';
 import { main } from '../../src/cli/main';
+import { parseJournal } from '../../src/cli/journal-file';
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
 import { emptyDesiredState } from '../../src/model';
@@ -104,9 +105,10 @@ describe('zulip-cdk apply (in-process CLI)', () => {
     expect(out).toMatch(/Apply complete: \d+ applied; \d+ API requests\./);
     expect(out).toContain('Verified: the next plan is empty.');
     expect(out).not.toContain('[#'); // no progress bar in CI
-    const j = JSON.parse(readFileSync(journal, 'utf8')) as { outcome: string; entries: unknown[] };
-    expect(j.outcome).toBe('applied');
-    expect(j.entries.length).toBeGreaterThan(0);
+    const j = parseJournal(readFileSync(journal, 'utf8'));
+    expect(j.end?.outcome).toBe('applied');
+    expect(j.header.planDigest).toEqual(JSON.parse(readFileSync(planFile, 'utf8')).digest);
+    expect(j.events.filter((e) => e.type === 'change').length).toBeGreaterThan(0);
     noSecrets(
       out,
       c.err(),
@@ -175,7 +177,7 @@ describe('zulip-cdk apply (in-process CLI)', () => {
     ).toBe(0);
     expect(again.out()).toContain('No changes.');
     expect(again.out()).toContain('Nothing to apply');
-    expect(JSON.parse(readFileSync(j, 'utf8'))).toMatchObject({
+    expect(parseJournal(readFileSync(j, 'utf8')).end).toMatchObject({
       outcome: 'no-changes',
       requestCount: 0,
     });
@@ -196,7 +198,7 @@ describe('zulip-cdk apply (in-process CLI)', () => {
     expect(yes.out()).toContain('Apply complete');
   });
 
-  it('exit 3 when an object changed since the plan; exit 1 for destructive changes without --allow-destroy', async () => {
+  it('exit 3 when an object changed since the plan; exit 4 for destructive changes without --allow-destroy', async () => {
     const planFile = path.join(dir, 'plan2.json');
     await main(
       [
@@ -246,7 +248,7 @@ describe('zulip-cdk apply (in-process CLI)', () => {
         ['apply', '--desired', destroy, '--auto-approve', '--journal', path.join(dir, 'j6.json')],
         r.io,
       ),
-    ).toBe(1);
+    ).toBe(4); // refused by a safety rule
     expect(r.err()).toContain('DESTROY_NOT_ALLOWED');
     const j = capture(dir, env);
     await main(
@@ -265,8 +267,9 @@ describe('zulip-cdk apply (in-process CLI)', () => {
       type: 'error',
       code: 'DESTROY_NOT_ALLOWED',
     });
-    expect(JSON.parse(readFileSync(path.join(dir, 'j6.json'), 'utf8'))).toMatchObject({
+    expect(parseJournal(readFileSync(path.join(dir, 'j6.json'), 'utf8')).end).toMatchObject({
       outcome: 'nothing',
+      error: { code: 'DESTROY_NOT_ALLOWED' },
     });
     expect(
       await main(

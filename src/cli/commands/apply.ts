@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as engine from '../../engine';
-import type { ApplyJournal, Plan } from '../../engine';
+import type { Plan } from '../../engine';
 import type { DesiredState } from '../../model/desired-state';
 import { ZulipCdkError, isZulipCdkError } from '../../model/errors';
 import { readLiveState } from '../../zulip/handlers/read-live-state';
@@ -17,12 +16,55 @@ import {
   pickOrganization,
   useColor,
 } from '../plan-sources';
+import { JOURNAL_FORMAT_VERSION, JournalFile } from '../journal-file';
 import { ApplyProgress, progressMode } from '../progress';
 
 /** Exit code when `--verify` finds changes left after the apply. */
 export const VERIFY_FAILED_EXIT = 2;
 
-const DEFAULT_JOURNAL = 'zulip-cdk.journal.json';
+/** Exit code when apply refuses: a safety rule, or a plan that is tampered, stale or not the one reviewed. */
+export const REFUSED_EXIT = 4;
+
+/** The errors that are refusals (exit 4) rather than failures (exit 1). */
+export const REFUSAL_CODES: ReadonlySet<string> = new Set([
+  'PLAN_TAMPERED',
+  'PLAN_DIGEST_MISMATCH',
+  'PLAN_INVALID',
+  'PLAN_FORMAT_UNSUPPORTED',
+  'PLAN_WRONG_SERVER',
+  'PLAN_WRONG_ACCOUNT',
+  'PLAN_UNSAFE',
+  'PLAN_TOUCHES_PROTECTED',
+  'DESTROY_NOT_ALLOWED',
+]);
+
+const DEFAULT_JOURNAL = 'zulip-cdk.journal.jsonl';
+
+/** `--expect-digest` as given (`sha256:` prefix and case allowed), or a usage error. */
+function expectedDigest(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const hex = value
+    .trim()
+    .toLowerCase()
+    .replace(/^sha256:/, '');
+  if (!/^[0-9a-f]{64}$/.test(hex))
+    throw new UsageError(
+      `--expect-digest must be the 64 hexadecimal digits of a plan digest (as the plan shows it), got '${value}'`,
+    );
+  return hex;
+}
+
+/** Refuses any plan but the one reviewed. */
+function checkDigest(plan: Plan, expected: string | undefined): void {
+  if (expected === undefined || plan.digest === expected) return;
+  throw new ZulipCdkError(
+    'PLAN_DIGEST_MISMATCH',
+    `The plan's digest is ${plan.digest}, not the one reviewed (${expected}): the plan is not the one that was reviewed. Nothing was applied.`,
+    {
+      hint: 'The configuration or the organization changed since the review: plan again, review the new plan, and apply with its digest.',
+    },
+  );
+}
 
 function readPlanFile(file: string): Plan {
   let data: unknown;
@@ -97,9 +139,13 @@ export const applyCommand: Command = {
   usage: `usage: zulip-cdk apply [PLAN_FILE] [--app CMD | --desired FILE|DIR] [--org ID]
                        [--zuliprc PATH | --embedded] [--auto-approve] [--allow-destroy]
                        [--force] [--keep-going] [--verify] [--json] [--journal FILE]
+                       [--expect-digest DIGEST]
 
 Applies a saved plan (zulip-cdk plan --out FILE), or plans, shows the plan and asks before
-applying it. Objects changed since the plan are not written: they are reported (exit 3).
+applying it. Apply plans again from the plan's own desired state first: changes that already
+landed (an interrupted apply, another apply, by hand) are reported as done and not sent again,
+objects changed since the plan are not written (reported, exit 3), and a plan that does not
+follow from its desired state is refused (PLAN_TAMPERED, exit ${REFUSED_EXIT}).
 
   PLAN_FILE          a plan saved by \`zulip-cdk plan --out\`; without it, apply plans first
   --app CMD          the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
@@ -114,10 +160,17 @@ applying it. Objects changed since the plan are not written: they are reported (
   --keep-going       after a failure, go on with the changes that do not depend on it
   --verify           plan again at the end; exit ${VERIFY_FAILED_EXIT} if anything is left
   --json             print machine-readable events, one JSON object per line
-  --journal FILE     where to write the journal (default: ${DEFAULT_JOURNAL})
+  --journal FILE     where to write the journal, JSON Lines written as apply goes
+                     (default: ${DEFAULT_JOURNAL})
+  --expect-digest DIGEST
+                     apply only a plan with this digest (the one the reviewed plan shows);
+                     anything else is refused before any write
 
-Exit codes: 0 all applied (or nothing to do), 1 nothing applied (or an error),
-3 partly applied (failures, or objects changed since the plan), ${VERIFY_FAILED_EXIT} --verify found changes left.
+Exit codes: 0 all applied or already done (or nothing to do), 1 nothing applied (or an
+error), 3 partly applied (failures, or objects changed since the plan), ${REFUSED_EXIT} refused
+(a safety finding without --force, destructive changes without --allow-destroy, a tampered
+plan, a plan for another server or account, a digest other than --expect-digest),
+${VERIFY_FAILED_EXIT} --verify found changes left.
 `,
   allowPositionals: true,
   options: {
@@ -132,6 +185,10 @@ Exit codes: 0 all applied (or nothing to do), 1 nothing applied (or an error),
     verify: { type: 'boolean' },
     json: { type: 'boolean' },
     journal: { type: 'string' },
+    'expect-digest': { type: 'string' },
+  },
+  exitCodeFor(e) {
+    return isZulipCdkError(e) && REFUSAL_CODES.has(e.code) ? REFUSED_EXIT : 1;
   },
   async run(args) {
     try {
@@ -165,6 +222,7 @@ async function run({
       '--embedded starts a fresh server, which no saved plan was made for; use it without a plan file',
     );
   const json = values.json === true;
+  const expected = expectedDigest(values['expect-digest']);
   const autoApprove = values['auto-approve'] === true;
   const journalFile = path.resolve(
     io.cwd,
@@ -186,8 +244,10 @@ async function run({
 
   let desired: DesiredState | undefined;
   let plan: Plan;
-  if (planFile !== undefined) plan = readPlanFile(path.resolve(io.cwd, planFile));
-  else desired = await desiredFor(values, io);
+  if (planFile !== undefined) {
+    plan = readPlanFile(path.resolve(io.cwd, planFile));
+    checkDigest(plan, expected);
+  } else desired = await desiredFor(values, io);
 
   const conn = await connect(values, io);
   try {
@@ -195,6 +255,7 @@ async function run({
       const live = await readLiveState(conn.client);
       plan = engine.plan(desired!, live, { createdAt: new Date().toISOString() });
       info(engine.renderText(plan, { color: useColor(io) && !json }));
+      checkDigest(plan, expected);
       // With nothing to do there is nothing to confirm; the journal still says so.
       if (engine.hasChanges(plan) && !autoApprove) {
         io.stdout.write(
@@ -209,11 +270,22 @@ async function run({
     } else {
       plan = plan!;
       info(
-        `Applying ${planFile} (checksum ${engine.planChecksum(plan).slice(0, 12)}): ${engine.planSummaryLine(plan)}\n`,
+        `Applying ${planFile} (digest ${plan.digest.slice(0, 12)}): ${engine.planSummaryLine(plan)}\n`,
       );
     }
 
     const progress = new ApplyProgress(io, progressMode(io, json), useColor(io));
+    const journal = new JournalFile(journalFile);
+    journal.write({
+      type: 'journal',
+      formatVersion: JOURNAL_FORMAT_VERSION,
+      startedAt: new Date().toISOString(),
+      ...(planFile !== undefined ? { planFile } : {}),
+      planDigest: plan.digest,
+      desiredDigest: plan.desiredDigest,
+      server: { site: plan.server.site, featureLevel: plan.server.featureLevel },
+      account: plan.account,
+    });
     const stopRetries = conn.client.onEvent((e) => {
       if (e.type === 'retry') progress.retry(e);
     });
@@ -229,17 +301,37 @@ async function run({
         allowDestroy: values['allow-destroy'] === true,
         force: values.force === true,
         keepGoing: values['keep-going'] === true,
-        onEvent: progress.onEvent,
+        onEvent: (event) => {
+          journal.write(event);
+          progress.onEvent(event);
+        },
         signal: abort.signal,
       });
     } catch (e) {
-      // Refused or failed before writing: record that nothing was applied.
-      if (isZulipCdkError(e)) await writeJournal(journalFile, failedJournal(plan, e));
+      // Refused or failed before writing: the journal says that nothing was applied, and why.
+      journal.write({
+        type: 'end',
+        finishedAt: new Date().toISOString(),
+        outcome: 'nothing',
+        error: isZulipCdkError(e)
+          ? { code: e.code, message: e.message }
+          : { code: 'UNEXPECTED_ERROR', message: (e as Error).message },
+      });
+      journal.close();
       throw e;
     } finally {
       stopRetries();
     }
-    await writeJournal(journalFile, result.journal);
+    const j = result.journal;
+    journal.write({
+      type: 'end',
+      finishedAt: j.finishedAt,
+      outcome: j.outcome,
+      counts: j.counts,
+      requestCount: j.requestCount,
+      ...(j.error ? { error: j.error } : {}),
+    });
+    journal.close();
     info(`Journal: ${journalFile}\n`);
     for (const e of result.journal.entries)
       if (e.status === 'conflict' && !json)
@@ -260,27 +352,4 @@ async function run({
   } finally {
     await conn.close();
   }
-}
-
-function failedJournal(plan: Plan, e: ZulipCdkError): ApplyJournal {
-  const now = new Date().toISOString();
-  return {
-    formatVersion: 1,
-    startedAt: now,
-    finishedAt: now,
-    server: { site: plan.server.site, featureLevel: plan.server.featureLevel },
-    account: plan.account,
-    planChecksum: engine.planChecksum(plan),
-    desiredDigest: plan.desiredDigest,
-    outcome: 'nothing',
-    counts: { applied: 0, done: 0, conflict: 0, failed: 0, skipped: 0 },
-    requestCount: 0,
-    entries: [],
-    error: { code: e.code, message: e.message },
-  };
-}
-
-async function writeJournal(file: string, journal: ApplyJournal): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(journal, null, 2)}\n`);
 }
