@@ -68,7 +68,7 @@ function liveObject(c: Change, idx: LiveIndex): LiveObject | undefined {
 }
 
 /** A live property in the plan's natural-key terms; undefined when we cannot tell. */
-function currentValue(
+export function currentValue(
   kind: Change['kind'],
   property: string,
   wire: string | undefined,

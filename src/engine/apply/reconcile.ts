@@ -5,7 +5,8 @@ import { LiveIndex } from '../live-index';
 import { plan as makePlan } from '../plan';
 import type { Change, MembershipChange, Plan, UpdateChange } from '../plan-format';
 import { liveStateDigest } from '../plan-io';
-import { describeConflict } from './conflicts';
+import { formatValue } from '../render/describe';
+import { currentValue, describeConflict } from './conflicts';
 
 /**
  * What becomes of each change of a saved plan, decided at apply time by planning again from the
@@ -78,6 +79,8 @@ function checkUnchanged(saved: Plan, replan: Plan, now: ReadonlyMap<string, Chan
   if (missing.length > 0) throw tampered(`it leaves out ${missing.map((c) => c.id).join(', ')}`);
   if (canonicalJson(saved.findings) !== canonicalJson(replan.findings))
     throw tampered('its safety findings are not the ones the desired state gives');
+  if (canonicalJson(saved.warnings) !== canonicalJson(replan.warnings))
+    throw tampered('its warnings are not the ones the desired state gives');
   if (canonicalJson(saved.fingerprints) !== canonicalJson(replan.fingerprints))
     throw tampered('its fingerprints are not those of the organization');
 }
@@ -107,6 +110,16 @@ function compare(s: Change, r: Change, idx: LiveIndex): Verdict {
   if (s.action === 'update' && r.action === 'update') return remainderOfUpdate(s, r, idx);
   if (s.action === 'membership' && r.action === 'membership')
     return remainderOfMembership(s, r, idx);
+  if (s.action === 'reorder' && r.action === 'reorder') {
+    // Objects this plan created since are in the order now; the others must be as they were.
+    const known = new Set(s.before);
+    const target = (c: Change): string => canonicalJson(comparable({ ...c, before: [] } as Change));
+    if (
+      target(s) === target(r) &&
+      canonicalJson(r.before.filter((k) => known.has(k))) === canonicalJson(s.before)
+    )
+      return { status: 'run', change: r };
+  }
   return { status: 'conflict', message: describeConflict(s, idx) };
 }
 
@@ -115,6 +128,22 @@ function remainderOfUpdate(s: UpdateChange, r: UpdateChange, idx: LiveIndex): Ve
   const saved = new Map(s.properties.map((p) => [p.property, canonicalJson(p)]));
   const foreign = r.properties.filter((p) => saved.get(p.property) !== canonicalJson(p));
   if (foreign.length > 0) return { status: 'conflict', message: describeConflict(s, idx) };
+  // What the saved change sets that is not planned now must be there already; otherwise the
+  // saved change says something the desired state does not imply.
+  const planned = new Set(r.properties.map((p) => p.property));
+  const obj =
+    s.liveId === null
+      ? undefined
+      : (idx.byId(s.kind, s.liveId) as Record<string, unknown> | undefined);
+  for (const p of s.properties) {
+    if (planned.has(p.property) || obj === undefined) continue;
+    const current = currentValue(s.kind, p.property, p.wire, obj, idx);
+    if (current !== undefined && canonicalJson(current) !== canonicalJson(p.after))
+      return {
+        status: 'conflict',
+        message: `it would set ${p.property} to ${formatValue(p.after)}, which the plan's configuration does not say (is ${formatValue(current)}); not written`,
+      };
+  }
   const landed = s.properties.length - r.properties.length;
   return {
     status: 'run',
@@ -144,6 +173,20 @@ function remainderOfMembership(s: MembershipChange, r: MembershipChange, idx: Li
     !within(r.removeSubgroups, s.removeSubgroups)
   )
     return { status: 'conflict', message: describeConflict(s, idx) };
+  // Additions and removals not planned now must have been made already.
+  const now = membersNow(s, idx);
+  if (now !== undefined) {
+    const planned = new Set(namesOf([...r.add, ...r.remove]));
+    const wrong = [
+      ...s.add.filter((u) => !planned.has(u.email) && !now.has(idx.user(u.email)?.id ?? -1)),
+      ...s.remove.filter((u) => !planned.has(u.email) && now.has(idx.user(u.email)?.id ?? -1)),
+    ];
+    if (wrong.length > 0)
+      return {
+        status: 'conflict',
+        message: `it would ${s.add.includes(wrong[0]!) ? 'add' : 'remove'} ${wrong.map((u) => u.email).join(', ')}, which the plan's configuration does not say; not written`,
+      };
+  }
   const total = s.add.length + s.remove.length + s.addSubgroups.length + s.removeSubgroups.length;
   const left = r.add.length + r.remove.length + r.addSubgroups.length + r.removeSubgroups.length;
   return {
@@ -151,6 +194,17 @@ function remainderOfMembership(s: MembershipChange, r: MembershipChange, idx: Li
     change: r,
     note: `${total - left} of its ${total} additions and removals had already been made`,
   };
+}
+
+/** The user IDs of the members or subscribers now; undefined when Zulip does not show them. */
+function membersNow(c: MembershipChange, idx: LiveIndex): Set<number> | undefined {
+  if (c.liveId === null) return undefined;
+  if (c.kind === 'channel') {
+    const subs = idx.channelsById.get(c.liveId)?.subscribers;
+    return subs ? new Set(subs) : undefined;
+  }
+  const g = idx.groupsById.get(c.liveId);
+  return g ? new Set(g.members) : undefined;
 }
 
 /** Planning again gives nothing for the saved change. */
