@@ -5,7 +5,6 @@ import * as engine from '../../engine';
 import type { ApplyJournal, Plan } from '../../engine';
 import type { DesiredState } from '../../model/desired-state';
 import { ZulipCdkError, isZulipCdkError } from '../../model/errors';
-import { readLiveState } from '../../zulip/handlers/read-live-state';
 import { ZulipApplyTarget } from '../../zulip/handlers/write-target';
 import type { ZulipClient } from '../../zulip';
 import { UsageError } from '../command';
@@ -15,6 +14,7 @@ import {
   connect,
   loadDesiredStates,
   pickOrganization,
+  readLiveShowingRetries,
   useColor,
 } from '../plan-sources';
 import { ApplyProgress, progressMode } from '../progress';
@@ -72,7 +72,7 @@ async function verify(
   io: CliIo,
   json: boolean,
 ): Promise<boolean> {
-  const live = await readLiveState(client);
+  const live = await readLiveShowingRetries(client, io);
   const again = engine.plan(desired, live, plan.targets ? { targets: plan.targets } : {});
   const left = again.changes.length;
   if (json)
@@ -192,7 +192,7 @@ async function run({
   const conn = await connect(values, io);
   try {
     if (planFile === undefined) {
-      const live = await readLiveState(conn.client);
+      const live = await readLiveShowingRetries(conn.client, io);
       plan = engine.plan(desired!, live, { createdAt: new Date().toISOString() });
       info(engine.renderText(plan, { color: useColor(io) && !json }));
       // With nothing to do there is nothing to confirm; the journal still says so.
