@@ -12,6 +12,7 @@ import { ZulipClient } from '../zulip';
 import { readLiveState } from '../zulip/handlers/read-live-state';
 import { UsageError } from './command';
 import type { CliIo, ParsedOptions } from './command';
+import { retryLine } from './progress';
 
 /** Shared by `plan` and `snapshot`: where the live organization comes from. */
 export const LIVE_SOURCE_OPTIONS = {
@@ -59,6 +60,21 @@ export function readLiveFile(file: string): LiveState {
 }
 
 /**
+ * Reads the live organization through `client`, writing a line on stderr for each request the
+ * client repeats (a 5xx, a dropped connection, a 429), so a slow read says why it is slow.
+ */
+export async function readLiveShowingRetries(client: ZulipClient, io: CliIo): Promise<LiveState> {
+  const stop = client.onEvent((e) => {
+    if (e.type === 'retry') io.stderr.write(`${retryLine(e)}\n`);
+  });
+  try {
+    return await readLiveState(client);
+  } finally {
+    stop();
+  }
+}
+
+/**
  * Reads the live organization from `--live FILE`, `--embedded` (a fresh embedded server with the
  * demo organization) or the API (`--zuliprc`, or the environment). Progress goes to stderr.
  */
@@ -74,7 +90,7 @@ export async function loadLiveState(values: ParsedOptions, io: CliIo): Promise<L
     const client = ZulipClient.forEmbeddedOwner(z);
     try {
       io.stderr.write(`Reading the embedded demo organization (${z.site})...\n`);
-      return await readLiveState(client);
+      return await readLiveShowingRetries(client, io);
     } finally {
       await client.close();
       await z.close();
@@ -86,7 +102,7 @@ export async function loadLiveState(values: ParsedOptions, io: CliIo): Promise<L
   });
   try {
     io.stderr.write(`Reading the organization at ${client.site}...\n`);
-    const state = await readLiveState(client);
+    const state = await readLiveShowingRetries(client, io);
     io.stderr.write(`Read it in ${state.requestCount ?? '?'} requests.\n`);
     return state;
   } finally {

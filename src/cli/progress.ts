@@ -53,6 +53,32 @@ export function changeLine(entry: JournalEntry, color = false): string {
   return `${mark} ${what}${tail}`;
 }
 
+/** What the CLI shows of a client `retry` event. */
+export interface RetryNotice {
+  readonly reason: string;
+  readonly endpoint: string;
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly status?: number;
+  readonly errorCode?: string;
+}
+
+/**
+ * One line for a request the client is about to repeat, e.g.
+ * `  … POST /register: the server answered HTTP 503, waiting 0.4 s (attempt 1)`.
+ */
+export function retryLine(e: RetryNotice): string {
+  const why =
+    e.reason === 'rate-limit'
+      ? 'rate limited'
+      : e.reason === 'server-error'
+        ? `the server answered HTTP ${e.status ?? '5xx'}`
+        : e.reason === 'connection'
+          ? `connection trouble${e.errorCode === undefined ? '' : ` (${e.errorCode})`}`
+          : `${e.reason} trouble`;
+  return `  … ${e.endpoint}: ${why}, waiting ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt})`;
+}
+
 /**
  * Renders apply events. `json`: one event per line on stdout, nothing else. `plain`: a line per
  * event. `tty`: the same lines, with a progress bar redrawn below them.
@@ -125,23 +151,15 @@ export class ApplyProgress {
     }
   };
 
-  /** A request the client is about to repeat (a 429 waited out, a connection retried). */
-  public retry(e: {
-    readonly reason: string;
-    readonly endpoint: string;
-    readonly attempt: number;
-    readonly delayMs: number;
-  }): void {
+  /** A request the client is about to repeat (a 429 waited out, a 5xx or a dropped connection). */
+  public retry(e: RetryNotice): void {
     if (this.mode === 'json') {
       this.io.stdout.write(
-        `${JSON.stringify({ type: 'retry', reason: e.reason, endpoint: e.endpoint, attempt: e.attempt, delayMs: e.delayMs })}\n`,
+        `${JSON.stringify({ type: 'retry', reason: e.reason, endpoint: e.endpoint, attempt: e.attempt, delayMs: e.delayMs, ...(e.status === undefined ? {} : { status: e.status }), ...(e.errorCode === undefined ? {} : { errorCode: e.errorCode }) })}\n`,
       );
       return;
     }
-    const why = e.reason === 'rate-limit' ? 'rate limited' : `${e.reason} trouble`;
-    this.line(
-      `  … ${e.endpoint}: ${why}, waiting ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt})`,
-    );
+    this.line(retryLine(e));
   }
 
   private counter(done: number, total: number): string {

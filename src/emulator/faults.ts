@@ -22,6 +22,12 @@ export interface FaultRule {
   readonly latencyMs?: number;
   /** For `server-error`: the status. Default 500. */
   readonly status?: number;
+  /**
+   * For `server-error`: the body. `zulip` is Zulip's JSON error (what Django answers for an
+   * unhandled exception), `html` a proxy's error page (what nginx answers while Zulip
+   * restarts). Default `zulip` for 500, `html` otherwise.
+   */
+  readonly body?: 'zulip' | 'html';
   /** For `rate-limit`: the `Retry-After` seconds. Default 0.5. */
   readonly retryAfter?: number;
 }
@@ -36,7 +42,7 @@ export interface FaultOptions {
 export type FaultDecision =
   | { kind: 'latency'; ms: number }
   | { kind: 'rate-limit'; retryAfter: number }
-  | { kind: 'server-error'; status: number }
+  | { kind: 'server-error'; status: number; body: 'zulip' | 'html' }
   | { kind: 'drop' };
 
 function mulberry32(seed: number): () => number {
@@ -97,9 +103,15 @@ export class FaultInjector {
         case 'rate-limit':
           out.push({ kind: 'rate-limit', retryAfter: rule.retryAfter ?? 0.5 });
           break;
-        case 'server-error':
-          out.push({ kind: 'server-error', status: rule.status ?? 500 });
+        case 'server-error': {
+          const status = rule.status ?? 500;
+          out.push({
+            kind: 'server-error',
+            status,
+            body: rule.body ?? (status === 500 ? 'zulip' : 'html'),
+          });
           break;
+        }
         case 'drop':
           out.push({ kind: 'drop' });
           break;

@@ -230,8 +230,8 @@ async function handle(
       return;
     }
     log(f.status, { fault: 'server-error' });
-    if (f.status === 500)
-      send(res, 500, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+    if (f.body === 'zulip')
+      send(res, f.status, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
     else {
       res.writeHead(f.status, { 'Content-Type': 'text/html' });
       res.end(`<html><body><h1>${f.status}</h1></body></html>`);

@@ -30,7 +30,10 @@ export const ENDPOINTS = {
     // Read-only; a repeated register only leaves an extra queue that Zulip expires after 10 minutes.
     idempotent: true,
   },
-  deleteEventQueue: { method: 'DELETE', path: '/events' },
+  // Repeating it leaves the same end state (no queue); a repeat after a delete that landed
+  // answers BAD_EVENT_QUEUE_ID, which readLiveState takes as done (Zulip's cleanup_event_queue,
+  // zerver/tornado/views.py; zerver/openapi/python_examples.py deregister_queue).
+  deleteEventQueue: { method: 'DELETE', path: '/events', idempotent: true },
   getServerSettings: { method: 'GET', path: '/server_settings', unauthenticated: true },
   getOwnUser: { method: 'GET', path: '/users/me' },
   // Channels.

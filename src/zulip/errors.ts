@@ -2,13 +2,16 @@ import { ZulipCdkError } from '../model/errors';
 
 /** Stable codes of the errors the client raises itself (not Zulip's own codes). */
 export const CLIENT_ERROR_CODES = [
-  /** The connection failed before the request was sent; nothing reached the server. */
+  /**
+   * The connection failed: before the request was sent (nothing reached the server), or, for an
+   * idempotent request, on every attempt (dropped, timed out).
+   */
   'NETWORK_ERROR',
   /** A non-idempotent request may have reached the server but no answer came back: re-read state before deciding. */
   'REQUEST_OUTCOME_UNKNOWN',
-  /** An idempotent request kept failing (dropped connections, 502/503/504) after every retry. */
+  /** An idempotent request got HTTP 500/502/503/504 on every attempt; the message says how many. */
   'SERVER_UNAVAILABLE',
-  /** HTTP 500 (or another 5xx) without a Zulip error body on an idempotent request. */
+  /** Another 5xx (501, 505...) without a Zulip error body on an idempotent request; not retried. */
   'SERVER_ERROR',
   /** The server answered with something that is not a Zulip JSON response. */
   'INVALID_RESPONSE',

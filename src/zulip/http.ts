@@ -25,12 +25,13 @@ export interface TimeoutOptions {
 /** Retry policy. */
 export interface RetryOptions {
   /**
-   * Attempts in all for a request that fails with a fault (dropped connection, 502/503/504):
-   * only idempotent requests, and requests that never left this machine, are retried.
+   * Attempts in all for a request that fails with a fault (a dropped connection, a timeout,
+   * HTTP 500/502/503/504): only idempotent requests, and requests that never left this
+   * machine, are retried.
    * @default 4
    */
   readonly maxAttempts?: number;
-  /** First backoff delay. @default 250 */
+  /** First backoff delay; it doubles with each retry, with jitter. @default 500 */
   readonly baseDelayMs?: number;
   /** Largest backoff delay. @default 8000 */
   readonly maxDelayMs?: number;
@@ -58,8 +59,12 @@ export type ClientEvent =
       readonly request: string;
       /** The attempt that failed, from 1. */
       readonly attempt: number;
+      /** How many attempts (or, for `rate-limit`, waits plus one) are allowed in all. */
+      readonly maxAttempts: number;
       readonly delayMs: number;
+      /** The HTTP status that failed (`rate-limit`, `server-error`). */
       readonly status?: number;
+      /** The connection error's code, e.g. `ECONNRESET` or `UND_ERR_SOCKET` (`connection`). */
       readonly errorCode?: string;
     }
   | {
@@ -148,9 +153,56 @@ const NOT_SENT_CODES = new Set([
   'EAI_AGAIN',
   'ENETUNREACH',
   'EHOSTUNREACH',
+  'EHOSTDOWN',
 ]);
 
-const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+/**
+ * Connection errors worth another attempt: dropped connections (`ECONNRESET` is Node's
+ * "socket hang up", `UND_ERR_SOCKET` undici's "other side closed"), timeouts, a truncated body,
+ * and failures to connect that a restarting server or a flapping network heal
+ * (`ECONNREFUSED` while nginx or Zulip restarts, `EAI_AGAIN`). Not `ENOTFOUND` (a mistyped site
+ * does not heal), TLS failures, nor anything else (our own bugs, an abort).
+ */
+const TRANSIENT_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'ENETRESET',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'ECONNREFUSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+]);
+
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * Statuses an idempotent request is repeated on: 500 (Zulip's own "Internal server error" and
+ * `SERVER_NOT_READY`, e.g. while its database restarts: zerver/middleware.py
+ * `JsonErrorHandler.process_exception`, zerver/views/health.py) and the proxy's 502/503/504
+ * while Zulip restarts or is overloaded.
+ */
+const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
+
+/**
+ * Of those, the ones that say nothing reached Zulip or Zulip did not answer; for a request
+ * that must not be repeated they mean its outcome is unknown. (A 500 with a Zulip error body
+ * stays a `ZulipApiError` with its status, which the apply executor also reads as unknown.)
+ */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
 const API_PREFIX = '/api/v1';
 
@@ -189,13 +241,18 @@ function finiteNumber(v: string | undefined): number | undefined {
  * Retry rules:
  * - a 429 `RATE_LIMIT_HIT` is waited out (`Retry-After`, float seconds) and repeated, for any
  *   method: Zulip rejects rate-limited requests before doing anything;
- * - a connection that failed before sending (refused, DNS, connect timeout) is retried, for any method;
- * - dropped connections, timeouts and 502/503/504 are retried with bounded exponential backoff
- *   and jitter only for idempotent requests (GET by default). A POST, PATCH or DELETE is never
- *   repeated once it may have reached the server: it fails with `REQUEST_OUTCOME_UNKNOWN`, and
- *   the caller re-reads state and decides. (PATCH and DELETE are not treated as idempotent:
- *   a repeated `{new, old}` PATCH fails with `EXPECTATION_MISMATCH`, a repeated archive with
- *   "already deactivated", which would hide that the first attempt worked.)
+ * - a connection that failed before sending (refused, connect timeout, `EAI_AGAIN`) is
+ *   retried, for any method;
+ * - dropped connections, timeouts and HTTP 500/502/503/504 are retried with bounded
+ *   exponential backoff and jitter only for idempotent requests (GET, and the endpoints marked
+ *   idempotent: `POST /register`, `DELETE /events`). Any other POST, PATCH or DELETE is never
+ *   repeated once it may have reached the server: it fails with `REQUEST_OUTCOME_UNKNOWN` (or
+ *   a `ZulipApiError` with status 500), and the caller re-reads state and decides. (PATCH and
+ *   DELETE are not treated as idempotent: a repeated `{new, old}` PATCH fails with
+ *   `EXPECTATION_MISMATCH`, a repeated archive with "already deactivated", which would hide
+ *   that the first attempt worked.)
+ * - only when every attempt failed is it an error, saying how many attempts were made over how
+ *   long, and blaming the server's state or the network, not the site.
  *
  * The API key never appears in errors or events: messages are built without headers and
  * are passed through the credentials' redaction.
@@ -259,7 +316,7 @@ export class ZulipHttp {
     };
     this.#retry = {
       maxAttempts: Math.max(1, options.retry?.maxAttempts ?? 4),
-      baseDelayMs: options.retry?.baseDelayMs ?? 250,
+      baseDelayMs: options.retry?.baseDelayMs ?? 500,
       maxDelayMs: options.retry?.maxDelayMs ?? 8_000,
       maxRateLimitRetries: options.retry?.maxRateLimitRetries ?? 5,
       maxRetryAfterMs: options.retry?.maxRetryAfterMs ?? 120_000,
@@ -320,11 +377,6 @@ export class ZulipHttp {
 
   /** Sends one request; returns the parsed success body or throws. */
   public async request(req: ZulipRequest): Promise<ZulipBody> {
-    if (this.#closed) {
-      throw new ZulipCdkError('CLIENT_CLOSED', 'The Zulip client is closed.', {
-        where: req.endpoint,
-      });
-    }
     const authenticated = req.authenticated ?? true;
     if (authenticated && this.#credentials === undefined) {
       throw new ZulipCdkError(
@@ -348,9 +400,15 @@ export class ZulipHttp {
       headers.authorization = this.#credentials.authorizationHeader();
     }
 
+    const firstStarted = this.#now();
     let faults = 0;
     let rateLimited = 0;
     for (;;) {
+      if (this.#closed) {
+        throw new ZulipCdkError('CLIENT_CLOSED', 'The Zulip client is closed.', {
+          where: req.endpoint,
+        });
+      }
       const started = this.#now();
       let status: number;
       let resHeaders: Record<string, string | string[] | undefined>;
@@ -373,12 +431,19 @@ export class ZulipHttp {
         const code = errorCodeOf(err) ?? 'UNKNOWN';
         const notSent = NOT_SENT_CODES.has(code);
         const tls = isTlsError(code);
-        if (!tls && (idempotent || notSent) && faults + 1 < this.#retry.maxAttempts) {
+        const retryable = !tls && TRANSIENT_CODES.has(code) && (idempotent || notSent);
+        if (retryable && faults + 1 < this.#retry.maxAttempts && !this.#closed) {
           faults += 1;
           await this.#backoff(req, label, faults, 'connection', { errorCode: code });
           continue;
         }
-        throw this.#networkError(req, label, err, code, { notSent, idempotent, tls });
+        throw this.#networkError(req, label, err, code, {
+          notSent,
+          idempotent,
+          tls,
+          attempts: faults + 1,
+          elapsedMs: this.#now() - firstStarted,
+        });
       }
       this.#readBudget(resHeaders);
       this.#emit({
@@ -409,6 +474,7 @@ export class ZulipHttp {
             endpoint: req.endpoint,
             request: label,
             attempt: rateLimited,
+            maxAttempts: this.#retry.maxRateLimitRetries + 1,
             delayMs,
             status,
           });
@@ -423,26 +489,22 @@ export class ZulipHttp {
         });
       }
 
-      if (TRANSIENT_STATUSES.has(status)) {
-        if (idempotent && faults + 1 < this.#retry.maxAttempts) {
+      if (idempotent && TRANSIENT_STATUSES.has(status)) {
+        if (faults + 1 < this.#retry.maxAttempts && !this.#closed) {
           faults += 1;
           await this.#backoff(req, label, faults, 'server-error', { status });
           continue;
         }
-        if (!idempotent) {
-          throw new ZulipCdkError(
-            'REQUEST_OUTCOME_UNKNOWN',
-            `${label} got HTTP ${status} from the server; the request may or may not have taken effect, so it was not repeated.`,
-            { where: req.endpoint, hint: 'Re-read the live state (plan again) before retrying.' },
-          );
-        }
+        throw this.#unavailable(req, label, status, parsed, {
+          attempts: faults + 1,
+          elapsedMs: this.#now() - firstStarted,
+        });
+      }
+      if (!idempotent && GATEWAY_STATUSES.has(status)) {
         throw new ZulipCdkError(
-          'SERVER_UNAVAILABLE',
-          `${label} got HTTP ${status} ${faults + 1} times; giving up.`,
-          {
-            where: req.endpoint,
-            hint: 'The Zulip server or its proxy is unavailable; try again later.',
-          },
+          'REQUEST_OUTCOME_UNKNOWN',
+          `${label} got HTTP ${status} from the server; the request may or may not have taken effect, so it was not repeated.`,
+          { where: req.endpoint, hint: 'Re-read the live state (plan again) before retrying.' },
         );
       }
 
@@ -469,7 +531,10 @@ export class ZulipHttp {
           hint:
             status === 401 || status === 403
               ? 'Check the email and API key (zuliprc, or ZULIP_EMAIL / ZULIP_API_KEY).'
-              : `Check that ${this.site} is a Zulip server (the site URL, without /api/v1).`,
+              : status >= 500
+                ? // A 5xx page comes from the server or a proxy failing, not from a wrong site.
+                  'The server or a proxy in front of it failed; try again later, or ask its administrator.'
+                : `Check that ${this.site} is a Zulip server (the site URL, without /api/v1).`,
         },
       );
     }
@@ -510,10 +575,36 @@ export class ZulipHttp {
       endpoint: req.endpoint,
       request: label,
       attempt,
+      maxAttempts: this.#retry.maxAttempts,
       delayMs,
       ...extra,
     });
     await this.#sleep(delayMs);
+  }
+
+  /** An idempotent request that got a 5xx on every attempt. */
+  #unavailable(
+    req: ZulipRequest,
+    label: string,
+    status: number,
+    parsed: ZulipBody | undefined,
+    how: { attempts: number; elapsedMs: number },
+  ): ZulipCdkError {
+    const zulipMsg =
+      parsed?.result === 'error' && typeof parsed.msg === 'string'
+        ? ` (${this.redact(parsed.msg)})`
+        : '';
+    return new ZulipCdkError(
+      'SERVER_UNAVAILABLE',
+      `${label}: the server answered HTTP ${status}${zulipMsg} to ${attemptsOver(how)}.`,
+      {
+        where: req.endpoint,
+        hint:
+          status === 500
+            ? 'It may be restarting, overloaded or failing on this request (its logs say why); try again later.'
+            : 'It may be restarting or overloaded; try again later.',
+      },
+    );
   }
 
   #networkError(
@@ -521,7 +612,13 @@ export class ZulipHttp {
     label: string,
     err: unknown,
     code: string,
-    how: { notSent: boolean; idempotent: boolean; tls: boolean },
+    how: {
+      notSent: boolean;
+      idempotent: boolean;
+      tls: boolean;
+      attempts: number;
+      elapsedMs: number;
+    },
   ): ZulipCdkError {
     const detail = this.redact(err instanceof Error ? err.message : String(err));
     if (how.tls) {
@@ -536,11 +633,27 @@ export class ZulipHttp {
       );
     }
     if (how.notSent || how.idempotent) {
-      return new ZulipCdkError(
-        'NETWORK_ERROR',
-        `${label}: ${how.notSent ? 'could not connect' : 'the connection failed'} (${code}: ${detail}).`,
-        { where: req.endpoint, cause: err, hint: `Check that ${this.site} is reachable.` },
-      );
+      const tries = how.attempts > 1 ? ` on ${attemptsOver(how)}` : '';
+      const what = how.notSent
+        ? 'could not connect'
+        : TIMEOUT_CODES.has(code)
+          ? 'no answer in time'
+          : 'the connection failed';
+      const hint =
+        code === 'ENOTFOUND'
+          ? `Check the site URL: ${new URL(this.site).hostname} is not a known host name.`
+          : code === 'ECONNREFUSED'
+            ? `Nothing accepted the connection at ${this.site}: check the site URL, or try again later if the server is restarting.`
+            : TIMEOUT_CODES.has(code)
+              ? 'The server or the network is slow: it may be overloaded; try again later (or raise the client timeouts).'
+              : TRANSIENT_CODES.has(code)
+                ? 'The server or the network dropped the connection: it may be restarting or overloaded; try again later.'
+                : `Check that ${this.site} is reachable.`;
+      return new ZulipCdkError('NETWORK_ERROR', `${label}: ${what} (${code}: ${detail})${tries}.`, {
+        where: req.endpoint,
+        cause: err,
+        hint,
+      });
     }
     return new ZulipCdkError(
       'REQUEST_OUTCOME_UNKNOWN',
@@ -626,6 +739,12 @@ export class ZulipHttp {
   public [inspect.custom](): string {
     return `ZulipHttp { site: ${JSON.stringify(this.site)}, email: ${JSON.stringify(this.email)} }`;
   }
+}
+
+/** "4 attempts over 3.5 s". */
+function attemptsOver(how: { attempts: number; elapsedMs: number }): string {
+  const n = how.attempts === 1 ? '1 attempt' : `${how.attempts} attempts`;
+  return `${n} over ${(Math.max(0, how.elapsedMs) / 1000).toFixed(1)} s`;
 }
 
 function parseJsonObject(text: string): ZulipBody | undefined {

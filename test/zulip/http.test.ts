@@ -202,6 +202,30 @@ describe('errors', () => {
     expect(e.message).toContain('HTTP 404');
   });
 
+  it('says the site may not be Zulip only when the answer shows it (an HTML 200, a 404), not for a 5xx page', async () => {
+    server.replies.push({ status: 200, body: '<html>Welcome to nginx</html>' });
+    server.replies.push({ status: 404, body: '<html>Not found</html>' });
+    const page = await rejection(client.register());
+    const notFound = await rejection(client.register());
+    for (const e of [page, notFound]) {
+      expect(e.code).toBe('INVALID_RESPONSE');
+      expect(e.hint).toBe(
+        `Check that ${server.site} is a Zulip server (the site URL, without /api/v1).`,
+      );
+    }
+    // A 501 page (not worth a retry) and a 500 page on every attempt come from a failing server.
+    server.replies.push({ status: 501, body: '<html>Not implemented</html>' });
+    const notImplemented = await rejection(client.getStreams());
+    expect(notImplemented.code).toBe('SERVER_ERROR');
+    expect(server.requests).toHaveLength(3);
+    server.defaultReply = { status: 500, body: '<html>Internal Server Error</html>' };
+    const failing = await rejection(client.getStreams());
+    expect(failing.code).toBe('SERVER_UNAVAILABLE');
+    expect(failing.message).toMatch(/answered HTTP 500 to 4 attempts over/);
+    expect(server.requests).toHaveLength(7);
+    for (const e of [notImplemented, failing]) expect(e.hint).not.toMatch(/Zulip server|site URL/);
+  });
+
   it('reports a success body of the wrong shape as UNEXPECTED_RESPONSE', async () => {
     server.replies.push({ body: { result: 'success', msg: '', streams: 'nope' } });
     const e = await rejection(client.getStreams());
@@ -367,8 +391,8 @@ describe('faults', () => {
     const res = await client.getUsers();
     expect(res.members).toEqual([]);
     expect(server.requests).toHaveLength(4);
-    // random() = 0.5: delay = cap * 0.75 with cap = 250, 500, 1000.
-    expect(sleeps).toEqual([188, 375, 750]);
+    // random() = 0.5: delay = cap * 0.75 with cap = 500, 1000, 2000 (the default base is 0.5 s).
+    expect(sleeps).toEqual([375, 750, 1500]);
   });
 
   it('gives up on a GET after maxAttempts with SERVER_UNAVAILABLE, delays capped', async () => {
@@ -389,8 +413,8 @@ describe('faults', () => {
     client = makeClient({ random: () => [0, 0.999][r++ % 2]! });
     server.replies.push({ status: 503, body: '' }, { status: 503, body: '' });
     await client.getStreams();
-    expect(sleeps[0]).toBe(125); // cap 250, random 0 → half the cap
-    expect(sleeps[1]).toBe(500); // cap 500, random ~1 → the cap
+    expect(sleeps[0]).toBe(250); // cap 500, random 0 → half the cap
+    expect(sleeps[1]).toBe(1000); // cap 1000, random ~1 → the cap
   });
 
   it('does not repeat a POST that got a 502, and says the outcome is unknown', async () => {
@@ -433,6 +457,17 @@ describe('faults', () => {
       await restarted?.close();
       server = await CaptureServer.start();
     }
+  });
+
+  it('does not retry a host name that does not exist, and says to check the site URL', async () => {
+    await client.close();
+    client = makeClient({}, 'http://no-such-host.invalid');
+    const e = await rejection(client.register());
+    expect(e.code).toBe('NETWORK_ERROR');
+    expect(e.message).toContain('ENOTFOUND');
+    expect(e.hint).toMatch(/Check the site URL: no-such-host\.invalid/);
+    expect(events.filter((x) => x.type === 'retry')).toEqual([]);
+    expect(sleeps).toEqual([]);
   });
 
   it('times out a request that gets no answer (configurable), without repeating a POST', async () => {

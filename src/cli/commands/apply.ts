@@ -4,7 +4,6 @@ import * as engine from '../../engine';
 import type { Plan } from '../../engine';
 import type { DesiredState } from '../../model/desired-state';
 import { ZulipCdkError, isZulipCdkError } from '../../model/errors';
-import { readLiveState } from '../../zulip/handlers/read-live-state';
 import { ZulipApplyTarget } from '../../zulip/handlers/write-target';
 import type { ZulipClient } from '../../zulip';
 import { UsageError } from '../command';
@@ -14,6 +13,7 @@ import {
   connect,
   loadDesiredStates,
   pickOrganization,
+  readLiveShowingRetries,
   useColor,
 } from '../plan-sources';
 import { JOURNAL_FORMAT_VERSION, JournalFile } from '../journal-file';
@@ -114,7 +114,7 @@ async function verify(
   io: CliIo,
   json: boolean,
 ): Promise<boolean> {
-  const live = await readLiveState(client);
+  const live = await readLiveShowingRetries(client, io);
   const again = engine.plan(desired, live, plan.targets ? { targets: plan.targets } : {});
   const left = again.changes.length;
   if (json)
@@ -252,7 +252,7 @@ async function run({
   const conn = await connect(values, io);
   try {
     if (planFile === undefined) {
-      const live = await readLiveState(conn.client);
+      const live = await readLiveShowingRetries(conn.client, io);
       plan = engine.plan(desired!, live, { createdAt: new Date().toISOString() });
       info(engine.renderText(plan, { color: useColor(io) && !json }));
       checkDigest(plan, expected);

@@ -1,4 +1,5 @@
 import { canSeeSubscribers, recursiveGroupIds } from '../../model/access';
+import { isZulipCdkError } from '../../model/errors';
 import { supports } from '../../model/features';
 import { LIMITS, ROLES, TOPICS_POLICIES } from '../../model/kinds';
 import type { TopicsPolicy } from '../../model/kinds';
@@ -57,7 +58,9 @@ export async function readLiveState(
     if (reg.queue_id) {
       emit({ type: 'request', what: 'DELETE /events' });
       // The queue expires on its own after ten minutes; failing to delete it is not an error.
+      // BAD_EVENT_QUEUE_ID after a retried delete means the first attempt landed.
       await client.deleteEventQueue(reg.queue_id).catch((e: unknown) => {
+        if (isZulipCdkError(e, 'BAD_EVENT_QUEUE_ID')) return;
         emit({ type: 'warning', message: `could not delete the event queue: ${String(e)}` });
       });
     }
