@@ -256,7 +256,7 @@ export async function applyPlan(
   for (const s of plan.changes) {
     const v = verdicts.get(s.id);
     if (v?.status !== 'run') continue;
-    toRun.push({ ...v.change, dependsOn: s.dependsOn } as Change);
+    toRun.push({ ...v.change, dependsOn: s.dependsOn });
     if (v.note) notes.set(s.id, v.note);
   }
   // Safety findings and destructive changes as they are now, not as the file says.
