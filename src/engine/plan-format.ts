@@ -196,7 +196,6 @@ export type MembershipChange = z.infer<typeof MembershipChangeSchema>;
 
 export const WARNING_CODES = [
   'UNDECLARED',
-  'UNKNOWN_USER',
   'DEACTIVATED_USER',
   'DUPLICATE_SNIPPET',
   'SUBSCRIBERS_NOT_VISIBLE',
