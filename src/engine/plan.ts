@@ -29,8 +29,8 @@ import type {
 } from '../model/live-state';
 import { PLAN_TYPE_LIMITED } from '../model/live-state';
 import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
-import { closest } from '../model/spelling';
 import type { PermissionSettingInfo } from '../model/permissions';
+import { closest } from '../model/spelling';
 import { canonicalJson, desiredStateDigest } from './digest';
 import { checkFeatures } from './feature-check';
 import {
@@ -69,7 +69,8 @@ export interface PlanOptions {
  *
  * Throws `FEATURE_UNSUPPORTED` (every feature the configuration uses that the server lacks)
  * and `UNRESOLVED_REFERENCE` (groups or folders that exist neither in the configuration nor
- * live) before producing any change.
+ * live, e-mails that are not users of the organization, and what the server would refuse)
+ * before producing any change.
  */
 export function plan(desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
   checkFeatures(desired, live.server);
@@ -204,7 +205,7 @@ class Planner {
   public readonly warnings: PlanWarning[] = [];
   public readonly findings: SafetyFinding[] = [];
   private readonly errors: string[] = [];
-  /** The unknown-user lines already in `errors` (a group is checked once per use). */
+  /** The unknown-user lines already in `errors` (an e-mail named twice in a list is said once). */
   private readonly unknownUserLines = new Set<string>();
   private readonly warned = new Set<string>();
   private readonly fl: number;
@@ -474,7 +475,7 @@ class Planner {
     const near = suggestEmails(email, this.live.users).map((u) =>
       u.isActive ? u.email : `${u.email} (deactivated)`,
     );
-    this.errors.push(near.length > 0 ? `${line}; did you mean ${near.join(' or ')}?` : `${line}`);
+    this.errors.push(near.length > 0 ? `${line}; did you mean ${near.join(' or ')}?` : line);
   }
 
   /** Checks a group reference: a system group, a declared group, or a live one. */
