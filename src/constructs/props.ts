@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IGNORABLE_PROPERTIES } from '../model/ignorable';
 import type { ResourceKind } from '../model/kinds';
+import { closest } from '../model/spelling';
 import { Permission, isGroupReference } from './permission';
 import type { GroupReference, PermissionValue } from './permission';
 
@@ -40,35 +41,9 @@ export function lifecycleShape(kind: ResourceKind) {
   };
 }
 
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] ?? 0;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j] ?? 0;
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min((row[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, prev + cost);
-      prev = tmp;
-    }
-  }
-  return row[b.length] ?? 0;
-}
-
 /** The closest known name, if it is close enough to be a typo. */
 export function suggest(name: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const k of known) {
-    const d = distance(name.toLowerCase(), k.toLowerCase());
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = k;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3))
-    ? best
-    : undefined;
+  return closest(name, known, Math.max(2, Math.floor(name.length / 3)))[0];
 }
 
 function describePath(path: readonly PropertyKey[]): string {

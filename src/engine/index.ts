@@ -5,7 +5,7 @@ export type { PlanOptions } from './plan';
 export { checkFeatures, findUnsupportedFeatures } from './feature-check';
 export type { FeatureProblem } from './feature-check';
 export { canonicalJson, sha256Json, desiredStateDigest } from './digest';
-export { planDigest, planChecksum, hasChanges, parsePlan } from './plan-io';
+export { planDigest, planChecksum, hasChanges, hasDifferences, parsePlan } from './plan-io';
 export { LiveIndex, normaliseChannelDescription, retentionToNatural } from './live-index';
 export * from './render';
 export * from './apply';

@@ -201,7 +201,6 @@ export type MembershipChange = z.infer<typeof MembershipChangeSchema>;
 
 export const WARNING_CODES = [
   'UNDECLARED',
-  'UNKNOWN_USER',
   'DEACTIVATED_USER',
   'DUPLICATE_SNIPPET',
   'SUBSCRIBERS_NOT_VISIBLE',
@@ -216,6 +215,13 @@ export const WARNING_CODES = [
   'NOTHING_ANNOUNCED',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
+
+/**
+ * Warnings that stand for declared changes left out of the plan because Zulip would refuse
+ * them: the organization does not match the configuration, though the plan has no change for
+ * them.
+ */
+export const LEFT_OUT_WARNING_CODES: readonly WarningCode[] = ['NO_CONTENT_ACCESS'];
 
 export const WarningSchema = z.strictObject({
   code: z.enum(WARNING_CODES),

@@ -2,7 +2,7 @@ import { ZulipCdkError } from '../model/errors';
 import type { LiveState } from '../model/live-state';
 import { desiredStateDigest, sha256Json } from './digest';
 import { summarise } from './plan-finish';
-import { PLAN_FORMAT_VERSION, PlanSchema } from './plan-format';
+import { LEFT_OUT_WARNING_CODES, PLAN_FORMAT_VERSION, PlanSchema } from './plan-format';
 import type { Plan } from './plan-format';
 
 /**
@@ -29,6 +29,17 @@ export const planChecksum = planDigest;
 /** Whether applying the plan would change anything. */
 export function hasChanges(plan: Plan): boolean {
   return plan.changes.length > 0;
+}
+
+/**
+ * Whether the organization differs from the configuration: the plan has changes, or declared
+ * changes were left out of it because Zulip would refuse them ({@link LEFT_OUT_WARNING_CODES}).
+ * What `plan --detailed-exitcode` exits 2 on.
+ */
+export function hasDifferences(plan: Pick<Plan, 'changes' | 'warnings'>): boolean {
+  return (
+    plan.changes.length > 0 || plan.warnings.some((w) => LEFT_OUT_WARNING_CODES.includes(w.code))
+  );
 }
 
 /** Reads a saved plan (parsed JSON), checking its format version and shape. */

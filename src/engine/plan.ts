@@ -23,12 +23,14 @@ import type {
   LivePlayground,
   LiveSavedSnippet,
   LiveState,
+  LiveUser,
   LiveUserGroup,
   WireGroupSettingValue,
 } from '../model/live-state';
 import { PLAN_TYPE_LIMITED } from '../model/live-state';
 import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
+import { closest } from '../model/spelling';
 import { canonicalJson, desiredStateDigest } from './digest';
 import { checkFeatures } from './feature-check';
 import {
@@ -68,7 +70,8 @@ export interface PlanOptions {
  *
  * Throws `FEATURE_UNSUPPORTED` (every feature the configuration uses that the server lacks)
  * and `UNRESOLVED_REFERENCE` (groups or folders that exist neither in the configuration nor
- * live) before producing any change.
+ * live, e-mails that are not users of the organization, and what the server would refuse)
+ * before producing any change.
  */
 export function plan(desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
   checkFeatures(desired, live.server);
@@ -142,6 +145,32 @@ function groupsIn(value: JsonValue | GroupSettingValue | undefined): string[] {
 
 const groupAddress = (name: string): string => resourceAddress('userGroup', name);
 
+/**
+ * The users whose e-mail a mistyped `email` most likely meant: the closest addresses (whole,
+ * case-insensitively) within a few typos (one per 7 characters, 1 to 3), and no more typos
+ * than half its local part, so that short, different names sharing a long domain
+ * (`dan@example.com`, `admin@example.com`) are not offered for each other; failing that, the
+ * one user with the same local part at another domain (`bob@acme.example` for `bob@acme.com`).
+ */
+function suggestEmails(email: string, users: readonly LiveUser[]): LiveUser[] {
+  const wanted = email.trim().toLowerCase();
+  const at = wanted.lastIndexOf('@');
+  if (at < 1) return [];
+  const local = wanted.slice(0, at);
+  const maxTypos = Math.min(
+    Math.max(1, Math.min(3, Math.floor(wanted.length / 7))),
+    Math.floor(local.length / 2),
+  );
+  const byEmail = new Map(users.map((u) => [u.email.toLowerCase(), u]));
+  const near = closest(wanted, byEmail.keys(), maxTypos);
+  if (near.length > 0) return near.slice(0, 3).flatMap((e) => byEmail.get(e) ?? []);
+  const sameLocal = users.filter((u) => {
+    const e = u.email.toLowerCase();
+    return e.slice(0, e.lastIndexOf('@')) === local;
+  });
+  return sameLocal.length === 1 ? sameLocal : [];
+}
+
 /** Channel settings whose change on a private channel needs content access (NOTES 3.4). */
 const CONTENT_ACCESS_WIRES: ReadonlySet<string> = new Set(
   Object.values(CHANNEL_PERMISSIONS as Record<string, PermissionSettingInfo>)
@@ -180,6 +209,8 @@ class Planner {
   public readonly warnings: PlanWarning[] = [];
   public readonly findings: SafetyFinding[] = [];
   private readonly errors: string[] = [];
+  /** The unknown-user lines already in `errors` (an e-mail named twice in a list is said once). */
+  private readonly unknownUserLines = new Set<string>();
   private readonly warned = new Set<string>();
   private readonly fl: number;
 
@@ -210,6 +241,7 @@ class Planner {
   }
 
   public run(): void {
+    this.checkUsers();
     this.matchAll();
     this.planFolders();
     this.planGroups();
@@ -224,10 +256,23 @@ class Planner {
 
   public throwErrors(): void {
     if (this.errors.length === 0) return;
+    const hints: string[] = [];
+    if (this.unknownUserLines.size > 0) {
+      hints.push(
+        'Fix the e-mail addresses: zulip-cdk does not create users (invite them to the organization first).',
+      );
+      // `user<id>@<host>` is the stand-in Zulip shows for an address the reader may not see.
+      if (this.live.users.some((u) => u.email.toLowerCase().startsWith(`user${u.id}@`)))
+        hints.push(
+          "This account sees some users only by a stand-in address (user<ID>@...), as the organization's e-mail address visibility allows: plan with an account that can see e-mail addresses, such as an administrator.",
+        );
+    }
+    if (this.errors.length > this.unknownUserLines.size)
+      hints.push('Declare the missing objects, or fix the names.');
     throw new ZulipCdkError(
       'UNRESOLVED_REFERENCE',
       `The configuration cannot be planned:\n${this.errors.map((e) => `  - ${e}`).join('\n')}`,
-      { hint: 'Declare the missing objects, or fix the names.' },
+      { hint: hints.join(' ') },
     );
   }
 
@@ -350,28 +395,91 @@ class Planner {
     });
   }
 
-  /** Active live user IDs for emails; unknown and deactivated users are warned about and dropped. */
-  private resolveUsers(emails: readonly string[], address: string, path: string): number[] {
+  /**
+   * Active live user IDs for emails. Unknown users are plan errors and deactivated ones
+   * warnings, both reported once by {@link checkUsers}; here they are only left out.
+   */
+  private resolveUsers(emails: readonly string[]): number[] {
     const ids: number[] = [];
     for (const email of emails) {
       const u = this.idx.user(email);
-      if (!u) {
-        this.warn(
-          'UNKNOWN_USER',
-          `${email} is not a user of this organization; ignored`,
-          address,
-          path,
-        );
-      } else if (!u.isActive) {
-        this.warn(
-          'DEACTIVATED_USER',
-          `${email} is deactivated; ignored (Zulip drops deactivated users from groups and settings)`,
-          address,
-          path,
-        );
-      } else ids.push(u.id);
+      if (u?.isActive) ids.push(u.id);
     }
     return [...new Set(ids)];
+  }
+
+  /**
+   * Every e-mail the configuration names (members, subscribers, users in permissions, user
+   * resources), checked against the organization's users, case-insensitively as Zulip does
+   * (`get_user`, `bulk_access_users_by_email`: `email__iexact`). Users are not created by
+   * zulip-cdk, so a name that is not a user is a mistake: a plan error, never a warning, since
+   * leaving it out of an `exact` membership would remove the person it was meant to be.
+   *
+   * A deactivated user is a warning (`DEACTIVATED_USER`), not an error: Zulip refuses to add one
+   * anywhere ("User is deactivated", `access_user_common`; `user_ids_to_users` with
+   * `allow_deactivated=False` for group members and settings), and keeps the memberships it had
+   * (`change_user_is_active` only marks its subscriptions inactive; its group memberships stay)
+   * for when it is reactivated, while the API lists only active members. The planner does the
+   * same: such a user is neither added nor removed, and an `exact` membership naming one does
+   * not churn. Offboarding someone in Zulip must not break every plan until the configuration
+   * catches up, nor need `--force`, which would also wave through every other safety finding.
+   */
+  private checkUsers(): void {
+    const check = (emails: readonly string[], address: string, path: string, where: string) => {
+      for (const email of emails) {
+        const u = this.idx.user(email);
+        if (!u) this.unknownUser(email, address, path, where);
+        else if (!u.isActive)
+          this.warn(
+            'DEACTIVATED_USER',
+            `${where}: ${email} is deactivated: neither added nor removed (Zulip adds no deactivated user, and keeps what it was a member of for when it is reactivated); remove it from the configuration`,
+            address,
+            path,
+          );
+      }
+    };
+    const checkPermissions = (
+      permissions: Partial<Record<string, GroupSettingValue>>,
+      address: string,
+      path: string,
+    ) => {
+      for (const [name, value] of Object.entries(permissions))
+        if (value !== undefined && typeof value !== 'string')
+          check(value.users, address, path, `permissions.${name}`);
+    };
+    for (const d of this.desired.userGroups) {
+      const address = groupAddress(d.name);
+      check(d.members.users, address, d.path, 'members');
+      checkPermissions(d.permissions, address, d.path);
+    }
+    for (const d of this.desired.channels) {
+      const address = resourceAddress('channel', d.name);
+      if (d.subscribers) check(d.subscribers.users, address, d.path, 'subscribers');
+      checkPermissions(d.permissions, address, d.path);
+    }
+    for (const d of this.desired.users) {
+      const address = resourceAddress('user', d.email);
+      const u = this.idx.user(d.email);
+      if (!u) this.unknownUser(d.email, address, d.path, 'email');
+      else if (!u.isActive)
+        this.warn(
+          'DEACTIVATED_USER',
+          `${d.email} is deactivated; its role and name are left as they are (zulip-cdk does not reactivate users)`,
+          address,
+          d.path,
+        );
+    }
+  }
+
+  /** A plan error for an e-mail that is not a user, with the closest users' e-mails. */
+  private unknownUser(email: string, address: string, path: string, where: string): void {
+    const line = `${address} (${path}): ${where}: ${email} is not a user of this organization`;
+    if (this.unknownUserLines.has(line)) return;
+    this.unknownUserLines.add(line);
+    const near = suggestEmails(email, this.live.users).map((u) =>
+      u.isActive ? u.email : `${u.email} (deactivated)`,
+    );
+    this.errors.push(near.length > 0 ? `${line}; did you mean ${near.join(' or ')}?` : line);
   }
 
   /** Checks a group reference: a system group, a declared group, or a live one. */
@@ -395,7 +503,7 @@ class Planner {
       this.checkGroupRef(value, address, path);
       return value;
     }
-    const users = this.resolveUsers(value.users, address, path).map((id) => this.idx.emailOf(id));
+    const users = this.resolveUsers(value.users).map((id) => this.idx.emailOf(id));
     for (const g of value.groups) this.checkGroupRef(g, address, path);
     return canonicalGroupSetting({ users, groups: value.groups });
   }
@@ -805,8 +913,7 @@ class Planner {
       return out;
     }
     if (d.deactivated === true) return out;
-    const address = groupAddress(name);
-    for (const id of this.resolveUsers(d.members.users, address, d.path)) out.add(id);
+    for (const id of this.resolveUsers(d.members.users)) out.add(id);
     for (const g of d.members.groups) for (const id of this.expandGroup(g, seen)) out.add(id);
     if (d.members.mode === 'atLeast' && l) {
       // atLeast keeps live members the config does not list.
@@ -978,7 +1085,7 @@ class Planner {
 
   private groupMembership(d: DesiredUserGroup, l: LiveUserGroup | null, address: string): void {
     if (isIgnored(d.lifecycle, 'members')) return;
-    const want = this.resolveUsers(d.members.users, address, d.path);
+    const want = this.resolveUsers(d.members.users);
     const have = l ? l.members.filter((id) => this.idx.usersById.get(id)?.isActive !== false) : [];
     const exact = d.members.mode === 'exact';
     const haveSet = new Set(have);
@@ -1384,7 +1491,7 @@ class Planner {
       if (have) this.channelSubscribersAfter.set(key, new Set(have));
       return;
     }
-    const want = new Set(this.resolveUsers(s.users, address, d.path));
+    const want = new Set(this.resolveUsers(s.users));
     for (const g of s.groups) {
       this.checkGroupRef(g, address, d.path);
       for (const id of this.expandGroup(g)) want.add(id);
@@ -1684,24 +1791,8 @@ class Planner {
     for (const d of this.desired.users) {
       const l = this.idx.user(d.email);
       const address = resourceAddress('user', d.email);
-      if (!l) {
-        this.warn(
-          'UNKNOWN_USER',
-          `${d.email} is not a user of this organization; users are not created by zulip-cdk`,
-          address,
-          d.path,
-        );
-        continue;
-      }
-      if (!l.isActive) {
-        this.warn(
-          'DEACTIVATED_USER',
-          `${d.email} is deactivated; its role and name are left as they are`,
-          address,
-          d.path,
-        );
-        continue;
-      }
+      // Unknown users are plan errors and deactivated ones warnings (checkUsers).
+      if (!l?.isActive) continue;
       // Unlike other resources, an absent role or name is not managed: there is no "default"
       // role a declared user should be reset to.
       const props: PropertyChange[] = [];

@@ -110,6 +110,49 @@ describe('zulip-cdk plan and snapshot', () => {
     ).toBe(0);
   });
 
+  it('exits 2 with --detailed-exitcode when the only differences are changes left out (no content access)', async () => {
+    // A private channel the applying account (an owner) is not subscribed to: Zulip refuses it
+    // subscribing anyone, so the plan has no change, but the organization does not match.
+    const lb = new LiveBuilder();
+    lb.channel('secret', { private: true, subscribers: [3] });
+    const live = path.join(dir, 'secret-live.json');
+    writeFileSync(live, JSON.stringify(lb.build()));
+    const want = path.join(dir, 'secret.zulip.json');
+    writeFileSync(
+      want,
+      JSON.stringify(
+        desired((d) =>
+          d.channels.push(
+            dChannel('secret', {
+              private: true,
+              subscribers: { mode: 'atLeast', users: ['bob@example.com'], groups: [] },
+            }),
+          ),
+        ),
+      ),
+    );
+    for (const format of ['text', 'markdown', 'json']) {
+      const c = capture(dir);
+      expect(
+        await main(
+          ['plan', '--desired', want, '--live', live, '--detailed-exitcode', '--format', format],
+          c.io,
+        ),
+      ).toBe(2);
+      if (format === 'json') {
+        const p = parsePlan(JSON.parse(c.out()));
+        expect(p.changes).toEqual([]);
+        expect(p.warnings.map((w) => w.code)).toContain('NO_CONTENT_ACCESS');
+      } else {
+        expect(c.out()).toContain('No changes can be applied');
+        expect(c.out()).toContain('the organization does not match the configuration');
+        expect(c.out()).not.toContain('The organization matches the configuration');
+      }
+    }
+    // Without --detailed-exitcode a plan that worked exits 0, as before.
+    expect(await main(['plan', '--desired', want, '--live', live], capture(dir).io)).toBe(0);
+  });
+
   it('renders markdown and json; limits to targets', async () => {
     const md = capture(dir);
     await main(

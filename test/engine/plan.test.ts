@@ -586,21 +586,21 @@ describe('plan: channel subscribers', () => {
     });
   });
 
-  it('warns about users that do not exist and leaves them out', () => {
-    const p = run(
-      desired((d) =>
-        d.channels.push(
-          dChannel('general', {
-            subscribers: { mode: 'atLeast', users: ['nobody@example.com'], groups: [] },
-          }),
+  it('fails on users that do not exist (test/engine/plan-identity.test.ts has the details)', () => {
+    expect(() =>
+      run(
+        desired((d) =>
+          d.channels.push(
+            dChannel('general', {
+              subscribers: { mode: 'atLeast', users: ['nobody@example.com'], groups: [] },
+            }),
+          ),
         ),
+        live,
       ),
-      live,
+    ).toThrow(
+      /channel\["general"\] \(acme\/general\): subscribers: nobody@example.com is not a user/,
     );
-    expect(p.changes.filter((c) => c.action === 'membership')).toEqual([]);
-    expect(p.warnings.filter((w) => w.code !== 'UNDECLARED')).toEqual([
-      expect.objectContaining({ code: 'UNKNOWN_USER', address: 'channel["general"]' }),
-    ]);
   });
 
   it('a new channel gets its subscribers in a membership change after the create', () => {
@@ -1682,17 +1682,26 @@ describe('plan: users and subscription settings', () => {
     expect(p.findings).toEqual([]);
   });
 
-  it('warns about users that do not exist or are deactivated', () => {
+  it('warns about deactivated users and fails on users that do not exist', () => {
     const p = run(
-      desired((d) =>
-        d.users.push(
-          u('x@example.com', { role: 'member' }),
-          u('gone@example.com', { role: 'member' }),
-        ),
-      ),
+      desired((d) => d.users.push(u('gone@example.com', { role: 'moderator' }))),
       live,
     );
-    expect(warned(p)).toEqual(['UNKNOWN_USER', 'DEACTIVATED_USER']);
+    expect(warned(p)).toEqual(['DEACTIVATED_USER']);
+    expect(p.changes).toEqual([]);
+    expect(() =>
+      run(
+        desired((d) =>
+          d.users.push(
+            u('x@example.com', { role: 'member' }),
+            u('gone@example.com', { role: 'member' }),
+          ),
+        ),
+        live,
+      ),
+    ).toThrow(
+      /user\["x@example.com"\] \(acme\/users\/x@example.com\): email: x@example.com is not a user/,
+    );
   });
 
   it('finds removed administrators, the applying account losing admin, and no owner left', () => {

@@ -64,7 +64,7 @@ function richPlan(): Plan {
     });
     d.savedSnippets.push({ path: 'acme/s', title: 'Greeting', content: 'Hello ``` fenced, again' });
     d.users.push({ path: 'acme/u', email: 'admin@example.com', role: 'member' });
-    d.users.push({ path: 'acme/u2', email: 'nobody@example.com', role: 'member' });
+    d.users.push({ path: 'acme/u2', email: 'gone@example.com', role: 'member' });
   });
   return plan(d, b.build());
 }

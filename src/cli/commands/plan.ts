@@ -33,11 +33,12 @@ Reads the live organization, diffs it against the configuration and prints the p
   --live FILE          plan against a snapshot (zulip-cdk snapshot --out FILE); no credentials
   --out FILE           save the plan (JSON) for \`zulip-cdk apply FILE\`
   --format F           text (default), markdown (for a pull-request comment) or json
-  --detailed-exitcode  exit 0 when there are no changes, 2 when there are (1 on errors)
+  --detailed-exitcode  exit 0 when the organization matches the configuration, 2 when it does not
+                       (changes, or changes left out because Zulip would refuse them), 1 on errors
   --target ADDRESS     limit the plan to an address such as 'channel["eng"]', or a kind such as
                        'channel' (repeatable); what those changes depend on is kept
 
-Exit codes: 0 success, 1 error; with --detailed-exitcode 0 no changes, 2 changes.
+Exit codes: 0 success, 1 error; with --detailed-exitcode 0 no differences, 2 differences.
 `,
   options: {
     app: { type: 'string' },
@@ -82,7 +83,9 @@ Exit codes: 0 success, 1 error; with --detailed-exitcode 0 no changes, 2 changes
           ? engine.renderMarkdown(plan)
           : engine.renderText(plan, { color: useColor(io) });
     io.stdout.write(output);
-    if (values['detailed-exitcode'] === true) return engine.hasChanges(plan) ? 2 : 0;
+    // Changes left out because Zulip would refuse them are differences too: exiting 0 would
+    // tell a pipeline that the organization matches the configuration.
+    if (values['detailed-exitcode'] === true) return engine.hasDifferences(plan) ? 2 : 0;
     return 0;
   },
 };

@@ -1,5 +1,6 @@
 import type { ResourceKind } from '../../model/kinds';
 import { destructiveReason } from '../apply/batching';
+import { LEFT_OUT_WARNING_CODES } from '../plan-format';
 import type { Change, ChangeAction, JsonValue, Plan, PlanSummary } from '../plan-format';
 
 /** Terraform-like symbols: `+` create, `~` update, `-` remove, `±` replace. */
@@ -58,9 +59,6 @@ export function formatValue(v: JsonValue | undefined): string {
   return JSON.stringify(v);
 }
 
-/** Warnings that stand for declared changes left out of the plan (Zulip would refuse them). */
-const LEFT_OUT_CODES: readonly string[] = ['NO_CONTENT_ACCESS'];
-
 /** `n thing`/`n things`. */
 export function countOf(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -72,7 +70,9 @@ export function countOf(n: number, one: string, many = `${one}s`): string {
  */
 export function planSummaryLine(plan: Pick<Plan, 'summary' | 'warnings' | 'changes'>): string {
   const leftOut = new Set(
-    plan.warnings.filter((w) => LEFT_OUT_CODES.includes(w.code)).map((w) => w.address ?? ''),
+    plan.warnings
+      .filter((w) => LEFT_OUT_WARNING_CODES.includes(w.code))
+      .map((w) => w.address ?? ''),
   ).size;
   // "0 to archive/delete" and then an apply refused as destructive would mislead: removing a
   // member or subscriber, or demoting someone, needs --allow-destroy too.
