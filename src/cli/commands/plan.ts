@@ -73,7 +73,7 @@ Exit codes: 0 success, 1 error; with --detailed-exitcode 0 no changes, 2 changes
     if (typeof values.out === 'string') {
       const file = path.resolve(io.cwd, values.out);
       await writeFile(file, engine.renderJson(plan));
-      io.stderr.write(`Saved the plan to ${file} (checksum ${engine.planChecksum(plan)}).\n`);
+      io.stderr.write(`Saved the plan to ${file} (digest ${engine.planDigest(plan)}).\n`);
     }
     const output =
       format === 'json'

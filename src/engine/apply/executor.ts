@@ -3,7 +3,8 @@ import type { LiveState } from '../../model/live-state';
 import type { Change, MembershipChange, Plan, UpdateChange } from '../plan-format';
 import { REMOVAL_ACTIONS } from '../plan-format';
 import { planChecksum } from '../plan-io';
-import { destructiveReason, executionOrder, isBarrier, subscriptionCalls } from './batching';
+import { destructiveReason } from '../change-tags';
+import { executionOrder, isBarrier, subscriptionCalls } from './batching';
 import type { PlannedCall } from './batching';
 import { findConflicts } from './conflicts';
 import { ApplyContext } from './context';
@@ -119,6 +120,8 @@ export function checkApplicable(plan: Plan, site: string, options: ApplyOptions 
       { hint: 'Change the configuration, or pass --force if this is really intended.' },
     );
   if (options.allowDestroy !== true) {
+    // Recomputed from each change, not read from its `tags` (the same function made them): a
+    // plan edited by hand to drop the tag is refused all the same.
     const destructive = plan.changes
       .map((c) => ({ c, why: destructiveReason(c) }))
       .filter((x): x is { c: Change; why: string } => x.why !== undefined);
