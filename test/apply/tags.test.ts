@@ -80,8 +80,7 @@ describe('the tags say what Zulip does when the plan is applied', () => {
     const postedInto = new Set(
       fresh.filter((m) => m.type === 'stream').map((m) => channelName(m.channelId)),
     );
-    const tagged = (tag: string): Change[] =>
-      p.changes.filter((c) => c.tags.includes(tag as never));
+    const tagged = (tag: ChangeTag): Change[] => p.changes.filter((c) => c.tags.includes(tag));
     expect([...postedInto].sort()).toEqual(
       [...new Set(tagged('posts-message').map((c) => c.key))].sort(),
     );
