@@ -49,9 +49,11 @@ export const REMOVAL_ACTIONS = ['archive', 'deactivate', 'delete'] as const;
  *   delete, unsubscribing people, removing group members or subgroups, demoting a user). The
  *   same function decides both, so the tag and apply's refusal never disagree.
  * - `irreversible`: no Zulip API call undoes it: deleting a linkifier, playground or saved snippet
- *   (there is no undelete; it can only be created again as a new object), lowering a channel's
- *   message retention (Zulip deletes the older messages), archiving a channel or deactivating a
- *   group on a server that cannot unarchive or reactivate them.
+ *   (there is no undelete; it can only be created again as a new object), a message retention of
+ *   an existing channel that may be shorter than before (Zulip deletes the older messages; to or
+ *   from `realm_default` counts, the plan not knowing the organization's period), archiving a
+ *   channel or deactivating a group on a server that cannot unarchive or reactivate them. Not
+ *   irreversible: replacing a playground, making history protected, role changes, renames.
  * - `archive-only`: a removal that Zulip can undo (archiving a channel or folder, deactivating a
  *   group): the object, its messages and members are kept and it can be restored.
  * - `notifies-users`: Notification Bot sends direct messages to users (people subscribed to an

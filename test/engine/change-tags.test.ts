@@ -26,6 +26,7 @@ function live(featureLevel: number = FEATURE_LEVELS.newest, channelEventsMessage
   b.group('old-team', { members: [3] });
   b.channel('general', { subscribers: [1, 3, 4], messageRetentionDays: null });
   b.channel('stale');
+  b.channel('kept', { messageRetentionDays: 30 });
   b.channel('secret', { private: true, historyPublicToSubscribers: true, subscribers: [1, 3] });
   if (featureLevel >= 389) b.folder('Old folder');
   b.linkifier('#(?P<id>[0-9]+)', 'https://t/{id}');
@@ -55,6 +56,7 @@ function same(d: DesiredState, featureLevel: number = FEATURE_LEVELS.newest): vo
       },
     }),
     dChannel('stale'),
+    dChannel('kept', { messageRetentionDays: 30 }),
     dChannel('secret', { private: true, historyPublicToSubscribers: true }),
   );
   if (featureLevel >= 389) d.channelFolders.push(dFolder('Old folder'));
@@ -201,6 +203,18 @@ describe('change tags: what each change needs and does', () => {
       'lowering message retention',
       (d) => (channel(d, 'general').messageRetentionDays = 30),
       { 'channel["general"]#update': ['irreversible', 'posts-message'] },
+      N,
+    ],
+    [
+      'keeping messages longer',
+      (d) => (channel(d, 'kept').messageRetentionDays = 60),
+      { 'channel["kept"]#update': ['posts-message'] },
+      N,
+    ],
+    [
+      "keeping them for the organization's period (unknown to the plan: it may be shorter)",
+      (d) => (channel(d, 'kept').messageRetentionDays = 'realm_default'),
+      { 'channel["kept"]#update': ['irreversible', 'posts-message'] },
       N,
     ],
     [
@@ -448,5 +462,27 @@ describe('renderers say what the plan needs', () => {
         .trimEnd()
         .endsWith(`Plan digest: \`${planDigest(p)}\` (for \`zulip-cdk apply --expect-digest\`)`),
     ).toBe(true);
+  });
+
+  it('many destructive changes: the lists are capped, the comment fits, the digest stays', () => {
+    const b = new LiveBuilder();
+    for (let i = 0; i < 400; i++) b.channel(`old-${i}`);
+    const big = plan(
+      desired((d) => {
+        d.organization.prune.channel = true;
+        d.organization.maxRemovals = 1000;
+      }),
+      b.build(),
+    );
+    const md = renderMarkdown(big);
+    expect(md.length).toBeLessThanOrEqual(60000);
+    expect(md).toContain('#### Destructive changes (400)');
+    expect(md).toContain('- … and 370 more');
+    expect(md.trimEnd().split('\n').at(-1)).toContain(planDigest(big));
+    const text = renderText(big);
+    expect(text).toContain(
+      'Destructive changes (400; apply refuses them without --allow-destroy):',
+    );
+    expect(text).toContain('  - ... and 350 more (see above)');
   });
 });

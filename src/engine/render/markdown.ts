@@ -78,7 +78,7 @@ function countsByAction(changes: readonly Change[]): string {
 /** A list of changes and why, at most `max` of them (they stay when the rest is cut). */
 function reasonList(items: readonly ChangeReason[], max = 30): string[] {
   const out = items.slice(0, max).map((x) => `- \`${x.change.address}\`: ${escapeMd(x.why)}`);
-  if (items.length > max) out.push(`- … and ${items.length - max} more (see the changes below)`);
+  if (items.length > max) out.push(`- … and ${items.length - max} more`);
   return out;
 }
 
