@@ -1,6 +1,16 @@
 /** The engine: plan (diff, ordering, safety), render, and apply (through an `ApplyTarget`). Never prints. */
 export * from './plan-format';
 export { plan, isIgnored } from './plan';
+export {
+  changeTags,
+  destructiveReason,
+  irreversibleReason,
+  archiveOnly,
+  messagedUsers,
+  channelNotices,
+  announcesCreation,
+} from './change-tags';
+export type { ChangeContext } from './change-tags';
 export type { PlanOptions } from './plan';
 export { checkFeatures, findUnsupportedFeatures } from './feature-check';
 export type { FeatureProblem } from './feature-check';

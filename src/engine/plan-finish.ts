@@ -2,6 +2,7 @@ import { parseResourceAddress } from '../model/address';
 import { ROLES } from '../model/kinds';
 import type { ResourceKind, RoleName } from '../model/kinds';
 import type { LiveChannel, LiveState, LiveUserGroup } from '../model/live-state';
+import { changeTags } from './change-tags';
 import { sha256Json } from './digest';
 import type { LiveIndex } from './live-index';
 import type { Change, ChangeAction, PlanSummary, PlanWarning, SafetyFinding } from './plan-format';
@@ -380,7 +381,7 @@ export function fingerprints(
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** Dependencies, order, targets, safety and fingerprints over the planner's raw changes. */
+/** Dependencies, order, targets, safety, tags and fingerprints over the planner's raw changes. */
 export function finishPlan(input: {
   changes: Change[];
   meta: Map<string, ChangeMeta>;
@@ -423,6 +424,12 @@ export function finishPlan(input: {
     ...protectedFindings,
     ...safetyFindings(changes, input.live, input.idx, input.maxRemovals),
   ];
+  const context = {
+    featureLevel: input.live.server.featureLevel,
+    channelEventsMessages: input.live.server.channelEventsMessages,
+    changes,
+  };
+  for (const c of changes) c.tags = changeTags(c, context);
   return {
     changes,
     warnings,

@@ -45,6 +45,38 @@ export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
 /** Actions that remove an object from use (counted against `maxRemovals`). */
 export const REMOVAL_ACTIONS = ['archive', 'deactivate', 'delete'] as const;
 
+/**
+ * Machine-readable tags of a change, so a pipeline can branch on what a plan needs or does
+ * without parsing the text. Computed by `changeTags` (src/engine/change-tags.ts) from the change
+ * and the plan's server when the plan is made; documented there in detail, with the Zulip
+ * functions each follows.
+ * - `destructive`: apply refuses the change without `--allow-destroy` (archive, deactivate,
+ *   delete, unsubscribing people, removing group members or subgroups, demoting a user). The
+ *   same function decides both, so the tag and apply's refusal never disagree.
+ * - `irreversible`: no Zulip API call undoes it: deleting a linkifier, playground or saved snippet
+ *   (there is no undelete; it can only be created again as a new object), a message retention of
+ *   an existing channel that may be shorter than before (Zulip deletes the older messages; to or
+ *   from `realm_default` counts, the plan not knowing the organization's period), archiving a
+ *   channel or deactivating a group on a server that cannot unarchive or reactivate them. Not
+ *   irreversible: replacing a playground, making history protected, role changes, renames.
+ * - `archive-only`: a removal that Zulip can undo (archiving a channel or folder, deactivating a
+ *   group): the object, its messages and members are kept and it can be restored.
+ * - `notifies-users`: Notification Bot sends direct messages to users (people subscribed to an
+ *   existing channel by someone else, members added to or removed from an existing group).
+ * - `posts-message`: Notification Bot posts a message into a channel (a notice in the channel's
+ *   "channel events" topic about its creation, rename, description, access, posting permission,
+ *   retention, topics policy, archiving or unarchiving; the announcement of a new channel).
+ */
+export const CHANGE_TAGS = [
+  'destructive',
+  'irreversible',
+  'archive-only',
+  'notifies-users',
+  'posts-message',
+] as const;
+export const ChangeTagSchema = z.enum(CHANGE_TAGS);
+export type ChangeTag = (typeof CHANGE_TAGS)[number];
+
 const common = {
   /** Unique within the plan: `<address>#<action>`. */
   id: z.string(),
@@ -57,6 +89,11 @@ const common = {
   path: z.string().nullable(),
   /** Ids of changes that must be applied first. */
   dependsOn: z.array(z.string()),
+  /**
+   * What the change needs or does, in {@link CHANGE_TAGS} order (empty when nothing of note).
+   * Required: format version 1 plans made before tags existed do not parse; make them again.
+   */
+  tags: z.array(ChangeTagSchema),
 };
 
 /** One property of an update: before (as read, in natural-key terms) and after. */
@@ -198,6 +235,13 @@ export type RestoreChange = z.infer<typeof RestoreChangeSchema>;
 export type ReplaceChange = z.infer<typeof ReplaceChangeSchema>;
 export type ReorderChange = z.infer<typeof ReorderChangeSchema>;
 export type MembershipChange = z.infer<typeof MembershipChangeSchema>;
+
+/** A change as the planner builds it, before the finishing step tags it. */
+export type UntaggedChange = Change extends infer C
+  ? C extends Change
+    ? Omit<C, 'tags'>
+    : never
+  : never;
 
 export const WARNING_CODES = [
   'UNDECLARED',

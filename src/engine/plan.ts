@@ -46,6 +46,7 @@ import type {
   PlanWarning,
   PropertyChange,
   SafetyFinding,
+  UntaggedChange,
   WarningCode,
 } from './plan-format';
 import { PLAN_FORMAT_VERSION } from './plan-format';
@@ -318,10 +319,21 @@ class Planner {
     });
   }
 
-  private add(change: Change, meta: ChangeMeta = {}): void {
-    // A fixed key order makes saved plans easier to read and diff.
+  private add(change: UntaggedChange, meta: ChangeMeta = {}): void {
+    // A fixed key order makes saved plans easier to read and diff. The finishing step fills in
+    // `tags` (and `dependsOn`) once every change is known.
     const { id, action, kind, address, key, path, dependsOn, ...rest } = change;
-    this.changes.push({ id, action, kind, address, key, path, dependsOn, ...rest } as Change);
+    this.changes.push({
+      id,
+      action,
+      kind,
+      address,
+      key,
+      path,
+      dependsOn,
+      tags: [],
+      ...rest,
+    } as Change);
     this.meta.set(change.id, meta);
   }
 

@@ -208,6 +208,7 @@ describe('optimistic concurrency: objects changed since the plan are reported, n
           key: 'room',
           path: 'c/room',
           dependsOn: [],
+          tags: [],
           liveId: room.stream_id,
           reason: 'declared' as const,
           before: {},

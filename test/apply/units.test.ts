@@ -10,6 +10,7 @@ const membership = (address: string, over: Partial<MembershipChange> = {}): Memb
   key: address,
   path: null,
   dependsOn: [`${address}#create`],
+  tags: [],
   liveId: null,
   collection: 'members',
   mode: 'exact',
@@ -28,6 +29,7 @@ const create = (address: string, dependsOn: string[] = []): Change => ({
   key: address,
   path: null,
   dependsOn,
+  tags: [],
   properties: {},
 });
 
@@ -172,6 +174,7 @@ describe('destructiveReason: what needs --allow-destroy', () => {
     key: 'a@x',
     path: null,
     dependsOn: [],
+    tags: [],
     liveId: 1,
     properties: [{ property: 'role', before, after }],
   });

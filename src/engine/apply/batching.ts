@@ -1,5 +1,3 @@
-import { ROLES } from '../../model/kinds';
-import type { RoleName } from '../../model/kinds';
 import type { Change, CreateChange, MembershipChange } from '../plan-format';
 import { REMOVAL_ACTIONS } from '../plan-format';
 import type { SubscribeCall, UnsubscribeCall } from './types';
@@ -191,31 +189,6 @@ export function subscriptionCalls(changes: readonly MembershipChange[]): {
       changeIds: p.changeIds,
     })),
   };
-}
-
-/**
- * Why a change needs `--allow-destroy`, or undefined: archive, deactivate, delete, unsubscribing
- * people, removing members or subgroups, and demotions (a role with fewer rights).
- */
-export function destructiveReason(c: Change): string | undefined {
-  if ((REMOVAL_ACTIONS as readonly string[]).includes(c.action)) return `${c.action}s it`;
-  if (c.action === 'membership') {
-    const n = c.remove.length + c.removeSubgroups.length;
-    if (n > 0)
-      return c.kind === 'channel'
-        ? `unsubscribes ${n} user(s)`
-        : `removes ${n} member(s) or subgroup(s)`;
-  }
-  if (c.action === 'update' && c.kind === 'user') {
-    const role = c.properties.find((p) => p.property === 'role');
-    if (role && typeof role.before === 'string' && typeof role.after === 'string') {
-      const before = ROLES[role.before as RoleName] as number | undefined;
-      const after = ROLES[role.after as RoleName] as number | undefined;
-      if (before !== undefined && after !== undefined && after > before)
-        return `demotes ${c.key} from ${role.before} to ${role.after}`;
-    }
-  }
-  return undefined;
 }
 
 /** Whether a change creates an object (a retry must first check that it did not land). */

@@ -11,7 +11,8 @@ import type {
 import { LiveIndex } from '../live-index';
 import { REMOVAL_ACTIONS } from '../plan-format';
 import { checkPlanIntegrity, planDigest } from '../plan-io';
-import { destructiveReason, executionOrder, isBarrier, subscriptionCalls } from './batching';
+import { destructiveReason } from '../change-tags';
+import { executionOrder, isBarrier, subscriptionCalls } from './batching';
 import type { PlannedCall } from './batching';
 import { ApplyContext } from './context';
 import { findCreated } from './landed';
@@ -99,6 +100,7 @@ function twinDeletion(c: CreateChange, id: number): RemoveChange {
     liveId: id,
     reason: 'declared',
     before: c.properties,
+    tags: ['destructive', 'irreversible'],
   };
 }
 
@@ -162,6 +164,8 @@ export function checkApplicable(plan: Plan, site: string, options: ApplyOptions 
       { hint: 'Change the configuration, or pass --force if this is really intended.' },
     );
   if (options.allowDestroy !== true) {
+    // Recomputed from each change, not read from its `tags` (the same function made them): a
+    // plan edited by hand to drop the tag is refused all the same.
     const destructive = plan.changes
       .map((c) => ({ c, why: destructiveReason(c) }))
       .filter((x): x is { c: Change; why: string } => x.why !== undefined);

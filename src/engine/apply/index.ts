@@ -6,13 +6,7 @@ export { applyPlan, checkApplicable, exitCodeFor, toApplyError } from './executo
 export { ApplyContext } from './context';
 export { findConflicts, fingerprintKey } from './conflicts';
 export type { Conflict } from './conflicts';
-export {
-  destructiveReason,
-  executionOrder,
-  groupPairs,
-  isBarrier,
-  subscriptionCalls,
-} from './batching';
+export { executionOrder, groupPairs, isBarrier, subscriptionCalls } from './batching';
 export type { ExecutionOrder, PlannedCall } from './batching';
 export { findCreated } from './landed';
 export * from './types';

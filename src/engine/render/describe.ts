@@ -1,5 +1,13 @@
 import type { ResourceKind } from '../../model/kinds';
-import { destructiveReason } from '../apply/batching';
+import {
+  announcesCreation,
+  archiveOnly,
+  channelNotices,
+  destructiveReason,
+  irreversibleReason,
+  messagedUsers,
+} from '../change-tags';
+import type { ChangeContext } from '../change-tags';
 import { LEFT_OUT_WARNING_CODES } from '../plan-format';
 import type { Change, ChangeAction, JsonValue, Plan, PlanSummary } from '../plan-format';
 
@@ -86,6 +94,53 @@ export function planSummaryLine(plan: Pick<Plan, 'summary' | 'warnings' | 'chang
   if (plan.summary.total === 0)
     return `No changes can be applied: changes to ${objects} are left out because Zulip would refuse them (see the warnings), so the organization does not match the configuration.`;
   return `${summaryLine(plan.summary)}${destroyNote} Changes to ${objects} are left out because Zulip would refuse them (see the warnings).`;
+}
+
+/** A change with the reason it is listed (destructive or irreversible). */
+export interface ChangeReason {
+  readonly change: Change;
+  readonly why: string;
+}
+
+/**
+ * The plan's destructive changes (apply refuses them without `--allow-destroy`) and the changes
+ * Zulip cannot undo, with why. Recomputed from each change with the functions that made its
+ * `tags` and that apply asks, so a plan edited by hand cannot hide one from the reviewer.
+ */
+export function riskyChanges(plan: Pick<Plan, 'changes' | 'server'>): {
+  destructive: ChangeReason[];
+  irreversible: ChangeReason[];
+} {
+  const destructive: ChangeReason[] = [];
+  const irreversible: ChangeReason[] = [];
+  for (const change of plan.changes) {
+    const d = destructiveReason(change);
+    const undo = change.action === 'deactivate' ? 'reactivated' : 'unarchived';
+    if (d !== undefined)
+      destructive.push({
+        change,
+        why: archiveOnly(change, plan.server) ? `${d} (it can be ${undo})` : d,
+      });
+    const i = irreversibleReason(change, plan.server);
+    if (i !== undefined) irreversible.push({ change, why: i });
+  }
+  return { destructive, irreversible };
+}
+
+/** The labels shown after a change's first line: `destructive`, `irreversible`. */
+export function changeLabels(c: Change, ctx: ChangeContext = {}): string[] {
+  const labels: string[] = [];
+  if (destructiveReason(c) !== undefined) labels.push('destructive');
+  if (irreversibleReason(c, ctx) !== undefined) labels.push('irreversible');
+  return labels;
+}
+
+/**
+ * The plan's digest line, the same in the text and the Markdown: the bare hex that apply's
+ * `--expect-digest` takes.
+ */
+export function digestLine(digest: string, code: (s: string) => string = (s) => s): string {
+  return `Plan digest: ${code(digest)} (for ${code('zulip-cdk apply --expect-digest')})`;
 }
 
 /** The footer line. */
@@ -189,7 +244,7 @@ function subscriptionMessages(
     return `${countOf(n, 'new subscriber')} ${n === 1 ? 'gets' : 'get'} no message: Zulip does not message the subscribers a channel is created with.`;
   if (!c.notify)
     return `${countOf(n, 'new subscriber')} will not get a message (apply sends send_new_subscription_messages=false).`;
-  const messaged = c.messaged ?? [];
+  const messaged = messagedUsers(c);
   if (messaged.length === 0)
     return `${countOf(n, 'new subscriber')}, none of whom gets a message (Zulip never messages the applying account or bots).`;
   const why =
@@ -203,7 +258,7 @@ function subscriptionMessages(
 
 /** Group members added or removed get a Notification Bot message (see `messaged`). */
 function groupMembershipMessages(c: Extract<Change, { action: 'membership' }>): string[] {
-  const messaged = new Set(c.messaged ?? []);
+  const messaged = new Set(messagedUsers(c));
   const added = c.add.map((u) => u.email).filter((e) => messaged.has(e));
   const removed = c.remove.map((u) => u.email).filter((e) => messaged.has(e));
   const out: string[] = [];
@@ -219,42 +274,10 @@ function groupMembershipMessages(c: Extract<Change, { action: 'membership' }>): 
 }
 
 /**
- * What Zulip posts into the channel about a change of it (zerver/actions/streams.py, through
- * `maybe_send_channel_events_notice`): renames, description, privacy and history, the posting
- * permission, retention, topics policy, archiving and unarchiving.
+ * What the plan's server does (`plan.server`) and the plan's other changes (`plan.changes`), for
+ * sentences that depend on them, and which sentences to give.
  */
-function channelNotices(c: Change): string[] {
-  if (c.kind !== 'channel') return [];
-  switch (c.action) {
-    case 'rename':
-      return ['the rename'];
-    case 'archive':
-      return ['the archiving'];
-    case 'unarchive':
-      return ['the unarchiving'];
-    case 'update': {
-      const what = new Set<string>();
-      for (const p of c.properties) {
-        if (p.property === 'description') what.add('the new description');
-        else if (['private', 'webPublic', 'historyPublicToSubscribers'].includes(p.property))
-          what.add('the change of access');
-        else if (p.property === 'permissions.canSendMessageGroup') what.add('who may post');
-        else if (p.property === 'messageRetentionDays') what.add('the message retention');
-        else if (p.property === 'topicsPolicy') what.add('the topics policy');
-        else if (p.property === 'name') what.add('the rename');
-      }
-      return [...what];
-    }
-    default:
-      return [];
-  }
-}
-
-/** What the plan's server does, for sentences that depend on it, and which sentences to give. */
-export interface SideEffectContext {
-  readonly featureLevel?: number | undefined;
-  /** `send_channel_events_messages`; unknown (an older saved plan) is treated as on. */
-  readonly channelEventsMessages?: boolean | undefined;
+export interface SideEffectContext extends ChangeContext {
   /**
    * Whether to give the sentences that restate the diff (who gains or loses a permission, a
    * role change, how many are unsubscribed): the Markdown comment lists effects apart from the
@@ -271,24 +294,28 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
   const out: string[] = [];
   const featureLevel = server.featureLevel;
   const restate = server.restateDiff !== false;
-  if (server.channelEventsMessages !== false) {
-    const notices = channelNotices(c);
-    if (notices.length > 0)
-      out.push(
-        `Notification Bot will post a notice about ${joinAnd(notices)} in #${c.key} (topic "channel events"), seen by its subscribers.`,
-      );
-  }
+  const notices = channelNotices(c, server);
+  if (notices.length > 0)
+    out.push(
+      `Notification Bot will post a notice about ${joinAnd(notices)} in #${c.key} (topic "channel events"), seen by its subscribers.`,
+    );
   switch (c.action) {
     case 'archive':
-      if (c.kind === 'channel')
+      if (c.kind === 'channel' && archiveOnly(c, server))
         out.push(
           `Archiving is not deleting: ${c.key}'s messages are kept, its name stays taken (case-insensitively), and it can be unarchived.`,
+        );
+      else if (c.kind === 'channel')
+        out.push(
+          `Archiving is not deleting: ${c.key}'s messages are kept and its name stays taken, but this server cannot unarchive a channel (that needs feature level 388).`,
         );
       else out.push(`Archiving is not deleting: the folder ${c.key} keeps its name reserved.`);
       break;
     case 'deactivate':
       out.push(
-        `Deactivating is not deleting: the group ${c.key} keeps its name reserved and can be reactivated.`,
+        archiveOnly(c, server)
+          ? `Deactivating is not deleting: the group ${c.key} keeps its name reserved and can be reactivated.`
+          : `Deactivating is not deleting: the group ${c.key} keeps its members and its name reserved, but this server cannot reactivate a group (that needs feature level 386).`,
       );
       break;
     case 'delete':
@@ -314,12 +341,17 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
           out.push(`${c.key} becomes private: non-subscribers lose access to its content.`);
         } else if (p.property === 'private' && p.after === false) {
           out.push(`${c.key} becomes public: every member can read it.`);
+        } else if (p.property === 'messageRetentionDays') {
+          const gone = irreversibleReason(c, server);
+          if (gone) out.push(`Irreversible: ${gone}.`);
         }
       }
       break;
     case 'create':
-      if (c.kind === 'channel' && c.properties.announce === true)
-        out.push(`The creation of ${c.key} is announced.`);
+      if (announcesCreation(c))
+        out.push(
+          `Notification Bot will announce #${c.key} in the channel the organization set for new channel announcements, if any.`,
+        );
       break;
     default:
       break;

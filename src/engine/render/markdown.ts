@@ -1,6 +1,16 @@
 import { RESOURCE_KINDS } from '../../model/kinds';
+import type { ChangeContext } from '../change-tags';
 import type { Change, Plan } from '../plan-format';
-import { KIND_TITLES, VERBS, planSummaryLine, sideEffects } from './describe';
+import { planDigest } from '../plan-io';
+import {
+  KIND_TITLES,
+  VERBS,
+  digestLine,
+  planSummaryLine,
+  riskyChanges,
+  sideEffects,
+} from './describe';
+import type { ChangeReason } from './describe';
 import { changeLines } from './text';
 
 /** Options of {@link renderMarkdown}. */
@@ -48,9 +58,9 @@ function fence(body: string): string {
 }
 
 /** GitHub colours diff lines by their first character: `+` green, `-` red, `!` orange. */
-function diffLines(c: Change): string[] {
+function diffLines(c: Change, context: ChangeContext): string[] {
   const plain = (s: string): string => s;
-  return changeLines(c, plain, (_style, s) => s).map((line) => {
+  return changeLines(c, plain, (_style, s) => s, context).map((line) => {
     const m = /^(\s*)([+\-~±])(\s.*)$/.exec(line);
     if (!m) return ` ${line}`;
     const symbol = m[2] === '~' || m[2] === '±' ? '!' : (m[2] ?? ' ');
@@ -65,10 +75,18 @@ function countsByAction(changes: readonly Change[]): string {
   return [...counts].map(([verb, n]) => `${n} ${verb}`).join(', ');
 }
 
+/** A list of changes and why, at most `max` of them (they stay when the rest is cut). */
+function reasonList(items: readonly ChangeReason[], max = 30): string[] {
+  const out = items.slice(0, max).map((x) => `- \`${x.change.address}\`: ${escapeMd(x.why)}`);
+  if (items.length > max) out.push(`- … and ${items.length - max} more`);
+  return out;
+}
+
 /**
- * Markdown for a pull-request comment: the summary first, safety findings where nobody can miss
- * them, then one collapsible section per kind with a `diff` block and the side effects spelled
- * out (archiving is not deleting, who gets notified, who gains or loses a permission).
+ * Markdown for a pull-request comment: the summary first, safety findings, destructive and
+ * irreversible changes where nobody can miss them, then one collapsible section per kind with a
+ * `diff` block and the side effects spelled out (archiving is not deleting, who gets notified,
+ * who gains or loses a permission), and last the plan's digest.
  */
 export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}): string {
   const out: string[] = [];
@@ -86,9 +104,33 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
       out.push(`- **${f.code}**${f.address ? ` \`${f.address}\`` : ''}: ${escapeMd(f.message)}`);
     out.push('');
   }
-  // Reserve room for the section frames and the truncation note.
+  const risky = riskyChanges(plan);
+  if (risky.destructive.length > 0)
+    out.push(
+      `#### Destructive changes (${risky.destructive.length})`,
+      '',
+      'Apply refuses this plan unless it is run with `--allow-destroy`:',
+      '',
+      ...reasonList(risky.destructive),
+      '',
+    );
+  if (risky.irreversible.length > 0)
+    out.push(
+      `#### Irreversible changes (${risky.irreversible.length})`,
+      '',
+      'Zulip cannot undo these once applied:',
+      '',
+      ...reasonList(risky.irreversible),
+      '',
+    );
+  const digest = digestLine(planDigest(plan), (s) => `\`${s}\``);
+  // Reserve room for the section frames, the truncation note and the digest.
   const budget = new Budget(
-    (options.maxLength ?? 60000) - out.join('\n').length - 600 - 200 * RESOURCE_KINDS.length,
+    (options.maxLength ?? 60000) -
+      out.join('\n').length -
+      600 -
+      digest.length -
+      200 * RESOURCE_KINDS.length,
   );
   let cutChanges = 0;
   for (const kind of RESOURCE_KINDS) {
@@ -100,7 +142,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
     );
     const blocks: string[] = [];
     for (const c of changes) {
-      const block = diffLines(c).join('\n');
+      const block = diffLines(c, plan.server).join('\n');
       if (budget.take(block + '\n')) blocks.push(block);
       else cutChanges += 1;
     }
@@ -111,7 +153,9 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
     }
     // Each effect names its object: "4 new subscriber(s) ..." alone does not say where.
     const effects = changes.flatMap((c) =>
-      sideEffects(c, plan.server).map((e) => `- \`${c.address}\`: ${escapeMd(e)}`),
+      sideEffects(c, { ...plan.server, changes: plan.changes }).map(
+        (e) => `- \`${c.address}\`: ${escapeMd(e)}`,
+      ),
     );
     const shown = effects.filter((e) => budget.take(e));
     if (shown.length > 0) out.push('Side effects:', '', ...shown, '');
@@ -129,5 +173,6 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
       `> [!NOTE]\n> The plan is too long for a comment: ${cutChanges} change(s) and ${budget.cut - cutChanges} other line(s) are not shown. Save the full plan with \`zulip-cdk plan --out plan.json\`.`,
       '',
     );
+  out.push(digest, '');
   return out.join('\n');
 }

@@ -1,5 +1,16 @@
+import type { ChangeContext } from '../change-tags';
 import type { Change, Plan } from '../plan-format';
-import { SYMBOLS, formatValue, planSummaryLine, sideEffects } from './describe';
+import { planDigest } from '../plan-io';
+import {
+  SYMBOLS,
+  changeLabels,
+  digestLine,
+  formatValue,
+  planSummaryLine,
+  riskyChanges,
+  sideEffects,
+} from './describe';
+import type { ChangeReason } from './describe';
 
 /** Options of {@link renderText}. */
 export interface TextRenderOptions {
@@ -22,7 +33,17 @@ function symbolStyle(symbol: string): Style {
   return 'yellow';
 }
 
-/** Terraform-like text: one block per change, warnings, findings, a `Plan: ...` footer. */
+/** Reasons listed under a heading, at most `max` of them. */
+function reasonLines(items: readonly ChangeReason[], bullet: string, max = 50): string[] {
+  const out = items.slice(0, max).map((x) => `  ${bullet} ${x.change.address}: ${x.why}`);
+  if (items.length > max) out.push(`  ${bullet} ... and ${items.length - max} more (see above)`);
+  return out;
+}
+
+/**
+ * Terraform-like text: one block per change (destructive and irreversible ones labelled),
+ * warnings, findings, what apply will need, a `Plan: ...` footer and the plan's digest.
+ */
 export function renderText(plan: Plan, options: TextRenderOptions = {}): string {
   const paint = (style: Style, s: string): string =>
     options.color ? `\u001b[${ANSI[style]}m${s}\u001b[0m` : s;
@@ -35,10 +56,11 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
   if (plan.changes.length > 0) {
     lines.push('zulip-cdk will perform the following actions:', '');
     for (const c of plan.changes) {
-      lines.push(...changeLines(c, sym, paint));
+      lines.push(...changeLines(c, sym, paint, plan.server));
       // What Zulip does besides the change (messages, notices, what archiving keeps). Sentences
       // that restate the diff lines above (permissions, roles, removals) are the Markdown's.
-      for (const note of sideEffects(c, { ...plan.server, restateDiff: false }))
+      const context = { ...plan.server, changes: plan.changes, restateDiff: false };
+      for (const note of sideEffects(c, context))
         lines.push(`      ${paint('yellow', 'Note:')} ${note}`);
       lines.push('');
     }
@@ -72,7 +94,26 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
       );
     lines.push('');
   }
+  const risky = riskyChanges(plan);
+  if (risky.destructive.length > 0) {
+    lines.push(
+      paint(
+        'red',
+        `Destructive changes (${risky.destructive.length}; apply refuses them without --allow-destroy):`,
+      ),
+      ...reasonLines(risky.destructive, paint('red', '-')),
+      '',
+    );
+  }
+  if (risky.irreversible.length > 0) {
+    lines.push(
+      paint('red', `Irreversible changes (${risky.irreversible.length}; Zulip cannot undo them):`),
+      ...reasonLines(risky.irreversible, paint('red', '!')),
+      '',
+    );
+  }
   lines.push(paint('bold', planSummaryLine(plan)));
+  lines.push(digestLine(planDigest(plan)));
   return lines.join('\n') + '\n';
 }
 
@@ -81,10 +122,13 @@ export function changeLines(
   c: Change,
   sym: (s: string) => string,
   paint: (style: Style, s: string) => string,
+  context: ChangeContext = {},
 ): string[] {
   const s = SYMBOLS[c.action];
   const where = c.path ? paint('dim', `  (${c.path})`) : '';
-  const head = (what: string): string => `  ${sym(s)} ${c.address} ${what}${where}`;
+  const labels = changeLabels(c, context);
+  const marks = labels.length > 0 ? ` ${paint('red', `[${labels.join(', ')}]`)}` : '';
+  const head = (what: string): string => `  ${sym(s)} ${c.address} ${what}${marks}${where}`;
   const out: string[] = [];
   switch (c.action) {
     case 'create':
