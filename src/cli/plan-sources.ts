@@ -8,7 +8,7 @@ import { LiveStateSchema } from '../model/live-state';
 import type { LiveState } from '../model/live-state';
 import { startEmulator } from '../emulator';
 import { runApp } from '../synth/run-app';
-import { ZulipClient } from '../zulip';
+import { ZulipClient, credentialSecrets } from '../zulip';
 import { readLiveState } from '../zulip/handlers/read-live-state';
 import { UsageError } from './command';
 import type { CliIo, ParsedOptions } from './command';
@@ -151,14 +151,35 @@ function desiredFilesIn(dir: string): string[] {
 }
 
 /**
+ * What the app must not see (`runApp` drops variables containing any of it): the API key and
+ * the path of every zuliprc this command could read, `--zuliprc` first. The app never gets
+ * `--zuliprc` itself either: it is not passed on, and credentials are read only after the app
+ * has run (plan and apply synthesize first).
+ */
+export function appSecrets(values: ParsedOptions, io: CliIo): string[] {
+  const given = str(values, 'zuliprc');
+  return [
+    ...(given === undefined ? [] : [given]),
+    ...credentialSecrets({
+      ...(given === undefined ? {} : { zuliprc: path.resolve(io.cwd, given) }),
+      env: io.env,
+    }),
+  ];
+}
+
+/**
  * Runs the app command through synth's `runApp` into a temporary directory (a plan must not
  * overwrite the `synth` output someone may be reviewing) and returns every organization's
  * desired state. What the app prints goes to stderr, so stdout stays the plan.
  */
-async function runAppCommand(app: string, io: CliIo): Promise<DesiredState[]> {
+async function runAppCommand(
+  app: string,
+  io: CliIo,
+  secrets: readonly string[],
+): Promise<DesiredState[]> {
   const outdir = mkdtempSync(path.join(tmpdir(), 'zulip-cdk-synth-'));
   try {
-    const result = await runApp({ app, outdir, cwd: io.cwd, env: io.env });
+    const result = await runApp({ app, outdir, cwd: io.cwd, env: io.env, secrets });
     if (result.stdout) io.stderr.write(result.stdout);
     if (result.stderr) io.stderr.write(result.stderr);
     return result.organizations.map((o) => o.state);
@@ -198,7 +219,7 @@ export async function loadDesiredStates(values: ParsedOptions, io: CliIo): Promi
     throw new UsageError(
       'say what to plan: --app CMD, --desired FILE, or an `app` in zulip-cdk.json or cdktf.json',
     );
-  return runAppCommand(app, io);
+  return runAppCommand(app, io, appSecrets(values, io));
 }
 
 /** Picks the one organization to plan (`--org ID` when the app declares several). */

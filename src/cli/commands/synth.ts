@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZulipCdkError } from '../../model/errors';
 import { runApp } from '../../synth/run-app';
+import { credentialSecrets } from '../../zulip/credentials';
 import { UsageError } from '../command';
 import type { Command } from '../command';
 import { resourceCounts, shownPath } from '../words';
@@ -57,7 +58,14 @@ where each went. No request is made to any Zulip server.
         : typeof config.output === 'string'
           ? config.output
           : 'zulip.out';
-    const result = await runApp({ app, outdir: output, cwd: io.cwd, env: io.env });
+    // The app runs without any Zulip credential in its environment (see appEnvironment).
+    const result = await runApp({
+      app,
+      outdir: output,
+      cwd: io.cwd,
+      env: io.env,
+      secrets: credentialSecrets({ env: io.env }),
+    });
     if (result.stdout)
       io.stderr.write(result.stdout.endsWith('\n') ? result.stdout : `${result.stdout}\n`);
     if (result.organizations.length === 0) {
