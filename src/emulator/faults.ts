@@ -1,8 +1,10 @@
+import { ZulipCdkError } from '../model/errors';
 import { compilePath } from './router';
 
 /**
  * Fault injection for tests: on a seeded fraction of requests, or on the Nth request matching
- * a route, delay the answer, answer 429 or 5xx, or destroy the socket.
+ * a route, delay the answer, answer 429 or 5xx, or destroy the socket; before the request is
+ * handled (nothing changes) or after (the change is made, the answer is lost).
  */
 export interface FaultRule {
   /** What happens. */
@@ -30,6 +32,14 @@ export interface FaultRule {
   readonly body?: 'zulip' | 'html';
   /** For `rate-limit`: the `Retry-After` seconds. Default 0.5. */
   readonly retryAfter?: number;
+  /**
+   * `before` (the default): the fault replaces the handling, so the request changes nothing.
+   * `after`: the request is handled first (its changes are made, and saved with `persist`),
+   * then the fault replaces the answer: the client cannot tell whether its write landed, as
+   * behind a proxy that timed out on a slow server. A `latency` fault `after` delays the
+   * answer. Rate limiting is decided before handling: `rate-limit` does not take `after`.
+   */
+  readonly when?: 'before' | 'after';
 }
 
 /** Fault settings: the rules and the seed of the generator for `fraction`. */
@@ -38,12 +48,13 @@ export interface FaultOptions {
   readonly rules: readonly FaultRule[];
 }
 
-/** A fault decided for one request. */
-export type FaultDecision =
+/** A fault decided for one request, and whether it comes before or after the handling. */
+export type FaultDecision = (
   | { kind: 'latency'; ms: number }
   | { kind: 'rate-limit'; retryAfter: number }
   | { kind: 'server-error'; status: number; body: 'zulip' | 'html' }
-  | { kind: 'drop' };
+  | { kind: 'drop' }
+) & { when: 'before' | 'after' };
 
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -73,6 +84,15 @@ export class FaultInjector {
 
   /** Replaces the rules (and resets counters and the generator). */
   public set(options: FaultOptions | undefined): void {
+    for (const rule of options?.rules ?? [])
+      if (rule.kind === 'rate-limit' && rule.when === 'after')
+        throw new ZulipCdkError(
+          'EMULATOR_FAULTS',
+          "A rate-limit fault is decided before the request is handled; it does not take when: 'after'.",
+          {
+            hint: "Leave `when` out of the rate-limit rule (or use a server-error or drop fault with when: 'after').",
+          },
+        );
     this.random = mulberry32(options?.seed ?? 1);
     this.rules = (options?.rules ?? []).map((rule) => ({
       rule,
@@ -81,7 +101,10 @@ export class FaultInjector {
     }));
   }
 
-  /** The faults for one request, in rule order (latency first, then at most one failure). */
+  /**
+   * The faults for one request, in rule order; the server applies those `before` the handling
+   * (latencies, then the first failure), then those `after` it.
+   */
   public decide(method: string, path: string): FaultDecision[] {
     const out: FaultDecision[] = [];
     for (const s of this.rules) {
@@ -96,12 +119,13 @@ export class FaultInjector {
       }
       if (rule.fraction !== undefined && this.random() < rule.fraction) hit = true;
       if (!hit) continue;
+      const when = rule.when ?? 'before';
       switch (rule.kind) {
         case 'latency':
-          out.push({ kind: 'latency', ms: rule.latencyMs ?? 100 });
+          out.push({ kind: 'latency', ms: rule.latencyMs ?? 100, when });
           break;
         case 'rate-limit':
-          out.push({ kind: 'rate-limit', retryAfter: rule.retryAfter ?? 0.5 });
+          out.push({ kind: 'rate-limit', retryAfter: rule.retryAfter ?? 0.5, when });
           break;
         case 'server-error': {
           const status = rule.status ?? 500;
@@ -109,11 +133,12 @@ export class FaultInjector {
             kind: 'server-error',
             status,
             body: rule.body ?? (status === 500 ? 'zulip' : 'html'),
+            when,
           });
           break;
         }
         case 'drop':
-          out.push({ kind: 'drop' });
+          out.push({ kind: 'drop', when });
           break;
       }
     }

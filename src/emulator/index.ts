@@ -16,14 +16,20 @@ import type { Clock, EventQueue, ServerCore } from './router';
 import { buildRouter } from './routes';
 import { DEMO_DOMAIN, demoOrg } from './seed';
 import { createListener } from './server';
-import type { RequestLogEntry, ResponseObserver } from './server';
+import type { RequestInterceptor, RequestLogEntry, ResponseObserver } from './server';
 import { addUser, completeOrgState, emptyOrg, parseOrgState, setRealmPlanType } from './state';
 import type { OrgState } from './state';
 
 export type { FaultOptions, FaultRule } from './faults';
 export type { RateLimitOptions } from './rate-limit';
 export type { Clock } from './router';
-export type { ObservedResponse, RequestLogEntry, ResponseObserver } from './server';
+export type {
+  InterceptedRequest,
+  ObservedResponse,
+  RequestInterceptor,
+  RequestLogEntry,
+  ResponseObserver,
+} from './server';
 export type { OrgState } from './state';
 export { PLAN_TYPES } from './state';
 export { QUEUE_IDLE_TIMEOUT_MS } from './routes/register';
@@ -69,6 +75,16 @@ export interface EmulatorOptions {
    * request, so it must not throw: collect problems and assert on them afterwards.
    */
   readonly observe?: ResponseObserver;
+  /**
+   * Sees every request once its body is read, before faults, authentication and the handler,
+   * and is awaited: a test can hold a request (to make two clients overlap) or act at a precise
+   * point of a client's run (kill it when its Nth write arrives). Returning `'drop'` destroys
+   * the connection without handling the request: nothing changes, and the client sees a
+   * dropped connection (logged with fault `intercepted`). With {@link observe}, which runs after
+   * the handler and before the answer is sent, a test can also act when a write has landed but
+   * its client has not heard of it.
+   */
+  readonly intercept?: RequestInterceptor;
 }
 
 /** A running emulator. */
@@ -185,6 +201,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       limiter: () => limiter,
       log: requestLog,
       ...(options.observe === undefined ? {} : { observe: options.observe }),
+      ...(options.intercept === undefined ? {} : { intercept: options.intercept }),
       ...(stateFile === undefined ? {} : { afterChange: () => stateFile.flush() }),
     }),
   );

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './errors';
-import type { FaultInjector } from './faults';
+import type { FaultDecision, FaultInjector } from './faults';
 import { Params } from './params';
 import { rateLimitMessage } from './rate-limit';
 import type { RateLimiter } from './rate-limit';
@@ -45,7 +45,25 @@ export interface ListenerDeps {
    * acknowledged is on disk. A failure answers 500.
    */
   readonly afterChange?: () => Promise<void>;
+  /** See `EmulatorOptions.intercept`. */
+  readonly intercept?: RequestInterceptor;
 }
+
+/** A request as an interceptor sees it: read, not yet handled. */
+export interface InterceptedRequest {
+  /** After a POST's `method` override. */
+  readonly method: string;
+  /** Path under `/api/v1`, without the query string. */
+  readonly path: string;
+}
+
+/**
+ * Called for every request before it is handled (see `EmulatorOptions.intercept`); awaited.
+ * `'drop'` destroys the connection without handling the request.
+ */
+export type RequestInterceptor = (
+  request: InterceptedRequest,
+) => void | 'drop' | Promise<void | 'drop'>;
 
 /** One API response, as an observer sees it. */
 export interface ObservedResponse {
@@ -59,7 +77,9 @@ export interface ObservedResponse {
 
 /**
  * Called for every JSON API response in Zulip's format (success, Zulip errors, 401, 404, 429
- * including injected ones); not for 405s or injected 5xx. Must not throw.
+ * including injected ones); not for 405s or injected 5xx. Must not throw. It is called after
+ * the request was handled and before the answer is sent, so a test can act at the moment a
+ * write has landed but its client has not heard of it (kill the client).
  */
 export type ResponseObserver = (response: ObservedResponse) => void;
 
@@ -148,6 +168,45 @@ export function createListener(
   };
 }
 
+/** An injected 5xx: Zulip's JSON for a 500, a proxy's HTML page for the others. */
+function sendServerError(res: ServerResponse, status: number, body: 'zulip' | 'html'): void {
+  if (body === 'zulip')
+    send(res, 500, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+  else {
+    res.writeHead(status, { 'Content-Type': 'text/html' });
+    res.end(`<html><body><h1>${status}</h1></body></html>`);
+  }
+}
+
+/**
+ * Faults decided `after` the handling (faults.ts): the request has been handled, its changes
+ * made; wait for latencies, then replace the answer by the first failure. True when the
+ * answer was replaced (the caller sends nothing more).
+ */
+async function answerLost(
+  faults: readonly FaultDecision[],
+  res: ServerResponse,
+  log: (status: number, extra: { code?: string; fault?: string }) => void,
+): Promise<boolean> {
+  for (const f of faults) {
+    if (f.kind === 'latency') {
+      await sleep(f.ms);
+      continue;
+    }
+    if (f.kind === 'drop') {
+      log(0, { fault: 'drop-after' });
+      res.socket?.destroy();
+      return true;
+    }
+    if (f.kind === 'server-error') {
+      log(f.status, { fault: 'server-error-after' });
+      sendServerError(res, f.status, f.body);
+      return true;
+    }
+  }
+  return false;
+}
+
 async function handle(
   deps: ListenerDeps,
   req: IncomingMessage,
@@ -207,7 +266,15 @@ async function handle(
     });
   };
 
-  for (const f of deps.faults.decide(method, path)) {
+  if (deps.intercept !== undefined && (await deps.intercept({ method, path })) === 'drop') {
+    log(0, { fault: 'intercepted' });
+    req.socket.destroy();
+    return;
+  }
+
+  const decided = deps.faults.decide(method, path);
+  const after = decided.filter((f) => f.when === 'after');
+  for (const f of decided.filter((d) => d.when === 'before')) {
     if (f.kind === 'latency') {
       await sleep(f.ms);
       continue;
@@ -230,12 +297,7 @@ async function handle(
       return;
     }
     log(f.status, { fault: 'server-error' });
-    if (f.body === 'zulip')
-      send(res, f.status, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
-    else {
-      res.writeHead(f.status, { 'Content-Type': 'text/html' });
-      res.end(`<html><body><h1>${f.status}</h1></body></html>`);
-    }
+    sendServerError(res, f.status, f.body);
     return;
   }
 
@@ -302,8 +364,9 @@ async function handle(
     const ignored = params.unsupported().sort();
     const out: Record<string, unknown> = { result: 'success', msg: '', ...data };
     if (ignored.length > 0) out.ignored_parameters_unsupported = ignored;
-    log(200);
     deliverEvents(core, pending);
+    if (await answerLost(after, res, log)) return;
+    log(200);
     deps.observe?.({ method, path, status: 200, body: out });
     send(res, 200, out, rateHeaders);
   } catch (e) {
@@ -311,6 +374,7 @@ async function handle(
     // Non-atomic endpoints keep what they applied before the error, and its events.
     if (handled) await deps.afterChange?.();
     deliverEvents(core, pending);
+    if (await answerLost(after, res, log)) return;
     log(e.status, { code: e.code });
     const errorBody = e.body();
     deps.observe?.({ method, path, status: e.status, body: errorBody });

@@ -221,6 +221,84 @@ describe('fault injection', () => {
   });
 });
 
+describe('faults after the handling, and interception', () => {
+  test("when: 'after': the write lands, the answer is a 5xx or a dropped connection", async () => {
+    const z = await startEmulator({
+      rateLimit: false,
+      faults: {
+        rules: [
+          { kind: 'server-error', method: 'POST', path: '/saved_snippets', nth: 1, when: 'after' },
+          { kind: 'drop', method: 'POST', path: '/saved_snippets', nth: 2, when: 'after' },
+          { kind: 'server-error', method: 'POST', path: '/saved_snippets', nth: 3 },
+        ],
+      },
+    });
+    try {
+      const owner = clientFor(z, 'owner');
+      const snippet = (title: string) => ({ title, content: 'x' });
+      const lost = await owner.call('POST', '/saved_snippets', snippet('a'), { validate: false });
+      expect(lost.status).toBe(500);
+      await expect(owner.post('/saved_snippets', snippet('b'))).rejects.toThrow();
+      const refused = await owner.call('POST', '/saved_snippets', snippet('c'), {
+        validate: false,
+      });
+      expect(refused.status).toBe(500);
+      // a and b landed although their answers were lost; c (a fault before) did not.
+      expect(z.org.snippets.map((s) => s.title)).toEqual(['Welcome', 'a', 'b']);
+      expect(z.requestLog.filter((e) => e.fault).map((e) => e.fault)).toEqual([
+        'server-error-after',
+        'drop-after',
+        'server-error',
+      ]);
+    } finally {
+      await z.close();
+    }
+  });
+
+  test('a rate-limit fault cannot come after the handling', async () => {
+    await expect(
+      startEmulator({ faults: { rules: [{ kind: 'rate-limit', when: 'after' }] } }),
+    ).rejects.toMatchObject({ code: 'EMULATOR_FAULTS' });
+  });
+
+  test('intercept: sees each request before it is handled, can hold it or drop it', async () => {
+    const seen: string[] = [];
+    let release = (): void => {};
+    const held = new Promise<void>((r) => (release = r));
+    const z = await startEmulator({
+      rateLimit: false,
+      intercept: async ({ method, path }) => {
+        const n = seen.push(`${method} ${path}`);
+        if (path === '/saved_snippets' && n === 1) await held;
+        return path === '/saved_snippets' && n === 2 ? 'drop' : undefined;
+      },
+    });
+    try {
+      const owner = clientFor(z, 'owner');
+      let answered = false;
+      const first = owner.post('/saved_snippets', { title: 'held', content: 'x' }).then((r) => {
+        answered = true;
+        return r;
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      // Held: not handled yet.
+      expect(answered).toBe(false);
+      expect(z.org.snippets.map((s) => s.title)).toEqual(['Welcome']);
+      await expect(
+        owner.post('/saved_snippets', { title: 'dropped', content: 'x' }),
+      ).rejects.toThrow();
+      release();
+      expectSuccess(await first);
+      expectSuccess(await owner.get('/users/me'));
+      expect(z.org.snippets.map((s) => s.title)).toEqual(['Welcome', 'held']);
+      expect(seen).toEqual(['POST /saved_snippets', 'POST /saved_snippets', 'GET /users/me']);
+      expect(z.requestLog.map((e) => e.fault ?? e.status)).toEqual(['intercepted', 200, 200]);
+    } finally {
+      await z.close();
+    }
+  });
+});
+
 describe('event queues', () => {
   test('expire after 10 minutes idle with BAD_EVENT_QUEUE_ID', async () => {
     const clock = fakeClock();
