@@ -109,8 +109,8 @@ export class ApplyProgress {
       case 'read':
         this.line(
           event.reason === 'verify'
-            ? `Read the organization again (${count(event.requests, 'request')}) and planned again from the plan's configuration, to see what landed or changed since the plan`
-            : `Re-read the organization (${count(event.requests, 'request')}) to see whether a create whose answer was lost landed`,
+            ? `Read the organization again (${count(event.requests, 'request')}) and planned again from the plan's own configuration, to find what already landed and what was edited meanwhile`
+            : `Re-read the organization (${count(event.requests, 'request')}) to see whether a change that failed or got no answer was made`,
         );
         break;
       case 'conflict':

@@ -6,7 +6,7 @@
  * flight (the emulator made the change, the child dies before it hears of it). Then:
  *
  * (a) the journal exists and is true: JSON Lines, a `journal` header, one `change` event per
- *     finished change, no `finish`; every change it calls applied is live, and every create
+ *     finished change, no `end`; every change it calls applied is live, and every create
  *     whose answer the child received before the kill is in it (written as apply goes);
  * (b) re-applying the same plan file exits 0, reports every change as done, and the next plan
  *     is empty;
@@ -147,7 +147,7 @@ interface JournalFile {
   readonly header: Record<string, unknown>;
   /** The `entry` of every `change` event, in order. */
   readonly changes: readonly JournalChange[];
-  /** Whether the last line is the `finish` event. */
+  /** Whether the last line is the journal's `end`. */
   readonly finished: boolean;
 }
 
@@ -170,7 +170,7 @@ function readJournal(file: string): JournalFile {
     .filter((ev) => ev.type === 'change')
     .map((ev) => ev.entry as JournalChange)
     .filter((entry) => typeof entry?.id === 'string' && typeof entry.status === 'string');
-  return { header, changes, finished: events.at(-1)?.type === 'finish' };
+  return { header, changes, finished: events.at(-1)?.type === 'end' };
 }
 
 /** `id status` of the changes that are not recovered, for readable failures. */

@@ -359,18 +359,27 @@ export async function applyPlan(
         applied(id);
         return;
       } catch (e) {
-        if (isMismatch(e)) {
-          const partly = partialWriteOf(e);
-          finish(c, 'conflict', {
-            message:
-              partly === undefined
-                ? "Zulip refused it: a setting's value changed since the plan (EXPECTATION_MISMATCH); not written"
-                : `Zulip refused it: a setting's value changed since the plan (EXPECTATION_MISMATCH); ${describePartialWrite(partly)}; plan again to see what is left`,
-          });
-          if (fold) finish(fold, 'skipped', { message: `not run: ${c.id} changed since the plan` });
+        if (c.action !== 'create') {
+          // Refused, or no answer: another apply of the same plan (or someone by hand) may have
+          // made it meanwhile. Plan again from the plan's configuration on a fresh read: if
+          // nothing is left of this change, it is done; otherwise report it as it was.
+          if (await landedMeanwhile(c, e)) return;
+          if (isMismatch(e)) {
+            const partly = partialWriteOf(e);
+            finish(c, 'conflict', {
+              message:
+                partly === undefined
+                  ? "Zulip refused it: a setting's value changed since the plan (EXPECTATION_MISMATCH); not written"
+                  : `Zulip refused it: a setting's value changed since the plan (EXPECTATION_MISMATCH); ${describePartialWrite(partly)}; plan again to see what is left`,
+            });
+            if (fold)
+              finish(fold, 'skipped', { message: `not run: ${c.id} changed since the plan` });
+            return;
+          }
+          fail(c, e);
           return;
         }
-        if (c.action !== 'create' || attempt >= 2) {
+        if (attempt >= 2) {
           fail(c, e);
           return;
         }
@@ -406,6 +415,28 @@ export async function applyPlan(
         // Not there: safe to send once more.
       }
     }
+  };
+
+  /**
+   * After a change other than a create failed: true (and the change finished as done) when a
+   * fresh read shows it landed, by this request or by someone else meanwhile.
+   */
+  const landedMeanwhile = async (c: Change, e: unknown): Promise<boolean> => {
+    try {
+      const n = target.requestCount();
+      const fresh = await target.readLive();
+      emit({ type: 'read', reason: 'check-create', requests: target.requestCount() - n });
+      ctx.setLive(fresh);
+      if (reconcile(plan, fresh).verdicts.get(c.id)?.status !== 'done') return false;
+    } catch {
+      return false;
+    }
+    finish(c, 'done', {
+      message: `${outcomeUnknown(e) ? 'the request failed without an answer, but' : `Zulip refused it (${toApplyError(e).message}), but`} a re-read shows it made (by this request, or meanwhile by another apply or by hand)`,
+    });
+    const fold = exec.folds.get(c.id);
+    if (fold) finish(fold, 'skipped', { message: `not run: ${c.id} was made meanwhile` });
+    return true;
   };
 
   const snippetsAtStart = new Set(live.savedSnippets.map((s) => s.id));

@@ -135,7 +135,7 @@ export type ApplyEvent =
     }
   | {
       readonly type: 'read';
-      /** `verify`: before writing; `check-create`: whether a create with an unknown outcome landed. */
+      /** `verify`: before writing; `check-create`: whether a change that failed (or got no answer) landed. */
       readonly reason: 'verify' | 'check-create';
       readonly requests: number;
     }
