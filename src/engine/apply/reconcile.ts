@@ -90,7 +90,7 @@ function checkUnchanged(saved: Plan, replan: Plan, now: ReadonlyMap<string, Chan
  * objects created since, dependencies that landed): what must be equal for `r` to be `s`.
  */
 function comparable(c: Change): unknown {
-  const { dependsOn: _d, ...rest } = c as Change & { tags?: unknown };
+  const { dependsOn: _d, ...rest } = c;
   const out = { ...rest } as Record<string, unknown>;
   if ('liveId' in out) out.liveId = null;
   if (c.action === 'membership') {
