@@ -162,6 +162,14 @@ export interface LoadCredentialsOptions {
 
 const ENV_VARS = ['ZULIP_EMAIL', 'ZULIP_API_KEY', 'ZULIP_SITE'] as const;
 
+/** Expands `~` (to `home`) and makes a path absolute, as the zuliprc options are read. */
+function pathExpander(home: string): (p: string) => string {
+  return (p) => {
+    const e = p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
+    return isAbsolute(e) ? e : resolve(e);
+  };
+}
+
 /**
  * Finds the credentials to use. Precedence, first match wins:
  *
@@ -179,10 +187,7 @@ export function loadCredentials(options: LoadCredentialsOptions = {}): ZulipCred
   const env = options.env ?? process.env;
   const home = options.homeDir ?? homedir();
   const read = options.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
-  const expand = (p: string): string => {
-    const e = p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
-    return isAbsolute(e) ? e : resolve(e);
-  };
+  const expand = pathExpander(home);
 
   if (options.zuliprc !== undefined && options.zuliprc !== '') {
     return fromZuliprc(expand(options.zuliprc), 'option', read, expand);
@@ -305,10 +310,7 @@ export function credentialSecrets(options: LoadCredentialsOptions = {}): string[
   const env = options.env ?? process.env;
   const home = options.homeDir ?? homedir();
   const read = options.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
-  const expand = (p: string): string => {
-    const e = p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
-    return isAbsolute(e) ? e : resolve(e);
-  };
+  const expand = pathExpander(home);
   const out = new Set<string>();
   const addKey = (key: string | undefined, email: string | undefined): void => {
     const k = (key ?? '').trim();
