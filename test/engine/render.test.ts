@@ -108,6 +108,23 @@ describe('renderers', () => {
     expect(md).toContain('````diff');
   });
 
+  it('markdown: names that start with @ do not mention anyone in the comment; e-mails stay', () => {
+    const md = renderMarkdown({
+      ...p,
+      warnings: [
+        {
+          code: 'UNDECLARED',
+          message:
+            'channel "@security-team" (owner alice@example.com) is not declared; cc @everyone',
+        },
+      ],
+    });
+    expect(md).not.toMatch(/(^|[\s("])@[a-z]/m);
+    expect(md).toContain('@\u200bsecurity-team');
+    expect(md).toContain('@\u200beveryone');
+    expect(md).toContain('alice@example.com');
+  });
+
   it('json is the saved-plan format and reads back', () => {
     const json = renderJson(p);
     expect(json).toMatchSnapshot();

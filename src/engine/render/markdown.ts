@@ -48,7 +48,14 @@ function escapeHtml(s: string): string {
 
 /** Escapes Markdown inline text (outside code blocks). */
 function escapeMd(s: string): string {
-  return escapeHtml(s).replace(/([\\`*_[\]|])/g, '\\$1');
+  return (
+    escapeHtml(s)
+      .replace(/([\\`*_[\]|])/g, '\\$1')
+      // A name or description that starts a word with `@` would mention (and notify) a user or
+      // team in the pull-request comment: a zero-width space after it keeps it plain text.
+      // E-mail addresses (a letter before the `@`) are left as they are.
+      .replace(/(^|[^\p{L}\p{N}_.+-])@(?=[\p{L}\p{N}_-])/gu, '$1@\u200b')
+  );
 }
 
 /** A code fence longer than any run of backticks in the content (snippets may hold fences). */
