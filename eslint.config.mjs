@@ -29,12 +29,298 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       'no-console': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
     },
   },
   {
     // Only the CLI prints.
     files: ['src/cli/**/*.ts', 'bench/**/*.ts', 'examples/**/*.ts'],
     rules: { 'no-console': 'off' },
+  },
+  // Layers: arrows point down (cli -> constructs/synth/engine/zulip/emulator/import -> model).
+  {
+    files: ['src/model/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../cli/*',
+                '../../cli/*',
+                '../cli',
+                '../../cli',
+                '../constructs/*',
+                '../../constructs/*',
+                '../constructs',
+                '../../constructs',
+                '../synth/*',
+                '../../synth/*',
+                '../synth',
+                '../../synth',
+                '../engine/*',
+                '../../engine/*',
+                '../engine',
+                '../../engine',
+                '../zulip/*',
+                '../../zulip/*',
+                '../zulip',
+                '../../zulip',
+                '../emulator/*',
+                '../../emulator/*',
+                '../emulator',
+                '../../emulator',
+                '../import/*',
+                '../../import/*',
+                '../import',
+                '../../import',
+              ],
+              message:
+                'src/model imports no other layer (see ARCHITECTURE.md: arrows point down).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../cli/*',
+                '../../cli/*',
+                '../cli',
+                '../../cli',
+                '../constructs/*',
+                '../../constructs/*',
+                '../constructs',
+                '../../constructs',
+                '../synth/*',
+                '../../synth/*',
+                '../synth',
+                '../../synth',
+                '../zulip/*',
+                '../../zulip/*',
+                '../zulip',
+                '../../zulip',
+                '../emulator/*',
+                '../../emulator/*',
+                '../emulator',
+                '../../emulator',
+                '../import/*',
+                '../../import/*',
+                '../import',
+                '../../import',
+              ],
+              message: 'src/engine may import only model (see ARCHITECTURE.md: arrows point down).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/emulator/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../cli/*',
+                '../../cli/*',
+                '../cli',
+                '../../cli',
+                '../constructs/*',
+                '../../constructs/*',
+                '../constructs',
+                '../../constructs',
+                '../synth/*',
+                '../../synth/*',
+                '../synth',
+                '../../synth',
+                '../engine/*',
+                '../../engine/*',
+                '../engine',
+                '../../engine',
+                '../zulip/*',
+                '../../zulip/*',
+                '../zulip',
+                '../../zulip',
+                '../import/*',
+                '../../import/*',
+                '../import',
+                '../../import',
+              ],
+              message:
+                'src/emulator may import only model (see ARCHITECTURE.md: arrows point down).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/import/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../cli/*',
+                '../../cli/*',
+                '../cli',
+                '../../cli',
+                '../constructs/*',
+                '../../constructs/*',
+                '../constructs',
+                '../../constructs',
+                '../synth/*',
+                '../../synth/*',
+                '../synth',
+                '../../synth',
+                '../zulip/*',
+                '../../zulip/*',
+                '../zulip',
+                '../../zulip',
+                '../emulator/*',
+                '../../emulator/*',
+                '../emulator',
+                '../../emulator',
+              ],
+              message:
+                'src/import may import only model, engine (see ARCHITECTURE.md: arrows point down).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/zulip/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../cli/*',
+                '../../cli/*',
+                '../cli',
+                '../../cli',
+                '../constructs/*',
+                '../../constructs/*',
+                '../constructs',
+                '../../constructs',
+                '../synth/*',
+                '../../synth/*',
+                '../synth',
+                '../../synth',
+                '../emulator/*',
+                '../../emulator/*',
+                '../emulator',
+                '../../emulator',
+                '../import/*',
+                '../../import/*',
+                '../import',
+                '../../import',
+              ],
+              message:
+                'src/zulip may import only model, engine (see ARCHITECTURE.md: arrows point down).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/constructs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../cli/*',
+                '../../cli/*',
+                '../cli',
+                '../../cli',
+                '../engine/*',
+                '../../engine/*',
+                '../engine',
+                '../../engine',
+                '../zulip/*',
+                '../../zulip/*',
+                '../zulip',
+                '../../zulip',
+                '../emulator/*',
+                '../../emulator/*',
+                '../emulator',
+                '../../emulator',
+                '../import/*',
+                '../../import/*',
+                '../import',
+                '../../import',
+              ],
+              message:
+                'src/constructs may import only model, synth (see ARCHITECTURE.md: arrows point down).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/synth/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../cli/*',
+                '../../cli/*',
+                '../cli',
+                '../../cli',
+                '../engine/*',
+                '../../engine/*',
+                '../engine',
+                '../../engine',
+                '../zulip/*',
+                '../../zulip/*',
+                '../zulip',
+                '../../zulip',
+                '../emulator/*',
+                '../../emulator/*',
+                '../emulator',
+                '../../emulator',
+                '../import/*',
+                '../../import/*',
+                '../import',
+                '../../import',
+              ],
+              message:
+                'src/synth may import only model, constructs (see ARCHITECTURE.md: arrows point down).',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['test/**/*.ts'],
