@@ -5,7 +5,7 @@ import type { IConstruct } from 'constructs';
 import { reportError } from '../synth/error-file';
 import { readManifest, writeManifest } from '../synth/manifest';
 import type { ManifestEntry } from '../synth/manifest';
-import { buildDesiredState, desiredStateFileName, writeDesiredState } from '../synth/synthesizer';
+import { buildDesiredState, desiredStateFileName, writeDesiredState } from './synthesizer';
 import { ValidationError, collectProblems } from '../synth/validation';
 import type { Organization } from './organization';
 import { APP, ORGANIZATION, brand, hasBrand } from './symbols';

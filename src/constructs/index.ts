@@ -11,3 +11,5 @@ export * from './code-playground';
 export * from './saved-snippet';
 export * from './user';
 export * from './subscription-settings';
+export * from './synthesizer';
+export * from './testing';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Prune } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
 import { PRUNABLE_KINDS } from '../model/kinds';
-import { registerCdktfSynthesis } from '../synth/cdktf';
+import { registerCdktfSynthesis } from './cdktf';
 import { checkProps } from './props';
 import type { ZulipResource } from './resource';
 import { ORGANIZATION, RESOURCE, brand, hasBrand } from './symbols';

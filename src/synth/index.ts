@@ -1,8 +1,6 @@
 export * from './stable-json';
 export * from './validation';
-export * from './synthesizer';
 export * from './manifest';
 export * from './run-app';
 export * from './json-schema';
-export * from './testing';
 export { ERROR_FILE_ENV } from './error-file';

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import type { IConstruct } from 'constructs';
 import { ZulipCdkError } from '../model/errors';
-import type { Organization } from '../constructs/organization';
-import { reportError } from './error-file';
-import type { ManifestEntry } from './manifest';
-import { manifestPath, writeManifest } from './manifest';
+import type { Organization } from './organization';
+import { reportError } from '../synth/error-file';
+import type { ManifestEntry } from '../synth/manifest';
+import { manifestPath, writeManifest } from '../synth/manifest';
 import { synthesizeOrganization, writeDesiredState } from './synthesizer';
 
 /**

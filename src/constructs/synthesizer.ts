@@ -13,9 +13,9 @@ import type {
   DesiredUserGroup,
 } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
-import type { Organization } from '../constructs/organization';
-import { compareStrings, stableStringify } from './stable-json';
-import { assertValid } from './validation';
+import type { Organization } from './organization';
+import { compareStrings, stableStringify } from '../synth/stable-json';
+import { assertValid } from '../synth/validation';
 
 /** The file name of an organization's desired state. */
 export function desiredStateFileName(orgId: string): string {

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IConstruct } from 'constructs';
 import type { DesiredState } from '../model/desired-state';
-import { App } from '../constructs/app';
-import type { AppProps } from '../constructs/app';
-import { Organization } from '../constructs/organization';
-import type { OrganizationProps } from '../constructs/organization';
-import { stableStringify } from './stable-json';
+import { App } from './app';
+import type { AppProps } from './app';
+import { Organization } from './organization';
+import type { OrganizationProps } from './organization';
+import { stableStringify } from '../synth/stable-json';
 import { synthesizeOrganization } from './synthesizer';
-import { collectProblems } from './validation';
-import type { ValidationProblem } from './validation';
+import { collectProblems } from '../synth/validation';
+import type { ValidationProblem } from '../synth/validation';
 
 /**
  * Helpers for unit-testing your own organization: synthesize in memory (no files, no
