@@ -1,6 +1,5 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
-import { channelNameKey } from '../model/address';
 import type { DesiredChannelFolder } from '../model/desired-state';
 import type { ChannelFolderProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
@@ -69,10 +68,6 @@ export class ChannelFolder extends ZulipResource {
   /** Whether the folder is declared archived. */
   public get archived(): boolean {
     return this.props.archived === true;
-  }
-
-  protected override compareKey(key: string): string {
-    return channelNameKey(key);
   }
 
   protected describeKey(): string {

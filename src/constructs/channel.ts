@@ -1,6 +1,5 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
-import { channelNameKey } from '../model/address';
 import type { DesiredChannel, Retention } from '../model/desired-state';
 import type { ChannelProperty } from '../model/ignorable';
 import { LIMITS, MEMBERSHIP_MODES, TOPICS_POLICIES } from '../model/kinds';
@@ -252,10 +251,6 @@ export class Channel extends ZulipResource {
   public addSubscribers(...subscribers: Subscriber[]): this {
     this.extraSubscribers.push(...subscribers);
     return this;
-  }
-
-  protected override compareKey(key: string): string {
-    return channelNameKey(key);
   }
 
   protected describeKey(): string {

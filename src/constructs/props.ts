@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IGNORABLE_PROPERTIES } from '../model/ignorable';
+import { KIND_SPECS } from '../model/kinds';
 import type { ResourceKind } from '../model/kinds';
 import { closest } from '../model/spelling';
 import { Permission, isGroupReference } from './permission';
@@ -36,7 +36,7 @@ export const permissionSchema = z.custom<PermissionValue>(
 export function lifecycleShape(kind: ResourceKind) {
   return {
     protect: z.boolean().optional(),
-    ignoreChanges: z.array(z.enum(IGNORABLE_PROPERTIES[kind] as readonly string[])).optional(),
+    ignoreChanges: z.array(z.enum(KIND_SPECS[kind].ignorable as readonly string[])).optional(),
     renamedFrom: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
   };
 }

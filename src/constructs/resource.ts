@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import type { IConstruct } from 'constructs';
 import type { Lifecycle } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
+import { KIND_SPECS } from '../model/kinds';
 import type { ResourceKind } from '../model/kinds';
 import { checkProps } from './props';
 import type { z } from 'zod';
@@ -109,9 +110,9 @@ export abstract class ZulipResource extends Construct {
   /** The checks of this resource beyond its props schema. */
   protected abstract validateResource(): string[];
 
-  /** How keys compare for duplicates (e.g. case-insensitively for channels). */
+  /** How keys compare for duplicates: as Zulip compares them (case-insensitively for channels). */
   protected compareKey(key: string): string {
-    return key;
+    return KIND_SPECS[this.resourceKind].compareKey(key);
   }
 
   /** The key a `renamedFrom` entry stands for (playgrounds add their language). */

@@ -1,6 +1,5 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
-import { channelNameKey } from '../model/address';
 import type { DesiredSubscriptionSettings } from '../model/desired-state';
 import type { SubscriptionSettingsProperty } from '../model/ignorable';
 import { isHexColor } from '../model/rules';
@@ -107,10 +106,6 @@ export class SubscriptionSettings extends ZulipResource {
 
   public get naturalKey(): string {
     return this.channel.channelName;
-  }
-
-  protected override compareKey(key: string): string {
-    return channelNameKey(key);
   }
 
   protected describeKey(): string {

@@ -1,18 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DESIRED_STATE_FORMAT_VERSION, DesiredStateSchema } from '../model/desired-state';
-import type {
-  DesiredChannel,
-  DesiredChannelFolder,
-  DesiredLinkifier,
-  DesiredPlayground,
-  DesiredSavedSnippet,
-  DesiredState,
-  DesiredSubscriptionSettings,
-  DesiredUser,
-  DesiredUserGroup,
-} from '../model/desired-state';
+import type { DesiredState } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
+import { KIND_SPECS, RESOURCE_KINDS } from '../model/kinds';
 import type { Organization } from './organization';
 import { compareStrings, stableStringify } from '../synth/stable-json';
 import { assertValid } from '../synth/validation';
@@ -27,7 +18,7 @@ export function desiredStateFileName(orgId: string): string {
  * tree (callers validate first). Orders follow the comments of the DesiredState schema.
  */
 export function buildDesiredState(org: Organization): DesiredState {
-  const state: DesiredState = {
+  const state = {
     formatVersion: DESIRED_STATE_FORMAT_VERSION,
     organization: {
       id: org.orgId,
@@ -35,45 +26,13 @@ export function buildDesiredState(org: Organization): DesiredState {
       prune: { ...org.prune },
       ...(org.maxRemovals !== undefined && { maxRemovals: org.maxRemovals }),
     },
-    channelFolders: [],
-    userGroups: [],
-    channels: [],
-    linkifiers: [],
-    playgrounds: [],
-    savedSnippets: [],
-    users: [],
-    subscriptionSettings: [],
-  };
-  for (const r of org._resources()) {
-    const d = r._toDesired();
-    switch (r.resourceKind) {
-      case 'channelFolder':
-        state.channelFolders.push(d as DesiredChannelFolder);
-        break;
-      case 'userGroup':
-        state.userGroups.push(d as DesiredUserGroup);
-        break;
-      case 'channel':
-        state.channels.push(d as DesiredChannel);
-        break;
-      case 'linkifier':
-        state.linkifiers.push(d as DesiredLinkifier);
-        break;
-      case 'playground':
-        state.playgrounds.push(d as DesiredPlayground);
-        break;
-      case 'savedSnippet':
-        state.savedSnippets.push(d as DesiredSavedSnippet);
-        break;
-      case 'user':
-        state.users.push(d as DesiredUser);
-        break;
-      case 'subscriptionSettings':
-        state.subscriptionSettings.push(d as DesiredSubscriptionSettings);
-        break;
-    }
-  }
-  // Folders and linkifiers stay in declaration order (_resources() is in that order).
+    ...Object.fromEntries(RESOURCE_KINDS.map((k) => [KIND_SPECS[k].collection, []])),
+  } as DesiredState;
+  // Each entry goes to its kind's collection; the schema check below catches a wrong shape.
+  for (const r of org._resources())
+    (state[KIND_SPECS[r.resourceKind].collection] as object[]).push(r._toDesired());
+  // Ordered kinds (`ordered` in the registry: folders, linkifiers) stay in declaration order
+  // (_resources() is in that order); the others are sorted by their natural key.
   state.userGroups.sort((a, b) => compareStrings(a.name, b.name));
   state.channels.sort((a, b) => compareStrings(a.name, b.name));
   state.playgrounds.sort(

@@ -73,10 +73,6 @@ export class User extends ZulipResource {
     return this.props.role;
   }
 
-  protected override compareKey(key: string): string {
-    return key.toLowerCase();
-  }
-
   protected describeKey(): string {
     return `user '${this.email}'`;
   }

@@ -1,5 +1,5 @@
 import { parseResourceAddress } from '../model/address';
-import { ROLES } from '../model/kinds';
+import { KIND_SPECS, ROLES } from '../model/kinds';
 import type { ResourceKind, RoleName } from '../model/kinds';
 import type { LiveChannel, LiveState, LiveUserGroup } from '../model/live-state';
 import { changeTags } from './change-tags';
@@ -17,17 +17,6 @@ export interface ChangeMeta {
   /** Subscription settings wait for the account's subscription to the channel. */
   afterMembershipOf?: string;
 }
-
-const KIND_RANK: Record<ResourceKind, number> = {
-  channelFolder: 0,
-  userGroup: 1,
-  channel: 2,
-  subscriptionSettings: 3,
-  linkifier: 4,
-  playground: 5,
-  savedSnippet: 6,
-  user: 7,
-};
 
 const ACTION_RANK: Record<ChangeAction, number> = {
   unarchive: 0,
@@ -55,7 +44,7 @@ function rank(c: Change): number {
   if (removal) phase = 1;
   if (c.action === 'reorder') phase = 2;
   if (c.kind === 'user') phase = 3;
-  return phase * 1000 + KIND_RANK[c.kind] * 10 + ACTION_RANK[c.action];
+  return phase * 1000 + KIND_SPECS[c.kind].rank * 10 + ACTION_RANK[c.action];
 }
 
 /** Actions on the same address that must precede an action. */

@@ -14,8 +14,15 @@ import { ZulipCdkError } from '../model/errors';
 import { FEATURES, supports } from '../model/features';
 import type { FeatureName } from '../model/features';
 import { canonicalGroupSetting, groupSettingsEqual } from '../model/group-setting';
-import { ROLES, SUBSCRIPTION_PROPERTIES, isSystemGroupName, roleName } from '../model/kinds';
-import type { SubscriptionPropertyName } from '../model/kinds';
+import {
+  KIND_SPECS,
+  ROLES,
+  SUBSCRIPTION_PROPERTIES,
+  creatorDefault,
+  isSystemGroupName,
+  roleName,
+} from '../model/kinds';
+import type { PrunableKind, SubscriptionPropertyName } from '../model/kinds';
 import type {
   LiveChannel,
   LiveChannelFolder,
@@ -520,14 +527,6 @@ class Planner {
     return canonicalGroupSetting({ users, groups: value.groups });
   }
 
-  /** Zulip's `{creator}` default: the anonymous group of the creator (`role:nobody` without one). */
-  private creatorDefault(creatorId: number | null): GroupSettingValue {
-    if (creatorId === null) return 'role:nobody';
-    const u = this.idx.usersById.get(creatorId);
-    if (u && !u.isActive) return 'role:nobody';
-    return { users: [this.idx.emailOf(creatorId)], groups: [] };
-  }
-
   private permissionSupported(info: PermissionSettingInfo): boolean {
     return info.feature === undefined || this.supports(info.feature);
   }
@@ -552,7 +551,9 @@ class Planner {
       if (!this.permissionSupported(info)) continue;
       const value = declared[name];
       const fallback =
-        info.default === 'creator' ? this.creatorDefault(this.live.me.userId) : info.default;
+        info.default === 'creator'
+          ? creatorDefault(this.live.me.userId, this.idx.usersById)
+          : info.default;
       const after = value !== undefined ? this.desiredGroupSetting(value, address, path) : fallback;
       if (groupsIn(after).some((g) => later.has(g))) {
         props[`permissions.${name}`] = fallback;
@@ -646,7 +647,7 @@ class Planner {
       else if (info.default === 'creator') {
         // Without a known creator we cannot tell what Zulip's default was: leave it.
         if (creatorId === null) continue;
-        after = this.creatorDefault(creatorId);
+        after = creatorDefault(creatorId, this.idx.usersById);
       } else after = info.default;
       const before = this.idx.groupSettingToNatural(old);
       if (groupSettingsEqual(before, after)) continue;
@@ -823,7 +824,7 @@ class Planner {
       // Undeclared folders keep their slot, archived ones included (Zulip's reorder lists them).
       liveEntries.set(l.id, { key: l.name, id: l.id });
       if (l.archived) continue;
-      this.undeclared('channelFolder', l.name, l.id, 'archive', {
+      this.undeclared('channelFolder', l.name, l.id, {
         name: l.name,
         description: l.description,
       });
@@ -858,14 +859,12 @@ class Planner {
     }
   }
 
-  /** An undeclared live object: removed when pruning is on for its kind, else a warning. */
-  private undeclared(
-    kind: 'channelFolder' | 'userGroup' | 'channel' | 'linkifier' | 'playground' | 'savedSnippet',
-    key: string,
-    liveId: number,
-    action: 'archive' | 'deactivate' | 'delete',
-    before: Props,
-  ): boolean {
+  /**
+   * An undeclared live object: removed (with its kind's removal action) when pruning is on for
+   * its kind, else a warning.
+   */
+  private undeclared(kind: PrunableKind, key: string, liveId: number, before: Props): boolean {
+    const action = KIND_SPECS[kind].removal;
     const address = resourceAddress(kind, key);
     if (this.desired.organization.prune[kind] === true && this.referenced.has(address)) {
       // Deactivating a group (or archiving a folder) the config still uses would fail in Zulip.
@@ -1044,7 +1043,7 @@ class Planner {
     }
     for (const l of this.live.userGroups) {
       if (claimed.has(l.id) || l.isSystemGroup || l.deactivated) continue;
-      const deactivated = this.undeclared('userGroup', l.name, l.id, 'deactivate', {
+      const deactivated = this.undeclared('userGroup', l.name, l.id, {
         name: l.name,
         description: l.description,
       });
@@ -1068,7 +1067,7 @@ class Planner {
     l: LiveUserGroup,
   ): void {
     const props: PropertyChange[] = [];
-    const after = this.creatorDefault(this.live.me.userId);
+    const after = creatorDefault(this.live.me.userId, this.idx.usersById);
     for (const [name, info] of Object.entries(
       GROUP_PERMISSIONS as Record<string, PermissionSettingInfo>,
     )) {
@@ -1352,7 +1351,7 @@ class Planner {
     this.warnLeftOut();
     for (const l of this.live.channels) {
       if (claimed.has(l.id) || l.archived) continue;
-      this.undeclared('channel', l.name, l.id, 'archive', {
+      this.undeclared('channel', l.name, l.id, {
         name: l.name,
         description: l.description,
         private: l.private,
@@ -1636,7 +1635,7 @@ class Planner {
     }
     for (const l of this.live.linkifiers) {
       if (claimed.has(l.id)) continue;
-      const deleted = this.undeclared('linkifier', l.pattern, l.id, 'delete', {
+      const deleted = this.undeclared('linkifier', l.pattern, l.id, {
         pattern: l.pattern,
         urlTemplate: l.urlTemplate,
       });
@@ -1725,7 +1724,7 @@ class Planner {
     }
     for (const l of this.live.playgrounds) {
       if (claimed.has(l.id)) continue;
-      this.undeclared('playground', playgroundKey(l), l.id, 'delete', {
+      this.undeclared('playground', playgroundKey(l), l.id, {
         name: l.name,
         pygmentsLanguage: l.pygmentsLanguage,
         urlTemplate: l.urlTemplate,
@@ -1793,7 +1792,7 @@ class Planner {
       if (claimed.has(l.id)) continue;
       // Duplicates get their id in the key so each has its own address.
       const key = byTitle.get(l.title)?.id === l.id ? l.title : `${l.title}#${l.id}`;
-      this.undeclared('savedSnippet', key, l.id, 'delete', { title: l.title, content: l.content });
+      this.undeclared('savedSnippet', key, l.id, { title: l.title, content: l.content });
     }
   }
 

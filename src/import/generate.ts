@@ -2,8 +2,15 @@ import { LiveIndex, normaliseChannelDescription, retentionToNatural } from '../e
 import { supports } from '../model/features';
 import type { GroupSettingValue } from '../model/desired-state';
 import { groupSettingsEqual } from '../model/group-setting';
-import { ROLES, isSystemGroupName, roleName } from '../model/kinds';
-import type { RoleName, SystemGroupName } from '../model/kinds';
+import {
+  KIND_SPECS,
+  LISTED_KINDS,
+  ROLES,
+  creatorDefault,
+  isSystemGroupName,
+  roleName,
+} from '../model/kinds';
+import type { KindCollection, RoleName, SystemGroupName } from '../model/kinds';
 import type {
   LiveChannel,
   LiveChannelFolder,
@@ -17,18 +24,11 @@ import { arr, commentLines, printCall, printImport, raw, ref, str } from './code
 import type { Entry, Expr, RefResolver, RefTarget } from './code';
 import { NameAllocator, constructIdFor, identifierFor } from './names';
 
-/** The kinds `import --include` accepts. */
-export const IMPORT_KINDS = [
-  'channels',
-  'channelFolders',
-  'userGroups',
-  'linkifiers',
-  'playgrounds',
-  'savedSnippets',
-  'users',
-  'subscriptionSettings',
-] as const;
-export type ImportKind = (typeof IMPORT_KINDS)[number];
+/** The kinds `import --include` accepts: the desired state's collection names. */
+export type ImportKind = KindCollection;
+export const IMPORT_KINDS: readonly ImportKind[] = LISTED_KINDS.map(
+  (k) => KIND_SPECS[k].collection,
+);
 
 /**
  * Which channels get their subscribers imported (with mode `exact`): `private` (the default:
@@ -208,16 +208,10 @@ class Importer {
   private readonly refs = new Map<string, Set<FileKey>>();
   private readonly ids = new NameAllocator('-');
   private readonly vars = new NameAllocator();
-  private readonly counts: Record<ImportKind, number> = {
-    channels: 0,
-    channelFolders: 0,
-    userGroups: 0,
-    linkifiers: 0,
-    playgrounds: 0,
-    savedSnippets: 0,
-    users: 0,
-    subscriptionSettings: 0,
-  };
+  private readonly counts = Object.fromEntries(IMPORT_KINDS.map((k) => [k, 0])) as Record<
+    ImportKind,
+    number
+  >;
   /** Selected objects (IDs). */
   private readonly groupIds = new Set<number>();
   private readonly channelIds = new Set<number>();
@@ -343,13 +337,6 @@ class Importer {
     return ref(kind, key);
   }
 
-  /** Zulip's `{creator}` default as the planner computes it. */
-  private creatorDefault(creatorId: number): GroupSettingValue {
-    const u = this.idx.usersById.get(creatorId);
-    if (!u || !u.isActive) return 'role:nobody';
-    return { users: [this.idx.emailOf(creatorId)], groups: [] };
-  }
-
   /** Whether a live setting equals what the planner holds an absent property at. */
   private isDefault(
     info: PermissionSettingInfo,
@@ -358,7 +345,9 @@ class Importer {
   ): boolean {
     if (info.default !== 'creator') return groupSettingsEqual(value, info.default);
     // Without a creator the planner leaves an absent setting alone; declare it, to be explicit.
-    return creatorId !== null && groupSettingsEqual(value, this.creatorDefault(creatorId));
+    return (
+      creatorId !== null && groupSettingsEqual(value, creatorDefault(creatorId, this.idx.usersById))
+    );
   }
 
   /**

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZulipCdkError } from '../../model/errors';
+import { KIND_SPECS, RESOURCE_KINDS } from '../../model/kinds';
 import { runApp } from '../../synth/run-app';
 import { credentialSecrets } from '../../zulip/credentials';
 import { UsageError } from '../command';
@@ -74,16 +75,11 @@ where each went. No request is made to any Zulip server.
     }
     for (const org of result.organizations) {
       const s = org.state;
-      const counts = resourceCounts({
-        channels: s.channels.length,
-        channelFolders: s.channelFolders.length,
-        userGroups: s.userGroups.length,
-        linkifiers: s.linkifiers.length,
-        playgrounds: s.playgrounds.length,
-        savedSnippets: s.savedSnippets.length,
-        users: s.users.length,
-        subscriptionSettings: s.subscriptionSettings.length,
-      });
+      const counts = resourceCounts(
+        Object.fromEntries(
+          RESOURCE_KINDS.map((k) => [KIND_SPECS[k].collection, s[KIND_SPECS[k].collection].length]),
+        ),
+      );
       const shown = shownPath(io.cwd, org.file);
       io.stdout.write(`${org.path} -> ${shown} (${counts || 'empty'})\n`);
     }

@@ -1,4 +1,3 @@
-import type { ResourceKind } from '../../model/kinds';
 import {
   announcesCreation,
   archiveOnly,
@@ -39,17 +38,6 @@ export const VERBS: Record<ChangeAction, string> = {
   replace: 'replaced (deleted, then created again)',
   reorder: 'reordered',
   membership: 'changed membership',
-};
-
-export const KIND_TITLES: Record<ResourceKind, string> = {
-  channelFolder: 'Channel folders',
-  userGroup: 'User groups',
-  channel: 'Channels',
-  subscriptionSettings: 'Subscription settings (applying account)',
-  linkifier: 'Linkifiers',
-  playground: 'Code playgrounds',
-  savedSnippet: 'Saved snippets (applying account)',
-  user: 'Users',
 };
 
 /** A value as shown in a diff: strings quoted, group sets as `{a@x, eng}`. */

@@ -1,15 +1,8 @@
-import { RESOURCE_KINDS } from '../../model/kinds';
+import { KIND_SPECS, RESOURCE_KINDS } from '../../model/kinds';
 import type { ChangeContext } from '../change-tags';
 import type { Change, Plan } from '../plan-format';
 import { planDigest } from '../plan-io';
-import {
-  KIND_TITLES,
-  VERBS,
-  digestLine,
-  planSummaryLine,
-  riskyChanges,
-  sideEffects,
-} from './describe';
+import { VERBS, digestLine, planSummaryLine, riskyChanges, sideEffects } from './describe';
 import type { ChangeReason } from './describe';
 import { changeLines } from './text';
 
@@ -144,7 +137,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
     const changes = plan.changes.filter((c) => c.kind === kind);
     if (changes.length === 0) continue;
     out.push(
-      `<details${open}><summary><b>${escapeHtml(KIND_TITLES[kind])}</b>: ${escapeHtml(countsByAction(changes))}</summary>`,
+      `<details${open}><summary><b>${escapeHtml(KIND_SPECS[kind].title)}</b>: ${escapeHtml(countsByAction(changes))}</summary>`,
       '',
     );
     const blocks: string[] = [];

@@ -1,28 +1,7 @@
-/** Facts about Zulip's vocabulary that every layer shares. No I/O, no dependencies. */
-
-/** The kinds of resource zulip-cdk manages. */
-export const RESOURCE_KINDS = [
-  'channelFolder',
-  'userGroup',
-  'channel',
-  'linkifier',
-  'playground',
-  'savedSnippet',
-  'user',
-  'subscriptionSettings',
-] as const;
-export type ResourceKind = (typeof RESOURCE_KINDS)[number];
-
-/** Kinds whose undeclared live objects can be removed (archived, deactivated or deleted) when pruning is on. */
-export const PRUNABLE_KINDS = [
-  'channelFolder',
-  'userGroup',
-  'channel',
-  'linkifier',
-  'playground',
-  'savedSnippet',
-] as const;
-export type PrunableKind = (typeof PRUNABLE_KINDS)[number];
+/**
+ * Facts about Zulip's vocabulary that every layer shares. No I/O, no dependencies. The resource
+ * kinds and their facts are in the registry beside it (`./index.ts`).
+ */
 
 /** Zulip user roles by name, with their wire values. */
 export const ROLES = {

@@ -1,0 +1,67 @@
+/**
+ * The resource kinds zulip-cdk manages and the registry of their facts, {@link KIND_SPECS}:
+ * one file per kind in this folder. Adding a kind to {@link RESOURCE_KINDS} makes `tsc` point
+ * here (the registry must have an entry for every kind) and at every table and switch
+ * elsewhere that is typed over {@link ResourceKind}.
+ */
+import { channel } from './channel';
+import { channelFolder } from './channel-folder';
+import { linkifier } from './linkifier';
+import { playground } from './playground';
+import { savedSnippet } from './saved-snippet';
+import type { KindSpec } from './spec';
+import { subscriptionSettings } from './subscription-settings';
+import { user } from './user';
+import { userGroup } from './user-group';
+
+export * from './vocabulary';
+export * from './spec';
+export { creatorDefault } from './creator';
+
+/** The kinds of resource zulip-cdk manages, in the order a rendered plan shows them. */
+export const RESOURCE_KINDS = [
+  'channelFolder',
+  'userGroup',
+  'channel',
+  'linkifier',
+  'playground',
+  'savedSnippet',
+  'user',
+  'subscriptionSettings',
+] as const;
+export type ResourceKind = (typeof RESOURCE_KINDS)[number];
+
+/** Every kind's facts, by kind. */
+export const KIND_SPECS = {
+  channelFolder,
+  userGroup,
+  channel,
+  linkifier,
+  playground,
+  savedSnippet,
+  user,
+  subscriptionSettings,
+} as const satisfies Record<ResourceKind, KindSpec>;
+
+/** The name of a kind's array in the desired state (`channels`). */
+export type KindCollection = (typeof KIND_SPECS)[ResourceKind]['collection'];
+
+/** The property names `ignoreChanges` accepts for kind `K`. */
+export type IgnorableProperty<K extends ResourceKind> = (typeof KIND_SPECS)[K]['ignorable'][number];
+
+/** Kinds whose undeclared live objects can be removed (archived, deactivated or deleted) when pruning is on. */
+export type PrunableKind = {
+  [K in ResourceKind]: (typeof KIND_SPECS)[K]['removal'] extends 'none' ? never : K;
+}[ResourceKind];
+
+function isPrunable(kind: ResourceKind): kind is PrunableKind {
+  return KIND_SPECS[kind].removal !== 'none';
+}
+
+/** The prunable kinds, in the order of {@link RESOURCE_KINDS}. */
+export const PRUNABLE_KINDS: readonly PrunableKind[] = RESOURCE_KINDS.filter(isPrunable);
+
+/** The kinds in the order the CLI lists them (counts, `import --include`). */
+export const LISTED_KINDS: readonly ResourceKind[] = [...RESOURCE_KINDS].sort(
+  (a, b) => KIND_SPECS[a].listOrder - KIND_SPECS[b].listOrder,
+);
