@@ -3,6 +3,7 @@ import type { Change, Plan, UpdateChange } from '../../src/engine';
 import { FEATURE_LEVELS, isZulipCdkError } from '../../src/model';
 import type { DesiredState, LiveState } from '../../src/model';
 import { LiveBuilder, dChannel, dFolder, dGroup, desired } from './fixtures';
+import { thrownError } from '../support/errors';
 
 const summary = (p: Plan): string[] => p.changes.map((c) => `${c.action} ${c.address}`);
 const find = (p: Plan, id: string): Change => {
@@ -1175,22 +1176,21 @@ describe('plan: user groups', () => {
   });
 
   it('is an error to reference a group that exists nowhere', () => {
-    try {
-      plan(
-        desired((d) =>
-          d.channels.push(
-            dChannel('x', { permissions: { canSendMessageGroup: 'ghosts' } }),
-            dChannel('y', { subscribers: { mode: 'exact', users: [], groups: ['phantoms'] } }),
+    const e = thrownError(
+      () =>
+        plan(
+          desired((d) =>
+            d.channels.push(
+              dChannel('x', { permissions: { canSendMessageGroup: 'ghosts' } }),
+              dChannel('y', { subscribers: { mode: 'exact', users: [], groups: ['phantoms'] } }),
+            ),
           ),
+          live,
         ),
-        live,
-      );
-      throw new Error('expected an error');
-    } catch (e) {
-      expect(isZulipCdkError(e, 'UNRESOLVED_REFERENCE')).toBe(true);
-      expect((e as Error).message).toMatch(/ghosts/);
-      expect((e as Error).message).toMatch(/phantoms/);
-    }
+      'UNRESOLVED_REFERENCE',
+    );
+    expect(e.message).toMatch(/ghosts/);
+    expect(e.message).toMatch(/phantoms/);
   });
 });
 
