@@ -29,6 +29,10 @@ const users = (...locals: string[]): { mode: 'exact'; users: string[]; groups: s
   groups: [],
 });
 
+function addLinkifier(d: DesiredState): void {
+  d.linkifiers.push({ path: 'acme/l', pattern: '#(?P<id>[0-9]+)', urlTemplate: 'https://t/{id}' });
+}
+
 /** A new group, a new channel that only that group may post to, and a new linkifier. */
 function creates(d: DesiredState): void {
   d.userGroups.push(dGroup('eng', { members: users('alice') }));
@@ -38,7 +42,7 @@ function creates(d: DesiredState): void {
       subscribers: users('owner', 'bob'),
     }),
   );
-  d.linkifiers.push({ path: 'acme/l', pattern: '#(?P<id>[0-9]+)', urlTemplate: 'https://t/{id}' });
+  addLinkifier(d);
 }
 
 /** The organization the plans below are made against: channels a, b, old. */
@@ -225,17 +229,7 @@ describe('applyPlan against an in-memory target: batches', () => {
   const setupJoins = (): { target: FakeTarget; plan: Plan } => {
     const target = new FakeTarget(org());
     const a = target.org.state.channels.find((c) => c.name === 'a')!;
-    target.org.state.subscriptionSettings.push({
-      channelId: a.id,
-      color: '#000000',
-      isMuted: false,
-      pinToTop: false,
-      desktopNotifications: null,
-      audibleNotifications: null,
-      pushNotifications: null,
-      emailNotifications: null,
-      wildcardMentionsNotify: null,
-    });
+    target.org.settings(a.id, { color: '#000000' });
     return { target, plan: plan(desired(joins), target.org.build()) };
   };
 
@@ -320,13 +314,7 @@ describe('applyPlan against an in-memory target: interruption', () => {
 });
 
 describe('applyPlan against an in-memory target: a create whose outcome is unknown', () => {
-  const link = (d: DesiredState): void => {
-    d.linkifiers.push({
-      path: 'acme/l',
-      pattern: '#(?P<id>[0-9]+)',
-      urlTemplate: 'https://t/{id}',
-    });
-  };
+  const link = addLinkifier;
 
   it.each(['no-answer', 'server-error'] as const)(
     '%s, and a re-read finds it: applied, not sent again',
@@ -392,11 +380,7 @@ describe('applyPlan against an in-memory target: a create whose outcome is unkno
 describe('applyPlan against an in-memory target: a change other than a create that fails', () => {
   const describeOld = (d: DesiredState): void => {
     d.channels.push(dChannel('old', { description: 'after' }));
-    d.linkifiers.push({
-      path: 'acme/l',
-      pattern: '#(?P<id>[0-9]+)',
-      urlTemplate: 'https://t/{id}',
-    });
+    addLinkifier(d);
   };
 
   it.each(['refused', 'no-answer'] as const)(

@@ -1652,17 +1652,7 @@ describe('plan: users and subscription settings', () => {
   const b = new LiveBuilder();
   const general = b.channel('general', { subscribers: [1] });
   b.channel('other', { subscribers: [3] });
-  b.state.subscriptionSettings.push({
-    channelId: general.id,
-    color: '#AABBCC',
-    isMuted: false,
-    pinToTop: false,
-    desktopNotifications: null,
-    audibleNotifications: null,
-    pushNotifications: null,
-    emailNotifications: null,
-    wildcardMentionsNotify: null,
-  });
+  b.settings(general.id, { color: '#AABBCC' });
   const live = b.build();
   const u = (email: string, o: object) => ({ path: `acme/users/${email}`, email, ...o });
 
