@@ -158,9 +158,9 @@ describe.each([478, 421, 372])('apply end to end, every resource kind (FL %i)', 
   });
   afterAll(() => h.close());
 
-  const stages = [1, 2, 3, 4] as const;
+  // Stage 4 unarchives, which servers before channelUnarchive cannot: it is left out there.
+  const stages = ([1, 2, 3, 4] as const).filter((n) => n !== 4 || supports(fl, 'channelUnarchive'));
   it.each(stages)('stage %i applies in full, and the next plan is empty', async (n) => {
-    if (n === 4 && !supports(fl, 'channelUnarchive')) return;
     const { first, result, after } = await h.converge(stage(n, fl));
     expect(first.changes.length).toBeGreaterThan(0);
     expect(result.journal.entries.filter((x) => x.status !== 'applied')).toEqual([]);

@@ -14,8 +14,8 @@ import {
   User,
   UserGroup,
   ZulipResource,
-  isZulipCdkError,
 } from 'zulip-cdk';
+import { thrownError } from '../support/errors';
 
 describe('constructs synthesize to natural keys', () => {
   test('a channel with every attribute', () => {
@@ -283,13 +283,7 @@ describe('constructs synthesize to natural keys', () => {
     const app = Testing.app();
     expect(() => new Channel(app, 'c', { name: 'c' })).toThrow(/not inside an Organization/);
     const org = new Organization(app, 'o');
-    let err: unknown;
-    try {
-      new Organization(org, 'inner');
-    } catch (e) {
-      err = e;
-    }
-    expect(isZulipCdkError(err, 'NESTED_ORGANIZATION')).toBe(true);
+    thrownError(() => new Organization(org, 'inner'), 'NESTED_ORGANIZATION');
     expect(() => Organization.of(app)).toThrow(/not inside an Organization/);
   });
 });

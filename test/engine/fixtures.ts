@@ -16,6 +16,7 @@ import type {
   LiveChannel,
   LiveChannelFolder,
   LiveState,
+  LiveSubscriptionSettings,
   LiveUserGroup,
   PermissionSettingInfo,
   RoleName,
@@ -213,6 +214,22 @@ export class LiveBuilder {
     const id = this.nextId++;
     this.state.savedSnippets.push({ id, title, content });
     return id;
+  }
+
+  /** The applying account's settings on a channel: Zulip's defaults unless given. */
+  public settings(channelId: number, o: Partial<LiveSubscriptionSettings> = {}): void {
+    this.state.subscriptionSettings.push({
+      channelId,
+      color: '#c2c2c2',
+      isMuted: false,
+      pinToTop: false,
+      desktopNotifications: null,
+      audibleNotifications: null,
+      pushNotifications: null,
+      emailNotifications: null,
+      wildcardMentionsNotify: null,
+      ...o,
+    });
   }
 
   public build(): LiveState {

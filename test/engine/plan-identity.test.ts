@@ -1,8 +1,8 @@
 import { plan, PlanSchema } from '../../src/engine';
 import type { Plan } from '../../src/engine';
-import { isZulipCdkError } from '../../src/model';
 import type { DesiredState, LiveState, ZulipCdkError } from '../../src/model';
 import { LiveBuilder, dChannel, dGroup, desired } from './fixtures';
+import { thrownError } from '../support/errors';
 
 /**
  * Identity mistakes (issue 13): an e-mail that is not a user of the organization fails the
@@ -19,15 +19,8 @@ function run(d: DesiredState, live: LiveState): Plan {
 }
 
 /** The error a plan throws, or a test failure when it does not throw one. */
-function planError(d: DesiredState, live: LiveState): ZulipCdkError {
-  try {
-    plan(d, live);
-  } catch (e) {
-    if (isZulipCdkError(e)) return e;
-    throw e;
-  }
-  throw new Error('the plan did not fail');
-}
+const planError = (d: DesiredState, live: LiveState): ZulipCdkError =>
+  thrownError(() => plan(d, live));
 
 const builder = () => {
   const b = new LiveBuilder();

@@ -3,6 +3,7 @@ import type { Change, Plan, UpdateChange } from '../../src/engine';
 import { FEATURE_LEVELS, isZulipCdkError } from '../../src/model';
 import type { DesiredState, LiveState } from '../../src/model';
 import { LiveBuilder, dChannel, dFolder, dGroup, desired } from './fixtures';
+import { thrownError } from '../support/errors';
 
 const summary = (p: Plan): string[] => p.changes.map((c) => `${c.action} ${c.address}`);
 const find = (p: Plan, id: string): Change => {
@@ -1175,22 +1176,21 @@ describe('plan: user groups', () => {
   });
 
   it('is an error to reference a group that exists nowhere', () => {
-    try {
-      plan(
-        desired((d) =>
-          d.channels.push(
-            dChannel('x', { permissions: { canSendMessageGroup: 'ghosts' } }),
-            dChannel('y', { subscribers: { mode: 'exact', users: [], groups: ['phantoms'] } }),
+    const e = thrownError(
+      () =>
+        plan(
+          desired((d) =>
+            d.channels.push(
+              dChannel('x', { permissions: { canSendMessageGroup: 'ghosts' } }),
+              dChannel('y', { subscribers: { mode: 'exact', users: [], groups: ['phantoms'] } }),
+            ),
           ),
+          live,
         ),
-        live,
-      );
-      throw new Error('expected an error');
-    } catch (e) {
-      expect(isZulipCdkError(e, 'UNRESOLVED_REFERENCE')).toBe(true);
-      expect((e as Error).message).toMatch(/ghosts/);
-      expect((e as Error).message).toMatch(/phantoms/);
-    }
+      'UNRESOLVED_REFERENCE',
+    );
+    expect(e.message).toMatch(/ghosts/);
+    expect(e.message).toMatch(/phantoms/);
   });
 });
 
@@ -1652,17 +1652,7 @@ describe('plan: users and subscription settings', () => {
   const b = new LiveBuilder();
   const general = b.channel('general', { subscribers: [1] });
   b.channel('other', { subscribers: [3] });
-  b.state.subscriptionSettings.push({
-    channelId: general.id,
-    color: '#AABBCC',
-    isMuted: false,
-    pinToTop: false,
-    desktopNotifications: null,
-    audibleNotifications: null,
-    pushNotifications: null,
-    emailNotifications: null,
-    wildcardMentionsNotify: null,
-  });
+  b.settings(general.id, { color: '#AABBCC' });
   const live = b.build();
   const u = (email: string, o: object) => ({ path: `acme/users/${email}`, email, ...o });
 

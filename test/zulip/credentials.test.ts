@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { ZulipCdkError } from '../../src/model/errors';
 import {
   loadCredentials,
   normalizeSite,
@@ -10,6 +9,7 @@ import {
   ZulipClient,
   ZulipCredentials,
 } from '../../src/zulip';
+import { thrownError } from '../support/errors';
 
 const dir = mkdtempSync(join(tmpdir(), 'zulip-cdk-creds-'));
 const home = join(dir, 'home');
@@ -39,16 +39,6 @@ const fullEnv = {
   ZULIP_API_KEY: 'envKEY123456',
   ZULIP_SITE: 'https://env.example.com',
 };
-
-function err(f: () => unknown): ZulipCdkError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ZulipCdkError) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
 
 describe('credential precedence', () => {
   it('1. an explicit --zuliprc wins over everything', () => {
@@ -91,7 +81,7 @@ describe('credential precedence', () => {
   });
 
   it('names the missing variables when only some are set', () => {
-    const e = err(() =>
+    const e = thrownError(() =>
       loadCredentials({
         env: { ZULIP_EMAIL: 'a@b.c', ZULIP_SITE: 'x.example.com' },
         homeDir: home,
@@ -103,7 +93,7 @@ describe('credential precedence', () => {
   });
 
   it('says what to do when nothing is found', () => {
-    const e = err(() => loadCredentials({ env: {}, homeDir: join(dir, 'nohome') }));
+    const e = thrownError(() => loadCredentials({ env: {}, homeDir: join(dir, 'nohome') }));
     expect(e.code).toBe('CREDENTIALS_MISSING');
     expect(e.hint).toContain('--zuliprc');
     expect(e.hint).toContain('ZULIP_CONFIG');
@@ -111,7 +101,7 @@ describe('credential precedence', () => {
 
   it('names the file and the missing fields of an incomplete zuliprc', () => {
     const p = zuliprc('incomplete.zuliprc', '[api]\nemail=a@b.c\n');
-    const e = err(() => loadCredentials({ zuliprc: p }));
+    const e = thrownError(() => loadCredentials({ zuliprc: p }));
     expect(e.code).toBe('CREDENTIALS_MISSING');
     expect(e.message).toContain(p);
     expect(e.message).toContain("'key'");
@@ -119,20 +109,22 @@ describe('credential precedence', () => {
   });
 
   it('names an unreadable file and whether ZULIP_CONFIG named it', () => {
-    const e = err(() => loadCredentials({ env: { ZULIP_CONFIG: join(dir, 'missing') } }));
+    const e = thrownError(() => loadCredentials({ env: { ZULIP_CONFIG: join(dir, 'missing') } }));
     expect(e.message).toContain(join(dir, 'missing'));
     expect(e.message).toContain('ZULIP_CONFIG');
   });
 
   it('rejects a zuliprc without [api] and one that disables TLS verification', () => {
-    expect(err(() => loadCredentials({ zuliprc: zuliprc('noapi', 'email=x\n') })).message).toMatch(
-      /no \[api\] section/,
-    );
+    expect(
+      thrownError(() => loadCredentials({ zuliprc: zuliprc('noapi', 'email=x\n') })).message,
+    ).toMatch(/no \[api\] section/);
     const insecure = zuliprc(
       'insecure',
       '[api]\nemail=a@b.c\nkey=k1234\nsite=x.com\ninsecure=true\n',
     );
-    expect(err(() => loadCredentials({ zuliprc: insecure })).code).toBe('CREDENTIALS_INVALID');
+    expect(thrownError(() => loadCredentials({ zuliprc: insecure })).code).toBe(
+      'CREDENTIALS_INVALID',
+    );
   });
 
   it('reads cert_bundle as a CA file', () => {

@@ -10,6 +10,7 @@ import {
 } from '../../src/zulip';
 import type { ClientEvent, ZulipClientOptions } from '../../src/zulip';
 import { CaptureServer } from './capture-server';
+import { rejection } from '../support/errors';
 
 const KEY = 'sEcReTaPiKeY0123456789abcdef';
 const EMAIL = 'admin@example.com';
@@ -31,16 +32,6 @@ function makeClient(extra: Partial<ZulipClientOptions> = {}, site = server.site)
     onEvent: (e) => events.push(e),
     ...extra,
   });
-}
-
-async function rejection(p: Promise<unknown>): Promise<ZulipCdkError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ZulipCdkError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
 }
 
 function assertNoSecret(text: string): void {

@@ -1,10 +1,11 @@
 import { startEmulator } from '../../src/emulator';
 import type { Emulator, FaultRule } from '../../src/emulator';
-import { isZulipCdkError, ZulipCdkError } from '../../src/model/errors';
+import { isZulipCdkError } from '../../src/model/errors';
 import { isZulipApiError, ZulipClient } from '../../src/zulip';
 import type { ClientEvent } from '../../src/zulip';
 import { readLiveState } from '../../src/zulip/handlers/read-live-state';
 import type { ReadEvent } from '../../src/zulip/handlers/read-live-state';
+import { rejection } from '../support/errors';
 
 // Reads survive transient faults (issue 13, item 5): idempotent requests are repeated with
 // backoff on 5xx and dropped connections; writes are not; only a persistent failure is an
@@ -29,16 +30,6 @@ afterEach(async () => {
   await client.close();
   await z.close();
 });
-
-async function rejection(p: Promise<unknown>): Promise<ZulipCdkError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ZulipCdkError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
-}
 
 const sent = (method: string, path: string) =>
   z.requestLog.filter((r) => r.method === method && r.path === path);

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
-import { ZulipCdkError } from '../../src/model/errors';
 import { parseOutgoingWebhook, tokensEqual } from '../../src/zulip';
+import { thrownError } from '../support/errors';
 
 const TOKEN = 'xvOzfurIutdRRVLzpXrIIHXJvNfaJLJ0';
 
@@ -39,16 +39,6 @@ function payload(overrides: Record<string, unknown> = {}): Record<string, unknow
   };
 }
 
-function err(f: () => unknown): ZulipCdkError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ZulipCdkError) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
-
 describe('parseOutgoingWebhook', () => {
   it('parses a JSON string body with the right token, and drops the token', () => {
     const hook = parseOutgoingWebhook(JSON.stringify(payload()), TOKEN);
@@ -78,7 +68,7 @@ describe('parseOutgoingWebhook', () => {
 
   it('rejects a wrong token without echoing either token', () => {
     const wrong = 'wrongTOKENwrongTOKENwrongTOKEN12';
-    const e = err(() => parseOutgoingWebhook(payload({ token: wrong }), TOKEN));
+    const e = thrownError(() => parseOutgoingWebhook(payload({ token: wrong }), TOKEN));
     expect(e.code).toBe('WEBHOOK_BAD_TOKEN');
     for (const text of [e.message, e.hint ?? '', inspect(e), JSON.stringify(e)]) {
       expect(text).not.toContain(TOKEN);
@@ -88,24 +78,24 @@ describe('parseOutgoingWebhook', () => {
 
   it('rejects a token that is a prefix of the expected one', () => {
     expect(
-      err(() => parseOutgoingWebhook(payload({ token: TOKEN.slice(0, 10) }), TOKEN)).code,
+      thrownError(() => parseOutgoingWebhook(payload({ token: TOKEN.slice(0, 10) }), TOKEN)).code,
     ).toBe('WEBHOOK_BAD_TOKEN');
   });
 
   it('rejects invalid payloads naming fields, never values', () => {
     const bad = payload({ token: 12345, message: { id: 'x' } });
-    const e = err(() => parseOutgoingWebhook(bad, TOKEN));
+    const e = thrownError(() => parseOutgoingWebhook(bad, TOKEN));
     expect(e.code).toBe('WEBHOOK_INVALID_PAYLOAD');
     expect(e.message).toContain('token');
     expect(e.message).toContain('message.id');
     expect(e.message).not.toContain('12345');
-    expect(err(() => parseOutgoingWebhook('{not json', TOKEN)).code).toBe(
+    expect(thrownError(() => parseOutgoingWebhook('{not json', TOKEN)).code).toBe(
       'WEBHOOK_INVALID_PAYLOAD',
     );
   });
 
   it('refuses an empty expected token', () => {
-    expect(err(() => parseOutgoingWebhook(payload({ token: '' }), '')).code).toBe(
+    expect(thrownError(() => parseOutgoingWebhook(payload({ token: '' }), '')).code).toBe(
       'WEBHOOK_BAD_TOKEN',
     );
   });
