@@ -1,8 +1,8 @@
 import { applyPlan, executionOrder, plan } from '../src/engine';
 import type { Change } from '../src/engine';
 import type { DesiredState } from '../src/model/desired-state';
-import { readLiveState } from '../src/zulip/handlers/read-live-state';
-import { ZulipApplyTarget } from '../src/zulip/handlers/write-target';
+import { readLiveState } from '../src/provider/read-live-state';
+import { ZulipApplyTarget } from '../src/provider/write-target';
 import { benchClient } from './measure';
 import type { Target } from './measure';
 

@@ -4,7 +4,7 @@ import type { LiveState } from '../src/model/live-state';
 import { ZulipClient } from '../src/zulip/client';
 import { ZulipCredentials } from '../src/zulip/credentials';
 import type { RetryOptions } from '../src/zulip/http';
-import { readLiveState } from '../src/zulip/handlers/read-live-state';
+import { readLiveState } from '../src/provider/read-live-state';
 import { readLiveStateNaively } from './naive-read';
 
 /** Where the server under test is and whom to log in as. Never printed (it holds a key). */

@@ -1,6 +1,6 @@
 import type { LiveState } from '../src/model/live-state';
 import type { ZulipClient } from '../src/zulip/client';
-import { liveStateFromRegister } from '../src/zulip/handlers/read-live-state';
+import { liveStateFromRegister } from '../src/provider/read-live-state';
 import type { RegisterResponse } from '../src/zulip/wire/register';
 import type { WireSubscription } from '../src/zulip/wire/subscription';
 

@@ -9,7 +9,7 @@ import type { LiveState } from '../model/live-state';
 import { startEmulator } from '../emulator';
 import { runApp } from '../synth/run-app';
 import { ZulipClient, credentialSecrets } from '../zulip';
-import { readLiveState } from '../zulip/handlers/read-live-state';
+import { readLiveState } from '../provider/read-live-state';
 import { UsageError } from './command';
 import type { CliIo, ParsedOptions } from './command';
 import { retryLine } from './progress';

@@ -1,5 +1,5 @@
 import { applyPlan, exitCodeFor, parsePlan, renderJson } from '../../src/engine';
-import { ZulipApplyTarget } from '../../src/zulip/handlers/write-target';
+import { ZulipApplyTarget } from '../../src/provider/write-target';
 import { emptyDesiredState } from '../../src/model';
 import type { DesiredState } from '../../src/model';
 import { harness, newClient, resign, summary } from './helpers';

@@ -4,7 +4,7 @@ import { applyPlan } from '../../src/engine';
 import type { ApplyResult, Change } from '../../src/engine';
 import type { DesiredState } from '../../src/model';
 import { ZulipCdkError } from '../../src/model';
-import { ZulipApplyTarget } from '../../src/zulip/handlers/write-target';
+import { ZulipApplyTarget } from '../../src/provider/write-target';
 import { harness, newClient, summary } from './helpers';
 import type { Harness } from './helpers';
 

@@ -5,8 +5,8 @@ import { summarise } from '../../src/engine/plan-finish';
 import type { ApplyEvent, ApplyOptions, ApplyResult, Plan } from '../../src/engine';
 import type { DesiredState } from '../../src/model';
 import { ZulipClient } from '../../src/zulip';
-import { readLiveState } from '../../src/zulip/handlers/read-live-state';
-import { ZulipApplyTarget } from '../../src/zulip/handlers/write-target';
+import { readLiveState } from '../../src/provider/read-live-state';
+import { ZulipApplyTarget } from '../../src/provider/write-target';
 import { yamlCheck } from '../emulator/yaml-check';
 
 /**

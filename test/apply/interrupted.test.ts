@@ -27,7 +27,7 @@ import type { Emulator, FaultRule, InterceptedRequest, OrgState } from '../../sr
 import { plan } from '../../src/engine';
 import { emptyDesiredState } from '../../src/model';
 import type { DesiredState } from '../../src/model';
-import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+import { readLiveState } from '../../src/provider/read-live-state';
 import { killChildren, spawnCli } from '../support/cli-child';
 import type { ChildExit, CliChild } from '../support/cli-child';
 import { fakeIo } from '../support/fake-io';

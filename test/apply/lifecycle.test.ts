@@ -1,6 +1,6 @@
 import { emptyDesiredState, supports } from '../../src/model';
 import type { DesiredState } from '../../src/model';
-import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+import { readLiveState } from '../../src/provider/read-live-state';
 import { harness, summary } from './helpers';
 import type { Harness } from './helpers';
 

@@ -6,7 +6,7 @@ import { PLAN_TYPES, startEmulator } from '../../src/emulator';
 import { plan } from '../../src/engine';
 import { emptyDesiredState } from '../../src/model';
 import type { DesiredChannel, DesiredState } from '../../src/model';
-import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+import { readLiveState } from '../../src/provider/read-live-state';
 import { harness, newClient, summary } from './helpers';
 import type { Harness } from './helpers';
 

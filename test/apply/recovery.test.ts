@@ -8,8 +8,8 @@ import { main } from '../../src/cli/main';
 import { applyPlan, desiredStateDigest, planDigest, renderJson } from '../../src/engine';
 import type { ApplyResult, Plan } from '../../src/engine';
 import type { DesiredState, LiveState } from '../../src/model';
-import { readLiveState } from '../../src/zulip/handlers/read-live-state';
-import { ZulipApplyTarget } from '../../src/zulip/handlers/write-target';
+import { readLiveState } from '../../src/provider/read-live-state';
+import { ZulipApplyTarget } from '../../src/provider/write-target';
 import { harness, newClient, resign, summary } from './helpers';
 import type { Harness } from './helpers';
 

@@ -9,7 +9,7 @@ import type { BenchResults } from '../../bench/report';
 import { plan } from '../../src/engine';
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
-import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+import { readLiveState } from '../../src/provider/read-live-state';
 
 /**
  * The bench (`npm run bench`) is not part of `npm test`: this runs its organization generator

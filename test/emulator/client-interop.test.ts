@@ -1,6 +1,6 @@
 import { startEmulator } from '../../src/emulator';
 import { ZulipClient } from '../../src/zulip/client';
-import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+import { readLiveState } from '../../src/provider/read-live-state';
 import { yamlCheck } from './yaml-check';
 
 /** The project's own API client reads the emulated organization in two requests. */

@@ -7,7 +7,7 @@ import type { EmulatorOptions } from '../../src/emulator';
 import { plan, renderJson } from '../../src/engine';
 import type { DesiredState, LiveState } from '../../src/model';
 import { ZulipClient } from '../../src/zulip';
-import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+import { readLiveState } from '../../src/provider/read-live-state';
 
 /**
  * The guard of issue 14's refactor ("behaviour does not change"): the plan JSON that

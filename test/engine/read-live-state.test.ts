@@ -3,7 +3,7 @@ import type { Emulator } from '../../src/emulator';
 import { plan } from '../../src/engine';
 import { emptyDesiredState, LiveStateSchema } from '../../src/model';
 import { ZulipClient } from '../../src/zulip';
-import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+import { readLiveState } from '../../src/provider/read-live-state';
 import { yamlCheck } from '../emulator/yaml-check';
 import { dChannel, dGroup } from './fixtures';
 

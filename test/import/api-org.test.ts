@@ -10,7 +10,7 @@ import { generateApp } from '../../src/import';
 import { ROLES } from '../../src/model/kinds';
 import { ZulipClient } from '../../src/zulip';
 import type { GroupSettingParam } from '../../src/zulip/wire/common';
-import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+import { readLiveState } from '../../src/provider/read-live-state';
 import { synthInProcess, writeApp } from './harness';
 import { prng } from '../../bench/org-generator';
 

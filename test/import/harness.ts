@@ -11,7 +11,7 @@ import { DesiredStateSchema } from '../../src/model/desired-state';
 import type { DesiredState } from '../../src/model/desired-state';
 import type { LiveState } from '../../src/model/live-state';
 import { ZulipClient } from '../../src/zulip';
-import { readLiveState } from '../../src/zulip/handlers/read-live-state';
+import { readLiveState } from '../../src/provider/read-live-state';
 
 export const REPO = path.resolve(__dirname, '../..');
 

@@ -7,7 +7,7 @@
  */
 import { plan } from '../../src/engine';
 import { emptyDesiredState, ROLES } from '../../src/model';
-import { liveStateFromRegister } from '../../src/zulip/handlers/read-live-state';
+import { liveStateFromRegister } from '../../src/provider/read-live-state';
 import { RegisterResponseSchema } from '../../src/zulip/wire/register';
 
 const ME = 10;

@@ -3,8 +3,8 @@ import type { Emulator, FaultRule } from '../../src/emulator';
 import { isZulipCdkError } from '../../src/model/errors';
 import { isZulipApiError, ZulipClient } from '../../src/zulip';
 import type { ClientEvent } from '../../src/zulip';
-import { readLiveState } from '../../src/zulip/handlers/read-live-state';
-import type { ReadEvent } from '../../src/zulip/handlers/read-live-state';
+import { readLiveState } from '../../src/provider/read-live-state';
+import type { ReadEvent } from '../../src/provider/read-live-state';
 import { rejection } from '../support/errors';
 
 // Reads survive transient faults (issue 13, item 5): idempotent requests are repeated with

@@ -4,7 +4,7 @@ import * as engine from '../../engine';
 import type { Plan } from '../../engine';
 import type { DesiredState } from '../../model/desired-state';
 import { ZulipCdkError, isZulipCdkError } from '../../model/errors';
-import { ZulipApplyTarget } from '../../zulip/handlers/write-target';
+import { ZulipApplyTarget } from '../../provider/write-target';
 import type { ZulipClient } from '../../zulip';
 import { UsageError } from '../command';
 import type { CliIo, Command, ParsedOptions } from '../command';

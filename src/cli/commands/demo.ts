@@ -1,8 +1,8 @@
 import { startEmulator } from '../../emulator';
 import * as engine from '../../engine';
 import { ZulipClient } from '../../zulip';
-import { readLiveState } from '../../zulip/handlers/read-live-state';
-import { ZulipApplyTarget } from '../../zulip/handlers/write-target';
+import { readLiveState } from '../../provider/read-live-state';
+import { ZulipApplyTarget } from '../../provider/write-target';
 import type { Command } from '../command';
 import { loadDesiredStates, pickOrganization, useColor } from '../plan-sources';
 import { ApplyProgress, progressMode } from '../progress';

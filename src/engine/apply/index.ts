@@ -1,5 +1,5 @@
 /**
- * Apply: run a saved plan against a target (the Zulip API through `src/zulip/handlers`), in the
+ * Apply: run a saved plan against a target (the Zulip API through `src/provider`), in the
  * plan's order, batched, with optimistic concurrency and a journal. Pure of printing.
  */
 export { applyPlan, checkApplicable, exitCodeFor, toApplyError } from './executor';

@@ -33,7 +33,7 @@ export interface UnsubscribeCall {
 }
 
 /**
- * Where a plan is applied: the write side of the resource handlers (`src/zulip/handlers`)
+ * Where a plan is applied: the write side of the resource handlers (`src/provider`)
  * implements it for the Zulip API; tests implement it to inject failures. The engine decides
  * order, batching, concurrency checks and the failure contract; the target only translates.
  */

@@ -1,25 +1,25 @@
-import { canSeeSubscribers, recursiveGroupIds } from '../../model/access';
-import { isZulipCdkError } from '../../model/errors';
-import { supports } from '../../model/features';
-import { LIMITS, ROLES, TOPICS_POLICIES } from '../../model/kinds';
-import type { TopicsPolicy } from '../../model/kinds';
-import { LIVE_STATE_FORMAT_VERSION, LiveStateSchema } from '../../model/live-state';
+import { canSeeSubscribers, recursiveGroupIds } from '../model/access';
+import { isZulipCdkError } from '../model/errors';
+import { supports } from '../model/features';
+import { LIMITS, ROLES, TOPICS_POLICIES } from '../model/kinds';
+import type { TopicsPolicy } from '../model/kinds';
+import { LIVE_STATE_FORMAT_VERSION, LiveStateSchema } from '../model/live-state';
 import type {
   LiveChannel,
   LiveChannelFolder,
   LiveState,
   LiveUser,
   WireGroupSettingValue,
-} from '../../model/live-state';
-import type { ZulipClient } from '../client';
-import { CHANNEL_GROUP_SETTINGS } from '../wire/channel';
-import type { WireChannel } from '../wire/channel';
-import type { WireChannelFolder } from '../wire/channel-folder';
-import { ORG_READ_REGISTER_PARAMS } from '../wire/register';
-import type { RegisterResponse } from '../wire/register';
-import type { WireSubscription } from '../wire/subscription';
-import type { WireUser } from '../wire/user';
-import { USER_GROUP_SETTINGS } from '../wire/user-group';
+} from '../model/live-state';
+import type { ZulipClient } from '../zulip/client';
+import { CHANNEL_GROUP_SETTINGS } from '../zulip/wire/channel';
+import type { WireChannel } from '../zulip/wire/channel';
+import type { WireChannelFolder } from '../zulip/wire/channel-folder';
+import { ORG_READ_REGISTER_PARAMS } from '../zulip/wire/register';
+import type { RegisterResponse } from '../zulip/wire/register';
+import type { WireSubscription } from '../zulip/wire/subscription';
+import type { WireUser } from '../zulip/wire/user';
+import { USER_GROUP_SETTINGS } from '../zulip/wire/user-group';
 
 /** Progress of {@link readLiveState}, for the CLI to show (the library never prints). */
 export type ReadEvent =

@@ -1,7 +1,7 @@
-import { sendableOld } from '../../model/group-setting';
-import type { WireGroupSettingValue } from '../../model/live-state';
-import { ZulipCdkError } from '../../model/errors';
-import type { JsonValue } from '../../engine/plan-format';
+import { sendableOld } from '../model/group-setting';
+import type { WireGroupSettingValue } from '../model/live-state';
+import { ZulipCdkError } from '../model/errors';
+import type { JsonValue } from '../engine/plan-format';
 
 /** A plan value that must be a string (a name, a description, a role). */
 export function text(v: JsonValue | undefined, what = 'value'): string {

@@ -1,10 +1,10 @@
-import { ZulipCdkError } from '../../model/errors';
-import { GROUP_PERMISSIONS } from '../../model/permissions';
-import type { ApplyContext } from '../../engine/apply';
-import type { CreateChange, MembershipChange, UpdateChange } from '../../engine/plan-format';
-import type { ZulipClient } from '../client';
-import type { GroupSettingParam, GroupSettingUpdate } from '../wire/common';
-import type { UserGroupSettingName } from '../wire/user-group';
+import { ZulipCdkError } from '../model/errors';
+import { GROUP_PERMISSIONS } from '../model/permissions';
+import type { ApplyContext } from '../engine/apply';
+import type { CreateChange, MembershipChange, UpdateChange } from '../engine/plan-format';
+import type { ZulipClient } from '../zulip/client';
+import type { GroupSettingParam, GroupSettingUpdate } from '../zulip/wire/common';
+import type { UserGroupSettingName } from '../zulip/wire/user-group';
 import { text, withOld } from './write-values';
 
 function wireOf(property: string): UserGroupSettingName | undefined {

@@ -1,8 +1,8 @@
-import { ZulipCdkError } from '../../model/errors';
-import type { LiveSavedSnippet, LiveState } from '../../model/live-state';
-import type { ApplyContext, ApplyTarget, SubscribeCall, UnsubscribeCall } from '../../engine/apply';
-import type { Change, MembershipChange, Plan, UpdateChange } from '../../engine/plan-format';
-import type { ZulipClient } from '../client';
+import { ZulipCdkError } from '../model/errors';
+import type { LiveSavedSnippet, LiveState } from '../model/live-state';
+import type { ApplyContext, ApplyTarget, SubscribeCall, UnsubscribeCall } from '../engine/apply';
+import type { Change, MembershipChange, Plan, UpdateChange } from '../engine/plan-format';
+import type { ZulipClient } from '../zulip/client';
 import { readLiveState } from './read-live-state';
 import * as channels from './write-channels';
 import * as groups from './write-groups';

@@ -1,23 +1,23 @@
-import { ZulipCdkError, isZulipCdkError } from '../../model/errors';
-import { supports } from '../../model/features';
-import { TOPICS_POLICIES } from '../../model/kinds';
-import type { TopicsPolicy } from '../../model/kinds';
-import { CHANNEL_PERMISSIONS, CHANNEL_SETTINGS_ZULIP_ORDER } from '../../model/permissions';
-import type { ApplyContext, SubscribeCall, UnsubscribeCall } from '../../engine/apply';
+import { ZulipCdkError, isZulipCdkError } from '../model/errors';
+import { supports } from '../model/features';
+import { TOPICS_POLICIES } from '../model/kinds';
+import type { TopicsPolicy } from '../model/kinds';
+import { CHANNEL_PERMISSIONS, CHANNEL_SETTINGS_ZULIP_ORDER } from '../model/permissions';
+import type { ApplyContext, SubscribeCall, UnsubscribeCall } from '../engine/apply';
 import type {
   CreateChange,
   JsonValue,
   MembershipChange,
   PropertyChange,
   UpdateChange,
-} from '../../engine/plan-format';
-import type { ZulipClient } from '../client';
+} from '../engine/plan-format';
+import type { ZulipClient } from '../zulip/client';
 import type {
   ChannelCreationSettings,
   ChannelGroupSettingName,
   UpdateStreamParams,
-} from '../wire/channel';
-import type { GroupSettingUpdate, MessageRetentionParam } from '../wire/common';
+} from '../zulip/wire/channel';
+import type { GroupSettingUpdate, MessageRetentionParam } from '../zulip/wire/common';
 import { text, withOld } from './write-values';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

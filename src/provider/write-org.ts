@@ -1,19 +1,19 @@
-import { resourceAddress } from '../../model/address';
-import { folderRenameStandIn } from '../../model/rules';
-import { ZulipCdkError } from '../../model/errors';
-import { ROLES, SUBSCRIPTION_PROPERTIES } from '../../model/kinds';
-import type { RoleName, SubscriptionPropertyName } from '../../model/kinds';
-import type { ApplyContext } from '../../engine/apply';
+import { resourceAddress } from '../model/address';
+import { folderRenameStandIn } from '../model/rules';
+import { ZulipCdkError } from '../model/errors';
+import { ROLES, SUBSCRIPTION_PROPERTIES } from '../model/kinds';
+import type { RoleName, SubscriptionPropertyName } from '../model/kinds';
+import type { ApplyContext } from '../engine/apply';
 import type {
   CreateChange,
   JsonValue,
   ReorderChange,
   ReplaceChange,
   UpdateChange,
-} from '../../engine/plan-format';
-import type { ZulipClient } from '../client';
-import type { SubscriptionPropertyChange } from '../wire/subscription';
-import type { UpdateUserParams } from '../wire/user';
+} from '../engine/plan-format';
+import type { ZulipClient } from '../zulip/client';
+import type { SubscriptionPropertyChange } from '../zulip/wire/subscription';
+import type { UpdateUserParams } from '../zulip/wire/user';
 import { text } from './write-values';
 
 const str = (v: JsonValue | undefined, fallback = ''): string =>
