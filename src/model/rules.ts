@@ -27,6 +27,52 @@ export function firstUnprintablePosition(s: string): number | undefined {
   return undefined;
 }
 
+/** Python's `str.isspace` characters (JS `\s` without U+FEFF, with U+001C..U+001F and U+0085). */
+const PY_SPACE =
+  '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
+
+/** Python's `str.strip()`, which Zulip applies to names before checking them. */
+export function pyStrip(s: string): string {
+  return s.replace(PY_STRIP, '');
+}
+
+/**
+ * `UserProfile.NAME_INVALID_CHARS` (zerver/models/users.py): characters no full name may
+ * contain, because they would break Zulip's mention syntax.
+ */
+export const NAME_INVALID_CHARS: readonly string[] = ['*', '`', '\\', '>', '"', '@'];
+
+/** Why Zulip refuses a full name, with Zulip's own message. */
+export type FullNameProblem =
+  | { readonly reason: 'too-long' | 'empty' | 'format'; readonly message: string }
+  | {
+      readonly reason: 'invalid-character';
+      readonly message: string;
+      /** The first character Zulip objects to: unprintable, or one of {@link NAME_INVALID_CHARS}. */
+      readonly character: string;
+    };
+
+/**
+ * `check_full_name` (zerver/lib/users.py), in Zulip's order: on the stripped name its length,
+ * emptiness, then unprintable or reserved characters; then a trailing `|<digits>` on the raw
+ * value (Python's `\d` is any Unicode digit, its `$` also matches before a final newline).
+ * `require_unique_names` is not modelled. Undefined when Zulip accepts the name, which it
+ * stores stripped ({@link pyStrip}).
+ */
+export function checkFullName(raw: string): FullNameProblem | undefined {
+  const name = pyStrip(raw);
+  if (codePointLength(name) > LIMITS.userFullName)
+    return { reason: 'too-long', message: 'Name too long!' };
+  if (name === '') return { reason: 'empty', message: 'Name must not be empty!' };
+  for (const character of name) {
+    if (firstUnprintablePosition(character) !== undefined || NAME_INVALID_CHARS.includes(character))
+      return { reason: 'invalid-character', message: 'Invalid characters in name!', character };
+  }
+  if (/\|\p{Nd}+\n?$/u.test(raw)) return { reason: 'format', message: 'Invalid format!' };
+  return undefined;
+}
+
 /** `check_stream_name` (zerver/lib/streams.py). */
 export function checkChannelName(
   name: string,

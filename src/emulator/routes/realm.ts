@@ -3,6 +3,7 @@ import {
   codePointLength,
   compileRe2,
   isValidUriTemplate,
+  pyStrip,
   uriTemplateVariables,
 } from '../../model/rules';
 import { badRequest, missingArgument } from '../errors';
@@ -11,16 +12,6 @@ import { nextId } from '../state';
 import type { StoredLinkifier } from '../state';
 import { linkifierToApi, sortedLinkifiers } from '../views';
 import { pathInt, requireAdmin } from './common';
-
-/** Python's `str.isspace` characters (JS `\s` without U+FEFF, with U+001C..U+001F and U+0085). */
-const PY_SPACE =
-  '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
-const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
-
-/** Python's `str.strip()`. */
-export function pyStrip(s: string): string {
-  return s.replace(PY_STRIP, '');
-}
 
 /** Django's `full_clean` errors, by key in the order Django collects them. */
 type CleanErrors = Record<string, string[]>;

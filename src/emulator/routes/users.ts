@@ -1,5 +1,5 @@
-import { LIMITS, ROLES } from '../../model/kinds';
-import { codePointLength, firstUnprintablePosition } from '../../model/rules';
+import { ROLES } from '../../model/kinds';
+import { checkFullName, codePointLength, pyStrip } from '../../model/rules';
 import { adminRequired, badRequest, insufficientPermission, ownerRequired } from '../errors';
 import { findUser, isAdmin, isOwner } from '../permissions';
 import type { RequestContext, Route } from '../router';
@@ -7,7 +7,6 @@ import type { StoredUser } from '../state';
 import { userToApi } from '../views';
 import type { UserViewOptions } from '../views';
 import { pathInt } from './common';
-import { pyStrip } from './realm';
 
 /**
  * zerver/lib/users.py `access_user_common`: bots and deactivated users only where the endpoint
@@ -60,19 +59,11 @@ function isLastOwner(ctx: RequestContext, target: StoredUser): boolean {
   return target.role === ROLES.owner && !target.isBot && owners.length === 1;
 }
 
-/**
- * zerver/lib/users.py `check_full_name`: strip, length, empty, unprintable or reserved
- * characters, and a trailing `|<digits>` on the raw value (Python's `\d` is any Unicode digit,
- * its `$` also matches before a final newline). `require_unique_names` is not modelled (always false here).
- */
-function checkFullName(raw: string): string {
-  const n = pyStrip(raw);
-  if (codePointLength(n) > LIMITS.userFullName) throw badRequest('Name too long!');
-  if (n === '') throw badRequest('Name must not be empty!');
-  if (firstUnprintablePosition(n) !== undefined || /[*`\\>"@]/.test(n))
-    throw badRequest('Invalid characters in name!');
-  if (/\|\p{Nd}+\n?$/u.test(raw)) throw badRequest('Invalid format!');
-  return n;
+/** zerver/lib/users.py `check_full_name` (the rule is the model's): the stripped name, or Zulip's error. */
+function validFullName(raw: string): string {
+  const problem = checkFullName(raw);
+  if (problem !== undefined) throw badRequest(problem.message);
+  return pyStrip(raw);
 }
 
 /**
@@ -120,7 +111,7 @@ function updateUser(
     });
   }
   if (fullName !== undefined && fullName !== target.fullName && pyStrip(fullName) !== '') {
-    const name = checkFullName(fullName);
+    const name = validFullName(fullName);
     if (name !== target.fullName) {
       target.fullName = name;
       ctx.events.push({
