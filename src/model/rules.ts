@@ -86,6 +86,82 @@ export function checkChannelName(
   return undefined;
 }
 
+/**
+ * A channel description's length (`Stream.MAX_DESCRIPTION_LENGTH`, checked by the typed
+ * endpoints' `ChannelDescription`), in Zulip's words for the parameter `varName`.
+ */
+export function checkChannelDescription(
+  description: string,
+  varName = 'description',
+): string | undefined {
+  if (codePointLength(description) > LIMITS.channelDescription)
+    return `${varName} is too long (limit: ${LIMITS.channelDescription} characters)`;
+  return undefined;
+}
+
+/** A channel description as Zulip stores it: each newline becomes a space (`do_change_stream_description`). */
+export function storedChannelDescription(description: string): string {
+  return description.replace(/\n/g, ' ');
+}
+
+/** A channel's privacy, the fields Zulip's cross-field rules look at. */
+export interface ChannelPrivacy {
+  readonly private: boolean;
+  readonly webPublic: boolean;
+  readonly historyPublicToSubscribers: boolean;
+  readonly defaultChannel: boolean;
+}
+
+/** Which cross-field rule a channel's privacy breaks. */
+export type ChannelPrivacyRule =
+  | 'web-public-protected-history'
+  | 'web-public-private'
+  | 'public-protected-history'
+  | 'default-private';
+
+const CHANNEL_PRIVACY_RULES: readonly {
+  readonly rule: ChannelPrivacyRule;
+  readonly message: string;
+  readonly breaks: (c: ChannelPrivacy) => boolean;
+}[] = [
+  {
+    rule: 'web-public-protected-history',
+    message: 'Invalid parameters',
+    breaks: (c) => c.webPublic && !c.historyPublicToSubscribers,
+  },
+  {
+    rule: 'web-public-private',
+    message: 'Invalid parameters',
+    breaks: (c) => c.webPublic && c.private,
+  },
+  {
+    rule: 'public-protected-history',
+    message: 'Invalid parameters',
+    breaks: (c) => !c.private && !c.historyPublicToSubscribers,
+  },
+  {
+    rule: 'default-private',
+    message: 'A default channel cannot be private.',
+    breaks: (c) => c.private && c.defaultChannel,
+  },
+];
+
+/**
+ * The cross-field channel rules Zulip's `update_stream_backend` (zerver/views/streams.py)
+ * checks on the proposed privacy, every one `c` breaks, in Zulip's order, with Zulip's message:
+ * web-public needs public history and a public channel; a public channel has public history;
+ * a default channel is not private (`do_add_default_stream`'s "A default channel cannot be
+ * private."). A web-public channel with protected history always breaks a second rule too.
+ */
+export function channelPrivacyProblems(
+  c: ChannelPrivacy,
+): { readonly rule: ChannelPrivacyRule; readonly message: string }[] {
+  return CHANNEL_PRIVACY_RULES.filter((r) => r.breaks(c)).map(({ rule, message }) => ({
+    rule,
+    message,
+  }));
+}
+
 /** `check_channel_folder_name` (zerver/lib/channel_folders.py), without the uniqueness check. */
 export function checkChannelFolderName(
   name: string,
