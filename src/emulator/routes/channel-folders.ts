@@ -1,4 +1,4 @@
-import { supports } from '../../model/features';
+import { FEATURES, supports } from '../../model/features';
 import { codePointLength, firstUnprintablePosition } from '../../model/rules';
 import { InternalServerError, badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
@@ -64,7 +64,7 @@ export const channelFolderRoutes: Route[] = [
   {
     method: 'GET',
     path: '/channel_folders',
-    minLevel: 389,
+    minLevel: FEATURES.channelFolders.level,
     handler: (ctx) => {
       const includeArchived = ctx.params.bool('include_archived') ?? false;
       const folders = ctx.org.folders.filter((f) => includeArchived || !f.isArchived);
@@ -79,7 +79,7 @@ export const channelFolderRoutes: Route[] = [
     // zerver/views/channel_folders.py create_channel_folder
     method: 'POST',
     path: '/channel_folders/create',
-    minLevel: 389,
+    minLevel: FEATURES.channelFolders.level,
     handler: (ctx) => {
       requireAdmin(ctx);
       // typed_endpoint reads the parameters in the view's order: description, then name.
@@ -107,7 +107,7 @@ export const channelFolderRoutes: Route[] = [
     // own transaction (name, then description, then archiving), each with its own event.
     method: 'PATCH',
     path: '/channel_folders/{channel_folder_id}',
-    minLevel: 389,
+    minLevel: FEATURES.channelFolders.level,
     handler: (ctx) => {
       requireAdmin(ctx);
       const description = boundedParam(ctx, 'description', MAX_DESCRIPTION);
@@ -157,7 +157,7 @@ export const channelFolderRoutes: Route[] = [
     // IDs are accepted, a repeated folder takes the position of its last occurrence.
     method: 'PATCH',
     path: '/channel_folders',
-    minLevel: 414,
+    minLevel: FEATURES.channelFolderOrder.level,
     handler: (ctx) => {
       requireAdmin(ctx);
       const order = ctx.params.intList('order');
@@ -167,7 +167,8 @@ export const channelFolderRoutes: Route[] = [
       if (!ctx.org.folders.every((f) => position.has(f.id)))
         throw badRequest('Invalid order mapping.');
       for (const f of ctx.org.folders) f.order = position.get(f.id) ?? f.order;
-      if (ctx.featureLevel >= 418) folderEvent(ctx, { op: 'reorder', order });
+      if (supports(ctx.featureLevel, 'channelFolderReorderEvent'))
+        folderEvent(ctx, { op: 'reorder', order });
       return {};
     },
   },

@@ -1,4 +1,4 @@
-import { supports } from '../../model/features';
+import { FEATURES, supports } from '../../model/features';
 import type { TopicsPolicy } from '../../model/kinds';
 import { CHANNEL_PERMISSIONS, CHANNEL_SETTINGS_ZULIP_ORDER } from '../../model/permissions';
 import type { PermissionSettingInfo } from '../../model/permissions';
@@ -961,7 +961,12 @@ export const channelRoutes: Route[] = [
       return { stream_id: ch.id };
     },
   },
-  { method: 'POST', path: '/channels/create', handler: createChannelRoute, minLevel: 417 },
+  {
+    method: 'POST',
+    path: '/channels/create',
+    handler: createChannelRoute,
+    minLevel: FEATURES.channelsCreate.level,
+  },
   {
     method: 'POST',
     path: '/default_streams',

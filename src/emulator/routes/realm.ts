@@ -1,3 +1,4 @@
+import { FEATURES, supports } from '../../model/features';
 import { LIMITS } from '../../model/kinds';
 import {
   codePointLength,
@@ -81,13 +82,13 @@ function validateLinkifier(
 function readLinkifierExtras(ctx: RequestContext): Partial<StoredLinkifier> {
   const p = ctx.params;
   const out: Partial<StoredLinkifier> = {};
-  if (ctx.featureLevel >= 471) {
+  if (supports(ctx.featureLevel, 'linkifierExamples')) {
     const example = p.string('example_input');
     const reverse = p.string('reverse_template');
     if (example !== undefined) out.exampleInput = example;
     if (reverse !== undefined) out.reverseTemplate = reverse;
   }
-  if (ctx.featureLevel >= 478) {
+  if (supports(ctx.featureLevel, 'linkifierAlternativeUrlTemplates')) {
     const alts = p.stringList('alternative_url_templates');
     if (alts !== undefined) out.alternativeUrlTemplates = alts;
   }
@@ -209,7 +210,12 @@ export const realmRoutes: Route[] = [
       linkifiers: sortedLinkifiers(ctx.org).map((l) => linkifierToApi(ctx.featureLevel, l)),
     }),
   },
-  { method: 'PATCH', path: '/realm/linkifiers', handler: reorderLinkifiers, minLevel: 202 },
+  {
+    method: 'PATCH',
+    path: '/realm/linkifiers',
+    handler: reorderLinkifiers,
+    minLevel: FEATURES.linkifierReorder.level,
+  },
   {
     method: 'POST',
     path: '/realm/filters',

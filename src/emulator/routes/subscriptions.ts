@@ -329,7 +329,7 @@ function unsubscribe(
  */
 function mySubscriptions(ctx: RequestContext): Record<string, unknown> {
   let withSubs: boolean;
-  if (ctx.featureLevel >= 412) {
+  if (supports(ctx.featureLevel, 'includeSubscribersPartial')) {
     const inc = ctx.params.raw_('include_subscribers');
     if (inc !== undefined && !['true', 'false', 'partial'].includes(inc))
       throw badRequest('Invalid include_subscribers');

@@ -1,3 +1,4 @@
+import { FEATURES, supports } from '../../model/features';
 import { ROLES } from '../../model/kinds';
 import { checkFullName, codePointLength, pyStrip } from '../../model/rules';
 import { adminRequired, badRequest, insufficientPermission, ownerRequired } from '../errors';
@@ -180,7 +181,9 @@ export const userRoutes: Route[] = [
     path: '/users',
     handler: (ctx) => {
       const opts = listOptions(ctx);
-      const ids = ctx.featureLevel >= 384 ? ctx.params.intList('user_ids') : undefined;
+      const ids = supports(ctx.featureLevel, 'usersByIds')
+        ? ctx.params.intList('user_ids')
+        : undefined;
       // get_realm_user_dicts_from_ids: IDs that are not users of the realm are left out.
       const wanted = ids === undefined ? undefined : new Set(ids);
       const users = ctx.org.users.filter((u) => wanted === undefined || wanted.has(u.id));
@@ -278,7 +281,7 @@ export const userRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/users/{email}',
-    minLevel: 313,
+    minLevel: FEATURES.usersByEmail.level,
     handler: (ctx) => {
       // zerver/views/users.py update_user_by_email_api
       const p = readUpdateParams(ctx);
