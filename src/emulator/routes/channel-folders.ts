@@ -1,4 +1,5 @@
 import { FEATURES, supports } from '../../model/features';
+import { LIMITS } from '../../model/kinds';
 import { codePointLength, firstUnprintablePosition } from '../../model/rules';
 import { InternalServerError, badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
@@ -9,9 +10,8 @@ import { pathInt, requireAdmin } from './common';
 
 /** `MAX_NAME_LENGTH`: 100 in the first model (FL 389), 60 once folders had an order (FL 414). */
 export function folderNameLimit(fl: number): number {
-  return supports(fl, 'channelFolderOrder') ? 60 : 100;
+  return supports(fl, 'channelFolderOrder') ? LIMITS.channelFolderName : 100;
 }
-const MAX_DESCRIPTION = 1024;
 
 /**
  * `name` and `description` as the views declare them (zerver/views/channel_folders.py:
@@ -83,7 +83,12 @@ export const channelFolderRoutes: Route[] = [
     handler: (ctx) => {
       requireAdmin(ctx);
       // typed_endpoint reads the parameters in the view's order: description, then name.
-      const description = boundedParam(ctx, 'description', MAX_DESCRIPTION, true) as string;
+      const description = boundedParam(
+        ctx,
+        'description',
+        LIMITS.channelFolderDescription,
+        true,
+      ) as string;
       const name = boundedParam(ctx, 'name', folderNameLimit(ctx.featureLevel), true) as string;
       checkName(ctx, name);
       const id = nextId(ctx.org);
@@ -110,7 +115,7 @@ export const channelFolderRoutes: Route[] = [
     minLevel: FEATURES.channelFolders.level,
     handler: (ctx) => {
       requireAdmin(ctx);
-      const description = boundedParam(ctx, 'description', MAX_DESCRIPTION);
+      const description = boundedParam(ctx, 'description', LIMITS.channelFolderDescription);
       const isArchived = ctx.params.bool('is_archived');
       const name = boundedParam(ctx, 'name', folderNameLimit(ctx.featureLevel));
       const f = findFolder(ctx);
