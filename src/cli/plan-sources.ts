@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DesiredStateSchema } from '../model/desired-state';
 import type { DesiredState } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
 import { LiveStateSchema } from '../model/live-state';
 import type { LiveState } from '../model/live-state';
 import { startEmulator } from '../emulator';
+import { readDesiredStateFile } from '../synth/manifest';
 import { runApp } from '../synth/run-app';
 import { ZulipClient, credentialSecrets } from '../zulip';
 import { readLiveState } from '../provider/read-live-state';
@@ -110,32 +110,6 @@ export async function loadLiveState(values: ParsedOptions, io: CliIo): Promise<L
   }
 }
 
-function readDesiredFile(file: string): DesiredState {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new ZulipCdkError(
-      'DESIRED_STATE_UNREADABLE',
-      `Cannot read ${file}: ${(e as Error).message}`,
-      {
-        where: file,
-      },
-    );
-  }
-  const parsed = DesiredStateSchema.safeParse(data);
-  if (!parsed.success)
-    throw new ZulipCdkError(
-      'DESIRED_STATE_INVALID',
-      `${file} is not a zulip-cdk desired state: ${parsed.error.message}`,
-      {
-        where: file,
-        hint: 'Make it with `zulip-cdk synth`.',
-      },
-    );
-  return parsed.data;
-}
-
 /** Every `*.zulip.json` under a directory (synth output), sorted by path. */
 function desiredFilesIn(dir: string): string[] {
   const out: string[] = [];
@@ -200,9 +174,9 @@ export async function loadDesiredStates(values: ParsedOptions, io: CliIo): Promi
     if (statSync(p).isDirectory()) {
       const files = desiredFilesIn(p);
       if (files.length === 0) throw new UsageError(`--desired: no *.zulip.json in ${p}`);
-      return files.map(readDesiredFile);
+      return files.map(readDesiredStateFile);
     }
-    return [readDesiredFile(p)];
+    return [readDesiredStateFile(p)];
   }
   let app = str(values, 'app');
   if (app === undefined)

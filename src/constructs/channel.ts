@@ -6,7 +6,12 @@ import { LIMITS, MEMBERSHIP_MODES, TOPICS_POLICIES } from '../model/kinds';
 import type { MembershipMode, TopicsPolicy } from '../model/kinds';
 import { CHANNEL_PERMISSIONS, CHANNEL_PERMISSION_NAMES } from '../model/permissions';
 import type { ChannelPermissionName } from '../model/permissions';
-import { checkChannelName, codePointLength } from '../model/rules';
+import {
+  channelPrivacyProblems,
+  checkChannelDescription,
+  checkChannelName,
+  codePointLength,
+} from '../model/rules';
 import { ChannelFolder } from './channel-folder';
 import { checkEmails, checkGroupReference, checkPermission } from './checks';
 import { groupNameOf, isGroupReference, resolvePermission } from './permission';
@@ -282,7 +287,7 @@ export class Channel extends ZulipResource {
       );
     }
     if (p.description !== undefined) {
-      if (codePointLength(p.description) > LIMITS.channelDescription) {
+      if (checkChannelDescription(p.description) !== undefined) {
         problems.push(
           `description is ${codePointLength(p.description)} characters long; Zulip allows at most ${LIMITS.channelDescription}: shorten it`,
         );
@@ -294,15 +299,26 @@ export class Channel extends ZulipResource {
       }
     }
     const isPrivate = p.private === true;
-    if (isPrivate && p.defaultChannel) {
+    // Zulip's cross-field rules. `web-public-protected-history` is left out: it never breaks
+    // alone (a web-public channel with protected history is private, or public with protected
+    // history), and the message of the other rule says what to change.
+    const broken = new Set(
+      channelPrivacyProblems({
+        private: isPrivate,
+        webPublic: Boolean(p.webPublic),
+        historyPublicToSubscribers: p.historyPublicToSubscribers !== false,
+        defaultChannel: Boolean(p.defaultChannel),
+      }).map((x) => x.rule),
+    );
+    if (broken.has('default-private')) {
       problems.push(
         'a default channel cannot be private (Zulip: "A default channel cannot be private."): unset defaultChannel or private',
       );
     }
-    if (isPrivate && p.webPublic) {
+    if (broken.has('web-public-private')) {
       problems.push('a web-public channel cannot be private: unset webPublic or private');
     }
-    if (p.historyPublicToSubscribers === false && !isPrivate) {
+    if (broken.has('public-protected-history')) {
       problems.push(
         p.webPublic
           ? 'a web-public channel needs history public to subscribers: remove historyPublicToSubscribers: false'

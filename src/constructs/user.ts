@@ -4,7 +4,13 @@ import type { DesiredUser } from '../model/desired-state';
 import type { UserProperty } from '../model/ignorable';
 import { LIMITS, ROLE_NAMES } from '../model/kinds';
 import type { RoleName } from '../model/kinds';
-import { codePointLength, firstUnprintablePosition } from '../model/rules';
+import {
+  NAME_INVALID_CHARS,
+  checkFullName,
+  codePointLength,
+  firstUnprintablePosition,
+} from '../model/rules';
+import type { FullNameProblem } from '../model/rules';
 import { emailSchema, lifecycleShape } from './props';
 import { ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
@@ -22,7 +28,8 @@ export interface UserProps extends Omit<ResourceOptions<UserProperty>, 'renamedF
    */
   readonly role?: RoleName;
   /**
-   * The user's full name (at most 100 characters).
+   * The user's full name: at most 100 characters, none of `*`, backquote, `\\`, `>`, `"` and
+   * `@` (Zulip's mention syntax uses them), and not ending in `|` and digits.
    * @default - the name is not managed
    */
   readonly fullName?: string;
@@ -90,6 +97,7 @@ export class User extends ZulipResource {
     }
     const name = this.props.fullName;
     if (name !== undefined) {
+      const before = problems.length;
       if (name.trim() === '') problems.push('fullName is empty: give a name or leave it out');
       else if (codePointLength(name) > LIMITS.userFullName) {
         problems.push(
@@ -104,6 +112,9 @@ export class User extends ZulipResource {
       if (pos !== undefined) {
         problems.push(`fullName has an invalid character at position ${pos}: remove it`);
       }
+      // What the checks above leave to Zulip's own rule (the one the server applies).
+      const refused = problems.length === before ? checkFullName(name) : undefined;
+      if (refused !== undefined) problems.push(fullNameRefusal(name, refused));
     }
     return problems;
   }
@@ -117,5 +128,18 @@ export class User extends ZulipResource {
       ...(p.role !== undefined && { role: p.role }),
       ...(p.fullName !== undefined && { fullName: p.fullName }),
     };
+  }
+}
+
+/** The synth problem for a full name Zulip's `check_full_name` refuses: Zulip's message, and how to fix it. */
+function fullNameRefusal(name: string, refused: FullNameProblem): string {
+  const zulip = `Zulip refuses it ("${refused.message}")`;
+  switch (refused.reason) {
+    case 'invalid-character':
+      return `fullName '${name}' contains ${JSON.stringify(refused.character)}: ${zulip}; a name may not contain any of ${NAME_INVALID_CHARS.join(' ')}: remove it`;
+    case 'format':
+      return `fullName '${name}' ends in '|' and digits: ${zulip}, as it would read as a mention by user id: change the end`;
+    default:
+      return `fullName '${name}': ${zulip}`;
   }
 }

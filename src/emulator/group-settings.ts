@@ -230,7 +230,7 @@ export function supportedPermissionSettings(featureLevel: number): Record<string
       defaultName =
         scope === 'group'
           ? 'group_creator'
-          : featureLevel >= 427
+          : supports(featureLevel, 'channelCreatorDefault')
             ? 'channel_creator'
             : 'stream_creator_or_nobody';
     return {

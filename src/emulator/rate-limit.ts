@@ -3,6 +3,7 @@
  * `windowSeconds`, with the `X-RateLimit-*` headers and a float `Retry-After`, as Zulip's Redis
  * backend counts (zerver/lib/rate_limiter.py RedisRateLimiterBackend).
  */
+import { supports } from '../model/features';
 
 /**
  * The 429 message (zerver/lib/exceptions.py RateLimitedError). The link was added after
@@ -11,7 +12,7 @@
  * emulator switches at 442.
  */
 export function rateLimitMessage(featureLevel: number): string {
-  return featureLevel >= 442
+  return supports(featureLevel, 'rateLimitDocsLink')
     ? 'API usage exceeded rate limit; see https://zulip.com/api/http-headers#rate-limiting-response-headers'
     : 'API usage exceeded rate limit';
 }

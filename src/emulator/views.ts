@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { supports } from '../model/features';
+import { FEATURE_LEVELS, supports } from '../model/features';
 import { channelSettingInfos } from './group-settings';
 import { canSeeSubscribers, directMembers, findUser, subscriberIds } from './permissions';
 import type {
@@ -74,7 +74,8 @@ export function channelToApi(
     out[info.wire] = settingToApi(org, ch.settings[info.wire]);
   if (supports(fl, 'channelFolders')) out.folder_id = ch.folderId;
   if (supports(fl, 'topicsPolicy')) out.topics_policy = ch.topicsPolicy;
-  if (fl >= 394) out.subscriber_count = subscriberIds(org, ch.id).length;
+  if (supports(fl, 'channelSubscriberCount'))
+    out.subscriber_count = subscriberIds(org, ch.id).length;
   if (extra.isDefault !== undefined) out.is_default = extra.isDefault;
   return out;
 }
@@ -226,11 +227,12 @@ export function linkifierToApi(fl: number, l: StoredLinkifier): Record<string, u
     pattern: l.pattern,
     url_template: l.urlTemplate,
   };
-  if (fl >= 471) {
+  if (supports(fl, 'linkifierExamples')) {
     out.example_input = l.exampleInput;
     out.reverse_template = l.reverseTemplate;
   }
-  if (fl >= 478) out.alternative_url_templates = l.alternativeUrlTemplates;
+  if (supports(fl, 'linkifierAlternativeUrlTemplates'))
+    out.alternative_url_templates = l.alternativeUrlTemplates;
   return out;
 }
 
@@ -241,7 +243,7 @@ export function sortedLinkifiers(org: OrgState): StoredLinkifier[] {
 
 /** Zulip's version string for a feature level. */
 export function zulipVersion(fl: number): string {
-  if (fl <= 372) return '10.2';
-  if (fl <= 421) return '11.0';
+  if (fl <= FEATURE_LEVELS.zulip10) return '10.2';
+  if (fl <= FEATURE_LEVELS.zulip11) return '11.0';
   return '12.0-dev+git';
 }

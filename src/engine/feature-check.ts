@@ -86,7 +86,7 @@ export function findWebPublicDisabled(
 }
 
 /**
- * Throws `FEATURE_UNSUPPORTED` listing every feature the configuration uses that the server
+ * Throws `UNSUPPORTED_FEATURE` listing every feature the configuration uses that the server
  * lacks (and `SERVER_TOO_OLD` below zulip-cdk's minimum), then `WEB_PUBLIC_DISABLED` listing
  * every web-public channel when the server has web-public channels off.
  */
@@ -106,7 +106,7 @@ export function checkFeatures(
     return;
   }
   throw new ZulipCdkError(
-    'FEATURE_UNSUPPORTED',
+    'UNSUPPORTED_FEATURE',
     `The configuration uses ${problems.length} feature(s) the server lacks:\n` +
       problems.map((p) => `  - ${p.message}`).join('\n'),
     {

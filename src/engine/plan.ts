@@ -76,7 +76,7 @@ export interface PlanOptions {
 /**
  * Diffs the desired state against the live organization. Pure: no I/O, no clock.
  *
- * Throws `FEATURE_UNSUPPORTED` (every feature the configuration uses that the server lacks)
+ * Throws `UNSUPPORTED_FEATURE` (every feature the configuration uses that the server lacks)
  * and `UNRESOLVED_REFERENCE` (groups or folders that exist neither in the configuration nor
  * live, e-mails that are not users of the organization, and what the server would refuse)
  * before producing any change.

@@ -35,6 +35,29 @@ export const FEATURES = {
   e2eeTestNotification: { level: 420, what: 'POST /mobile_push/e2ee/test_notification' },
   channelEventsMessagesSetting: { level: 434, what: 'send_channel_events_messages' },
   canCreateTopicGroup: { level: 441, what: 'can_create_topic_group' },
+  // What the embedded server changes by level beyond the above (zulip-cdk itself does not ask).
+  linkifierReorder: { level: 202, what: 'PATCH /realm/linkifiers (reordering linkifiers)' },
+  usersByEmail: { level: 313, what: 'GET /users/{email}' },
+  createGroupReturnsId: { level: 317, what: 'group_id in the POST /user_groups/create response' },
+  savedSnippetEdit: { level: 368, what: 'PATCH /saved_snippets/{saved_snippet_id}' },
+  usersByIds: { level: 384, what: 'GET /users user_ids' },
+  deactivatedGroupMembersEditable: {
+    level: 391,
+    what: "editing a deactivated group's members and subgroups",
+  },
+  channelSubscriberCount: { level: 394, what: 'channel subscriber_count' },
+  channelFolderLimitsInRegister: {
+    level: 410,
+    what: 'max_channel_folder_name_length and max_channel_folder_description_length',
+  },
+  includeSubscribersPartial: { level: 412, what: "include_subscribers 'partial'" },
+  channelFolderReorderEvent: { level: 418, what: 'the channel_folder reorder event' },
+  channelCreatorDefault: { level: 427, what: "'channel_creator' as a permission setting default" },
+  userChannels: { level: 440, what: 'GET /users/{user_id}/channels' },
+  rateLimitDocsLink: { level: 442, what: "the documentation link in Zulip's rate-limit message" },
+  botsAsTargetUsers: { level: 458, what: 'bots as the target of GET /users/{user_id}/channels' },
+  linkifierExamples: { level: 471, what: 'linkifier example_input and reverse_template' },
+  linkifierAlternativeUrlTemplates: { level: 478, what: 'linkifier alternative_url_templates' },
 } as const;
 export type FeatureName = keyof typeof FEATURES;
 

@@ -27,6 +27,52 @@ export function firstUnprintablePosition(s: string): number | undefined {
   return undefined;
 }
 
+/** Python's `str.isspace` characters (JS `\s` without U+FEFF, with U+001C..U+001F and U+0085). */
+const PY_SPACE =
+  '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
+
+/** Python's `str.strip()`, which Zulip applies to names before checking them. */
+export function pyStrip(s: string): string {
+  return s.replace(PY_STRIP, '');
+}
+
+/**
+ * `UserProfile.NAME_INVALID_CHARS` (zerver/models/users.py): characters no full name may
+ * contain, because they would break Zulip's mention syntax.
+ */
+export const NAME_INVALID_CHARS: readonly string[] = ['*', '`', '\\', '>', '"', '@'];
+
+/** Why Zulip refuses a full name, with Zulip's own message. */
+export type FullNameProblem =
+  | { readonly reason: 'too-long' | 'empty' | 'format'; readonly message: string }
+  | {
+      readonly reason: 'invalid-character';
+      readonly message: string;
+      /** The first character Zulip objects to: unprintable, or one of {@link NAME_INVALID_CHARS}. */
+      readonly character: string;
+    };
+
+/**
+ * `check_full_name` (zerver/lib/users.py), in Zulip's order: on the stripped name its length,
+ * emptiness, then unprintable or reserved characters; then a trailing `|<digits>` on the raw
+ * value (Python's `\d` is any Unicode digit, its `$` also matches before a final newline).
+ * `require_unique_names` is not modelled. Undefined when Zulip accepts the name, which it
+ * stores stripped ({@link pyStrip}).
+ */
+export function checkFullName(raw: string): FullNameProblem | undefined {
+  const name = pyStrip(raw);
+  if (codePointLength(name) > LIMITS.userFullName)
+    return { reason: 'too-long', message: 'Name too long!' };
+  if (name === '') return { reason: 'empty', message: 'Name must not be empty!' };
+  for (const character of name) {
+    if (firstUnprintablePosition(character) !== undefined || NAME_INVALID_CHARS.includes(character))
+      return { reason: 'invalid-character', message: 'Invalid characters in name!', character };
+  }
+  if (/\|\p{Nd}+\n?$/u.test(raw)) return { reason: 'format', message: 'Invalid format!' };
+  return undefined;
+}
+
 /** `check_stream_name` (zerver/lib/streams.py). */
 export function checkChannelName(
   name: string,
@@ -38,6 +84,82 @@ export function checkChannelName(
   const pos = firstUnprintablePosition(name);
   if (pos !== undefined) return `Invalid character in channel name, at position ${pos}.`;
   return undefined;
+}
+
+/**
+ * A channel description's length (`Stream.MAX_DESCRIPTION_LENGTH`, checked by the typed
+ * endpoints' `ChannelDescription`), in Zulip's words for the parameter `varName`.
+ */
+export function checkChannelDescription(
+  description: string,
+  varName = 'description',
+): string | undefined {
+  if (codePointLength(description) > LIMITS.channelDescription)
+    return `${varName} is too long (limit: ${LIMITS.channelDescription} characters)`;
+  return undefined;
+}
+
+/** A channel description as Zulip stores it: each newline becomes a space (`do_change_stream_description`). */
+export function storedChannelDescription(description: string): string {
+  return description.replace(/\n/g, ' ');
+}
+
+/** A channel's privacy, the fields Zulip's cross-field rules look at. */
+export interface ChannelPrivacy {
+  readonly private: boolean;
+  readonly webPublic: boolean;
+  readonly historyPublicToSubscribers: boolean;
+  readonly defaultChannel: boolean;
+}
+
+/** Which cross-field rule a channel's privacy breaks. */
+export type ChannelPrivacyRule =
+  | 'web-public-protected-history'
+  | 'web-public-private'
+  | 'public-protected-history'
+  | 'default-private';
+
+const CHANNEL_PRIVACY_RULES: readonly {
+  readonly rule: ChannelPrivacyRule;
+  readonly message: string;
+  readonly breaks: (c: ChannelPrivacy) => boolean;
+}[] = [
+  {
+    rule: 'web-public-protected-history',
+    message: 'Invalid parameters',
+    breaks: (c) => c.webPublic && !c.historyPublicToSubscribers,
+  },
+  {
+    rule: 'web-public-private',
+    message: 'Invalid parameters',
+    breaks: (c) => c.webPublic && c.private,
+  },
+  {
+    rule: 'public-protected-history',
+    message: 'Invalid parameters',
+    breaks: (c) => !c.private && !c.historyPublicToSubscribers,
+  },
+  {
+    rule: 'default-private',
+    message: 'A default channel cannot be private.',
+    breaks: (c) => c.private && c.defaultChannel,
+  },
+];
+
+/**
+ * The cross-field channel rules Zulip's `update_stream_backend` (zerver/views/streams.py)
+ * checks on the proposed privacy, every one `c` breaks, in Zulip's order, with Zulip's message:
+ * web-public needs public history and a public channel; a public channel has public history;
+ * a default channel is not private (`do_add_default_stream`'s "A default channel cannot be
+ * private."). A web-public channel with protected history always breaks a second rule too.
+ */
+export function channelPrivacyProblems(
+  c: ChannelPrivacy,
+): { readonly rule: ChannelPrivacyRule; readonly message: string }[] {
+  return CHANNEL_PRIVACY_RULES.filter((r) => r.breaks(c)).map(({ rule, message }) => ({
+    rule,
+    message,
+  }));
 }
 
 /** `check_channel_folder_name` (zerver/lib/channel_folders.py), without the uniqueness check. */

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
+import { DesiredStateSchema } from '../model/desired-state';
+import type { DesiredState } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
 import { compareStrings, stableStringify } from './stable-json';
 
@@ -64,4 +66,30 @@ export function readManifest(outdir: string): Manifest | undefined {
 /** Removes the manifest (before running an app, so a stale one is never read). */
 export function removeManifest(outdir: string): void {
   rmSync(join(outdir, MANIFEST_FILE), { force: true });
+}
+
+/**
+ * Reads a desired-state file (`<org>.zulip.json`, synth output): `DESIRED_STATE_UNREADABLE`
+ * when it cannot be read as JSON, `DESIRED_STATE_INVALID` when it is not a desired state.
+ * Used by `runApp` and by `--desired`.
+ */
+export function readDesiredStateFile(file: string): DesiredState {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ZulipCdkError(
+      'DESIRED_STATE_UNREADABLE',
+      `Cannot read ${file}: ${(e as Error).message}`,
+      { where: file, cause: e },
+    );
+  }
+  const parsed = DesiredStateSchema.safeParse(data);
+  if (!parsed.success)
+    throw new ZulipCdkError(
+      'DESIRED_STATE_INVALID',
+      `${file} is not a zulip-cdk desired state: ${parsed.error.message}`,
+      { where: file, hint: 'Make it with `zulip-cdk synth` of this zulip-cdk version.' },
+    );
+  return parsed.data;
 }

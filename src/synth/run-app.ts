@@ -3,11 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { DesiredStateSchema } from '../model/desired-state';
 import type { DesiredState } from '../model/desired-state';
-import { ZulipCdkError } from '../model/errors';
+import { ZulipCdkError, foreignErrorCode } from '../model/errors';
 import { ERROR_FILE_ENV } from './error-file';
-import { MANIFEST_FILE, readManifest, removeManifest } from './manifest';
+import { MANIFEST_FILE, readDesiredStateFile, readManifest, removeManifest } from './manifest';
 
 /** The environment variable that tells an app where to write (see `App`). */
 export const OUTDIR_ENV_NAME = 'ZULIP_CDK_OUTDIR';
@@ -131,7 +130,8 @@ export async function runApp(options: RunAppOptions): Promise<RunAppResult> {
       );
       if (reported.success) {
         const r = reported.data;
-        throw new ZulipCdkError(r.code, r.message, {
+        // The code of the error the app threw: one of ours, or Zulip's own.
+        throw new ZulipCdkError(foreignErrorCode(r.code), r.message, {
           ...(r.where !== undefined && { where: r.where }),
           ...(r.hint !== undefined && { hint: r.hint }),
         });
@@ -156,19 +156,7 @@ export async function runApp(options: RunAppOptions): Promise<RunAppResult> {
     }
     const organizations = manifest.organizations.map((entry) => {
       const file = join(outdir, entry.file);
-      let raw: unknown;
-      try {
-        raw = JSON.parse(readFileSync(file, 'utf8'));
-      } catch (e) {
-        throw new ZulipCdkError('NO_DESIRED_STATE', `cannot read ${file}`, { cause: e });
-      }
-      const parsed = DesiredStateSchema.safeParse(raw);
-      if (!parsed.success) {
-        throw new ZulipCdkError('BAD_DESIRED_STATE', `${file} is not a valid desired state`, {
-          hint: 'synthesize it with the same zulip-cdk version',
-        });
-      }
-      return { id: entry.id, path: entry.path, file, state: parsed.data };
+      return { id: entry.id, path: entry.path, file, state: readDesiredStateFile(file) };
     });
     return { outdir, organizations, stdout, stderr };
   } finally {

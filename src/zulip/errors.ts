@@ -1,37 +1,26 @@
-import { ZulipCdkError } from '../model/errors';
+import { ZulipCdkError, foreignErrorCode } from '../model/errors';
+import type { ErrorCode } from '../model/errors';
 
-/** Stable codes of the errors the client raises itself (not Zulip's own codes). */
+/**
+ * The codes the client raises itself (not Zulip's own codes); what each means is documented in
+ * `ERROR_CODES` (src/model/errors.ts).
+ */
 export const CLIENT_ERROR_CODES = [
-  /**
-   * The connection failed: before the request was sent (nothing reached the server), or, for an
-   * idempotent request, on every attempt (dropped, timed out).
-   */
   'NETWORK_ERROR',
-  /** A non-idempotent request may have reached the server but no answer came back: re-read state before deciding. */
   'REQUEST_OUTCOME_UNKNOWN',
-  /** An idempotent request got HTTP 500/502/503/504 on every attempt; the message says how many. */
   'SERVER_UNAVAILABLE',
-  /** Another 5xx (501, 505...) without a Zulip error body on an idempotent request; not retried. */
   'SERVER_ERROR',
-  /** The server answered with something that is not a Zulip JSON response. */
   'INVALID_RESPONSE',
-  /** A success response did not have the shape we expect. */
   'UNEXPECTED_RESPONSE',
-  /** The server's feature level is too low for what was asked. */
   'UNSUPPORTED_FEATURE',
-  /** The feature level is not known yet: call `fetchCapabilities()` or `register()` first. */
   'CAPABILITIES_UNKNOWN',
-  /** Credentials are missing or malformed. */
   'CREDENTIALS_MISSING',
   'CREDENTIALS_INVALID',
-  /** An outgoing-webhook payload failed parsing or its token check. */
   'WEBHOOK_INVALID_PAYLOAD',
   'WEBHOOK_BAD_TOKEN',
-  /** A method was called with an unusable argument. */
   'INVALID_ARGUMENT',
-  /** The client was closed. */
   'CLIENT_CLOSED',
-] as const;
+] as const satisfies readonly ErrorCode[];
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
 /** Fields of a Zulip error body other than `result`, `msg` and `code`. */
@@ -70,7 +59,7 @@ export class ZulipApiError extends ZulipCdkError {
     hint?: string;
   }) {
     super(
-      args.code,
+      foreignErrorCode(args.code),
       `${args.request} failed: ${args.zulipMessage || '(no message)'} (${args.code}, HTTP ${args.status})`,
       args.hint === undefined
         ? { where: args.endpoint }

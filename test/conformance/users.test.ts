@@ -7,7 +7,9 @@
  * administrator), shiva → moderator, hamlet → alice, othello → bob, cordelia → carol,
  * polonius → guest, default_bot → deploy-bot (owned by the owner).
  */
+import { Organization, Testing, User } from 'zulip-cdk';
 import { startEmulator } from '../../src/emulator';
+import { NAME_INVALID_CHARS } from '../../src/model/rules';
 import type { Emulator } from '../../src/emulator';
 import { validateResponse } from '../support/openapi-validate';
 import { clientFor, expectError, expectSuccess } from '../support/emulator-client';
@@ -160,6 +162,36 @@ describe('test_users.py PermissionTest', () => {
   ])('%#: full name %j is refused: %s (%s)', async (fullName, msg) => {
     expectError(await iago.patch(`/users/${id('alice')}`, { full_name: fullName }), msg);
     expect((await user('alice')).full_name).toBe('Alice Member');
+  });
+
+  // One rule (src/model/rules.ts `checkFullName`) for synth and for the embedded server: a
+  // name synth accepts is one Zulip accepts, and the other way round.
+  it.each([
+    ...NAME_INVALID_CHARS.map(
+      (c) =>
+        [
+          `Opheli${c}`,
+          'Invalid characters in name!',
+          `test_admin_cannot_set_full_name_with_invalid_characters, with ${JSON.stringify(c)}`,
+        ] as const,
+    ),
+    ['iago|72', 'Invalid format!', 'test_not_allowed_format'],
+    ['Hello- 12iago|72', 'Invalid format!', 'test_not_allowed_format_complex'],
+    ['Hello- 12iago|72k', undefined, 'test_allowed_format_complex'],
+  ] as const)('%#: synth and the server agree on full name %j (%s; %s)', async (fullName, msg) => {
+    const org = new Organization(Testing.app(), 'acme');
+    new User(org, 'alice', { email: email('alice'), fullName });
+    const problems = Testing.validate(org);
+    const res = await iago.patch(`/users/${id('alice')}`, { full_name: fullName });
+    if (msg === undefined) {
+      expect(problems).toEqual([]);
+      expectSuccess(res);
+    } else {
+      expect(problems).toEqual([
+        { path: 'acme/alice', message: expect.stringContaining(`Zulip refuses it ("${msg}")`) },
+      ]);
+      expectError(res, msg);
+    }
   });
 
   it('test_allowed_format_complex: "Hello- 12iago|72k" is a fine name', async () => {

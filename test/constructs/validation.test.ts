@@ -637,6 +637,19 @@ const CASES: Case[] = [
     message: /fullName has an invalid character at position 3/,
   },
   {
+    rule: "user full name with a character Zulip's mention syntax uses",
+    declare: (o) => new User(o, 'nameat', { email: 'at@x.io', fullName: 'Ann @ Acme' }),
+    path: 'acme/nameat',
+    message:
+      /fullName 'Ann @ Acme' contains "@": Zulip refuses it \("Invalid characters in name!"\)/,
+  },
+  {
+    rule: "user full name ending in '|' and digits",
+    declare: (o) => new User(o, 'namepipe', { email: 'pipe@x.io', fullName: 'iago|72' }),
+    path: 'acme/namepipe',
+    message: /fullName 'iago\|72' ends in '\|' and digits: Zulip refuses it \("Invalid format!"\)/,
+  },
+  {
     rule: 'subscription settings of something that is not a Channel construct',
     declare: (o) =>
       new SubscriptionSettings(o, 'notchannel', { channel: 'general' as never, isMuted: true }),

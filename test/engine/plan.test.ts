@@ -1806,7 +1806,7 @@ describe('plan: feature levels', () => {
     } catch (e) {
       err = e;
     }
-    expect(isZulipCdkError(err, 'FEATURE_UNSUPPORTED')).toBe(true);
+    expect(isZulipCdkError(err, 'UNSUPPORTED_FEATURE')).toBe(true);
     const msg = (err as Error).message;
     expect(msg).toMatch(
       /channelFolder\["F"\].*channel folders needs Zulip feature level 389; the server is at 372/,

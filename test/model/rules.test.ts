@@ -1,4 +1,7 @@
 import {
+  channelPrivacyProblems,
+  checkChannelDescription,
+  checkFullName,
   checkChannelName,
   checkChannelFolderName,
   checkLinkifier,
@@ -7,6 +10,8 @@ import {
   checkUserGroupName,
   checkBoundedText,
   isValidUriTemplate,
+  pyStrip,
+  storedChannelDescription,
   uriTemplateVariables,
 } from '../../src/model';
 
@@ -112,5 +117,76 @@ describe('names', () => {
     expect(checkBoundedText('title', 'x'.repeat(61), 60)).toBe(
       'title is too long (limit: 60 characters)',
     );
+  });
+});
+
+describe('full names (check_full_name, zerver/lib/users.py)', () => {
+  it.each([
+    ['a'.repeat(101), 'too-long', 'Name too long!'],
+    [' \u3000 ', 'empty', 'Name must not be empty!'],
+    ['Opheli*', 'invalid-character', 'Invalid characters in name!'],
+    ['Ann @ Acme', 'invalid-character', 'Invalid characters in name!'],
+    ['An\u0007n', 'invalid-character', 'Invalid characters in name!'],
+    ['iago|72', 'format', 'Invalid format!'],
+    ['iago|\u0667\u0662', 'format', 'Invalid format!'],
+    ['iago|72\n', 'format', 'Invalid format!'],
+  ])('refuses %j: %s', (name, reason, message) => {
+    expect(checkFullName(name)).toMatchObject({ reason, message });
+  });
+  it('names the first character Zulip objects to', () => {
+    expect(checkFullName('Ann "Acme" @x')).toMatchObject({ character: '"' });
+  });
+  it.each(['Hello- 12iago|72k', '  Alice B  ', 'a'.repeat(100), 'Zoë 李'])('accepts %j', (name) =>
+    expect(checkFullName(name)).toBeUndefined(),
+  );
+  it('strips as Python does (U+0085 and U+001C are space; U+FEFF is not)', () => {
+    expect(pyStrip('\x85\x1c Ann \u3000')).toBe('Ann');
+    expect(pyStrip('\ufeffAnn')).toBe('\ufeffAnn');
+  });
+});
+
+describe('channel descriptions and cross-field channel rules', () => {
+  it("limits the description to 1024 code points, in Zulip's words for the parameter", () => {
+    expect(checkChannelDescription('\u{1F600}'.repeat(1024))).toBeUndefined();
+    expect(checkChannelDescription('x'.repeat(1025))).toBe(
+      'description is too long (limit: 1024 characters)',
+    );
+    expect(checkChannelDescription('x'.repeat(1025), 'subscriptions[0]["description"]')).toBe(
+      'subscriptions[0]["description"] is too long (limit: 1024 characters)',
+    );
+    expect(storedChannelDescription('a\nb\r\nc')).toBe('a b\r c');
+  });
+
+  const base = {
+    private: false,
+    webPublic: false,
+    historyPublicToSubscribers: true,
+    defaultChannel: false,
+  };
+  it.each([
+    [{}, []],
+    [{ private: true, historyPublicToSubscribers: false }, []],
+    [{ webPublic: true, defaultChannel: true }, []],
+    [{ webPublic: true, private: true }, ['web-public-private']],
+    [
+      { webPublic: true, historyPublicToSubscribers: false },
+      ['web-public-protected-history', 'public-protected-history'],
+    ],
+    [{ historyPublicToSubscribers: false }, ['public-protected-history']],
+    [{ private: true, defaultChannel: true }, ['default-private']],
+    [
+      { private: true, webPublic: true, historyPublicToSubscribers: false, defaultChannel: true },
+      ['web-public-protected-history', 'web-public-private', 'default-private'],
+    ],
+  ] as const)("%j breaks %j, in update_stream_backend's order", (c, rules) => {
+    expect(channelPrivacyProblems({ ...base, ...c }).map((p) => p.rule)).toEqual(rules);
+  });
+  it("answers with Zulip's messages", () => {
+    expect(channelPrivacyProblems({ ...base, private: true, defaultChannel: true })).toEqual([
+      { rule: 'default-private', message: 'A default channel cannot be private.' },
+    ]);
+    expect(channelPrivacyProblems({ ...base, historyPublicToSubscribers: false })).toEqual([
+      { rule: 'public-protected-history', message: 'Invalid parameters' },
+    ]);
   });
 });

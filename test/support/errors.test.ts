@@ -1,8 +1,8 @@
-import { ZulipCdkError } from '../../src/model';
+import { ZulipCdkError, foreignErrorCode } from '../../src/model';
 import { rejection, thrownError } from './errors';
 
 const boom = (): never => {
-  throw new ZulipCdkError('BOOM', 'it broke');
+  throw new ZulipCdkError(foreignErrorCode('BOOM'), 'it broke');
 };
 
 describe('the shared error helpers fail the test when the error is not there', () => {
@@ -19,14 +19,15 @@ describe('the shared error helpers fail the test when the error is not there', (
   });
 
   it('rejection: the same for a promise', async () => {
-    expect((await rejection(Promise.reject(new ZulipCdkError('BOOM', 'x')), 'BOOM')).code).toBe(
-      'BOOM',
-    );
+    expect(
+      (await rejection(Promise.reject(new ZulipCdkError(foreignErrorCode('BOOM'), 'x')), 'BOOM'))
+        .code,
+    ).toBe('BOOM');
     await expect(rejection(Promise.resolve(1), 'BOOM')).rejects.toThrow(
       'expected a rejection BOOM, but it resolved',
     );
     await expect(
-      rejection(Promise.reject(new ZulipCdkError('BOOM', 'x')), 'OTHER'),
+      rejection(Promise.reject(new ZulipCdkError(foreignErrorCode('BOOM'), 'x')), 'OTHER'),
     ).rejects.toThrow('rejected with BOOM, not OTHER');
   });
 });

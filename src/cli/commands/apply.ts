@@ -3,7 +3,8 @@ import path from 'node:path';
 import * as engine from '../../engine';
 import type { Plan } from '../../engine';
 import type { DesiredState } from '../../model/desired-state';
-import { ZulipCdkError, isZulipCdkError } from '../../model/errors';
+import { ZulipCdkError, isErrorCode, isZulipCdkError } from '../../model/errors';
+import type { ErrorCode } from '../../model/errors';
 import { ZulipApplyTarget } from '../../provider/write-target';
 import type { ZulipClient } from '../../zulip';
 import { UsageError } from '../command';
@@ -26,7 +27,7 @@ export const VERIFY_FAILED_EXIT = 2;
 export const REFUSED_EXIT = 4;
 
 /** The errors that are refusals (exit 4) rather than failures (exit 1). */
-export const REFUSAL_CODES: ReadonlySet<string> = new Set([
+export const REFUSAL_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'PLAN_TAMPERED',
   'PLAN_DIGEST_MISMATCH',
   'PLAN_INVALID',
@@ -188,7 +189,9 @@ ${VERIFY_FAILED_EXIT} --verify found changes left.
     'expect-digest': { type: 'string' },
   },
   exitCodeFor(e) {
-    return isZulipCdkError(e) && REFUSAL_CODES.has(e.code) ? REFUSED_EXIT : 1;
+    return isZulipCdkError(e) && isErrorCode(e.code) && REFUSAL_CODES.has(e.code)
+      ? REFUSED_EXIT
+      : 1;
   },
   async run(args) {
     try {

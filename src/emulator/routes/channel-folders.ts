@@ -1,4 +1,5 @@
-import { supports } from '../../model/features';
+import { FEATURES, supports } from '../../model/features';
+import { LIMITS } from '../../model/kinds';
 import { codePointLength, firstUnprintablePosition } from '../../model/rules';
 import { InternalServerError, badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
@@ -9,9 +10,8 @@ import { pathInt, requireAdmin } from './common';
 
 /** `MAX_NAME_LENGTH`: 100 in the first model (FL 389), 60 once folders had an order (FL 414). */
 export function folderNameLimit(fl: number): number {
-  return supports(fl, 'channelFolderOrder') ? 60 : 100;
+  return supports(fl, 'channelFolderOrder') ? LIMITS.channelFolderName : 100;
 }
-const MAX_DESCRIPTION = 1024;
 
 /**
  * `name` and `description` as the views declare them (zerver/views/channel_folders.py:
@@ -64,7 +64,7 @@ export const channelFolderRoutes: Route[] = [
   {
     method: 'GET',
     path: '/channel_folders',
-    minLevel: 389,
+    minLevel: FEATURES.channelFolders.level,
     handler: (ctx) => {
       const includeArchived = ctx.params.bool('include_archived') ?? false;
       const folders = ctx.org.folders.filter((f) => includeArchived || !f.isArchived);
@@ -79,11 +79,16 @@ export const channelFolderRoutes: Route[] = [
     // zerver/views/channel_folders.py create_channel_folder
     method: 'POST',
     path: '/channel_folders/create',
-    minLevel: 389,
+    minLevel: FEATURES.channelFolders.level,
     handler: (ctx) => {
       requireAdmin(ctx);
       // typed_endpoint reads the parameters in the view's order: description, then name.
-      const description = boundedParam(ctx, 'description', MAX_DESCRIPTION, true) as string;
+      const description = boundedParam(
+        ctx,
+        'description',
+        LIMITS.channelFolderDescription,
+        true,
+      ) as string;
       const name = boundedParam(ctx, 'name', folderNameLimit(ctx.featureLevel), true) as string;
       checkName(ctx, name);
       const id = nextId(ctx.org);
@@ -107,10 +112,10 @@ export const channelFolderRoutes: Route[] = [
     // own transaction (name, then description, then archiving), each with its own event.
     method: 'PATCH',
     path: '/channel_folders/{channel_folder_id}',
-    minLevel: 389,
+    minLevel: FEATURES.channelFolders.level,
     handler: (ctx) => {
       requireAdmin(ctx);
-      const description = boundedParam(ctx, 'description', MAX_DESCRIPTION);
+      const description = boundedParam(ctx, 'description', LIMITS.channelFolderDescription);
       const isArchived = ctx.params.bool('is_archived');
       const name = boundedParam(ctx, 'name', folderNameLimit(ctx.featureLevel));
       const f = findFolder(ctx);
@@ -157,7 +162,7 @@ export const channelFolderRoutes: Route[] = [
     // IDs are accepted, a repeated folder takes the position of its last occurrence.
     method: 'PATCH',
     path: '/channel_folders',
-    minLevel: 414,
+    minLevel: FEATURES.channelFolderOrder.level,
     handler: (ctx) => {
       requireAdmin(ctx);
       const order = ctx.params.intList('order');
@@ -167,7 +172,8 @@ export const channelFolderRoutes: Route[] = [
       if (!ctx.org.folders.every((f) => position.has(f.id)))
         throw badRequest('Invalid order mapping.');
       for (const f of ctx.org.folders) f.order = position.get(f.id) ?? f.order;
-      if (ctx.featureLevel >= 418) folderEvent(ctx, { op: 'reorder', order });
+      if (supports(ctx.featureLevel, 'channelFolderReorderEvent'))
+        folderEvent(ctx, { op: 'reorder', order });
       return {};
     },
   },

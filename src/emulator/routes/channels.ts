@@ -1,9 +1,14 @@
-import { supports } from '../../model/features';
-import { TOPICS_POLICIES } from '../../model/kinds';
+import { FEATURES, supports } from '../../model/features';
 import type { TopicsPolicy } from '../../model/kinds';
 import { CHANNEL_PERMISSIONS, CHANNEL_SETTINGS_ZULIP_ORDER } from '../../model/permissions';
 import type { PermissionSettingInfo } from '../../model/permissions';
-import { checkChannelName, codePointLength } from '../../model/rules';
+import { LIMITS, TOPICS_POLICIES } from '../../model/kinds';
+import {
+  channelPrivacyProblems,
+  checkChannelDescription,
+  checkChannelName,
+  storedChannelDescription,
+} from '../../model/rules';
 import {
   ApiError,
   missingArgument,
@@ -57,8 +62,6 @@ import {
 } from '../channel-notices';
 import { accessStreamById, channelByName, pathInt, requireAdmin, requireNonGuest } from './common';
 import { messages } from './messages';
-
-const MAX_DESCRIPTION = 1024;
 
 /**
  * Parses `message_retention_days` (`parse_message_retention_days`): null = realm default,
@@ -207,10 +210,20 @@ export function readCreationParams(
     if (!holdsRealmSetting(ctx.org, ctx.user, 'can_create_web_public_channel_group'))
       throw insufficientPermission();
   }
-  if (isWebPublic && inviteOnly) throw badRequest('Invalid parameters');
+  // The cross-field rules on the new channel's privacy (history follows `inviteOnly`, so of
+  // the history rules only the web-public one can break, and then web-public-private does too).
+  const privacy = channelPrivacyProblems({
+    private: inviteOnly,
+    webPublic: isWebPublic,
+    historyPublicToSubscribers: inviteOnly ? (history ?? false) : true,
+    defaultChannel: isDefault,
+  });
+  const invalid = privacy.find((x) => x.rule !== 'default-private');
+  if (invalid) throw badRequest(invalid.message);
   // check_channel_creation_permissions: a plain "Insufficient permission" for non-administrators.
   if (isDefault && !isAdmin(ctx.user)) throw insufficientPermission();
-  if (isDefault && inviteOnly) throw badRequest('A default channel cannot be private.');
+  const defaultPrivate = privacy.find((x) => x.rule === 'default-private');
+  if (defaultPrivate) throw badRequest(defaultPrivate.message);
   creation.retention = retentionRaw === undefined ? null : creationRetention(ctx, retentionRaw);
   if (topicsPolicy !== undefined) {
     // add_subscriptions_backend: only a policy other than `inherit` needs the permission.
@@ -250,8 +263,8 @@ export function checkCanCreate(ctx: RequestContext, c: Pick<ChannelCreation, 'in
 export function checkNewChannel(ctx: RequestContext, name: string, description: string): void {
   const problem = checkChannelName(name);
   if (problem) throw badRequest(problem);
-  if (codePointLength(description) > MAX_DESCRIPTION)
-    throw badRequest(`description is too long (limit: ${MAX_DESCRIPTION} characters)`);
+  const tooLong = checkChannelDescription(description);
+  if (tooLong) throw badRequest(tooLong);
 }
 
 /** The `default_streams` event: the whole list of IDs, to active users who are not guests. */
@@ -299,7 +312,7 @@ export function createChannel(
     id: nextId(ctx.org),
     name: name.trim(),
     // ChannelDescription: each \n becomes a space (a \r stays).
-    description: description.replace(/\n/g, ' '),
+    description: storedChannelDescription(description),
     inviteOnly: c.inviteOnly,
     isWebPublic: c.isWebPublic,
     historyPublicToSubscribers: c.inviteOnly ? (c.historyPublicToSubscribers ?? false) : true,
@@ -581,7 +594,7 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
   const streamId = pathInt(ctx, 'stream_id');
   // Parameter shapes are checked before the view runs (typed_endpoint), so a malformed
   // parameter fails the request before any field is applied or the channel is looked up.
-  const description = p.string('description', { maxLength: MAX_DESCRIPTION });
+  const description = p.string('description', { maxLength: LIMITS.channelDescription });
   const newName = p.string('new_name');
   const isPrivate = p.bool('is_private');
   const isWebPublic = p.bool('is_web_public');
@@ -615,10 +628,13 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
   const proposedDefault = isDefault ?? org.defaultChannelIds.includes(ch.id);
   const proposedHistory =
     history ?? (isPrivate !== undefined ? !isPrivate : ch.historyPublicToSubscribers);
-  if (proposedWeb && !proposedHistory) throw badRequest('Invalid parameters');
-  if (proposedWeb && proposedPrivate) throw badRequest('Invalid parameters');
-  if (!proposedPrivate && !proposedHistory) throw badRequest('Invalid parameters');
-  if (proposedPrivate && proposedDefault) throw badRequest('A default channel cannot be private.');
+  const [privacyProblem] = channelPrivacyProblems({
+    private: proposedPrivate,
+    webPublic: proposedWeb,
+    historyPublicToSubscribers: proposedHistory,
+    defaultChannel: proposedDefault,
+  });
+  if (privacyProblem) throw badRequest(privacyProblem.message);
   if (!proposedPrivate && org.realm.moderationRequestChannelId === ch.id)
     throw badRequest('Moderation request channel must be private.');
   if (isPrivate !== undefined && !hasContentAccess(org, user, ch))
@@ -695,7 +711,7 @@ function updateChannel(ctx: RequestContext): Record<string, unknown> {
   if (description !== undefined) {
     // do_change_stream_description: newlines become spaces; announced even when unchanged.
     const before = ch.description;
-    ch.description = description.replace(/\n/g, ' ');
+    ch.description = storedChannelDescription(description);
     streamUpdate(ctx, ch, 'description', ch.description, {
       rendered_description: renderMarkdown(ch.description),
     });
@@ -824,7 +840,7 @@ function createChannelRoute(ctx: RequestContext): Record<string, unknown> {
     const v = p.json(info.wire);
     if (v !== undefined) shapes.push([info, groupSettingShape(v, info.wire)]);
   }
-  const description = p.string('description', { maxLength: MAX_DESCRIPTION }) ?? '';
+  const description = p.string('description', { maxLength: LIMITS.channelDescription }) ?? '';
   let folderId: number | null = null;
   if (supports(fl, 'channelFolders')) {
     const f = p.json('folder_id');
@@ -945,7 +961,12 @@ export const channelRoutes: Route[] = [
       return { stream_id: ch.id };
     },
   },
-  { method: 'POST', path: '/channels/create', handler: createChannelRoute, minLevel: 417 },
+  {
+    method: 'POST',
+    path: '/channels/create',
+    handler: createChannelRoute,
+    minLevel: FEATURES.channelsCreate.level,
+  },
   {
     method: 'POST',
     path: '/default_streams',

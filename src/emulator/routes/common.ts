@@ -1,3 +1,4 @@
+import { supports } from '../../model/features';
 import { adminRequired, badRequest, ownerRequired } from '../errors';
 import { isAdmin, isGuest, isOwner } from '../permissions';
 import { hasContentAccess, hasMetadataAccess } from '../permissions';
@@ -63,7 +64,8 @@ export function accessStreamById(
  */
 export function accessTargetUser(ctx: RequestContext, id: number): StoredUser {
   const u = userById(ctx.org, id);
-  if (!u || (u.isBot && ctx.featureLevel < 458)) throw badRequest('No such user');
+  if (!u || (u.isBot && !supports(ctx.featureLevel, 'botsAsTargetUsers')))
+    throw badRequest('No such user');
   if (!u.isActive) throw badRequest('User is deactivated');
   return u;
 }

@@ -1,3 +1,4 @@
+import { FEATURES } from '../../model/features';
 import { ApiError } from '../errors';
 import { hasMetadataAccess, isSubscribed } from '../permissions';
 import type { Route } from '../router';
@@ -10,7 +11,7 @@ export const miscRoutes: Route[] = [
     // Zulip 11.0, feature level 420 (api_docs/changelog.md; NOTES section 6 does not list it).
     method: 'POST',
     path: '/mobile_push/e2ee/test_notification',
-    minLevel: 420,
+    minLevel: FEATURES.e2eeTestNotification.level,
     handler: (ctx) => {
       ctx.params.int('push_account_id');
       throw new ApiError('No active registered push device', { code: 'NO_ACTIVE_PUSH_DEVICE' });
@@ -19,7 +20,7 @@ export const miscRoutes: Route[] = [
   {
     method: 'GET',
     path: '/users/{user_id}/channels',
-    minLevel: 440,
+    minLevel: FEATURES.userChannels.level,
     handler: (ctx) => {
       // get_subscribed_channels_backend: access_user_by_id, then the target's channels (archived
       // ones too) that the caller has metadata access to.

@@ -1,3 +1,4 @@
+import { FEATURES } from '../../model/features';
 import { ApiError, badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
 import type { StoredNavigationView } from '../state';
@@ -60,13 +61,13 @@ export const navigationViewRoutes: Route[] = [
   {
     method: 'GET',
     path: '/navigation_views',
-    minLevel: 390,
+    minLevel: FEATURES.navigationViews.level,
     handler: (ctx) => ({ navigation_views: navigationViewsOf(ctx) }),
   },
   {
     method: 'POST',
     path: '/navigation_views',
-    minLevel: 390,
+    minLevel: FEATURES.navigationViews.level,
     handler: (ctx) => {
       const fragment = ctx.params.requiredString('fragment', { strip: true });
       if (fragment === '') throw badRequest('fragment cannot be blank');
@@ -86,7 +87,7 @@ export const navigationViewRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/navigation_views/{fragment*}',
-    minLevel: 390,
+    minLevel: FEATURES.navigationViews.level,
     handler: (ctx) => {
       const fragment = ctx.path.fragment ?? '';
       const isPinned = ctx.params.bool('is_pinned');
@@ -105,7 +106,7 @@ export const navigationViewRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/navigation_views/{fragment*}',
-    minLevel: 390,
+    minLevel: FEATURES.navigationViews.level,
     handler: (ctx) => {
       const fragment = ctx.path.fragment ?? '';
       const v = mine(ctx, fragment);

@@ -1,3 +1,4 @@
+import { FEATURES } from '../../model/features';
 import { badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
 import type { StoredPresence, StoredUser, StoredUserStatus } from '../state';
@@ -149,7 +150,7 @@ export const presenceRoutes: Route[] = [
     // before that only GET exists on this path, so a POST gets 405.
     method: 'POST',
     path: '/users/{user_id}/status',
-    minLevel: 407,
+    minLevel: FEATURES.userStatusOfOthers.level,
     handler: (ctx) => {
       // update_user_status_admin: access_user_by_id(for_admin=True) (zerver/lib/users.py
       // access_user_common): unknown users and bots are "No such user", then deactivated

@@ -1,8 +1,10 @@
+import { FEATURES, supports } from '../../model/features';
 import { LIMITS } from '../../model/kinds';
 import {
   codePointLength,
   compileRe2,
   isValidUriTemplate,
+  pyStrip,
   uriTemplateVariables,
 } from '../../model/rules';
 import { badRequest, missingArgument } from '../errors';
@@ -11,16 +13,6 @@ import { nextId } from '../state';
 import type { StoredLinkifier } from '../state';
 import { linkifierToApi, sortedLinkifiers } from '../views';
 import { pathInt, requireAdmin } from './common';
-
-/** Python's `str.isspace` characters (JS `\s` without U+FEFF, with U+001C..U+001F and U+0085). */
-const PY_SPACE =
-  '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
-const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
-
-/** Python's `str.strip()`. */
-export function pyStrip(s: string): string {
-  return s.replace(PY_STRIP, '');
-}
 
 /** Django's `full_clean` errors, by key in the order Django collects them. */
 type CleanErrors = Record<string, string[]>;
@@ -90,13 +82,13 @@ function validateLinkifier(
 function readLinkifierExtras(ctx: RequestContext): Partial<StoredLinkifier> {
   const p = ctx.params;
   const out: Partial<StoredLinkifier> = {};
-  if (ctx.featureLevel >= 471) {
+  if (supports(ctx.featureLevel, 'linkifierExamples')) {
     const example = p.string('example_input');
     const reverse = p.string('reverse_template');
     if (example !== undefined) out.exampleInput = example;
     if (reverse !== undefined) out.reverseTemplate = reverse;
   }
-  if (ctx.featureLevel >= 478) {
+  if (supports(ctx.featureLevel, 'linkifierAlternativeUrlTemplates')) {
     const alts = p.stringList('alternative_url_templates');
     if (alts !== undefined) out.alternativeUrlTemplates = alts;
   }
@@ -218,7 +210,12 @@ export const realmRoutes: Route[] = [
       linkifiers: sortedLinkifiers(ctx.org).map((l) => linkifierToApi(ctx.featureLevel, l)),
     }),
   },
-  { method: 'PATCH', path: '/realm/linkifiers', handler: reorderLinkifiers, minLevel: 202 },
+  {
+    method: 'PATCH',
+    path: '/realm/linkifiers',
+    handler: reorderLinkifiers,
+    minLevel: FEATURES.linkifierReorder.level,
+  },
   {
     method: 'POST',
     path: '/realm/filters',

@@ -100,7 +100,8 @@ function clientCapabilities(ctx: RequestContext): Record<string, unknown> {
  */
 function includeSubscribers(ctx: RequestContext): boolean | 'partial' {
   const p = ctx.params;
-  if (ctx.featureLevel < 412) return p.bool('include_subscribers') ?? false;
+  if (!supports(ctx.featureLevel, 'includeSubscribersPartial'))
+    return p.bool('include_subscribers') ?? false;
   const v = p.string('include_subscribers') ?? 'false';
   if (v === 'true') return true;
   if (v === 'false') return false;
@@ -164,8 +165,8 @@ function realmData(ctx: RequestContext): Record<string, unknown> {
   if (supports(fl, 'topicsPolicy')) out.realm_topics_policy = r.topicsPolicy;
   if (supports(fl, 'channelEventsMessagesSetting'))
     out.realm_send_channel_events_messages = r.sendChannelEventsMessages === true;
-  if (fl >= 397) out.max_bulk_new_subscription_messages = 100;
-  if (fl >= 410) {
+  if (supports(fl, 'sendNewSubscriptionMessages')) out.max_bulk_new_subscription_messages = 100;
+  if (supports(fl, 'channelFolderLimitsInRegister')) {
     out.max_channel_folder_name_length = folderNameLimit(fl);
     out.max_channel_folder_description_length = LIMITS.channelFolderDescription;
   }
@@ -333,7 +334,8 @@ function register(ctx: RequestContext): Record<string, unknown> {
     out.saved_snippets = org.snippets
       .filter((s) => s.userId === user.id)
       .map((s) => ({ id: s.id, title: s.title, content: s.content, date_created: s.dateCreated }));
-  if (want('navigation_views') && fl >= 390) out.navigation_views = navigationViewsOf(ctx);
+  if (want('navigation_views') && supports(fl, 'navigationViews'))
+    out.navigation_views = navigationViewsOf(ctx);
   if (want('drafts')) out.drafts = draftsForRegister(ctx);
   if (want('scheduled_messages')) out.scheduled_messages = undeliveredScheduledMessages(ctx);
   if (want('subscription'))

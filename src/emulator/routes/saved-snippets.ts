@@ -1,3 +1,4 @@
+import { FEATURES } from '../../model/features';
 import { LIMITS } from '../../model/kinds';
 import { checkBoundedText } from '../../model/rules';
 import { badRequest, notFound } from '../errors';
@@ -38,7 +39,7 @@ export const savedSnippetRoutes: Route[] = [
   {
     method: 'GET',
     path: '/saved_snippets',
-    minLevel: 297,
+    minLevel: FEATURES.savedSnippets.level,
     handler: (ctx) => ({
       saved_snippets: ctx.org.snippets.filter((s) => s.userId === ctx.user.id).map(snippetToApi),
     }),
@@ -46,7 +47,7 @@ export const savedSnippetRoutes: Route[] = [
   {
     method: 'POST',
     path: '/saved_snippets',
-    minLevel: 297,
+    minLevel: FEATURES.savedSnippets.level,
     handler: (ctx) => {
       // typed_endpoint reads the view's parameters in order: content, then title.
       const content = text(ctx, 'content', true) as string;
@@ -69,7 +70,7 @@ export const savedSnippetRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/saved_snippets/{saved_snippet_id}',
-    minLevel: 368,
+    minLevel: FEATURES.savedSnippetEdit.level,
     handler: (ctx) => {
       // zerver/views/saved_snippets.py edit_saved_snippet: content, then title; with neither,
       // success before the snippet is even looked up.
@@ -89,7 +90,7 @@ export const savedSnippetRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/saved_snippets/{saved_snippet_id}',
-    minLevel: 297,
+    minLevel: FEATURES.savedSnippets.level,
     handler: (ctx) => {
       const s = mine(ctx);
       ctx.org.snippets = ctx.org.snippets.filter((x) => x !== s);

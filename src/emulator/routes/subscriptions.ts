@@ -1,5 +1,5 @@
 import { supports } from '../../model/features';
-import { checkChannelName, codePointLength, isHexColor } from '../../model/rules';
+import { checkChannelDescription, checkChannelName, isHexColor } from '../../model/rules';
 import { badRequest, insufficientPermission, missingArgument } from '../errors';
 import { expectDict, expectList, expectString } from '../params';
 import {
@@ -59,8 +59,8 @@ function parseSubscriptionList(
         ? ''
         : expectString(d.description, `${varName}[${i}]["description"]`);
     // ChannelDescription: max_length 1024, checked while parsing, for every item.
-    if (codePointLength(description) > 1024)
-      throw badRequest(`${varName}[${i}]["description"] is too long (limit: 1024 characters)`);
+    const tooLong = checkChannelDescription(description, `${varName}[${i}]["description"]`);
+    if (tooLong) throw badRequest(tooLong);
     let color: string | undefined;
     if (d.color !== undefined) {
       color = expectString(d.color, `${varName}[${i}]["color"]`);
@@ -329,7 +329,7 @@ function unsubscribe(
  */
 function mySubscriptions(ctx: RequestContext): Record<string, unknown> {
   let withSubs: boolean;
-  if (ctx.featureLevel >= 412) {
+  if (supports(ctx.featureLevel, 'includeSubscribersPartial')) {
     const inc = ctx.params.raw_('include_subscribers');
     if (inc !== undefined && !['true', 'false', 'partial'].includes(inc))
       throw badRequest('Invalid include_subscribers');

@@ -1,3 +1,4 @@
+import { supports } from '../../model/features';
 import { checkUserGroupName } from '../../model/rules';
 import type { PermissionSettingInfo } from '../../model/permissions';
 import {
@@ -237,7 +238,7 @@ function createGroup(ctx: RequestContext): Record<string, unknown> {
   };
   ctx.org.groups.push(g);
   groupEvent(ctx, { op: 'add', group: groupToApi(ctx.org, g) });
-  return ctx.featureLevel >= 317 ? { group_id: g.id } : {};
+  return supports(ctx.featureLevel, 'createGroupReturnsId') ? { group_id: g.id } : {};
 }
 
 /**
@@ -256,7 +257,9 @@ function updateGroup(ctx: RequestContext): Record<string, unknown> {
     const v = p.json(info.wire);
     if (v !== undefined) updates.push([info, settingUpdateShape(v, info.wire)]);
   }
-  const deactivated = ctx.featureLevel >= 386 ? p.bool('deactivated') : undefined;
+  const deactivated = supports(ctx.featureLevel, 'groupReactivation')
+    ? p.bool('deactivated')
+    : undefined;
   const description = p.string('description');
   const name = p.string('name');
   if (
@@ -330,7 +333,7 @@ function notifyMembershipChange(
 
 /** Deactivated groups' members and subgroups are editable from FL 391. */
 function membersOfDeactivatedEditable(ctx: RequestContext): boolean {
-  return ctx.featureLevel >= 391;
+  return supports(ctx.featureLevel, 'deactivatedGroupMembersEditable');
 }
 
 /** `add_members_to_group_backend`. */
@@ -412,7 +415,7 @@ function removeSubgroups(ctx: RequestContext, groupId: number, ids: number[]): v
 function updateMembers(ctx: RequestContext): Record<string, unknown> {
   requireMemberOrAdmin(ctx);
   const p = ctx.params;
-  const withSubgroups = ctx.featureLevel >= 311;
+  const withSubgroups = supports(ctx.featureLevel, 'addSubgroupsOnMembers');
   const add = p.intList('add') ?? [];
   const addSub = withSubgroups ? (p.intList('add_subgroups') ?? []) : [];
   const del = p.intList('delete') ?? [];

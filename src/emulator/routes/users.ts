@@ -1,5 +1,6 @@
-import { LIMITS, ROLES } from '../../model/kinds';
-import { codePointLength, firstUnprintablePosition } from '../../model/rules';
+import { FEATURES, supports } from '../../model/features';
+import { ROLES } from '../../model/kinds';
+import { checkFullName, codePointLength, pyStrip } from '../../model/rules';
 import { adminRequired, badRequest, insufficientPermission, ownerRequired } from '../errors';
 import { findUser, isAdmin, isOwner } from '../permissions';
 import type { RequestContext, Route } from '../router';
@@ -7,7 +8,6 @@ import type { StoredUser } from '../state';
 import { userToApi } from '../views';
 import type { UserViewOptions } from '../views';
 import { pathInt } from './common';
-import { pyStrip } from './realm';
 
 /**
  * zerver/lib/users.py `access_user_common`: bots and deactivated users only where the endpoint
@@ -60,19 +60,11 @@ function isLastOwner(ctx: RequestContext, target: StoredUser): boolean {
   return target.role === ROLES.owner && !target.isBot && owners.length === 1;
 }
 
-/**
- * zerver/lib/users.py `check_full_name`: strip, length, empty, unprintable or reserved
- * characters, and a trailing `|<digits>` on the raw value (Python's `\d` is any Unicode digit,
- * its `$` also matches before a final newline). `require_unique_names` is not modelled (always false here).
- */
-function checkFullName(raw: string): string {
-  const n = pyStrip(raw);
-  if (codePointLength(n) > LIMITS.userFullName) throw badRequest('Name too long!');
-  if (n === '') throw badRequest('Name must not be empty!');
-  if (firstUnprintablePosition(n) !== undefined || /[*`\\>"@]/.test(n))
-    throw badRequest('Invalid characters in name!');
-  if (/\|\p{Nd}+\n?$/u.test(raw)) throw badRequest('Invalid format!');
-  return n;
+/** zerver/lib/users.py `check_full_name` (the rule is the model's): the stripped name, or Zulip's error. */
+function validFullName(raw: string): string {
+  const problem = checkFullName(raw);
+  if (problem !== undefined) throw badRequest(problem.message);
+  return pyStrip(raw);
 }
 
 /**
@@ -120,7 +112,7 @@ function updateUser(
     });
   }
   if (fullName !== undefined && fullName !== target.fullName && pyStrip(fullName) !== '') {
-    const name = checkFullName(fullName);
+    const name = validFullName(fullName);
     if (name !== target.fullName) {
       target.fullName = name;
       ctx.events.push({
@@ -189,7 +181,9 @@ export const userRoutes: Route[] = [
     path: '/users',
     handler: (ctx) => {
       const opts = listOptions(ctx);
-      const ids = ctx.featureLevel >= 384 ? ctx.params.intList('user_ids') : undefined;
+      const ids = supports(ctx.featureLevel, 'usersByIds')
+        ? ctx.params.intList('user_ids')
+        : undefined;
       // get_realm_user_dicts_from_ids: IDs that are not users of the realm are left out.
       const wanted = ids === undefined ? undefined : new Set(ids);
       const users = ctx.org.users.filter((u) => wanted === undefined || wanted.has(u.id));
@@ -287,7 +281,7 @@ export const userRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/users/{email}',
-    minLevel: 313,
+    minLevel: FEATURES.usersByEmail.level,
     handler: (ctx) => {
       // zerver/views/users.py update_user_by_email_api
       const p = readUpdateParams(ctx);
