@@ -27,20 +27,8 @@ export const PLAN_FORMAT_VERSION = 1;
 export const JsonValueSchema = z.json();
 export type JsonValue = z.infer<typeof JsonValueSchema>;
 
-export const CHANGE_ACTIONS = [
-  'create',
-  'update',
-  'rename',
-  'unarchive',
-  'reactivate',
-  'archive',
-  'deactivate',
-  'delete',
-  'replace',
-  'reorder',
-  'membership',
-] as const;
-export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+export { CHANGE_ACTIONS } from '../model/kinds';
+export type { ChangeAction } from '../model/kinds';
 
 /** Actions that remove an object from use (counted against `maxRemovals`). */
 export const REMOVAL_ACTIONS = ['archive', 'deactivate', 'delete'] as const;

@@ -1,7 +1,14 @@
 import { ZulipCdkError } from '../model/errors';
 import type { LiveSavedSnippet, LiveState } from '../model/live-state';
 import type { ApplyContext, ApplyTarget, SubscribeCall, UnsubscribeCall } from '../engine/apply';
-import type { Change, MembershipChange, Plan, UpdateChange } from '../engine/plan-format';
+import type {
+  Change,
+  ChangeAction,
+  MembershipChange,
+  Plan,
+  UpdateChange,
+} from '../engine/plan-format';
+import type { KIND_SPECS, ResourceKind } from '../model/kinds';
 import type { ZulipClient } from '../zulip/client';
 import { readLiveState } from './read-live-state';
 import * as channels from './write-channels';
@@ -55,148 +62,19 @@ export class ZulipApplyTarget implements ApplyTarget {
     ctx: ApplyContext,
     fold?: MembershipChange,
   ): Promise<number | void> {
-    const c = this.client;
-    switch (change.kind) {
-      case 'channel':
-        switch (change.action) {
-          case 'create':
-            return channels.createChannel(
-              c,
-              change,
-              ctx,
-              fold,
-              this.#subscribeMe.has(change.key.trim().toLowerCase()) &&
-                !(fold?.add ?? []).some((u) => u.id === ctx.me.userId),
-            );
-          case 'update':
-            return channels.updateChannel(c, change, ctx);
-          case 'rename':
-            return channels.renameChannel(c, change.liveId, change.to);
-          case 'archive':
-            return channels.archiveChannel(c, change.liveId);
-          case 'unarchive':
-            return channels.unarchiveChannel(c, change.liveId);
-          case 'membership': {
-            // Normally batched by the engine; alone it is one call of each kind.
-            const names = [change.key];
-            if (change.add.length > 0)
-              await channels.subscribe(
-                c,
-                { channels: names, principals: change.add.map((u) => u.id), notify: change.notify },
-                ctx,
-              );
-            if (change.remove.length > 0)
-              await channels.unsubscribe(c, {
-                channels: names,
-                principals: change.remove.map((u) => u.id),
-              });
-            return;
-          }
-          default:
-            break;
-        }
-        break;
-      case 'userGroup':
-        switch (change.action) {
-          case 'create':
-            return groups.createGroup(c, change, ctx, fold);
-          case 'update':
-            return groups.updateGroup(c, change, ctx);
-          case 'rename':
-            return groups.renameGroup(c, change.liveId, change.to);
-          case 'deactivate':
-            return groups.deactivateGroup(c, change.liveId);
-          case 'reactivate':
-            return groups.reactivateGroup(c, change.liveId);
-          case 'membership':
-            return groups.updateGroupMembers(c, change, ctx);
-          default:
-            break;
-        }
-        break;
-      case 'channelFolder':
-        switch (change.action) {
-          case 'create':
-            return org.createFolder(c, change);
-          case 'update':
-            return org.updateFolder(c, change);
-          case 'rename':
-            await c.updateChannelFolder(change.liveId, { name: change.to });
-            return;
-          case 'archive':
-            await c.updateChannelFolder(change.liveId, { is_archived: true });
-            return;
-          case 'unarchive':
-            await c.updateChannelFolder(change.liveId, { is_archived: false });
-            return;
-          case 'reorder':
-            return org.reorder(c, change, ctx);
-          default:
-            break;
-        }
-        break;
-      case 'linkifier':
-        switch (change.action) {
-          case 'create':
-            return org.createLinkifier(c, change);
-          case 'update': {
-            const url = change.properties.find((p) => p.property === 'urlTemplate');
-            return org.updateLinkifier(c, change.liveId ?? -1, ctx, {
-              pattern: change.key,
-              ...(url ? { urlTemplate: text(url.after) } : {}),
-            });
-          }
-          case 'rename':
-            return org.updateLinkifier(c, change.liveId, ctx, { pattern: change.to });
-          case 'delete':
-            await c.removeLinkifier(change.liveId);
-            return;
-          case 'reorder':
-            return org.reorder(c, change, ctx);
-          default:
-            break;
-        }
-        break;
-      case 'playground':
-        switch (change.action) {
-          case 'create':
-            return org.createPlayground(c, change.properties);
-          case 'replace':
-            return org.replacePlayground(c, change);
-          case 'delete':
-            await c.removePlayground(change.liveId);
-            return;
-          default:
-            break;
-        }
-        break;
-      case 'savedSnippet':
-        switch (change.action) {
-          case 'create':
-            return org.createSnippet(c, change);
-          case 'update':
-            return org.updateSnippet(c, change);
-          case 'rename':
-            await c.updateSavedSnippet(change.liveId, { title: change.to });
-            return;
-          case 'delete':
-            await c.deleteSavedSnippet(change.liveId);
-            return;
-          default:
-            break;
-        }
-        break;
-      case 'user':
-        if (change.action === 'update') return org.updateUser(c, change);
-        break;
-      case 'subscriptionSettings':
-        if (change.action === 'update') return org.updateSubscriptionSettings(c, [change], ctx);
-        break;
-    }
-    throw new ZulipCdkError(
-      'PLAN_INVALID',
-      `zulip-cdk cannot ${change.action} a ${change.kind} (${change.address}).`,
-    );
+    const byAction = HANDLERS[change.kind] as Partial<Record<ChangeAction, Handler<Change>>>;
+    const handle = byAction[change.action];
+    if (handle === undefined)
+      throw new ZulipCdkError(
+        'PLAN_INVALID',
+        `zulip-cdk cannot ${change.action} a ${change.kind} (${change.address}).`,
+      );
+    return handle(change, {
+      client: this.client,
+      ctx,
+      ...(fold ? { fold } : {}),
+      subscribeMe: this.#subscribeMe,
+    });
   }
 
   public subscribe(call: SubscribeCall, ctx: ApplyContext): Promise<void> {
@@ -214,3 +92,126 @@ export class ZulipApplyTarget implements ApplyTarget {
     return org.updateSubscriptionSettings(this.client, changes, ctx);
   }
 }
+
+/** What a handler gets besides its change. */
+interface HandlerEnv {
+  readonly client: ZulipClient;
+  readonly ctx: ApplyContext;
+  /** The membership of the object a create makes, sent in the same request. */
+  readonly fold?: MembershipChange;
+  /** Channels created with the applying account subscribed (its subscription settings follow). */
+  readonly subscribeMe: ReadonlySet<string>;
+}
+
+/** The change types whose `action` can be `A` (removals share one type for three actions). */
+type WithAction<C, A> = C extends { action: infer X } ? (A extends X ? C : never) : never;
+
+/** Turns one change into its requests; returns the ID of an object it creates. */
+type Handler<C extends Change> = (change: C, env: HandlerEnv) => Promise<number | void>;
+
+/**
+ * One handler per kind and per action the kind's `KindSpec` lists (`src/model/kinds`): an
+ * action listed there without a handler here, or a handler for an action not listed, is a
+ * compile error.
+ */
+type KindHandlers = {
+  readonly [K in ResourceKind]: {
+    readonly [A in (typeof KIND_SPECS)[K]['actions'][number]]: Handler<
+      WithAction<Change, A> & { kind: K }
+    >;
+  };
+};
+
+const HANDLERS = {
+  channel: {
+    create: (change, { client, ctx, fold, subscribeMe }) =>
+      channels.createChannel(
+        client,
+        change,
+        ctx,
+        fold,
+        subscribeMe.has(change.key.trim().toLowerCase()) &&
+          !(fold?.add ?? []).some((u) => u.id === ctx.me.userId),
+      ),
+    update: (change, { client, ctx }) => channels.updateChannel(client, change, ctx),
+    rename: (change, { client }) => channels.renameChannel(client, change.liveId, change.to),
+    archive: (change, { client }) => channels.archiveChannel(client, change.liveId),
+    unarchive: (change, { client }) => channels.unarchiveChannel(client, change.liveId),
+    // Normally batched by the engine; alone it is one call of each kind.
+    membership: async (change, { client, ctx }) => {
+      const names = [change.key];
+      if (change.add.length > 0)
+        await channels.subscribe(
+          client,
+          { channels: names, principals: change.add.map((u) => u.id), notify: change.notify },
+          ctx,
+        );
+      if (change.remove.length > 0)
+        await channels.unsubscribe(client, {
+          channels: names,
+          principals: change.remove.map((u) => u.id),
+        });
+    },
+  },
+  userGroup: {
+    create: (change, { client, ctx, fold }) => groups.createGroup(client, change, ctx, fold),
+    update: (change, { client, ctx }) => groups.updateGroup(client, change, ctx),
+    rename: (change, { client }) => groups.renameGroup(client, change.liveId, change.to),
+    deactivate: (change, { client }) => groups.deactivateGroup(client, change.liveId),
+    reactivate: (change, { client }) => groups.reactivateGroup(client, change.liveId),
+    membership: (change, { client, ctx }) => groups.updateGroupMembers(client, change, ctx),
+  },
+  channelFolder: {
+    create: (change, { client }) => org.createFolder(client, change),
+    update: (change, { client }) => org.updateFolder(client, change),
+    rename: async (change, { client }) => {
+      await client.updateChannelFolder(change.liveId, { name: change.to });
+    },
+    archive: async (change, { client }) => {
+      await client.updateChannelFolder(change.liveId, { is_archived: true });
+    },
+    unarchive: async (change, { client }) => {
+      await client.updateChannelFolder(change.liveId, { is_archived: false });
+    },
+    reorder: (change, { client, ctx }) => org.reorder(client, change, ctx),
+  },
+  linkifier: {
+    create: (change, { client }) => org.createLinkifier(client, change),
+    update: (change, { client, ctx }) => {
+      const url = change.properties.find((p) => p.property === 'urlTemplate');
+      return org.updateLinkifier(client, change.liveId ?? -1, ctx, {
+        pattern: change.key,
+        ...(url ? { urlTemplate: text(url.after) } : {}),
+      });
+    },
+    rename: (change, { client, ctx }) =>
+      org.updateLinkifier(client, change.liveId, ctx, { pattern: change.to }),
+    delete: async (change, { client }) => {
+      await client.removeLinkifier(change.liveId);
+    },
+    reorder: (change, { client, ctx }) => org.reorder(client, change, ctx),
+  },
+  playground: {
+    create: (change, { client }) => org.createPlayground(client, change.properties),
+    replace: (change, { client }) => org.replacePlayground(client, change),
+    delete: async (change, { client }) => {
+      await client.removePlayground(change.liveId);
+    },
+  },
+  savedSnippet: {
+    create: (change, { client }) => org.createSnippet(client, change),
+    update: (change, { client }) => org.updateSnippet(client, change),
+    rename: async (change, { client }) => {
+      await client.updateSavedSnippet(change.liveId, { title: change.to });
+    },
+    delete: async (change, { client }) => {
+      await client.deleteSavedSnippet(change.liveId);
+    },
+  },
+  user: {
+    update: (change, { client }) => org.updateUser(client, change),
+  },
+  subscriptionSettings: {
+    update: (change, { client, ctx }) => org.updateSubscriptionSettings(client, [change], ctx),
+  },
+} as const satisfies KindHandlers;

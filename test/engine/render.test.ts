@@ -9,6 +9,7 @@ import {
   renderText,
 } from '../../src/engine';
 import type { Plan } from '../../src/engine';
+import { KIND_SPECS } from '../../src/model';
 import { FEATURE_LEVELS } from '../../src/model';
 import { permissionEffect } from '../../src/engine/render/describe';
 import type { DesiredState } from '../../src/model';
@@ -123,6 +124,12 @@ describe('renderers', () => {
     expect(md).toContain('@\u200bsecurity-team');
     expect(md).toContain('@\u200beveryone');
     expect(md).toContain('alice@example.com');
+  });
+
+  it("every change's action is one its kind's KindSpec lists (the provider handles exactly those)", () => {
+    const actions = new Set(p.changes.map((c) => c.action));
+    expect(actions.size).toBeGreaterThan(5);
+    for (const c of p.changes) expect(KIND_SPECS[c.kind].actions).toContain(c.action);
   });
 
   it('json is the saved-plan format and reads back', () => {

@@ -12,4 +12,5 @@ export const channelFolder = {
   removal: 'archive',
   ordered: true,
   ignorable: ['description', 'archived', 'order'],
+  actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'reorder'],
 } as const satisfies KindSpec;

@@ -25,4 +25,5 @@ export const channel = {
     'subscribers',
     ...CHANNEL_PERMISSION_NAMES,
   ],
+  actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'membership'],
 } as const satisfies KindSpec;

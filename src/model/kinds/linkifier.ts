@@ -12,4 +12,5 @@ export const linkifier = {
   removal: 'delete',
   ordered: true,
   ignorable: ['urlTemplate', 'order'],
+  actions: ['create', 'update', 'rename', 'delete', 'reorder'],
 } as const satisfies KindSpec;

@@ -12,4 +12,5 @@ export const playground = {
   removal: 'delete',
   ordered: false,
   ignorable: ['urlTemplate'],
+  actions: ['create', 'replace', 'delete'],
 } as const satisfies KindSpec;

@@ -12,4 +12,5 @@ export const savedSnippet = {
   removal: 'delete',
   ordered: false,
   ignorable: ['content'],
+  actions: ['create', 'update', 'rename', 'delete'],
 } as const satisfies KindSpec;

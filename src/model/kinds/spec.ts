@@ -1,3 +1,19 @@
+/** What a plan's change does to its object (`action` of a change in the saved plan). */
+export const CHANGE_ACTIONS = [
+  'create',
+  'update',
+  'rename',
+  'unarchive',
+  'reactivate',
+  'archive',
+  'deactivate',
+  'delete',
+  'replace',
+  'reorder',
+  'membership',
+] as const;
+export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+
 /** The removal an undeclared live object of a prunable kind gets when pruning is on. */
 export type RemovalAction = 'archive' | 'deactivate' | 'delete';
 
@@ -38,6 +54,12 @@ export interface KindSpec {
    * the planner leaves it as it is live.
    */
   readonly ignorable: readonly string[];
+  /**
+   * The changes the planner makes for this kind. The provider's handler table
+   * (`src/provider/write-target.ts`) is typed against it: an action listed here without a
+   * handler is a compile error, and apply refuses any other action (`PLAN_INVALID`).
+   */
+  readonly actions: readonly ChangeAction[];
 }
 
 /** Exact comparison: keys that differ only in case are different objects. */

@@ -21,4 +21,5 @@ export const subscriptionSettings = {
   removal: 'none',
   ordered: false,
   ignorable: PROPERTY_NAMES,
+  actions: ['update'],
 } as const satisfies KindSpec;

@@ -13,4 +13,5 @@ export const userGroup = {
   removal: 'deactivate',
   ordered: false,
   ignorable: ['description', 'members', 'deactivated', ...GROUP_PERMISSION_NAMES],
+  actions: ['create', 'update', 'rename', 'deactivate', 'reactivate', 'membership'],
 } as const satisfies KindSpec;

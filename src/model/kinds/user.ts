@@ -15,4 +15,5 @@ export const user = {
   removal: 'none',
   ordered: false,
   ignorable: ['role', 'fullName'],
+  actions: ['update'],
 } as const satisfies KindSpec;
