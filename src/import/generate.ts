@@ -1,186 +1,17 @@
-import { LiveIndex, normaliseChannelDescription, retentionToNatural } from '../engine/live-index';
-import { supports } from '../model/features';
-import type { GroupSettingValue } from '../model/desired-state';
-import { groupSettingsEqual } from '../model/group-setting';
-import {
-  KIND_SPECS,
-  LISTED_KINDS,
-  ROLES,
-  creatorDefault,
-  isSystemGroupName,
-  roleName,
-} from '../model/kinds';
-import type { KindCollection, RoleName, SystemGroupName } from '../model/kinds';
-import type {
-  LiveChannel,
-  LiveChannelFolder,
-  LiveState,
-  LiveUserGroup,
-  WireGroupSettingValue,
-} from '../model/live-state';
+/** The import: each kind's constructs from the live organization, then the printed app. */
+import { normaliseChannelDescription, retentionToNatural } from '../engine/live-index';
+import { ROLES, roleName } from '../model/kinds';
+import type { RoleName } from '../model/kinds';
+import type { LiveChannel, LiveChannelFolder, LiveState, LiveUserGroup } from '../model/live-state';
 import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
-import type { PermissionSettingInfo } from '../model/permissions';
-import { arr, commentLines, printCall, printImport, raw, ref, str } from './code';
-import type { Entry, Expr, RefResolver, RefTarget } from './code';
-import { NameAllocator, constructIdFor, identifierFor } from './names';
-
-/** The kinds `import --include` accepts: the desired state's collection names. */
-export type ImportKind = KindCollection;
-export const IMPORT_KINDS: readonly ImportKind[] = LISTED_KINDS.map(
-  (k) => KIND_SPECS[k].collection,
-);
-
-/**
- * Which channels get their subscribers imported (with mode `exact`): `private` (the default:
- * who may read a private channel is access control, worth reviewing; who follows a public
- * channel is each person's choice), `all`, or `none`.
- */
-export const SUBSCRIBER_POLICIES = ['private', 'all', 'none'] as const;
-export type SubscriberPolicy = (typeof SUBSCRIBER_POLICIES)[number];
-
-/** File layouts: everything in `main.ts`, one file per kind, or by size (`auto`). */
-export const IMPORT_LAYOUTS = ['auto', 'single', 'split'] as const;
-export type ImportLayout = (typeof IMPORT_LAYOUTS)[number];
-
-/** Options of {@link generateApp}. */
-export interface GenerateAppOptions {
-  /**
-   * The Organization construct's id (it names the synthesized file).
-   * @default - derived from the organization's name, such as `acme`
-   */
-  readonly orgId?: string;
-  /**
-   * The kinds to import. Objects of other kinds that an imported object refers to (a channel's
-   * folder, a group in a permission) are imported too, and listed in the header.
-   * @default - every kind
-   */
-  readonly include?: readonly ImportKind[];
-  /** @default 'auto' (one file per kind above {@link SPLIT_THRESHOLD} constructs) */
-  readonly layout?: ImportLayout;
-  /** @default 'private' */
-  readonly subscribers?: SubscriberPolicy;
-}
-
-/** Above this many constructs, `auto` writes one file per kind. */
-export const SPLIT_THRESHOLD = 30;
-
-/** Something live that the generated code does not declare, and why. */
-export interface SkippedObject {
-  readonly kind: string;
-  readonly name: string;
-  readonly reason: string;
-}
-
-/** What {@link generateApp} produced. */
-export interface GeneratedApp {
-  /** File name (relative, such as `main.ts`) → content. */
-  readonly files: Record<string, string>;
-  /** Live objects or settings left out, with the reason (also listed in `main.ts`). */
-  readonly skipped: readonly SkippedObject[];
-  /** How many constructs of each kind were generated. */
-  readonly counts: Readonly<Record<ImportKind, number>>;
-}
-
-type FileKey =
-  'users' | 'groups' | 'channels' | 'linkifiers' | 'playgrounds' | 'snippets' | 'settings';
-
-const FILES: Record<
-  FileKey,
-  { file: string; fn: string; param?: string; title: string; kind: ImportKind }
-> = {
-  users: {
-    file: 'users.ts',
-    fn: 'declareUsers',
-    title: 'Roles of the users who are not plain members (zulip-cdk does not create users).',
-    kind: 'users',
-  },
-  groups: {
-    file: 'groups.ts',
-    fn: 'declareUserGroups',
-    param: 'groups',
-    title: 'User groups, each after the groups it refers to.',
-    kind: 'userGroups',
-  },
-  channels: {
-    file: 'channels.ts',
-    fn: 'declareChannels',
-    param: 'channels',
-    title:
-      "Channel folders in Zulip's order, each followed by its channels; then the channels in no folder.",
-    kind: 'channels',
-  },
-  linkifiers: {
-    file: 'linkifiers.ts',
-    fn: 'declareLinkifiers',
-    title: 'Linkifiers, in the order Zulip applies them.',
-    kind: 'linkifiers',
-  },
-  playgrounds: {
-    file: 'playgrounds.ts',
-    fn: 'declareCodePlaygrounds',
-    title: 'Code playgrounds.',
-    kind: 'playgrounds',
-  },
-  snippets: {
-    file: 'saved-snippets.ts',
-    fn: 'declareSavedSnippets',
-    title: 'Saved snippets of the applying account.',
-    kind: 'savedSnippets',
-  },
-  settings: {
-    file: 'subscription-settings.ts',
-    fn: 'declareSubscriptionSettings',
-    title: "The applying account's own settings of its subscriptions.",
-    kind: 'subscriptionSettings',
-  },
-};
-const FILE_ORDER: FileKey[] = [
-  'users',
-  'groups',
-  'channels',
-  'linkifiers',
-  'playgrounds',
-  'snippets',
-  'settings',
-];
-
-const SYSTEM_GROUP_CONSTANTS: Record<SystemGroupName, string> = {
-  'role:internet': 'INTERNET',
-  'role:everyone': 'EVERYONE',
-  'role:members': 'MEMBERS',
-  'role:fullmembers': 'FULL_MEMBERS',
-  'role:moderators': 'MODERATORS',
-  'role:administrators': 'ADMINISTRATORS',
-  'role:owners': 'OWNERS',
-  'role:nobody': 'NOBODY',
-};
-
-/** One construct to declare. */
-interface Decl {
-  readonly file: FileKey;
-  readonly construct: string;
-  readonly id: string;
-  readonly entries: Entry[];
-  /** Comment lines above the declaration. */
-  readonly comments: string[];
-  /** Set when something may refer to it. */
-  target?: RefTarget;
-  /** The Zulip name its variable is derived from. */
-  label?: string;
-  /** Set for `subject.setPermissions({...})` statements (then `construct` is empty). */
-  readonly subject?: RefTarget;
-  varName?: string;
-}
-
-/** Code-unit order, case-insensitive first: the same on every machine. */
-function compareNames(a: string, b: string): number {
-  const la = a.toLowerCase();
-  const lb = b.toLowerCase();
-  if (la !== lb) return la < lb ? -1 : 1;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-const targetKey = (t: RefTarget): string => `${t.kind}:${t.key}`;
+import { arr, commentLines, raw, str } from './code';
+import type { Entry, Expr } from './code';
+import { ImportContext } from './context';
+import { compareNames, printApp } from './layout';
+import type { Decl } from './layout';
+import { constructIdFor } from './names';
+import { IMPORT_KINDS } from './options';
+import type { GenerateAppOptions, GeneratedApp } from './options';
 
 /**
  * Turns a live organization into a zulip-cdk app: TypeScript that declares what exists with the
@@ -195,42 +26,8 @@ export function generateApp(live: LiveState, options: GenerateAppOptions = {}): 
   return new Importer(live, options).run();
 }
 
-class Importer {
-  private readonly idx: LiveIndex;
-  private readonly fl: number;
-  private readonly include: ReadonlySet<ImportKind>;
-  private readonly subscriberPolicy: SubscriberPolicy;
-  private readonly skipped: SkippedObject[] = [];
-  private readonly pulled: string[] = [];
-  private readonly decls: Decl[] = [];
-  private readonly byTarget = new Map<string, Decl>();
-  /** Which files refer to which targets. */
-  private readonly refs = new Map<string, Set<FileKey>>();
-  private readonly ids = new NameAllocator('-');
-  private readonly vars = new NameAllocator();
-  private readonly counts = Object.fromEntries(IMPORT_KINDS.map((k) => [k, 0])) as Record<
-    ImportKind,
-    number
-  >;
-  /** Selected objects (IDs). */
-  private readonly groupIds = new Set<number>();
-  private readonly channelIds = new Set<number>();
-  private readonly folderIds = new Set<number>();
-  /** Live group ID → every active user in it (following subgroups), computed once. */
-  private readonly expansions = new Map<number, Set<number>>();
-  /** Position of each declared group in declaration order. */
-  private readonly groupPosition = new Map<number, number>();
-
-  public constructor(
-    private readonly live: LiveState,
-    private readonly options: GenerateAppOptions,
-  ) {
-    this.idx = new LiveIndex(live);
-    this.fl = live.server.featureLevel;
-    this.include = new Set(options.include ?? IMPORT_KINDS);
-    this.subscriberPolicy = options.subscribers ?? 'private';
-  }
-
+/** Declares each kind's constructs, then prints them. */
+class Importer extends ImportContext {
   public run(): GeneratedApp {
     this.select();
     this.users();
@@ -240,189 +37,7 @@ class Importer {
     this.playgrounds();
     this.snippets();
     this.subscriptionSettings();
-    return { files: this.render(), skipped: this.skipped, counts: { ...this.counts } };
-  }
-
-  // ------------------------------------------------------------------ selection
-
-  private skip(kind: string, name: string, reason: string): void {
-    this.skipped.push({ kind, name, reason });
-  }
-
-  private activeUser(id: number): boolean {
-    const u = this.idx.usersById.get(id);
-    return u !== undefined && u.isActive;
-  }
-
-  /** Which objects to declare: the included kinds, plus what they refer to. */
-  private select(): void {
-    const pullGroup = (id: number, by: string): void => {
-      const g = this.idx.groupsById.get(id);
-      if (!g || g.isSystemGroup || this.groupIds.has(id)) return;
-      this.groupIds.add(id);
-      if (!this.include.has('userGroups')) this.pulled.push(`user group '${g.name}' (${by})`);
-      if (g.deactivated) return;
-      for (const sub of g.subgroups) pullGroup(sub, `a subgroup of '${g.name}'`);
-      for (const v of Object.values(g.permissions))
-        for (const gid of this.groupIdsIn(v)) pullGroup(gid, `used by group '${g.name}'`);
-    };
-    if (this.include.has('userGroups'))
-      for (const g of this.live.userGroups) if (!g.isSystemGroup) this.groupIds.add(g.id);
-    for (const id of [...this.groupIds]) {
-      const g = this.idx.groupsById.get(id);
-      if (!g || g.deactivated) continue;
-      for (const sub of g.subgroups) pullGroup(sub, `a subgroup of '${g.name}'`);
-      for (const v of Object.values(g.permissions))
-        for (const gid of this.groupIdsIn(v)) pullGroup(gid, `used by group '${g.name}'`);
-    }
-    if (this.include.has('channels')) for (const c of this.live.channels) this.channelIds.add(c.id);
-    if (this.include.has('subscriptionSettings'))
-      for (const s of this.live.subscriptionSettings) {
-        const c = this.idx.channelsById.get(s.channelId);
-        if (c && !this.channelIds.has(c.id) && this.settingsEntries(s).length > 0) {
-          this.channelIds.add(c.id);
-          this.pulled.push(`channel '${c.name}' (it has subscription settings)`);
-        }
-      }
-    if (this.include.has('channelFolders') && this.supports('channelFolders'))
-      for (const f of this.live.channelFolders) this.folderIds.add(f.id);
-    for (const id of this.channelIds) {
-      const c = this.idx.channelsById.get(id);
-      if (!c) continue;
-      const f = c.folderId === null ? undefined : this.idx.foldersById.get(c.folderId);
-      if (f && !this.folderIds.has(f.id) && this.supports('channelFolders') && !f.archived) {
-        // Every folder, in Zulip's order: the planner puts undeclared folders last, which
-        // would reorder them.
-        for (const x of this.live.channelFolders) this.folderIds.add(x.id);
-        this.pulled.push(`every channel folder (channel '${c.name}' is in '${f.name}')`);
-      }
-      if (c.archived) continue;
-      for (const [name, info] of Object.entries(CHANNEL_PERMISSIONS)) {
-        const v = c.permissions[info.wire];
-        if (v === undefined || !this.permissionSupported(info)) continue;
-        for (const gid of this.groupIdsIn(v)) pullGroup(gid, `channel '${c.name}' ${name}`);
-      }
-    }
-  }
-
-  private supports(feature: Parameters<typeof supports>[1]): boolean {
-    return supports(this.fl, feature);
-  }
-
-  private permissionSupported(info: PermissionSettingInfo): boolean {
-    return info.feature === undefined || this.supports(info.feature);
-  }
-
-  private groupIdsIn(v: WireGroupSettingValue): number[] {
-    return typeof v === 'number' ? [v] : v.direct_subgroups;
-  }
-
-  // ------------------------------------------------------------------ helpers
-
-  private declare(decl: Decl, target?: RefTarget): Decl {
-    this.decls.push(decl);
-    if (target) {
-      decl.target = target;
-      this.byTarget.set(targetKey(target), decl);
-    }
-    return decl;
-  }
-
-  /** Records that `file` refers to `target`, returning the reference expression. */
-  private refFrom(file: FileKey, kind: RefTarget['kind'], key: string): Expr {
-    const k = targetKey({ kind, key });
-    let files = this.refs.get(k);
-    if (!files) this.refs.set(k, (files = new Set()));
-    files.add(file);
-    return ref(kind, key);
-  }
-
-  /** Whether a live setting equals what the planner holds an absent property at. */
-  private isDefault(
-    info: PermissionSettingInfo,
-    value: GroupSettingValue,
-    creatorId: number | null,
-  ): boolean {
-    if (info.default !== 'creator') return groupSettingsEqual(value, info.default);
-    // Without a creator the planner leaves an absent setting alone; declare it, to be explicit.
-    return (
-      creatorId !== null && groupSettingsEqual(value, creatorDefault(creatorId, this.idx.usersById))
-    );
-  }
-
-  /**
-   * A group reference for a group name, or a reason it cannot be one. `usable(id)` says whether
-   * the referring construct may refer to that group (declared before it, say).
-   */
-  private groupExpr(
-    file: FileKey,
-    name: string,
-    usable: (g: LiveUserGroup) => string | undefined,
-  ): { expr: Expr } | { problem: string } {
-    if (isSystemGroupName(name))
-      return { expr: raw(`SystemGroup.${SYSTEM_GROUP_CONSTANTS[name]}`) };
-    const g = this.idx.groupsByName.get(name);
-    if (!g) return { problem: `refers to a group this account cannot see (${name})` };
-    if (g.deactivated) return { problem: `refers to the deactivated group '${name}'` };
-    if (!this.groupIds.has(g.id)) return { problem: `refers to group '${name}', not imported` };
-    const why = usable(g);
-    if (why !== undefined) return { problem: why };
-    return { expr: this.refFrom(file, 'group', name) };
-  }
-
-  /** A permission value as code, or a reason it cannot be written. */
-  private settingExpr(
-    file: FileKey,
-    value: GroupSettingValue,
-    usable: (g: LiveUserGroup) => string | undefined,
-  ): { expr: Expr } | { problem: string } {
-    if (typeof value === 'string') return this.groupExpr(file, value, usable);
-    const users = value.users.filter((email) => this.idx.user(email)?.isActive === true);
-    const groups: Expr[] = [];
-    for (const name of value.groups) {
-      const r = this.groupExpr(file, name, usable);
-      if ('problem' in r) return r;
-      groups.push(r.expr);
-    }
-    if (users.length === 0 && groups.length === 0) return { expr: raw('SystemGroup.NOBODY') };
-    const entries: Entry[] = [];
-    if (users.length > 0) entries.push({ key: 'users', value: arr(users.map(str)) });
-    if (groups.length > 0) entries.push({ key: 'groups', value: arr(groups) });
-    return { expr: { t: 'call', callee: 'Permission.anyOf', entries } };
-  }
-
-  /** Permission entries of a group or channel; problems become `ignoreChanges`. */
-  private permissionEntries(
-    file: FileKey,
-    table: Record<string, PermissionSettingInfo>,
-    permissions: Record<string, WireGroupSettingValue>,
-    creatorId: number | null,
-    what: string,
-    usable: (g: LiveUserGroup) => string | undefined,
-    ignore: string[],
-    later?: { readonly test: (g: LiveUserGroup) => boolean; readonly entries: Entry[] },
-  ): Entry[] {
-    const entries: Entry[] = [];
-    for (const [name, info] of Object.entries(table)) {
-      if (!this.permissionSupported(info)) continue;
-      const old = permissions[info.wire];
-      if (old === undefined) continue;
-      const natural = this.idx.groupSettingToNatural(old);
-      if (this.isDefault(info, natural, creatorId)) continue;
-      const r = this.settingExpr(file, natural, usable);
-      if ('problem' in r) {
-        ignore.push(name);
-        this.skip(what, name, `${r.problem}: left as it is live (ignoreChanges)`);
-        continue;
-      }
-      const names = typeof natural === 'string' ? [natural] : natural.groups;
-      const deferred = names.some((n) => {
-        const g = this.idx.groupsByName.get(n);
-        return g !== undefined && later?.test(g) === true;
-      });
-      (deferred && later ? later.entries : entries).push({ key: name, value: r.expr });
-    }
-    return entries;
+    return { files: this.print(), skipped: this.skipped, counts: { ...this.counts } };
   }
 
   // ------------------------------------------------------------------ users
@@ -830,23 +445,6 @@ class Importer {
     }
   }
 
-  private settingsEntries(s: LiveState['subscriptionSettings'][number]): Entry[] {
-    const entries: Entry[] = [];
-    if (s.isMuted) entries.push({ key: 'isMuted', value: raw('true') });
-    if (s.pinToTop) entries.push({ key: 'pinToTop', value: raw('true') });
-    for (const key of [
-      'desktopNotifications',
-      'audibleNotifications',
-      'pushNotifications',
-      'emailNotifications',
-      'wildcardMentionsNotify',
-    ] as const) {
-      const v = s[key];
-      if (v !== null) entries.push({ key, value: raw(String(v)) });
-    }
-    return entries;
-  }
-
   private subscriptionSettings(): void {
     if (!this.include.has('subscriptionSettings')) return;
     const list = this.live.subscriptionSettings
@@ -870,23 +468,18 @@ class Importer {
     }
   }
 
-  // ------------------------------------------------------------------ rendering
+  // ------------------------------------------------------------------ printing
 
-  private split(): boolean {
-    const layout = this.options.layout ?? 'auto';
-    if (layout === 'auto') return this.decls.length > SPLIT_THRESHOLD;
-    return layout === 'split';
-  }
-
-  /** Gives every referenced declaration a variable name. */
-  private nameVariables(): void {
-    const suffix = { group: '', folder: 'Folder', channel: 'Channel' } as const;
-    for (const d of this.decls) {
-      if (!d.target || !this.refs.has(targetKey(d.target))) continue;
-      d.varName = this.vars.allocate(
-        identifierFor(d.label ?? d.target.key, d.target.kind, suffix[d.target.kind]),
-      );
-    }
+  private print(): Record<string, string> {
+    return printApp({
+      decls: this.decls,
+      byTarget: this.byTarget,
+      refs: this.refs,
+      pendingComment: this.pendingComment,
+      layout: this.options.layout ?? 'auto',
+      header: this.header(),
+      orgId: this.orgId(),
+    });
   }
 
   private orgId(): string {
@@ -952,157 +545,6 @@ class Importer {
     }
     return lines;
   }
-
-  private declLines(d: Decl, indent: number, resolve: RefResolver): string[] {
-    const pad = ' '.repeat(indent);
-    const out: string[] = [];
-    if (d.target?.kind === 'channel') {
-      const section = this.pendingComment.get(d.target.key);
-      if (section) out.push(`${pad}// ${section}`);
-    }
-    for (const c of d.comments) out.push(...commentLines(c, indent));
-    const head = d.subject
-      ? `${resolve(d.subject)}.setPermissions(`
-      : `${d.varName ? `const ${d.varName} = ` : ''}new ${d.construct}(org, '${d.id}', `;
-    out.push(...printCall(head, d.entries, indent, resolve));
-    return out;
-  }
-
-  private constructsUsed(decls: readonly Decl[]): Set<string> {
-    const names = new Set<string>();
-    const walk = (e: Expr): void => {
-      if (e.t === 'raw' && e.code.startsWith('SystemGroup.')) names.add('SystemGroup');
-      if (e.t === 'array') e.items.forEach(walk);
-      if (e.t === 'object' || e.t === 'call') {
-        if (e.t === 'call') names.add('Permission');
-        e.entries.forEach((x) => walk(x.value));
-      }
-    };
-    for (const d of decls) {
-      if (d.construct !== '') names.add(d.construct);
-      d.entries.forEach((x) => walk(x.value));
-    }
-    return names;
-  }
-
-  private render(): Record<string, string> {
-    this.nameVariables();
-    return this.split() ? this.renderSplit() : this.renderSingle();
-  }
-
-  private sectionComment(file: FileKey, indent: number): string[] {
-    const title =
-      file === 'channels' && !this.decls.some((d) => d.construct === 'ChannelFolder')
-        ? 'Channels.'
-        : FILES[file].title;
-    return commentLines(title, indent);
-  }
-
-  private renderSingle(): Record<string, string> {
-    const resolve: RefResolver = (t) => this.byTarget.get(targetKey(t))?.varName ?? 'undefined';
-    const used = this.constructsUsed(this.decls);
-    used.add('App');
-    used.add('Organization');
-    const lines = [...this.header(), '', ...printImport([...used], 'zulip-cdk'), ''];
-    lines.push('const app = new App();');
-    lines.push(`const org = new Organization(app, ${quoteId(this.orgId())});`);
-    for (const file of FILE_ORDER) {
-      const decls = this.decls.filter((d) => d.file === file);
-      if (decls.length === 0) continue;
-      lines.push('', ...this.sectionComment(file, 0));
-      decls.forEach((d, i) => {
-        if (i > 0) lines.push('');
-        lines.push(...this.declLines(d, 0, resolve));
-      });
-    }
-    lines.push('', 'app.synth();', '');
-    return { 'main.ts': lines.join('\n') };
-  }
-
-  private renderSplit(): Record<string, string> {
-    const files: Record<string, string> = {};
-    /** Which files each file's function takes (by parameter) and what it returns. */
-    const exportsOf = new Map<FileKey, Decl[]>();
-    const needs = new Map<FileKey, Set<FileKey>>();
-    for (const d of this.decls) {
-      if (!d.target) continue;
-      const users = this.refs.get(targetKey(d.target));
-      if (!users) continue;
-      for (const f of users) {
-        if (f === d.file) continue;
-        const list = exportsOf.get(d.file) ?? [];
-        if (!list.includes(d)) list.push(d);
-        exportsOf.set(d.file, list);
-        const n = needs.get(f) ?? new Set();
-        n.add(d.file);
-        needs.set(f, n);
-      }
-    }
-    const present = FILE_ORDER.filter((f) => this.decls.some((d) => d.file === f));
-    const typeName = (f: FileKey): string => (f === 'groups' ? 'UserGroups' : 'Channels');
-    for (const file of present) {
-      const meta = FILES[file];
-      const decls = this.decls.filter((d) => d.file === file);
-      const resolve: RefResolver = (t) => {
-        const d = this.byTarget.get(targetKey(t));
-        if (!d) return 'undefined';
-        return d.file === file
-          ? (d.varName ?? 'undefined')
-          : `${FILES[d.file].param ?? ''}.${d.varName ?? ''}`;
-      };
-      const params = [...(needs.get(file) ?? [])].sort(
-        (a, b) => FILE_ORDER.indexOf(a) - FILE_ORDER.indexOf(b),
-      );
-      const lines: string[] = [];
-      lines.push(...printImport(['Organization'], 'zulip-cdk', true));
-      lines.push(...printImport([...this.constructsUsed(decls)], 'zulip-cdk'));
-      for (const p of params)
-        lines.push(...printImport([typeName(p)], `./${FILES[p].file.replace(/\.ts$/, '')}`, true));
-      lines.push('');
-      lines.push(...this.sectionComment(file, 0).map((l) => l.replace(/^\/\/ /, '// ')));
-      const sig = [
-        'org: Organization',
-        ...params.map((p) => `${FILES[p].param ?? ''}: ${typeName(p)}`),
-      ];
-      lines.push(`export function ${meta.fn}(${sig.join(', ')}) {`);
-      decls.forEach((d, i) => {
-        if (i > 0) lines.push('');
-        lines.push(...this.declLines(d, 2, resolve));
-      });
-      const exported = (exportsOf.get(file) ?? []).map((d) => d.varName ?? '');
-      if (exported.length > 0) {
-        lines.push('  return {', ...exported.sort(compareNames).map((v) => `    ${v},`), '  };');
-      }
-      lines.push('}');
-      if (exported.length > 0) {
-        lines.push('', `/** What \`${meta.fn}\` declared that other files refer to. */`);
-        lines.push(`export type ${typeName(file)} = ReturnType<typeof ${meta.fn}>;`);
-      }
-      lines.push('');
-      files[meta.file] = lines.join('\n');
-    }
-    const main = [...this.header(), '', ...printImport(['App', 'Organization'], 'zulip-cdk')];
-    for (const file of [...present].sort((a, b) => compareNames(FILES[a].file, FILES[b].file)))
-      main.push(...printImport([FILES[file].fn], `./${FILES[file].file.replace(/\.ts$/, '')}`));
-    main.push(
-      '',
-      'const app = new App();',
-      `const org = new Organization(app, ${quoteId(this.orgId())});`,
-    );
-    for (const file of present) {
-      const meta = FILES[file];
-      const args = ['org', ...[...(needs.get(file) ?? [])].map((p) => FILES[p].param ?? '')];
-      const call = `${meta.fn}(${args.join(', ')});`;
-      main.push(exportsOf.has(file) ? `const ${meta.param ?? ''} = ${call}` : call);
-    }
-    main.push('app.synth();', '');
-    files['main.ts'] = main.join('\n');
-    return files;
-  }
-}
-
-function quoteId(id: string): string {
-  return `'${id.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
 /** The natural key of a folder for references (folders compare case-insensitively). */

@@ -1,11 +1,6 @@
 /** Import: a live organization as zulip-cdk TypeScript. Pure: no I/O, never prints. */
-export {
-  generateApp,
-  IMPORT_KINDS,
-  IMPORT_LAYOUTS,
-  SPLIT_THRESHOLD,
-  SUBSCRIBER_POLICIES,
-} from './generate';
+export { generateApp } from './generate';
+export { IMPORT_KINDS, IMPORT_LAYOUTS, SPLIT_THRESHOLD, SUBSCRIBER_POLICIES } from './options';
 export type {
   GenerateAppOptions,
   GeneratedApp,
@@ -13,4 +8,4 @@ export type {
   ImportLayout,
   SkippedObject,
   SubscriberPolicy,
-} from './generate';
+} from './options';
