@@ -30,8 +30,8 @@ import {
   createChannel,
   readCreationParams,
   subscribeUsers,
-} from './channels';
-import type { ChannelCreation } from './channels';
+} from './channel-create';
+import type { ChannelCreation } from './channel-create';
 
 interface SubscriptionRequest {
   name: string;

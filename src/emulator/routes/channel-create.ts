@@ -1,0 +1,390 @@
+/**
+ * Creating channels and subscribing users to them: `POST /channels/create`
+ * (`create_channel_backend`), and what `add_subscriptions_backend` uses to make a new channel.
+ */
+import { supports } from '../../model/features';
+import type { TopicsPolicy } from '../../model/kinds';
+import { CHANNEL_PERMISSIONS } from '../../model/permissions';
+import type { PermissionSettingInfo } from '../../model/permissions';
+import { LIMITS } from '../../model/kinds';
+import {
+  channelPrivacyProblems,
+  checkChannelDescription,
+  checkChannelName,
+  storedChannelDescription,
+} from '../../model/rules';
+import { missingArgument, badRequest, insufficientPermission } from '../errors';
+import {
+  canonicalSetting,
+  channelSettingInfos,
+  checkAllowed,
+  checkSettingExists,
+  defaultSettingValue,
+  groupSettingShape,
+  parseGroupSettingValue,
+} from '../group-settings';
+import { hasMetadataAccess, holdsRealmSetting, isAdmin } from '../permissions';
+import type { Params } from '../params';
+import type { RequestContext } from '../router';
+import { newSubscription, nextId, systemGroupId } from '../state';
+import type { StoredChannel, StoredGroupSetting } from '../state';
+import { pickColors } from '../colors';
+import { channelAudience } from '../events';
+import { addSubscription, subscriptionOf, userById } from '../indexes';
+import { channelToApi, subscriptionToApi } from '../views';
+import { sendChannelCreatedNotice } from '../channel-notices';
+import { requireNonGuest } from './common';
+import {
+  parseRetention,
+  checkRetentionAllowed,
+  parseTopicsPolicy,
+  checkTopicGroupForHistory,
+  checkFolder,
+  defaultStreamsEvent,
+  inZulipOrder,
+  DELETE_MESSAGE_SETTINGS,
+  canSetDeleteMessagePolicy,
+  validateTopicsPolicy,
+  checkNameAvailable,
+} from './channel-rules';
+
+/**
+ * Creation: the value is parsed first (parse_message_retention_days while building the stream
+ * dicts), and only a value other than the realm default needs an owner
+ * (check_channel_creation_permissions: `message_retention_days is not None`).
+ */
+function creationRetention(ctx: RequestContext, raw: unknown): number | null {
+  const parsed = parseRetention(raw);
+  if (parsed !== null) checkRetentionAllowed(ctx);
+  return parsed;
+}
+
+/**
+ * `topics_policy` on creation: `Json[...]` in add_subscriptions_backend and create_channel
+ * (unlike PATCH /streams, where it is a plain str), so `"inherit"` arrives JSON-quoted.
+ */
+function creationTopicsPolicy(ctx: RequestContext, p: Params): TopicsPolicy | undefined {
+  const v = p.json('topics_policy');
+  if (v === undefined) return undefined;
+  // parse_enum_from_string_value runs on None too: KeyError, "Invalid topics_policy".
+  if (v === null) throw badRequest('Invalid topics_policy');
+  if (typeof v !== 'string') throw badRequest('topics_policy is not a string');
+  return parseTopicsPolicy(ctx, v);
+}
+
+/** What a channel is created with (`POST /channels/create`, or subscribing to a new name). */
+export interface ChannelCreation {
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers: boolean | undefined;
+  isDefault: boolean;
+  retention: number | null;
+  topicsPolicy: TopicsPolicy;
+  folderId: number | null;
+  settings: Record<string, StoredGroupSetting>;
+}
+
+/** Reads and checks the creation parameters of a request (before any channel is made). */
+export function readCreationParams(
+  ctx: RequestContext,
+  p: Params,
+  opts: { validate: boolean } = { validate: true },
+): ChannelCreation {
+  const fl = ctx.featureLevel;
+  p.declare('announce');
+  if (supports(fl, 'sendNewSubscriptionMessages')) p.declare('send_new_subscription_messages');
+  const inviteOnly = p.bool('invite_only') ?? false;
+  const isWebPublic = p.bool('is_web_public') ?? false;
+  const history = p.bool('history_public_to_subscribers');
+  const isDefault = p.bool('is_default_stream') ?? false;
+  const retentionRaw = p.json('message_retention_days');
+  // Parsed with the parameters, as the enum check is a validator of the parameter upstream.
+  const topicsPolicy = supports(fl, 'topicsPolicy') ? creationTopicsPolicy(ctx, p) : undefined;
+  let folderId: number | null = null;
+  if (supports(fl, 'channelFolders')) {
+    const f = p.json('folder_id');
+    if (f !== undefined && f !== null) {
+      if (typeof f !== 'number' || !Number.isInteger(f))
+        throw badRequest('folder_id is not an integer');
+      folderId = f;
+    }
+  }
+  const rawSettings: Array<[PermissionSettingInfo, unknown]> = [];
+  for (const info of channelSettingInfos(fl)) {
+    const v = p.json(info.wire);
+    if (v !== undefined) rawSettings.push([info, v]);
+  }
+
+  const creation: ChannelCreation = {
+    inviteOnly,
+    isWebPublic,
+    historyPublicToSubscribers: history,
+    isDefault,
+    retention: null,
+    topicsPolicy: 'inherit',
+    folderId,
+    settings: {},
+  };
+  if (!opts.validate) return creation;
+  if (isWebPublic) {
+    if (!(ctx.org.realm.webPublicStreamsEnabled && ctx.org.realm.enableSpectatorAccess))
+      throw badRequest('Web-public channels are not enabled.');
+    if (!holdsRealmSetting(ctx.org, ctx.user, 'can_create_web_public_channel_group'))
+      throw insufficientPermission();
+  }
+  // The cross-field rules on the new channel's privacy (history follows `inviteOnly`, so of
+  // the history rules only the web-public one can break, and then web-public-private does too).
+  const privacy = channelPrivacyProblems({
+    private: inviteOnly,
+    webPublic: isWebPublic,
+    historyPublicToSubscribers: inviteOnly ? (history ?? false) : true,
+    defaultChannel: isDefault,
+  });
+  const invalid = privacy.find((x) => x.rule !== 'default-private');
+  if (invalid) throw badRequest(invalid.message);
+  // check_channel_creation_permissions: a plain "Insufficient permission" for non-administrators.
+  if (isDefault && !isAdmin(ctx.user)) throw insufficientPermission();
+  const defaultPrivate = privacy.find((x) => x.rule === 'default-private');
+  if (defaultPrivate) throw badRequest(defaultPrivate.message);
+  creation.retention = retentionRaw === undefined ? null : creationRetention(ctx, retentionRaw);
+  if (topicsPolicy !== undefined) {
+    // add_subscriptions_backend: only a policy other than `inherit` needs the permission.
+    if (
+      topicsPolicy !== 'inherit' &&
+      !holdsRealmSetting(ctx.org, ctx.user, 'can_set_topics_policy_group')
+    )
+      throw insufficientPermission();
+    creation.topicsPolicy = topicsPolicy;
+  }
+  if (folderId !== null) checkFolder(ctx, folderId);
+  for (const [info, raw] of rawSettings) {
+    const value = parseGroupSettingValue(ctx.org, raw, info.wire);
+    checkAllowed(ctx.org, info, value);
+    creation.settings[info.wire] = value;
+  }
+  if (supports(fl, 'canCreateTopicGroup')) {
+    // get_default_value_for_history_public_to_subscribers: private channels default to
+    // protected history; public channels always have public history.
+    const historyPublic = inviteOnly ? (history ?? false) : true;
+    const info = CHANNEL_PERMISSIONS.canCreateTopicGroup;
+    const value = creation.settings[info.wire] ?? defaultSettingValue(ctx.org, info, ctx.user);
+    checkTopicGroupForHistory(ctx, historyPublic, value);
+  }
+  return creation;
+}
+
+/** Whether the user may create a channel of this privacy. */
+export function checkCanCreate(ctx: RequestContext, c: Pick<ChannelCreation, 'inviteOnly'>): void {
+  const setting = c.inviteOnly
+    ? 'can_create_private_channel_group'
+    : 'can_create_public_channel_group';
+  if (!holdsRealmSetting(ctx.org, ctx.user, setting)) throw insufficientPermission();
+}
+
+/** Validates a new channel's name and description (`check_stream_name`). */
+export function checkNewChannel(ctx: RequestContext, name: string, description: string): void {
+  const problem = checkChannelName(name);
+  if (problem) throw badRequest(problem);
+  const tooLong = checkChannelDescription(description);
+  if (tooLong) throw badRequest(tooLong);
+}
+
+/** Creates a channel (no subscriptions). */
+export function createChannel(
+  ctx: RequestContext,
+  name: string,
+  description: string,
+  c: ChannelCreation,
+): StoredChannel {
+  const settings: Record<string, StoredGroupSetting> = {};
+  for (const info of channelSettingInfos(ctx.featureLevel))
+    settings[info.wire] = c.settings[info.wire] ?? defaultSettingValue(ctx.org, info, ctx.user);
+  const ch: StoredChannel = {
+    id: nextId(ctx.org),
+    name: name.trim(),
+    // ChannelDescription: each \n becomes a space (a \r stays).
+    description: storedChannelDescription(description),
+    inviteOnly: c.inviteOnly,
+    isWebPublic: c.isWebPublic,
+    historyPublicToSubscribers: c.inviteOnly ? (c.historyPublicToSubscribers ?? false) : true,
+    messageRetentionDays: c.retention,
+    isArchived: false,
+    folderId: c.folderId,
+    topicsPolicy: c.topicsPolicy,
+    creatorId: ctx.user.id,
+    dateCreated: Math.floor(ctx.now / 1000),
+    settings,
+  };
+  ctx.org.channels.push(ch);
+  ctx.events.push({
+    users: channelAudience(ctx, ch),
+    event: { type: 'stream', op: 'create', streams: [channelToApi(ctx.org, ctx.featureLevel, ch)] },
+  });
+  if (c.isDefault) {
+    ctx.org.defaultChannelIds.push(ch.id);
+    defaultStreamsEvent(ctx);
+  }
+  return ch;
+}
+
+/**
+ * Subscribes users to a channel; returns the IDs that were newly subscribed. A reactivated
+ * subscription keeps its color; a new one gets `colorOf(userId)`, by default the user's next
+ * unused palette color (`pick_colors`).
+ */
+export function subscribeUsers(
+  ctx: RequestContext,
+  ch: StoredChannel,
+  userIds: number[],
+  colorOf?: (userId: number) => string | undefined,
+): number[] {
+  const added: number[] = [];
+  // send_stream_creation_events_for_previously_inaccessible_streams: a user who could not see
+  // the channel before (a member added to a private channel, a guest to a public one) gets it
+  // created first.
+  const unseen: number[] = [];
+  for (const uid of userIds) {
+    const existing = subscriptionOf(ctx.org, uid, ch.id);
+    if (existing?.active) continue;
+    const u = userById(ctx.org, uid);
+    if (u && !hasMetadataAccess(ctx.org, u, ch)) unseen.push(uid);
+    if (existing) existing.active = true;
+    else {
+      const color = colorOf?.(uid) ?? pickColors(ctx.org, uid, [ch]).get(ch.id);
+      addSubscription(ctx.org, newSubscription(uid, ch.id, color));
+    }
+    added.push(uid);
+  }
+  if (unseen.length > 0)
+    ctx.events.push({
+      users: unseen,
+      event: {
+        type: 'stream',
+        op: 'create',
+        streams: [channelToApi(ctx.org, ctx.featureLevel, ch)],
+      },
+    });
+  if (added.length > 0) {
+    for (const uid of added) {
+      const sub = subscriptionOf(ctx.org, uid, ch.id);
+      ctx.events.push({
+        users: [uid],
+        event: {
+          type: 'subscription',
+          op: 'add',
+          subscriptions: [subscriptionToApi(ctx.org, ctx.featureLevel, ch, sub, true)],
+        },
+      });
+    }
+    ctx.events.push({
+      users: channelAudience(ctx, ch).filter((u) => !added.includes(u)),
+      event: { type: 'subscription', op: 'peer_add', stream_ids: [ch.id], user_ids: added },
+    });
+  }
+  return added;
+}
+
+/**
+ * Settings `create_channel` (FL 442) parses and checks but does not pass on to
+ * `create_stream_if_needed`: the new channel gets their defaults. Zulip's behaviour after FL
+ * 442 is not known; the emulator keeps ignoring them.
+ */
+const CREATE_CHANNEL_IGNORED = [
+  'can_create_topic_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+];
+
+/**
+ * POST /channels/create (FL 417), as zerver/views/streams.py `create_channel`: guests refused
+ * first, then the parameters, the name, the folder, retention, topics policy, the creation
+ * permissions and the group settings, in that order; the whole view is one transaction.
+ * `send_new_subscription_messages` is not one of its parameters.
+ */
+export function createChannelRoute(ctx: RequestContext): Record<string, unknown> {
+  requireNonGuest(ctx);
+  const p = ctx.params;
+  const fl = ctx.featureLevel;
+  const { org } = ctx;
+  p.bool('announce');
+  const shapes: Array<[PermissionSettingInfo, StoredGroupSetting]> = [];
+  for (const info of channelSettingInfos(fl)) {
+    const v = p.json(info.wire);
+    if (v !== undefined) shapes.push([info, groupSettingShape(v, info.wire)]);
+  }
+  const description = p.string('description', { maxLength: LIMITS.channelDescription }) ?? '';
+  let folderId: number | null = null;
+  if (supports(fl, 'channelFolders')) {
+    const f = p.json('folder_id');
+    if (f !== undefined && f !== null) {
+      if (typeof f !== 'number' || !Number.isInteger(f))
+        throw badRequest('folder_id is not an integer');
+      folderId = f;
+    }
+  }
+  const history = p.bool('history_public_to_subscribers');
+  const inviteOnly = p.bool('invite_only') ?? false;
+  const isWebPublic = p.bool('is_web_public') ?? false;
+  const isDefault = p.bool('is_default_stream') ?? false;
+  const retentionRaw = p.json('message_retention_days') ?? 'realm_default';
+  // StringConstraints(strip_whitespace=True, min_length=1)
+  const name = p.requiredString('name').trim();
+  if (name === '') throw badRequest('name is too short.');
+  const subscribers = p.intList('subscribers');
+  if (subscribers === undefined) throw missingArgument('subscribers');
+  const topicsPolicy = supports(fl, 'topicsPolicy') ? creationTopicsPolicy(ctx, p) : undefined;
+
+  checkNameAvailable(ctx, name);
+  if (folderId !== null) checkFolder(ctx, folderId);
+  const retention = parseRetention(retentionRaw);
+  if (topicsPolicy !== undefined) validateTopicsPolicy(ctx, topicsPolicy, undefined);
+  // check_channel_creation_permissions
+  checkCanCreate(ctx, { inviteOnly });
+  if (isDefault && !isAdmin(ctx.user)) throw insufficientPermission();
+  if (inviteOnly && isDefault) throw badRequest('A default channel cannot be private.');
+  if (isWebPublic) {
+    if (!(org.realm.webPublicStreamsEnabled && org.realm.enableSpectatorAccess))
+      throw badRequest('Web-public channels are not enabled.');
+    if (!holdsRealmSetting(org, ctx.user, 'can_create_web_public_channel_group'))
+      throw insufficientPermission();
+  }
+  if (retention !== null) checkRetentionAllowed(ctx);
+  // access_requested_group_permissions_for_streams
+  const settings: Record<string, StoredGroupSetting> = {};
+  for (const [info, shape] of inZulipOrder(shapes)) {
+    const value = canonicalSetting(org, shape);
+    if (info.wire === 'can_create_topic_group')
+      checkTopicGroupForHistory(ctx, inviteOnly ? (history ?? false) : true, value);
+    checkSettingExists(org, shape);
+    checkAllowed(org, info, value);
+    if (
+      DELETE_MESSAGE_SETTINGS.includes(info.wire) &&
+      value !== systemGroupId(org, 'role:nobody') &&
+      !canSetDeleteMessagePolicy(ctx)
+    )
+      throw insufficientPermission();
+    if (!CREATE_CHANNEL_IGNORED.includes(info.wire)) settings[info.wire] = value;
+  }
+  if (subscribers.length > 0) {
+    // bulk_access_users_by_id
+    const users = subscribers.map((id) => org.users.find((x) => x.id === id));
+    if (users.some((u) => u === undefined)) throw badRequest('No such user');
+    if (users.some((u) => u !== undefined && !u.isActive)) throw badRequest('User is deactivated');
+  }
+  const ch = createChannel(ctx, name, description, {
+    inviteOnly,
+    isWebPublic,
+    historyPublicToSubscribers: history,
+    isDefault,
+    retention,
+    topicsPolicy: topicsPolicy ?? 'inherit',
+    folderId,
+    settings,
+  });
+  // Without subscribers the view returns before any notification.
+  if (subscribers.length > 0) {
+    subscribeUsers(ctx, ch, subscribers);
+    sendChannelCreatedNotice(ctx, ch);
+  }
+  return { id: ch.id };
+}

@@ -1,0 +1,354 @@
+/** Updating and archiving a channel: `update_stream_backend` and `deactivate_stream_backend`. */
+import { supports } from '../../model/features';
+import type { PermissionSettingInfo } from '../../model/permissions';
+import { LIMITS } from '../../model/kinds';
+import { channelPrivacyProblems, storedChannelDescription } from '../../model/rules';
+import { badRequest, expectationMismatch, insufficientPermission } from '../errors';
+import {
+  canonicalSetting,
+  channelSettingInfos,
+  checkAllowed,
+  checkSettingExists,
+  settingUpdateShape,
+  settingsEqual,
+} from '../group-settings';
+import type { SettingChangeRequest } from '../group-settings';
+import {
+  hasContentAccess,
+  holdsRealmSetting,
+  holdsSetting,
+  isAdmin,
+  isGuest,
+} from '../permissions';
+import type { RequestContext } from '../router';
+import type { StoredChannel, StoredGroupSetting } from '../state';
+import { channelAudience } from '../events';
+import { channelToApi, renderMarkdown, settingToApi } from '../views';
+import {
+  accessPermissionsNotice,
+  descriptionNotice,
+  permissionPolicyName,
+  postingPermissionNotice,
+  renameNotice,
+  retentionNotice,
+  sendChannelEventsNotice,
+  topicsPolicyNotice,
+} from '../channel-notices';
+import { pathInt } from './common';
+import {
+  parseRetention,
+  checkRetentionAllowed,
+  parseTopicsPolicy,
+  checkTopicGroupForHistory,
+  checkFolder,
+  defaultStreamsEvent,
+  inZulipOrder,
+  DELETE_MESSAGE_SETTINGS,
+  canSetDeleteMessagePolicy,
+  validateTopicsPolicy,
+  checkNameAvailable,
+} from './channel-rules';
+
+/** PATCH /streams: checks retention permission and plan, then parses it (update_stream_backend). */
+function retentionFor(ctx: RequestContext, raw: unknown): number | null {
+  checkRetentionAllowed(ctx);
+  return parseRetention(raw);
+}
+
+/** A `stream` `update` event for one property. */
+function streamUpdate(
+  ctx: RequestContext,
+  ch: StoredChannel,
+  property: string,
+  value: unknown,
+  extra: Record<string, unknown> = {},
+): void {
+  ctx.events.push({
+    users: channelAudience(ctx, ch),
+    event: {
+      type: 'stream',
+      op: 'update',
+      stream_id: ch.id,
+      name: ch.name,
+      property,
+      value,
+      ...extra,
+    },
+  });
+}
+
+/**
+ * `access_stream_for_delete_or_update_requiring_metadata_access` (zerver/lib/streams.py), for
+ * PATCH and DELETE /streams/{id}: archived channels included; administrators, then members of
+ * `can_administer_channel_group` (never guests: the setting does not allow role:everyone); a
+ * user who can read the channel learns they may not administer it; anyone else gets
+ * "Invalid channel ID".
+ */
+function accessChannelForUpdate(ctx: RequestContext, id: number): StoredChannel {
+  const { org, user } = ctx;
+  const ch = org.channels.find((c) => c.id === id);
+  if (!ch) throw badRequest('Invalid channel ID');
+  if (isAdmin(user)) return ch;
+  if (!isGuest(user) && holdsSetting(org, user, ch.settings.can_administer_channel_group))
+    return ch;
+  if (hasContentAccess(org, user, ch))
+    throw badRequest('You do not have permission to administer this channel.');
+  throw badRequest('Invalid channel ID');
+}
+
+/** Whether a channel has active subscriptions, deactivated users' included. */
+function hasSubscriptionRows(ctx: RequestContext, ch: StoredChannel): boolean {
+  return ctx.org.subscriptions.some((s) => s.channelId === ch.id && s.active);
+}
+
+/** `do_unarchive_stream` under its own name (PATCH /streams/{id} `is_archived=false`). */
+function unarchive(ctx: RequestContext, ch: StoredChannel): void {
+  if (!ch.isArchived) throw badRequest('Channel is not currently deactivated');
+  if (ch.inviteOnly && !hasSubscriptionRows(ctx, ch))
+    throw badRequest('Channel is private and have no subscribers');
+  ch.isArchived = false;
+  // Older archiving left some private channels web-public; unarchiving repairs that.
+  if (ch.inviteOnly && ch.isWebPublic) ch.isWebPublic = false;
+  streamUpdate(ctx, ch, 'is_archived', false);
+  ctx.events.push({
+    users: channelAudience(ctx, ch),
+    event: {
+      type: 'stream',
+      op: 'create',
+      streams: [channelToApi(ctx.org, ctx.featureLevel, ch)],
+      for_unarchiving: true,
+    },
+  });
+  sendChannelEventsNotice(ctx, ch, `Channel #**${ch.name}** has been unarchived.`);
+}
+
+/**
+ * PATCH /streams/{id}, as zerver/views/streams.py `update_stream_backend` does it: parameters
+ * checked first, then access, the privacy rules, and each change applied in the view's order.
+ * The view is not one transaction: what was applied before an error stays applied (each group
+ * setting is its own transaction), and so do its events and notices.
+ */
+export function updateChannel(ctx: RequestContext): Record<string, unknown> {
+  const p = ctx.params;
+  const fl = ctx.featureLevel;
+  const { org, user } = ctx;
+  const streamId = pathInt(ctx, 'stream_id');
+  // Parameter shapes are checked before the view runs (typed_endpoint), so a malformed
+  // parameter fails the request before any field is applied or the channel is looked up.
+  const description = p.string('description', { maxLength: LIMITS.channelDescription });
+  const newName = p.string('new_name');
+  const isPrivate = p.bool('is_private');
+  const isWebPublic = p.bool('is_web_public');
+  const history = p.bool('history_public_to_subscribers');
+  const isDefault = p.bool('is_default_stream');
+  const retentionRaw = p.json('message_retention_days');
+  const isArchived = supports(fl, 'channelUnarchive') ? p.bool('is_archived') : undefined;
+  let folder: number | null | undefined;
+  if (supports(fl, 'channelFolders') && p.has('folder_id')) {
+    const f = p.json('folder_id');
+    if (f !== null && (typeof f !== 'number' || !Number.isInteger(f)))
+      throw badRequest('folder_id is not an integer');
+    folder = f;
+  }
+  // A plain str whose enum check is a validator of the parameter (parse_enum_from_string_value).
+  const topicsRaw = supports(fl, 'topicsPolicy') ? p.string('topics_policy') : undefined;
+  const topicsPolicy = topicsRaw === undefined ? undefined : parseTopicsPolicy(ctx, topicsRaw);
+  // Json[GroupSettingChangeRequest]: unknown keys, a missing `new` and value shapes.
+  const settingUpdates: Array<[PermissionSettingInfo, SettingChangeRequest]> = [];
+  for (const info of channelSettingInfos(fl)) {
+    const v = p.json(info.wire);
+    if (v !== undefined) settingUpdates.push([info, settingUpdateShape(v, info.wire)]);
+  }
+
+  const ch = accessChannelForUpdate(ctx, streamId);
+
+  // The proposed privacy: history follows is_private unless sent (private channels default to
+  // protected history, public ones to public history).
+  const proposedPrivate = isPrivate ?? ch.inviteOnly;
+  const proposedWeb = isWebPublic ?? ch.isWebPublic;
+  const proposedDefault = isDefault ?? org.defaultChannelIds.includes(ch.id);
+  const proposedHistory =
+    history ?? (isPrivate !== undefined ? !isPrivate : ch.historyPublicToSubscribers);
+  const [privacyProblem] = channelPrivacyProblems({
+    private: proposedPrivate,
+    webPublic: proposedWeb,
+    historyPublicToSubscribers: proposedHistory,
+    defaultChannel: proposedDefault,
+  });
+  if (privacyProblem) throw badRequest(privacyProblem.message);
+  if (!proposedPrivate && org.realm.moderationRequestChannelId === ch.id)
+    throw badRequest('Moderation request channel must be private.');
+  if (isPrivate !== undefined && !hasContentAccess(org, user, ch))
+    throw badRequest('Channel content access is required.');
+  if (isPrivate !== undefined) {
+    const setting = isPrivate
+      ? 'can_create_private_channel_group'
+      : 'can_create_public_channel_group';
+    if (!holdsRealmSetting(org, user, setting)) throw insufficientPermission();
+  }
+  // Checked whenever is_web_public=true is sent, even for a channel that already is.
+  if (isWebPublic === true) {
+    if (!(org.realm.webPublicStreamsEnabled && org.realm.enableSpectatorAccess))
+      throw badRequest('Web-public channels are not enabled.');
+    if (!holdsRealmSetting(org, user, 'can_create_web_public_channel_group'))
+      throw insufficientPermission();
+  }
+
+  if (topicsPolicy !== undefined) {
+    validateTopicsPolicy(ctx, topicsPolicy, ch);
+    // do_set_stream_property: nothing happens when the value does not change.
+    if (topicsPolicy !== ch.topicsPolicy) {
+      const before = ch.topicsPolicy;
+      ch.topicsPolicy = topicsPolicy;
+      streamUpdate(ctx, ch, 'topics_policy', topicsPolicy);
+      sendChannelEventsNotice(ctx, ch, topicsPolicyNotice(user, before, topicsPolicy));
+    }
+  }
+
+  const topicGroupSent = settingUpdates.some(([i]) => i.wire === 'can_create_topic_group');
+  // FL 441: protected history needs can_create_topic_group = role:everyone. Without a new
+  // value in the request, the channel's current value is checked (on every request that
+  // leaves the history protected); a new value is checked in the settings loop below.
+  if (supports(fl, 'canCreateTopicGroup') && !proposedHistory && !topicGroupSent)
+    checkTopicGroupForHistory(ctx, false, ch.settings.can_create_topic_group);
+
+  if (isPrivate !== undefined || isWebPublic !== undefined || history !== undefined) {
+    // do_change_stream_permission: applied and announced even when nothing changes.
+    const oldPolicy = permissionPolicyName(ch);
+    ch.inviteOnly = proposedPrivate;
+    ch.isWebPublic = proposedWeb;
+    ch.historyPublicToSubscribers = proposedHistory;
+    streamUpdate(ctx, ch, 'invite_only', proposedPrivate, {
+      history_public_to_subscribers: proposedHistory,
+      is_web_public: proposedWeb,
+    });
+    sendChannelEventsNotice(
+      ctx,
+      ch,
+      accessPermissionsNotice(user, oldPolicy, permissionPolicyName(ch)),
+    );
+  }
+  if (isDefault !== undefined) {
+    // CannotManageDefaultChannelError
+    if (!isAdmin(user)) throw badRequest('You do not have permission to change default channels.');
+    const has = org.defaultChannelIds.includes(ch.id);
+    if (isDefault && !has) org.defaultChannelIds.push(ch.id);
+    if (!isDefault && has) org.defaultChannelIds = org.defaultChannelIds.filter((x) => x !== ch.id);
+    if (isDefault !== has) defaultStreamsEvent(ctx);
+  }
+  if (retentionRaw !== undefined) {
+    const before = ch.messageRetentionDays;
+    ch.messageRetentionDays = retentionFor(ctx, retentionRaw);
+    streamUpdate(ctx, ch, 'message_retention_days', ch.messageRetentionDays);
+    sendChannelEventsNotice(ctx, ch, retentionNotice(ctx, user, before, ch.messageRetentionDays));
+  }
+  // Only `false` does anything; `true` is accepted and ignored.
+  if (isArchived === false) unarchive(ctx, ch);
+  if (
+    settingUpdates.some(([i]) => DELETE_MESSAGE_SETTINGS.includes(i.wire)) &&
+    !canSetDeleteMessagePolicy(ctx)
+  )
+    throw insufficientPermission();
+  if (description !== undefined) {
+    // do_change_stream_description: newlines become spaces; announced even when unchanged.
+    const before = ch.description;
+    ch.description = storedChannelDescription(description);
+    streamUpdate(ctx, ch, 'description', ch.description, {
+      rendered_description: renderMarkdown(ch.description),
+    });
+    sendChannelEventsNotice(ctx, ch, descriptionNotice(user, before, ch.description));
+  }
+  if (newName !== undefined) {
+    const name = newName.trim();
+    if (name === ch.name) throw badRequest('Channel already has that name.');
+    // A case-only rename skips the availability (and name) checks.
+    if (name.toLowerCase() !== ch.name.toLowerCase()) checkNameAvailable(ctx, name);
+    const before = ch.name;
+    ch.name = name;
+    ctx.events.push({
+      users: channelAudience(ctx, ch),
+      event: {
+        type: 'stream',
+        op: 'update',
+        stream_id: ch.id,
+        name: before,
+        property: 'name',
+        value: name,
+      },
+    });
+    sendChannelEventsNotice(ctx, ch, renameNotice(user, before, name));
+  }
+  if (folder !== undefined) {
+    ch.folderId = folder === null ? null : checkFolder(ctx, folder);
+    streamUpdate(ctx, ch, 'folder_id', ch.folderId);
+  }
+  // Each setting as update_stream_backend does it, one transaction each: `old` compared with
+  // what GET shows, and only a real change checks content access, the protected-history rule,
+  // then the new value's groups and users. An error leaves the earlier settings applied.
+  for (const [info, req] of inZulipOrder(settingUpdates)) {
+    const current = ch.settings[info.wire] as StoredGroupSetting;
+    const currentApi = settingToApi(org, current) ?? current;
+    const next = canonicalSetting(org, req.new);
+    if (req.old !== undefined && !settingsEqual(canonicalSetting(org, req.old), currentApi))
+      throw expectationMismatch();
+    if (settingsEqual(next, currentApi)) continue;
+    if (info.needsContentAccess && !hasContentAccess(org, user, ch))
+      throw badRequest('Channel content access is required.');
+    if (info.wire === 'can_create_topic_group' && !proposedHistory)
+      checkTopicGroupForHistory(ctx, false, next);
+    checkSettingExists(org, req.new);
+    checkAllowed(org, info, next);
+    ch.settings[info.wire] = next;
+    const nextApi = settingToApi(org, next) ?? next;
+    streamUpdate(ctx, ch, info.wire, nextApi);
+    if (info.wire === 'can_send_message_group')
+      sendChannelEventsNotice(ctx, ch, postingPermissionNotice(ctx, user, currentApi, nextApi));
+  }
+  return {};
+}
+
+/** DELETE /streams/{id}: `deactivate_stream_backend` and `do_deactivate_stream`. */
+export function archiveChannel(ctx: RequestContext): Record<string, unknown> {
+  const ch = accessChannelForUpdate(ctx, pathInt(ctx, 'stream_id'));
+  if (ch.isArchived) throw badRequest('Channel is already deactivated');
+  const audience = channelAudience(ctx, ch);
+  ch.isArchived = true;
+  // maybe_set_moderation_or_announcement_channels_none
+  if (ctx.org.realm.moderationRequestChannelId === ch.id)
+    ctx.org.realm.moderationRequestChannelId = null;
+  const wasDefault = ctx.org.defaultChannelIds.includes(ch.id);
+  ctx.org.defaultChannelIds = ctx.org.defaultChannelIds.filter((x) => x !== ch.id);
+  if (wasDefault) defaultStreamsEvent(ctx);
+  // Clients with the archived_channels capability learn the channel is archived; the others
+  // that it is gone (send_stream_deletion_event with for_archiving).
+  if (supports(ctx.featureLevel, 'channelIsArchived'))
+    ctx.events.push({
+      users: audience,
+      capability: 'archived_channels',
+      event: {
+        type: 'stream',
+        op: 'update',
+        stream_id: ch.id,
+        name: ch.name,
+        property: 'is_archived',
+        value: true,
+      },
+    });
+  ctx.events.push({
+    users: audience,
+    ...(supports(ctx.featureLevel, 'channelIsArchived')
+      ? { withoutCapability: 'archived_channels' }
+      : {}),
+    event: {
+      type: 'stream',
+      op: 'delete',
+      streams: [{ stream_id: ch.id }],
+      stream_ids: [ch.id],
+    },
+  });
+  // Posted into the archived channel, read for everyone.
+  sendChannelEventsNotice(ctx, ch, `Channel #**${ch.name}** has been archived.`, {
+    allRead: true,
+  });
+  return {};
+}
