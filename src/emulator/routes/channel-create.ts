@@ -1,6 +1,6 @@
 /**
  * Creating channels and subscribing users to them: `POST /channels/create`
- * (`create_channel_backend`), and what `add_subscriptions_backend` uses to make a new channel.
+ * (`create_channel`), and what `add_subscriptions_backend` uses to make a new channel.
  */
 import { supports } from '../../model/features';
 import type { TopicsPolicy } from '../../model/kinds';

@@ -1,6 +1,6 @@
 /**
  * Checks that creating and updating a channel share (zerver/views/streams.py validates the
- * same parameters in `create_channel_backend` and `update_stream_backend`).
+ * same parameters in `create_channel` and `update_stream_backend`).
  */
 import { supports } from '../../model/features';
 import type { TopicsPolicy } from '../../model/kinds';
