@@ -6,11 +6,25 @@ import { normalizeSite } from './credentials';
 import type { ZulipCredentials } from './credentials';
 import { encodeForm } from './encode';
 import { ZulipApiError } from './errors';
+import {
+  GATEWAY_STATUSES,
+  NOT_SENT_CODES,
+  TRANSIENT_CODES,
+  TRANSIENT_STATUSES,
+  backoffDelay,
+  errorCodeOf,
+  isTlsError,
+  networkError,
+  unavailable,
+} from './retry';
+import type { RetryOptions } from './retry';
 import { USER_AGENT } from './version';
 
 /** The HTTP methods the Zulip API uses. */
 export const HTTP_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export type { RetryOptions } from './retry';
 
 /** Timeouts, in milliseconds. */
 export interface TimeoutOptions {
@@ -20,25 +34,6 @@ export interface TimeoutOptions {
   readonly headersMs?: number;
   /** Waiting between chunks of the response body. @default 60000 */
   readonly bodyMs?: number;
-}
-
-/** Retry policy. */
-export interface RetryOptions {
-  /**
-   * Attempts in all for a request that fails with a fault (a dropped connection, a timeout,
-   * HTTP 500/502/503/504): only idempotent requests, and requests that never left this
-   * machine, are retried.
-   * @default 4
-   */
-  readonly maxAttempts?: number;
-  /** First backoff delay; it doubles with each retry, with jitter. @default 500 */
-  readonly baseDelayMs?: number;
-  /** Largest backoff delay. @default 8000 */
-  readonly maxDelayMs?: number;
-  /** How many 429 responses in a row are waited out. @default 5 */
-  readonly maxRateLimitRetries?: number;
-  /** A 429 whose Retry-After is longer than this is not waited out but thrown. @default 120000 */
-  readonly maxRetryAfterMs?: number;
 }
 
 /** What the HTTP layer reports, for callers that log or show progress. */
@@ -145,84 +140,7 @@ export interface ZulipRequest {
 /** A parsed Zulip success body. */
 export type ZulipBody = Record<string, unknown>;
 
-/** Connection errors that happen before a single byte of the request is sent. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-]);
-
-/**
- * Connection errors worth another attempt: dropped connections (`ECONNRESET` is Node's
- * "socket hang up", `UND_ERR_SOCKET` undici's "other side closed"), timeouts, a truncated body,
- * and failures to connect that a restarting server or a flapping network heal
- * (`ECONNREFUSED` while nginx or Zulip restarts, `EAI_AGAIN`). Not `ENOTFOUND` (a mistyped site
- * does not heal), TLS failures, nor anything else (our own bugs, an abort).
- */
-const TRANSIENT_CODES = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ECONNABORTED',
-  'ENETRESET',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
-  'ECONNREFUSED',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-]);
-
-const TIMEOUT_CODES = new Set([
-  'ETIMEDOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-/**
- * Statuses an idempotent request is repeated on: 500 (Zulip's own "Internal server error" and
- * `SERVER_NOT_READY`, e.g. while its database restarts: zerver/middleware.py
- * `JsonErrorHandler.process_exception`, zerver/views/health.py) and the proxy's 502/503/504
- * while Zulip restarts or is overloaded.
- */
-const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
-
-/**
- * Of those, the ones that say nothing reached Zulip or Zulip did not answer; for a request
- * that must not be repeated they mean its outcome is unknown. (A 500 with a Zulip error body
- * stays a `ZulipApiError` with its status, which the apply executor also reads as unknown.)
- */
-const GATEWAY_STATUSES = new Set([502, 503, 504]);
-
 const API_PREFIX = '/api/v1';
-
-function errorCodeOf(err: unknown): string | undefined {
-  if (typeof err !== 'object' || err === null) return undefined;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  const inner = (err as { errors?: unknown }).errors;
-  if (Array.isArray(inner)) {
-    for (const e of inner) {
-      const c = errorCodeOf(e);
-      if (c !== undefined) return c;
-    }
-  }
-  return undefined;
-}
-
-function isTlsError(code: string | undefined): boolean {
-  return code !== undefined && /CERT|SELF_SIGNED|TLS|SSL|UNABLE_TO_/.test(code);
-}
 
 function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
@@ -437,7 +355,7 @@ export class ZulipHttp {
           await this.#backoff(req, label, faults, 'connection', { errorCode: code });
           continue;
         }
-        throw this.#networkError(req, label, err, code, {
+        throw networkError(this, req, label, err, code, {
           notSent,
           idempotent,
           tls,
@@ -495,7 +413,7 @@ export class ZulipHttp {
           await this.#backoff(req, label, faults, 'server-error', { status });
           continue;
         }
-        throw this.#unavailable(req, label, status, parsed, {
+        throw unavailable(this, req, label, status, parsed, {
           attempts: faults + 1,
           elapsedMs: this.#now() - firstStarted,
         });
@@ -565,9 +483,7 @@ export class ZulipHttp {
     reason: 'server-error' | 'connection',
     extra: { status?: number; errorCode?: string },
   ): Promise<void> {
-    const cap = Math.min(this.#retry.maxDelayMs, this.#retry.baseDelayMs * 2 ** (attempt - 1));
-    // "Equal jitter": at least half the cap, so retries never bunch up at zero.
-    const delayMs = Math.round(cap / 2 + (this.#random() * cap) / 2);
+    const delayMs = backoffDelay(this.#retry, attempt, this.#random);
     this.#stats.retryCount += 1;
     this.#emit({
       type: 'retry',
@@ -580,90 +496,6 @@ export class ZulipHttp {
       ...extra,
     });
     await this.#sleep(delayMs);
-  }
-
-  /** An idempotent request that got a 5xx on every attempt. */
-  #unavailable(
-    req: ZulipRequest,
-    label: string,
-    status: number,
-    parsed: ZulipBody | undefined,
-    how: { attempts: number; elapsedMs: number },
-  ): ZulipCdkError {
-    const zulipMsg =
-      parsed?.result === 'error' && typeof parsed.msg === 'string'
-        ? ` (${this.redact(parsed.msg)})`
-        : '';
-    return new ZulipCdkError(
-      'SERVER_UNAVAILABLE',
-      `${label}: the server answered HTTP ${status}${zulipMsg} to ${attemptsOver(how)}.`,
-      {
-        where: req.endpoint,
-        hint:
-          status === 500
-            ? 'It may be restarting, overloaded or failing on this request (its logs say why); try again later.'
-            : 'It may be restarting or overloaded; try again later.',
-      },
-    );
-  }
-
-  #networkError(
-    req: ZulipRequest,
-    label: string,
-    err: unknown,
-    code: string,
-    how: {
-      notSent: boolean;
-      idempotent: boolean;
-      tls: boolean;
-      attempts: number;
-      elapsedMs: number;
-    },
-  ): ZulipCdkError {
-    const detail = this.redact(err instanceof Error ? err.message : String(err));
-    if (how.tls) {
-      return new ZulipCdkError(
-        'NETWORK_ERROR',
-        `${label}: TLS verification failed (${code}: ${detail}).`,
-        {
-          where: req.endpoint,
-          cause: err,
-          hint: 'If the server uses a private CA, give its certificate (cert_bundle in the zuliprc, or the ca option).',
-        },
-      );
-    }
-    if (how.notSent || how.idempotent) {
-      const tries = how.attempts > 1 ? ` on ${attemptsOver(how)}` : '';
-      const what = how.notSent
-        ? 'could not connect'
-        : TIMEOUT_CODES.has(code)
-          ? 'no answer in time'
-          : 'the connection failed';
-      const hint =
-        code === 'ENOTFOUND'
-          ? `Check the site URL: ${new URL(this.site).hostname} is not a known host name.`
-          : code === 'ECONNREFUSED'
-            ? `Nothing accepted the connection at ${this.site}: check the site URL, or try again later if the server is restarting.`
-            : TIMEOUT_CODES.has(code)
-              ? 'The server or the network is slow: it may be overloaded; try again later (or raise the client timeouts).'
-              : TRANSIENT_CODES.has(code)
-                ? 'The server or the network dropped the connection: it may be restarting or overloaded; try again later.'
-                : `Check that ${this.site} is reachable.`;
-      return new ZulipCdkError('NETWORK_ERROR', `${label}: ${what} (${code}: ${detail})${tries}.`, {
-        where: req.endpoint,
-        cause: err,
-        hint,
-      });
-    }
-    return new ZulipCdkError(
-      'REQUEST_OUTCOME_UNKNOWN',
-      `${label}: the connection failed after the request was sent (${code}: ${detail}); it may or may not have taken effect, so it was not repeated.`,
-      {
-        where: req.endpoint,
-        cause: err,
-        hint: 'Re-read the live state (plan again) before retrying.',
-      },
-    );
   }
 
   #apiError(req: ZulipRequest, label: string, status: number, body: ZulipBody): ZulipApiError {
@@ -739,12 +571,6 @@ export class ZulipHttp {
   public [inspect.custom](): string {
     return `ZulipHttp { site: ${JSON.stringify(this.site)}, email: ${JSON.stringify(this.email)} }`;
   }
-}
-
-/** "4 attempts over 3.5 s". */
-function attemptsOver(how: { attempts: number; elapsedMs: number }): string {
-  const n = how.attempts === 1 ? '1 attempt' : `${how.attempts} attempts`;
-  return `${n} over ${(Math.max(0, how.elapsedMs) / 1000).toFixed(1)} s`;
 }
 
 function parseJsonObject(text: string): ZulipBody | undefined {
