@@ -58,6 +58,7 @@ import type {
 } from './plan-format';
 import { PLAN_FORMAT_VERSION } from './plan-format';
 import { finishPlan } from './plan-finish';
+import { SlotOrder, matchLive } from './plan/keyed';
 import { liveStateDigest, planDigest } from './plan-io';
 import { joinAnd, someOf } from './render/describe';
 import type { ChangeMeta } from './plan-finish';
@@ -185,30 +186,6 @@ const CONTENT_ACCESS_WIRES: ReadonlySet<string> = new Set(
     .filter((info) => info.needsContentAccess === true)
     .map((info) => info.wire),
 );
-
-type OrderEntry = { key: string; id: number | null };
-
-/**
- * The full order to send, as a slot merge, or undefined when it is the order Zulip will have
- * anyway. `current` is that order: the live objects left after the deletes, in live order, then
- * the objects this plan creates (Zulip appends them). `declared` are the entries of `current`
- * the configuration orders, in declaration order. Every other entry (undeclared live objects,
- * archived or pruned folders, objects whose `order` is in `ignoreChanges`) keeps its slot; the
- * declared entries are permuted among the remaining slots into declaration order. Entries are
- * compared by identity.
- */
-function arrangeOrder(
-  current: readonly OrderEntry[],
-  declared: readonly OrderEntry[],
-): OrderEntry[] | undefined {
-  const moving = new Set(declared);
-  let next = 0;
-  const final = current.map((e) => (moving.has(e) ? (declared[next++] ?? e) : e));
-  return final.every((e, i) => e === current[i]) ? undefined : final;
-}
-
-const ignoresOrder = (lc: Lifecycle | undefined): boolean =>
-  lc?.ignoreChanges?.includes('order') === true;
 
 class Planner {
   public readonly idx: LiveIndex;
@@ -682,39 +659,42 @@ class Planner {
     for (const c of this.desired.channels) this.desiredChannels.set(channelNameKey(c.name), c);
 
     const match = <D extends { name: string; lifecycle?: Lifecycle | undefined }, L>(
+      kind: 'channelFolder' | 'userGroup' | 'channel',
       items: readonly D[],
-      key: (name: string) => string,
-      lookup: (key: string) => L | undefined,
-      declared: (key: string) => boolean,
+      live: { get(key: string): L | undefined },
+      declared: { has(key: string): boolean },
       out: Map<string, L | null>,
     ): void => {
-      for (const d of items) {
-        let l = lookup(key(d.name));
-        for (const from of d.lifecycle?.renamedFrom ?? []) {
-          if (l) break;
-          if (!declared(key(from))) l = lookup(key(from));
-        }
-        out.set(key(d.name), l ?? null);
-      }
+      const key = KIND_SPECS[kind].compareKey;
+      for (const d of items)
+        out.set(
+          key(d.name),
+          matchLive(kind, d.name, d.lifecycle?.renamedFrom, live, declared).live ?? null,
+        );
     };
     match(
+      'channelFolder',
       this.desired.channelFolders,
-      channelNameKey,
-      // A folder left under its stand-in name by an interrupted case-only rename is the same folder.
-      (k) =>
-        this.idx.foldersByKey.get(k) ??
-        this.idx.foldersByKey.get(channelNameKey(folderRenameStandIn(k))),
-      (k) => this.desiredFolders.has(k),
+      {
+        // A folder left under its stand-in name by an interrupted case-only rename is the same
+        // folder.
+        get: (k) =>
+          this.idx.foldersByKey.get(k) ??
+          this.idx.foldersByKey.get(channelNameKey(folderRenameStandIn(k))),
+      },
+      this.desiredFolders,
       this.folderMatch,
     );
     match(
+      'userGroup',
       this.desired.userGroups,
-      (n) => n,
-      (k) => {
-        const g = this.idx.groupsByName.get(k);
-        return g && !g.isSystemGroup ? g : undefined;
+      {
+        get: (k) => {
+          const g = this.idx.groupsByName.get(k);
+          return g && !g.isSystemGroup ? g : undefined;
+        },
       },
-      (k) => this.desiredGroups.has(k),
+      this.desiredGroups,
       this.groupMatch,
     );
     for (const [name, g] of this.groupMatch)
@@ -739,10 +719,10 @@ class Planner {
       }
     }
     match(
+      'channel',
       this.desired.channels,
-      channelNameKey,
-      (k) => this.idx.channelsByKey.get(k),
-      (k) => this.desiredChannels.has(k),
+      this.idx.channelsByKey,
+      this.desiredChannels,
       this.channelMatch,
     );
   }
@@ -751,11 +731,7 @@ class Planner {
 
   private planFolders(): void {
     const claimed = new Set<number>();
-    /** Live folder ID → its entry in the order; created folders in declaration order. */
-    const liveEntries = new Map<number, OrderEntry>();
-    const created: OrderEntry[] = [];
-    /** Declared folders whose order is managed, in declaration order. */
-    const declaredOrder: OrderEntry[] = [];
+    const order = new SlotOrder('channelFolder');
     for (const d of this.desired.channelFolders) {
       const address = resourceAddress('channelFolder', d.name);
       const l = this.folderMatch.get(channelNameKey(d.name)) ?? null;
@@ -780,15 +756,11 @@ class Planner {
             description: normaliseFolderDescription(d.description ?? ''),
           },
         });
-        const entry = { key: d.name, id: null };
-        created.push(entry);
-        if (!ignoresOrder(d.lifecycle)) declaredOrder.push(entry);
+        order.declare(d.name, null, d.lifecycle);
         continue;
       }
       claimed.add(l.id);
-      const entry = { key: d.name, id: l.id };
-      liveEntries.set(l.id, entry);
-      if (!ignoresOrder(d.lifecycle)) declaredOrder.push(entry);
+      order.declare(d.name, l.id, d.lifecycle);
       const renamed = channelNameKey(l.name) !== channelNameKey(d.name);
       if (renamed) this.addRename(base, l.id, l.name, d.name);
       const archived = isIgnored(d.lifecycle, 'archived') ? l.archived : (d.archived ?? false);
@@ -822,7 +794,7 @@ class Planner {
     for (const l of this.live.channelFolders) {
       if (claimed.has(l.id)) continue;
       // Undeclared folders keep their slot, archived ones included (Zulip's reorder lists them).
-      liveEntries.set(l.id, { key: l.name, id: l.id });
+      order.keep(l.name, l.id);
       if (l.archived) continue;
       this.undeclared('channelFolder', l.name, l.id, {
         name: l.name,
@@ -831,32 +803,18 @@ class Planner {
     }
     // Zulip appends a new folder (order = its id). Folders are archived, never deleted: every
     // live folder stays in the order.
-    const current = [
-      ...this.live.channelFolders.flatMap((f) => liveEntries.get(f.id) ?? []),
-      ...created,
-    ];
-    const final = arrangeOrder(current, declaredOrder);
-    if (final) {
-      if (!this.supports('channelFolderOrder')) {
-        this.warn(
-          'REORDER_UNSUPPORTED',
-          `channel folders are not in the declared order, and reordering them needs feature level ${FEATURES.channelFolderOrder.level} (the server is at ${this.fl})`,
-        );
-      } else {
-        const address = resourceAddress('channelFolder', '*');
-        this.add({
-          id: `${address}#reorder`,
-          action: 'reorder',
-          kind: 'channelFolder',
-          address,
-          key: '*',
-          path: this.desired.organization.path,
-          dependsOn: [],
-          before: this.live.channelFolders.map((f) => f.name),
-          after: final,
-        });
-      }
-    }
+    const reorder = order.reorder(
+      this.live.channelFolders,
+      this.live.channelFolders.map((f) => f.name),
+      this.desired.organization.path,
+    );
+    if (!reorder) return;
+    if (!this.supports('channelFolderOrder'))
+      this.warn(
+        'REORDER_UNSUPPORTED',
+        `channel folders are not in the declared order, and reordering them needs feature level ${FEATURES.channelFolderOrder.level} (the server is at ${this.fl})`,
+      );
+    else this.add(reorder);
   }
 
   /**
@@ -1587,22 +1545,18 @@ class Planner {
     }));
     const declared = new Set(linkifiers.map((d) => d.pattern));
     const claimed = new Set<number>();
-    /** Live linkifier ID → its entry in the order; created linkifiers in declaration order. */
-    const liveEntries = new Map<number, OrderEntry>();
-    const created: OrderEntry[] = [];
-    /** Declared linkifiers whose order is managed, in declaration order. */
-    const declaredOrder: OrderEntry[] = [];
+    const order = new SlotOrder('linkifier');
     for (const d of linkifiers) {
       const address = resourceAddress('linkifier', d.pattern);
       const base = { kind: 'linkifier' as const, address, key: d.pattern, path: d.path };
-      let l = byPattern.get(d.pattern);
-      let renamedFrom: LiveLinkifier | undefined;
-      for (const from of d.lifecycle?.renamedFrom ?? []) {
-        if (l) break;
-        const candidate = byPattern.get(from);
-        if (candidate && !declared.has(from) && !claimed.has(candidate.id))
-          l = renamedFrom = candidate;
-      }
+      const { live: l, renamed } = matchLive(
+        'linkifier',
+        d.pattern,
+        d.lifecycle?.renamedFrom,
+        byPattern,
+        declared,
+        (c) => claimed.has(c.id),
+      );
       if (!l) {
         this.add({
           ...base,
@@ -1611,16 +1565,12 @@ class Planner {
           dependsOn: [],
           properties: { pattern: d.pattern, urlTemplate: d.urlTemplate },
         });
-        const entry = { key: d.pattern, id: null };
-        created.push(entry);
-        if (!ignoresOrder(d.lifecycle)) declaredOrder.push(entry);
+        order.declare(d.pattern, null, d.lifecycle);
         continue;
       }
       claimed.add(l.id);
-      const entry = { key: d.pattern, id: l.id };
-      liveEntries.set(l.id, entry);
-      if (!ignoresOrder(d.lifecycle)) declaredOrder.push(entry);
-      if (renamedFrom) this.addRename(base, l.id, l.pattern, d.pattern);
+      order.declare(d.pattern, l.id, d.lifecycle);
+      if (renamed) this.addRename(base, l.id, l.pattern, d.pattern);
       const props: PropertyChange[] = [];
       this.prop(props, d.lifecycle, 'urlTemplate', l.urlTemplate, d.urlTemplate);
       if (props.length > 0)
@@ -1640,27 +1590,15 @@ class Planner {
         urlTemplate: l.urlTemplate,
       });
       // Undeclared linkifiers that stay keep their slot: their place is their precedence.
-      if (!deleted) liveEntries.set(l.id, { key: l.pattern, id: l.id });
+      if (!deleted) order.keep(l.pattern, l.id);
     }
     // Zulip appends new linkifiers; the order after creates and deletes is live order + created.
-    const current = [
-      ...this.live.linkifiers.flatMap((l) => liveEntries.get(l.id) ?? []),
-      ...created,
-    ];
-    const final = arrangeOrder(current, declaredOrder);
-    if (!final) return;
-    const address = resourceAddress('linkifier', '*');
-    this.add({
-      id: `${address}#reorder`,
-      action: 'reorder',
-      kind: 'linkifier',
-      address,
-      key: '*',
-      path: this.desired.organization.path,
-      dependsOn: [],
-      before: this.live.linkifiers.map((l) => l.pattern),
-      after: final,
-    });
+    const reorder = order.reorder(
+      this.live.linkifiers,
+      this.live.linkifiers.map((l) => l.pattern),
+      this.desired.organization.path,
+    );
+    if (reorder) this.add(reorder);
   }
 
   // ---------------------------------------------------------------- playgrounds
@@ -1682,12 +1620,14 @@ class Planner {
         pygmentsLanguage: d.pygmentsLanguage.trim(),
         urlTemplate: d.urlTemplate.trim(),
       };
-      let l = byKey.get(key);
-      for (const from of d.lifecycle?.renamedFrom ?? []) {
-        if (l) break;
-        const candidate = byKey.get(from);
-        if (candidate && !declared.has(from) && !claimed.has(candidate.id)) l = candidate;
-      }
+      const { live: l } = matchLive(
+        'playground',
+        key,
+        d.lifecycle?.renamedFrom,
+        byKey,
+        declared,
+        (c) => claimed.has(c.id),
+      );
       if (!l) {
         this.add({
           ...base,
@@ -1754,16 +1694,14 @@ class Planner {
       const title = d.title.trim();
       const address = resourceAddress('savedSnippet', title);
       const base = { kind: 'savedSnippet' as const, address, key: title, path: d.path };
-      let l = byTitle.get(title);
-      let renamed = false;
-      for (const from of d.lifecycle?.renamedFrom ?? []) {
-        if (l) break;
-        const candidate = byTitle.get(from);
-        if (candidate && !declared.has(from) && !claimed.has(candidate.id)) {
-          l = candidate;
-          renamed = true;
-        }
-      }
+      const { live: l, renamed } = matchLive(
+        'savedSnippet',
+        title,
+        d.lifecycle?.renamedFrom,
+        byTitle,
+        declared,
+        (c) => claimed.has(c.id),
+      );
       if (!l) {
         this.add({
           ...base,
