@@ -187,6 +187,45 @@ const CONTENT_ACCESS_WIRES: ReadonlySet<string> = new Set(
     .map((info) => info.wire),
 );
 
+/**
+ * Turns desired and live state into changes, warnings, findings and errors. `run()` runs these
+ * phases, in this order; each reads what the phases before it wrote into the planner's shared
+ * maps, and nothing else checks that order, so a new phase goes after every phase it reads.
+ *
+ * 1. `checkUsers`: every e-mail the configuration names, against the live users. Writes
+ *    `errors` (unknown users, once each via `unknownUserLines`) and `DEACTIVATED_USER`
+ *    warnings. Later phases only leave such users out (`resolveUsers`), without a word.
+ * 2. `matchAll`: declared → live, by natural key then `renamedFrom`, for folders, groups and
+ *    channels (`matchLive`). Writes `desiredFolders`, `desiredGroups`, `desiredChannels`,
+ *    `folderMatch`, `groupMatch`, `channelMatch`, `idx.groupRenames` (a renamed group's new
+ *    name, used to describe group-setting values) and `referenced` (undeclared live groups and
+ *    folders the configuration uses). It comes before any diffing because kinds refer to each
+ *    other (a channel's folder and groups, a group's subgroups): every phase must resolve a
+ *    reference to the same live object, whichever kind it plans.
+ * 3. `planFolders`: reads `folderMatch` and `referenced` (a referenced folder is never pruned).
+ *    Pushes folder changes, archives of undeclared folders included, and the folder reorder.
+ * 4. `planGroups`: reads `groupMatch` (also for which groups this plan creates: settings that
+ *    name a group created later are deferred to an update), `desiredGroups` and `referenced`;
+ *    fills the `expansions` cache (group name → the user IDs it holds after the plan).
+ * 5. `planChannels`: reads `channelMatch`, `folderMatch`/`desiredFolders` (a channel's
+ *    folder), `groupMatch` and `expansions` (subscribers through groups, content access).
+ *    Writes `channelFolderAfter` (each live channel's folder after the plan),
+ *    `channelSubscribersAfter` (each channel's subscribers after the plan), `myGroups` (a
+ *    cache), and `leftOut`, which it reports itself at its end (`warnLeftOut`).
+ * 6. `keepNonEmptyFolders`: reads the folder archives in `changes` (phase 3) and
+ *    `channelFolderAfter` (phase 5), and drops the archive of a folder a channel stays in:
+ *    it must run after both.
+ * 7. `planLinkifiers`, `planPlaygrounds`, `planSnippets`, `planUsers`: independent of the
+ *    maps above (they read only the live index and the desired state).
+ * 8. `planSubscriptionSettings`: reads `desiredChannels`, `channelMatch` and
+ *    `channelSubscribersAfter` (Zulip sets only the caller's own subscription: a setting the
+ *    applying account will not be subscribed to after the plan is a `NOT_SUBSCRIBED` warning),
+ *    so it runs after `planChannels`.
+ *
+ * The order of `changes` also matters for the output: `finishPlan` sorts topologically by
+ * dependencies and kind rank, and keeps push order among equals, so moving a phase can change
+ * a saved plan's bytes (test/engine/plan-json-identity.test.ts catches it).
+ */
 class Planner {
   public readonly idx: LiveIndex;
   public readonly changes: Change[] = [];
