@@ -70,10 +70,7 @@ export function planChannels(p: Planner): void {
       }
       if (d.announce !== undefined) props.announce = d.announce;
       const refs = createPermissions(p, CHANNEL_PERMISSIONS, d.permissions, address, d.path, props);
-      p.add(
-        { ...base, id: `${address}#create`, action: 'create', dependsOn: [], properties: props },
-        { refs: [...refs.map(groupAddress), ...folderRefs] },
-      );
+      p.addCreate(base, props, { refs: [...refs.map(groupAddress), ...folderRefs] });
       channelMembership(p, d, null, address);
       announceNeedsSubscribers(p, d, props, address);
       continue;
@@ -165,18 +162,7 @@ export function planChannels(p: Planner): void {
     meta.releases.push(...groupMeta.releases.map(groupAddress));
     const updateMeta: ChangeMeta = meta;
     dropGatedProps(p, l, props, address, d.path);
-    if (props.length > 0)
-      p.add(
-        {
-          ...base,
-          id: `${address}#update`,
-          action: 'update',
-          dependsOn: [],
-          liveId: l.id,
-          properties: props,
-        },
-        updateMeta,
-      );
+    p.addUpdate(base, l.id, props, updateMeta);
     channelMembership(p, d, l, address);
   }
   warnLeftOut(p);
@@ -423,18 +409,10 @@ export function planSubscriptionSettings(p: Planner): void {
       'channel',
       p.desiredChannels.get(key)?.name ?? channel?.name ?? d.channel,
     );
-    p.add(
-      {
-        kind: 'subscriptionSettings',
-        address,
-        key: d.channel,
-        path: d.path,
-        id: `${address}#update`,
-        action: 'update',
-        dependsOn: [],
-        liveId: channel?.id ?? null,
-        properties: props,
-      },
+    p.addUpdate(
+      { kind: 'subscriptionSettings', address, key: d.channel, path: d.path },
+      channel?.id ?? null,
+      props,
       { refs: [channelAddress], afterMembershipOf: channelAddress },
     );
   }

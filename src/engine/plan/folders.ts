@@ -31,15 +31,9 @@ export function planFolders(p: Planner): void {
         );
         continue;
       }
-      p.add({
-        ...base,
-        id: `${address}#create`,
-        action: 'create',
-        dependsOn: [],
-        properties: {
-          name: d.name,
-          description: normaliseFolderDescription(d.description ?? ''),
-        },
+      p.addCreate(base, {
+        name: d.name,
+        description: normaliseFolderDescription(d.description ?? ''),
       });
       order.declare(d.name, null, d.lifecycle);
       continue;
@@ -66,15 +60,7 @@ export function planFolders(p: Planner): void {
       l.description,
       normaliseFolderDescription(d.description ?? ''),
     );
-    if (props.length > 0)
-      p.add({
-        ...base,
-        id: `${address}#update`,
-        action: 'update',
-        dependsOn: [],
-        liveId: l.id,
-        properties: props,
-      });
+    p.addUpdate(base, l.id, props);
   }
   for (const l of p.live.channelFolders) {
     if (claimed.has(l.id)) continue;

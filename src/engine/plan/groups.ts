@@ -131,22 +131,11 @@ export function planGroups(p: Planner): void {
         createdLater.get(d.name),
         deferred,
       );
-      p.add(
-        { ...base, id: `${address}#create`, action: 'create', dependsOn: [], properties: props },
-        { refs: refs.map(groupAddress) },
-      );
+      p.addCreate(base, props, { refs: refs.map(groupAddress) });
       if (deferred.length > 0)
-        p.add(
-          {
-            ...base,
-            id: `${address}#update`,
-            action: 'update',
-            dependsOn: [],
-            liveId: null,
-            properties: deferred,
-          },
-          { refs: deferred.flatMap((p) => groupsIn(p.after)).map(groupAddress) },
-        );
+        p.addUpdate(base, null, deferred, {
+          refs: deferred.flatMap((p) => groupsIn(p.after)).map(groupAddress),
+        });
       groupMembership(p, d, null, address);
       continue;
     }
@@ -186,18 +175,10 @@ export function planGroups(p: Planner): void {
       props,
       meta,
     );
-    if (props.length > 0)
-      p.add(
-        {
-          ...base,
-          id: `${address}#update`,
-          action: 'update',
-          dependsOn: [],
-          liveId: l.id,
-          properties: props,
-        },
-        { refs: meta.refs.map(groupAddress), releases: meta.releases.map(groupAddress) },
-      );
+    p.addUpdate(base, l.id, props, {
+      refs: meta.refs.map(groupAddress),
+      releases: meta.releases.map(groupAddress),
+    });
     groupMembership(p, d, l, address);
   }
   for (const l of p.live.userGroups) {
@@ -245,14 +226,7 @@ function releaseOwnSettings(
     });
   }
   if (props.length === 0) return;
-  p.add({
-    ...base,
-    id: `${base.address}#update`,
-    action: 'update',
-    dependsOn: [],
-    liveId: l.id,
-    properties: props,
-  });
+  p.addUpdate(base, l.id, props);
 }
 
 function groupMembership(

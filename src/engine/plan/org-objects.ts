@@ -45,13 +45,7 @@ export function planLinkifiers(p: Planner): void {
       (c) => claimed.has(c.id),
     );
     if (!l) {
-      p.add({
-        ...base,
-        id: `${address}#create`,
-        action: 'create',
-        dependsOn: [],
-        properties: { pattern: d.pattern, urlTemplate: d.urlTemplate },
-      });
+      p.addCreate(base, { pattern: d.pattern, urlTemplate: d.urlTemplate });
       order.declare(d.pattern, null, d.lifecycle);
       continue;
     }
@@ -60,15 +54,7 @@ export function planLinkifiers(p: Planner): void {
     if (renamed) p.addRename(base, l.id, l.pattern, d.pattern);
     const props: PropertyChange[] = [];
     p.prop(props, d.lifecycle, 'urlTemplate', l.urlTemplate, d.urlTemplate);
-    if (props.length > 0)
-      p.add({
-        ...base,
-        id: `${address}#update`,
-        action: 'update',
-        dependsOn: [],
-        liveId: l.id,
-        properties: props,
-      });
+    p.addUpdate(base, l.id, props);
   }
   for (const l of p.live.linkifiers) {
     if (claimed.has(l.id)) continue;
@@ -114,13 +100,7 @@ export function planPlaygrounds(p: Planner): void {
       (c) => claimed.has(c.id),
     );
     if (!l) {
-      p.add({
-        ...base,
-        id: `${address}#create`,
-        action: 'create',
-        dependsOn: [],
-        properties: after,
-      });
+      p.addCreate(base, after);
       continue;
     }
     claimed.add(l.id);
@@ -186,28 +166,14 @@ export function planSnippets(p: Planner): void {
       (c) => claimed.has(c.id),
     );
     if (!l) {
-      p.add({
-        ...base,
-        id: `${address}#create`,
-        action: 'create',
-        dependsOn: [],
-        properties: { title, content: d.content },
-      });
+      p.addCreate(base, { title, content: d.content });
       continue;
     }
     claimed.add(l.id);
     if (renamed) p.addRename(base, l.id, l.title, title);
     const props: PropertyChange[] = [];
     p.prop(props, d.lifecycle, 'content', l.content.trim(), d.content.trim());
-    if (props.length > 0)
-      p.add({
-        ...base,
-        id: `${address}#update`,
-        action: 'update',
-        dependsOn: [],
-        liveId: l.id,
-        properties: props,
-      });
+    p.addUpdate(base, l.id, props);
   }
   for (const l of sorted) {
     if (claimed.has(l.id)) continue;

@@ -260,6 +260,38 @@ export class Planner {
     this.meta.set(change.id, meta);
   }
 
+  /** The create of a declared object. */
+  public addCreate(base: ChangeBase, properties: Props, meta?: ChangeMeta): void {
+    this.add(
+      { ...base, id: `${base.address}#create`, action: 'create', dependsOn: [], properties },
+      meta,
+    );
+  }
+
+  /**
+   * The update of a declared object (`liveId` null: an object this plan creates), or nothing
+   * when no property changes.
+   */
+  public addUpdate(
+    base: Pick<Change, 'kind' | 'address' | 'key' | 'path'>,
+    liveId: number | null,
+    properties: PropertyChange[],
+    meta?: ChangeMeta,
+  ): void {
+    if (properties.length === 0) return;
+    this.add(
+      {
+        ...base,
+        id: `${base.address}#update`,
+        action: 'update',
+        dependsOn: [],
+        liveId,
+        properties,
+      },
+      meta,
+    );
+  }
+
   /** A rename of a live object matched by its old name (or by a case-only change). */
   public addRename(base: ChangeBase, liveId: number, from: string, to: string): void {
     this.add({

@@ -142,17 +142,6 @@ export function planUsers(p: Planner): void {
         );
     }
     if (d.fullName !== undefined) p.prop(props, d.lifecycle, 'fullName', l.fullName, d.fullName);
-    if (props.length > 0)
-      p.add({
-        kind: 'user',
-        address,
-        key: l.email,
-        path: d.path,
-        id: `${address}#update`,
-        action: 'update',
-        dependsOn: [],
-        liveId: l.id,
-        properties: props,
-      });
+    p.addUpdate({ kind: 'user', address, key: l.email, path: d.path }, l.id, props);
   }
 }
