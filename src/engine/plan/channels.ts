@@ -42,12 +42,7 @@ export function planChannels(p: Planner): void {
         : [];
     if (!l) {
       if (d.archived === true) {
-        p.warn(
-          'ARCHIVED_NOT_FOUND',
-          'declared archived but does not exist; nothing to do',
-          address,
-          d.path,
-        );
+        p.removedNotFound('archived', address, d.path);
         continue;
       }
       const props: Props = {

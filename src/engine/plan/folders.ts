@@ -23,12 +23,7 @@ export function planFolders(p: Planner): void {
     const base = { kind: 'channelFolder' as const, address, key: d.name, path: d.path };
     if (!l) {
       if (d.archived === true) {
-        p.warn(
-          'ARCHIVED_NOT_FOUND',
-          'declared archived but does not exist; nothing to do',
-          address,
-          d.path,
-        );
+        p.removedNotFound('archived', address, d.path);
         continue;
       }
       p.addCreate(base, {

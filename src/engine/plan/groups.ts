@@ -107,12 +107,7 @@ export function planGroups(p: Planner): void {
     const l = p.groupMatch.get(d.name) ?? null;
     if (!l) {
       if (d.deactivated === true) {
-        p.warn(
-          'ARCHIVED_NOT_FOUND',
-          'declared deactivated but does not exist; nothing to do',
-          address,
-          d.path,
-        );
+        p.removedNotFound('deactivated', address, d.path);
         continue;
       }
       if (p.limitedPlan())

@@ -260,6 +260,16 @@ export class Planner {
     this.meta.set(change.id, meta);
   }
 
+  /** A declared object that is declared archived (or deactivated) but does not exist. */
+  public removedNotFound(state: 'archived' | 'deactivated', address: string, path: string): void {
+    this.warn(
+      'ARCHIVED_NOT_FOUND',
+      `declared ${state} but does not exist; nothing to do`,
+      address,
+      path,
+    );
+  }
+
   /** The create of a declared object. */
   public addCreate(base: ChangeBase, properties: Props, meta?: ChangeMeta): void {
     this.add(
