@@ -1,0 +1,527 @@
+import { folderRenameStandIn } from '../../model/rules';
+import { channelNameKey, resourceAddress } from '../../model/address';
+import type {
+  DesiredChannel,
+  DesiredChannelFolder,
+  DesiredState,
+  DesiredUserGroup,
+  GroupSettingValue,
+  Lifecycle,
+} from '../../model/desired-state';
+import { ZulipCdkError } from '../../model/errors';
+import { FEATURES, supports } from '../../model/features';
+import type { FeatureName } from '../../model/features';
+import { KIND_SPECS, ROLES } from '../../model/kinds';
+import type { PrunableKind } from '../../model/kinds';
+import type {
+  LiveChannel,
+  LiveChannelFolder,
+  LiveState,
+  LiveUserGroup,
+} from '../../model/live-state';
+import { PLAN_TYPE_LIMITED } from '../../model/live-state';
+import { CHANNEL_PERMISSIONS } from '../../model/permissions';
+import type { PermissionSettingInfo } from '../../model/permissions';
+import { canonicalJson } from '../digest';
+import { LiveIndex } from '../live-index';
+import type {
+  Change,
+  JsonValue,
+  PlanWarning,
+  PropertyChange,
+  SafetyFinding,
+  UntaggedChange,
+  WarningCode,
+} from '../plan-format';
+import { matchLive } from './keyed';
+import type { ChangeMeta } from '../plan-finish';
+import { checkUsers, planUsers } from './users';
+import { keepNonEmptyFolders, planFolders } from './folders';
+import { planGroups } from './groups';
+import { planChannels, planSubscriptionSettings } from './channels';
+import { planLinkifiers, planPlaygrounds, planSnippets } from './org-objects';
+
+export type Props = Record<string, JsonValue>;
+/** The fields every change of one declared object shares. */
+export type ChangeBase = Pick<Change, 'kind' | 'address' | 'key'> & { path: string };
+
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+/** Whether `lifecycle.ignoreChanges` covers a property (`permissions` covers all of them). */
+export function isIgnored(lifecycle: Lifecycle | undefined, property: string): boolean {
+  const ignore = lifecycle?.ignoreChanges;
+  if (!ignore || ignore.length === 0) return false;
+  if (ignore.includes(property)) return true;
+  if (property.startsWith('permissions.')) {
+    const bare = property.slice('permissions.'.length);
+    return ignore.includes('permissions') || ignore.includes(bare);
+  }
+  return false;
+}
+
+/** Group names inside a natural-key group-setting value. */
+export function groupsIn(value: JsonValue | GroupSettingValue | undefined): string[] {
+  if (typeof value === 'string') return [value];
+  if (value && typeof value === 'object' && !Array.isArray(value) && 'groups' in value) {
+    const groups: unknown = value.groups;
+    return Array.isArray(groups)
+      ? groups.filter((g: unknown): g is string => typeof g === 'string')
+      : [];
+  }
+  return [];
+}
+
+export const groupAddress = (name: string): string => resourceAddress('userGroup', name);
+
+/** Channel settings whose change on a private channel needs content access (NOTES 3.4). */
+export const CONTENT_ACCESS_WIRES: ReadonlySet<string> = new Set(
+  Object.values(CHANNEL_PERMISSIONS as Record<string, PermissionSettingInfo>)
+    .filter((info) => info.needsContentAccess === true)
+    .map((info) => info.wire),
+);
+
+/**
+ * Turns desired and live state into changes, warnings, findings and errors. `run()` runs these
+ * phases, in this order; each reads what the phases before it wrote into the planner's shared
+ * maps, and nothing else checks that order, so a new phase goes after every phase it reads.
+ *
+ * 1. `checkUsers`: every e-mail the configuration names, against the live users. Writes
+ *    `errors` (unknown users, once each via `unknownUserLines`) and `DEACTIVATED_USER`
+ *    warnings. Later phases only leave such users out (`resolveUsers`), without a word.
+ * 2. `matchAll`: declared → live, by natural key then `renamedFrom`, for folders, groups and
+ *    channels (`matchLive`). Writes `desiredFolders`, `desiredGroups`, `desiredChannels`,
+ *    `folderMatch`, `groupMatch`, `channelMatch`, `idx.groupRenames` (a renamed group's new
+ *    name, used to describe group-setting values) and `referenced` (undeclared live groups and
+ *    folders the configuration uses). It comes before any diffing because kinds refer to each
+ *    other (a channel's folder and groups, a group's subgroups): every phase must resolve a
+ *    reference to the same live object, whichever kind it plans.
+ * 3. `planFolders`: reads `folderMatch` and `referenced` (a referenced folder is never pruned).
+ *    Pushes folder changes, archives of undeclared folders included, and the folder reorder.
+ * 4. `planGroups`: reads `groupMatch` (also for which groups this plan creates: settings that
+ *    name a group created later are deferred to an update), `desiredGroups` and `referenced`;
+ *    fills the `expansions` cache (group name → the user IDs it holds after the plan).
+ * 5. `planChannels`: reads `channelMatch`, `folderMatch`/`desiredFolders` (a channel's
+ *    folder), `groupMatch` and `expansions` (subscribers through groups, content access).
+ *    Writes `channelFolderAfter` (each live channel's folder after the plan),
+ *    `channelSubscribersAfter` (each channel's subscribers after the plan), `myGroups` (a
+ *    cache), and `leftOut`, which it reports itself at its end (`warnLeftOut`).
+ * 6. `keepNonEmptyFolders`: reads the folder archives in `changes` (phase 3) and
+ *    `channelFolderAfter` (phase 5), and drops the archive of a folder a channel stays in:
+ *    it must run after both.
+ * 7. `planLinkifiers`, `planPlaygrounds`, `planSnippets`, `planUsers`: independent of the
+ *    maps above (they read only the live index and the desired state).
+ * 8. `planSubscriptionSettings`: reads `desiredChannels`, `channelMatch` and
+ *    `channelSubscribersAfter` (Zulip sets only the caller's own subscription: a setting the
+ *    applying account will not be subscribed to after the plan is a `NOT_SUBSCRIBED` warning),
+ *    so it runs after `planChannels`.
+ *
+ * Each phase is a function in this folder (`users.ts`, `folders.ts`, `groups.ts`,
+ * `channels.ts`, `org-objects.ts`; `permissions.ts` for group-setting values, `keyed.ts` for
+ * what keyed kinds share) that takes the planner: the shared maps and helpers below are public
+ * for them. Only `plan()` (src/engine/plan.ts) uses the planner from outside this folder.
+ *
+ * The order of `changes` also matters for the output: `finishPlan` sorts topologically by
+ * dependencies and kind rank, and keeps push order among equals, so moving a phase can change
+ * a saved plan's bytes (test/engine/plan-json-identity.test.ts catches it).
+ */
+export class Planner {
+  public readonly idx: LiveIndex;
+  public readonly changes: Change[] = [];
+  public readonly meta = new Map<string, ChangeMeta>();
+  public readonly warnings: PlanWarning[] = [];
+  public readonly findings: SafetyFinding[] = [];
+  public readonly errors: string[] = [];
+  /** The unknown-user lines already in `errors` (an e-mail named twice in a list is said once). */
+  public readonly unknownUserLines = new Set<string>();
+  public readonly warned = new Set<string>();
+  public readonly fl: number;
+
+  /** Desired natural key → the live object it manages (after renames), or null when created. */
+  public readonly folderMatch = new Map<string, LiveChannelFolder | null>();
+  public readonly groupMatch = new Map<string, LiveUserGroup | null>();
+  public readonly channelMatch = new Map<string, LiveChannel | null>();
+  public readonly desiredGroups = new Map<string, DesiredUserGroup>();
+  public readonly desiredFolders = new Map<string, DesiredChannelFolder>();
+  public readonly desiredChannels = new Map<string, DesiredChannel>();
+  public readonly expansions = new Map<string, Set<number>>();
+  /** Addresses of undeclared live objects the configuration refers to (never pruned). */
+  public readonly referenced = new Set<string>();
+  /** Live channel ID → the folder ID it is in after the plan (undefined: a folder created now). */
+  public readonly channelFolderAfter = new Map<number, number | null | undefined>();
+  /** Users (IDs) that will be subscribed to a channel (by desired key) after apply, when known. */
+  public readonly channelSubscribersAfter = new Map<string, Set<number>>();
+  public myGroups: ReadonlySet<number> | undefined;
+  /** Changes left out for want of content access, by channel address (see `leaveOut`). */
+  public readonly leftOut = new Map<string, { l: LiveChannel; path: string; what: string[] }>();
+
+  public constructor(
+    public readonly desired: DesiredState,
+    public readonly live: LiveState,
+  ) {
+    this.idx = new LiveIndex(live);
+    this.fl = live.server.featureLevel;
+  }
+
+  public run(): void {
+    checkUsers(this);
+    this.matchAll();
+    planFolders(this);
+    planGroups(this);
+    planChannels(this);
+    keepNonEmptyFolders(this);
+    planLinkifiers(this);
+    planPlaygrounds(this);
+    planSnippets(this);
+    planUsers(this);
+    planSubscriptionSettings(this);
+  }
+
+  public throwErrors(): void {
+    if (this.errors.length === 0) return;
+    const hints: string[] = [];
+    if (this.unknownUserLines.size > 0) {
+      hints.push(
+        'Fix the e-mail addresses: zulip-cdk does not create users (invite them to the organization first).',
+      );
+      // `user<id>@<host>` is the stand-in Zulip shows for an address the reader may not see.
+      if (this.live.users.some((u) => u.email.toLowerCase().startsWith(`user${u.id}@`)))
+        hints.push(
+          "This account sees some users only by a stand-in address (user<ID>@...), as the organization's e-mail address visibility allows: plan with an account that can see e-mail addresses, such as an administrator.",
+        );
+    }
+    if (this.errors.length > this.unknownUserLines.size)
+      hints.push('Declare the missing objects, or fix the names.');
+    throw new ZulipCdkError(
+      'UNRESOLVED_REFERENCE',
+      `The configuration cannot be planned:\n${this.errors.map((e) => `  - ${e}`).join('\n')}`,
+      { hint: hints.join(' ') },
+    );
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  /** Zulip Cloud Free: `ensure_not_on_limited_plan` refuses group creation and retention. */
+  public limitedPlan(): boolean {
+    return this.live.server.planType === PLAN_TYPE_LIMITED;
+  }
+
+  /**
+   * A channel's own message retention needs an organization owner, and is refused on Zulip
+   * Cloud Free (`check_channel_creation_permissions`, `update_stream_backend`).
+   * `what` is the sentence's subject: "creating a channel with its own message retention".
+   */
+  public checkRetention(what: string, address: string, path: string): void {
+    if (this.limitedPlan())
+      this.errors.push(
+        `${address} (${path}): Zulip Cloud Free does not set a channel's message retention ("Available on Zulip Cloud Standard. Upgrade to access."); upgrade the organization's plan, or remove messageRetentionDays`,
+      );
+    if (this.live.me.role !== ROLES.owner)
+      this.warn(
+        'NEEDS_OWNER',
+        `${what} needs an organization owner; the applying account is not one`,
+        address,
+        path,
+      );
+  }
+
+  public supports(feature: FeatureName): boolean {
+    return supports(this.fl, feature);
+  }
+
+  public warn(code: WarningCode, message: string, address?: string, path?: string): void {
+    const dedupe = `${code}|${address ?? ''}|${message}`;
+    if (this.warned.has(dedupe)) return;
+    this.warned.add(dedupe);
+    this.warnings.push({
+      code,
+      message,
+      ...(address !== undefined ? { address } : {}),
+      ...(path !== undefined ? { path } : {}),
+    });
+  }
+
+  public add(change: UntaggedChange, meta: ChangeMeta = {}): void {
+    // A fixed key order makes saved plans easier to read and diff. The finishing step fills in
+    // `tags` (and `dependsOn`) once every change is known.
+    const { id, action, kind, address, key, path, dependsOn, ...rest } = change;
+    this.changes.push({
+      id,
+      action,
+      kind,
+      address,
+      key,
+      path,
+      dependsOn,
+      tags: [],
+      ...rest,
+    } as Change);
+    this.meta.set(change.id, meta);
+  }
+
+  /** A declared object that is declared archived (or deactivated) but does not exist. */
+  public removedNotFound(state: 'archived' | 'deactivated', address: string, path: string): void {
+    this.warn(
+      'ARCHIVED_NOT_FOUND',
+      `declared ${state} but does not exist; nothing to do`,
+      address,
+      path,
+    );
+  }
+
+  /** The create of a declared object. */
+  public addCreate(base: ChangeBase, properties: Props, meta?: ChangeMeta): void {
+    this.add(
+      { ...base, id: `${base.address}#create`, action: 'create', dependsOn: [], properties },
+      meta,
+    );
+  }
+
+  /**
+   * The update of a declared object (`liveId` null: an object this plan creates), or nothing
+   * when no property changes.
+   */
+  public addUpdate(
+    base: Pick<Change, 'kind' | 'address' | 'key' | 'path'>,
+    liveId: number | null,
+    properties: PropertyChange[],
+    meta?: ChangeMeta,
+  ): void {
+    if (properties.length === 0) return;
+    this.add(
+      {
+        ...base,
+        id: `${base.address}#update`,
+        action: 'update',
+        dependsOn: [],
+        liveId,
+        properties,
+      },
+      meta,
+    );
+  }
+
+  /** A rename of a live object matched by its old name (or by a case-only change). */
+  public addRename(base: ChangeBase, liveId: number, from: string, to: string): void {
+    this.add({
+      ...base,
+      id: `${base.address}#rename`,
+      action: 'rename',
+      dependsOn: [],
+      liveId,
+      from,
+      to,
+    });
+  }
+
+  /**
+   * Archive or unarchive (channels, folders), deactivate or reactivate (groups): what the
+   * declared flag asks of the live one. A protected object is never removed; a restore the
+   * server cannot do is an error naming the feature level it needs.
+   */
+  public addRemoveOrRestore(
+    base: ChangeBase,
+    liveId: number,
+    o: {
+      live: boolean;
+      declared: boolean;
+      protect: boolean | undefined;
+      remove: 'archive' | 'deactivate';
+      restore: 'unarchive' | 'reactivate';
+      /** The feature a restore needs, and what to tell the user when the server lacks it. */
+      restoreNeeds?: { feature: FeatureName; what: string; hint?: string };
+      before: Record<string, JsonValue>;
+    },
+  ): void {
+    if (o.live && !o.declared) {
+      const needs = o.restoreNeeds;
+      if (needs && !this.supports(needs.feature))
+        this.errors.push(
+          `${base.address} (${base.path}): ${needs.what} needs feature level ${FEATURES[needs.feature].level} (the server is at ${this.fl})${needs.hint ? `; ${needs.hint}` : ''}`,
+        );
+      else
+        this.add({
+          ...base,
+          id: `${base.address}#${o.restore}`,
+          action: o.restore,
+          dependsOn: [],
+          liveId,
+        });
+    }
+    if (!o.live && o.declared) {
+      if (o.protect) this.protectedFinding(base.address, base.path, o.remove);
+      else
+        this.add({
+          ...base,
+          id: `${base.address}#${o.remove}`,
+          action: o.remove,
+          dependsOn: [],
+          liveId,
+          reason: 'declared',
+          before: o.before,
+        });
+    }
+  }
+
+  public protectedFinding(address: string, path: string, what: string): void {
+    this.findings.push({
+      code: 'PROTECTED',
+      message: `${address} (${path}) is protected: the plan would ${what} it; left as it is`,
+      address,
+    });
+  }
+
+  /**
+   * Active live user IDs for emails. Unknown users are plan errors and deactivated ones
+   * warnings, both reported once by {@link checkUsers}; here they are only left out.
+   */
+  public resolveUsers(emails: readonly string[]): number[] {
+    const ids: number[] = [];
+    for (const email of emails) {
+      const u = this.idx.user(email);
+      if (u?.isActive) ids.push(u.id);
+    }
+    return [...new Set(ids)];
+  }
+
+  public prop(
+    out: PropertyChange[],
+    lifecycle: Lifecycle | undefined,
+    property: string,
+    before: JsonValue,
+    after: JsonValue,
+  ): void {
+    if (isIgnored(lifecycle, property) || jsonEqual(before, after)) return;
+    out.push({ property, before, after });
+  }
+
+  // ---------------------------------------------------------------- matching
+
+  /**
+   * Matches declared objects to live ones by natural key, then through `renamedFrom`, before any
+   * diffing: references between kinds (a channel's folder, a group's subgroups) must resolve to
+   * the same live object whichever kind is planned first.
+   */
+  public matchAll(): void {
+    for (const f of this.desired.channelFolders) this.desiredFolders.set(channelNameKey(f.name), f);
+    for (const g of this.desired.userGroups) this.desiredGroups.set(g.name, g);
+    for (const c of this.desired.channels) this.desiredChannels.set(channelNameKey(c.name), c);
+
+    const match = <D extends { name: string; lifecycle?: Lifecycle | undefined }, L>(
+      kind: 'channelFolder' | 'userGroup' | 'channel',
+      items: readonly D[],
+      live: { get(key: string): L | undefined },
+      declared: { has(key: string): boolean },
+      out: Map<string, L | null>,
+    ): void => {
+      const key = KIND_SPECS[kind].compareKey;
+      for (const d of items)
+        out.set(
+          key(d.name),
+          matchLive(kind, d.name, d.lifecycle?.renamedFrom, live, declared).live ?? null,
+        );
+    };
+    match(
+      'channelFolder',
+      this.desired.channelFolders,
+      {
+        // A folder left under its stand-in name by an interrupted case-only rename is the same
+        // folder.
+        get: (k) =>
+          this.idx.foldersByKey.get(k) ??
+          this.idx.foldersByKey.get(channelNameKey(folderRenameStandIn(k))),
+      },
+      this.desiredFolders,
+      this.folderMatch,
+    );
+    match(
+      'userGroup',
+      this.desired.userGroups,
+      {
+        get: (k) => {
+          const g = this.idx.groupsByName.get(k);
+          return g && !g.isSystemGroup ? g : undefined;
+        },
+      },
+      this.desiredGroups,
+      this.groupMatch,
+    );
+    for (const [name, g] of this.groupMatch)
+      if (g && g.name !== name) this.idx.groupRenames.set(g.id, name);
+    const refGroup = (name: string): void => {
+      if (!this.desiredGroups.has(name)) this.referenced.add(groupAddress(name));
+    };
+    const refValue = (v: GroupSettingValue | undefined): void => {
+      for (const g of groupsIn(v)) refGroup(g);
+    };
+    for (const g of this.desired.userGroups) {
+      g.members.groups.forEach(refGroup);
+      Object.values(g.permissions).forEach(refValue);
+    }
+    for (const c of this.desired.channels) {
+      c.subscribers?.groups.forEach(refGroup);
+      Object.values(c.permissions).forEach(refValue);
+      if (typeof c.folder === 'string') {
+        const l = this.idx.foldersByKey.get(channelNameKey(c.folder));
+        if (l && !this.desiredFolders.has(channelNameKey(c.folder)))
+          this.referenced.add(resourceAddress('channelFolder', l.name));
+      }
+    }
+    match(
+      'channel',
+      this.desired.channels,
+      this.idx.channelsByKey,
+      this.desiredChannels,
+      this.channelMatch,
+    );
+  }
+
+  // ---------------------------------------------------------------- undeclared objects
+
+  /**
+   * An undeclared live object: removed (with its kind's removal action) when pruning is on for
+   * its kind, else a warning.
+   */
+  public undeclared(kind: PrunableKind, key: string, liveId: number, before: Props): boolean {
+    const action = KIND_SPECS[kind].removal;
+    const address = resourceAddress(kind, key);
+    if (this.desired.organization.prune[kind] === true && this.referenced.has(address)) {
+      // Deactivating a group (or archiving a folder) the config still uses would fail in Zulip.
+      this.warn(
+        'UNDECLARED',
+        'not in the configuration but referenced by it; kept although pruning is on',
+        address,
+      );
+      return false;
+    }
+    if (this.desired.organization.prune[kind] === true) {
+      this.add({
+        id: `${address}#${action}`,
+        action,
+        kind,
+        address,
+        key,
+        path: null,
+        dependsOn: [],
+        liveId,
+        reason: 'prune',
+        before,
+      });
+      return true;
+    }
+    this.warn(
+      'UNDECLARED',
+      `exists in the organization but not in the configuration; left as it is (pruning is off for ${kind})`,
+      address,
+    );
+    return false;
+  }
+
+  /** Users by ID, as e-mail and ID, sorted by e-mail. */
+  public users(ids: readonly number[]): { email: string; id: number }[] {
+    return ids
+      .map((id) => ({ email: this.idx.emailOf(id), id }))
+      .sort((a, b) => a.email.localeCompare(b.email));
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * Users: the check of every e-mail the configuration names (phase 1 of `Planner.run`), and the
+ * role and name of declared users.
+ *
+ * Functions of the planner's phases (see `Planner` in `./planner.ts`): they read and write its
+ * shared state.
+ */
+import { resourceAddress } from '../../model/address';
+import type { GroupSettingValue } from '../../model/desired-state';
+import { ROLES, roleName } from '../../model/kinds';
+import type { PropertyChange } from '../plan-format';
+import type { LiveUser } from '../../model/live-state';
+import { closest } from '../../model/spelling';
+import { groupAddress } from './planner';
+import type { Planner } from './planner';
+
+/**
+ * The users whose e-mail a mistyped `email` most likely meant: the closest addresses (whole,
+ * case-insensitively) within a few typos (one per 7 characters, 1 to 3), and no more typos
+ * than half its local part, so that short, different names sharing a long domain
+ * (`dan@example.com`, `admin@example.com`) are not offered for each other; failing that, the
+ * one user with the same local part at another domain (`bob@acme.example` for `bob@acme.com`).
+ */
+function suggestEmails(email: string, users: readonly LiveUser[]): LiveUser[] {
+  const wanted = email.trim().toLowerCase();
+  const at = wanted.lastIndexOf('@');
+  if (at < 1) return [];
+  const local = wanted.slice(0, at);
+  const maxTypos = Math.min(
+    Math.max(1, Math.min(3, Math.floor(wanted.length / 7))),
+    Math.floor(local.length / 2),
+  );
+  const byEmail = new Map(users.map((u) => [u.email.toLowerCase(), u]));
+  const near = closest(wanted, byEmail.keys(), maxTypos);
+  if (near.length > 0) return near.slice(0, 3).flatMap((e) => byEmail.get(e) ?? []);
+  const sameLocal = users.filter((u) => {
+    const e = u.email.toLowerCase();
+    return e.slice(0, e.lastIndexOf('@')) === local;
+  });
+  return sameLocal.length === 1 ? sameLocal : [];
+}
+
+/**
+ * Every e-mail the configuration names (members, subscribers, users in permissions, user
+ * resources), checked against the organization's users, case-insensitively as Zulip does
+ * (`get_user`, `bulk_access_users_by_email`: `email__iexact`). Users are not created by
+ * zulip-cdk, so a name that is not a user is a mistake: a plan error, never a warning, since
+ * leaving it out of an `exact` membership would remove the person it was meant to be.
+ *
+ * A deactivated user is a warning (`DEACTIVATED_USER`), not an error: Zulip refuses to add one
+ * anywhere ("User is deactivated", `access_user_common`; `user_ids_to_users` with
+ * `allow_deactivated=False` for group members and settings), and keeps the memberships it had
+ * (`change_user_is_active` only marks its subscriptions inactive; its group memberships stay)
+ * for when it is reactivated, while the API lists only active members. The planner does the
+ * same: such a user is neither added nor removed, and an `exact` membership naming one does
+ * not churn. Offboarding someone in Zulip must not break every plan until the configuration
+ * catches up, nor need `--force`, which would also wave through every other safety finding.
+ */
+export function checkUsers(p: Planner): void {
+  const check = (emails: readonly string[], address: string, path: string, where: string) => {
+    for (const email of emails) {
+      const u = p.idx.user(email);
+      if (!u) unknownUser(p, email, address, path, where);
+      else if (!u.isActive)
+        p.warn(
+          'DEACTIVATED_USER',
+          `${where}: ${email} is deactivated: neither added nor removed (Zulip adds no deactivated user, and keeps what it was a member of for when it is reactivated); remove it from the configuration`,
+          address,
+          path,
+        );
+    }
+  };
+  const checkPermissions = (
+    permissions: Partial<Record<string, GroupSettingValue>>,
+    address: string,
+    path: string,
+  ) => {
+    for (const [name, value] of Object.entries(permissions))
+      if (value !== undefined && typeof value !== 'string')
+        check(value.users, address, path, `permissions.${name}`);
+  };
+  for (const d of p.desired.userGroups) {
+    const address = groupAddress(d.name);
+    check(d.members.users, address, d.path, 'members');
+    checkPermissions(d.permissions, address, d.path);
+  }
+  for (const d of p.desired.channels) {
+    const address = resourceAddress('channel', d.name);
+    if (d.subscribers) check(d.subscribers.users, address, d.path, 'subscribers');
+    checkPermissions(d.permissions, address, d.path);
+  }
+  for (const d of p.desired.users) {
+    const address = resourceAddress('user', d.email);
+    const u = p.idx.user(d.email);
+    if (!u) unknownUser(p, d.email, address, d.path, 'email');
+    else if (!u.isActive)
+      p.warn(
+        'DEACTIVATED_USER',
+        `${d.email} is deactivated; its role and name are left as they are (zulip-cdk does not reactivate users)`,
+        address,
+        d.path,
+      );
+  }
+}
+
+/** A plan error for an e-mail that is not a user, with the closest users' e-mails. */
+function unknownUser(
+  p: Planner,
+  email: string,
+  address: string,
+  path: string,
+  where: string,
+): void {
+  const line = `${address} (${path}): ${where}: ${email} is not a user of this organization`;
+  if (p.unknownUserLines.has(line)) return;
+  p.unknownUserLines.add(line);
+  const near = suggestEmails(email, p.live.users).map((u) =>
+    u.isActive ? u.email : `${u.email} (deactivated)`,
+  );
+  p.errors.push(near.length > 0 ? `${line}; did you mean ${near.join(' or ')}?` : line);
+}
+
+export function planUsers(p: Planner): void {
+  for (const d of p.desired.users) {
+    const l = p.idx.user(d.email);
+    const address = resourceAddress('user', d.email);
+    // Unknown users are plan errors and deactivated ones warnings (checkUsers).
+    if (!l?.isActive) continue;
+    // Unlike other resources, an absent role or name is not managed: there is no "default"
+    // role a declared user should be reset to.
+    const props: PropertyChange[] = [];
+    if (d.role !== undefined) {
+      const before = roleName(l.role) ?? String(l.role);
+      p.prop(props, d.lifecycle, 'role', before, d.role);
+      const changed = props.some((p) => p.property === 'role');
+      if (changed && (before === 'owner' || d.role === 'owner') && p.live.me.role !== ROLES.owner)
+        p.warn(
+          'NEEDS_OWNER',
+          `${d.role === 'owner' ? 'granting' : 'removing'} the owner role needs an organization owner; the applying account is not one`,
+          address,
+          d.path,
+        );
+    }
+    if (d.fullName !== undefined) p.prop(props, d.lifecycle, 'fullName', l.fullName, d.fullName);
+    p.addUpdate({ kind: 'user', address, key: l.email, path: d.path }, l.id, props);
+  }
+}
