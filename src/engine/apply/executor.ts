@@ -329,16 +329,13 @@ export async function applyPlan(
     const madeMeanwhile = (id: number, fresh: LiveState, message: string): void => {
       ctx.record(c.address, id);
       finish(c, 'done', { message });
-      if (fold)
-        finish(
-          fold,
-          foldLanded(fold, fresh, id) ? 'done' : 'skipped',
-          foldLanded(fold, fresh, id)
-            ? { message: `already made with ${c.id}` }
-            : {
-                message: `not run: ${c.id} was made meanwhile by someone else; plan again to see its members`,
-              },
-        );
+      if (!fold) return;
+      if (foldLanded(fold, fresh, id))
+        finish(fold, 'done', { message: `already made with ${c.id}` });
+      else
+        finish(fold, 'skipped', {
+          message: `not run: ${c.id} was made meanwhile by someone else; plan again to see its members`,
+        });
     };
     for (let attempt = 1; ; attempt++) {
       try {
