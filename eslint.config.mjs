@@ -2,6 +2,41 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** The source folders (layers) below src/, and the layers each may import. */
+const LAYERS = {
+  model: [],
+  synth: ['model'],
+  constructs: ['model', 'synth'],
+  engine: ['model'],
+  import: ['model', 'engine'],
+  zulip: ['model'],
+  provider: ['model', 'engine', 'zulip'],
+  emulator: ['model'],
+  cli: ['model', 'synth', 'constructs', 'engine', 'import', 'zulip', 'provider', 'emulator'],
+};
+
+// Layers: arrows point down (cli -> constructs -> synth -> model; cli -> import -> engine ->
+// model; cli -> provider -> zulip, engine; emulator -> model). See ARCHITECTURE.md.
+const layerBoundaries = Object.entries(LAYERS).map(([layer, allowed]) => {
+  const banned = Object.keys(LAYERS).filter((l) => l !== layer && !allowed.includes(l));
+  return {
+    files: [`src/${layer}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: banned.flatMap((l) => [`../${l}`, `../${l}/*`, `../../${l}`, `../../${l}/*`]),
+              message: `src/${layer} ${allowed.length > 0 ? `may import only ${allowed.join(', ')}` : 'imports no other layer'} (see ARCHITECTURE.md: arrows point down).`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   {
     ignores: [
@@ -40,351 +75,7 @@ export default tseslint.config(
     files: ['src/cli/**/*.ts', 'bench/**/*.ts', 'examples/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
-  // Layers: arrows point down (cli -> constructs -> synth -> model; cli -> import -> engine -> model;
-  // cli -> zulip -> engine; emulator -> model).
-  {
-    files: ['src/model/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '../cli/*',
-                '../../cli/*',
-                '../cli',
-                '../../cli',
-                '../constructs/*',
-                '../../constructs/*',
-                '../constructs',
-                '../../constructs',
-                '../synth/*',
-                '../../synth/*',
-                '../synth',
-                '../../synth',
-                '../engine/*',
-                '../../engine/*',
-                '../engine',
-                '../../engine',
-                '../zulip/*',
-                '../../zulip/*',
-                '../zulip',
-                '../../zulip',
-                '../emulator/*',
-                '../../emulator/*',
-                '../emulator',
-                '../../emulator',
-                '../import/*',
-                '../../import/*',
-                '../import',
-                '../../import',
-                '../provider/*',
-                '../../provider/*',
-                '../provider',
-                '../../provider',
-              ],
-              message: 'src/model imports no other layer (see ARCHITECTURE.md: arrows point down).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/engine/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '../cli/*',
-                '../../cli/*',
-                '../cli',
-                '../../cli',
-                '../constructs/*',
-                '../../constructs/*',
-                '../constructs',
-                '../../constructs',
-                '../synth/*',
-                '../../synth/*',
-                '../synth',
-                '../../synth',
-                '../zulip/*',
-                '../../zulip/*',
-                '../zulip',
-                '../../zulip',
-                '../emulator/*',
-                '../../emulator/*',
-                '../emulator',
-                '../../emulator',
-                '../import/*',
-                '../../import/*',
-                '../import',
-                '../../import',
-                '../provider/*',
-                '../../provider/*',
-                '../provider',
-                '../../provider',
-              ],
-              message: 'src/engine may import only model (see ARCHITECTURE.md: arrows point down).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/emulator/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '../cli/*',
-                '../../cli/*',
-                '../cli',
-                '../../cli',
-                '../constructs/*',
-                '../../constructs/*',
-                '../constructs',
-                '../../constructs',
-                '../synth/*',
-                '../../synth/*',
-                '../synth',
-                '../../synth',
-                '../engine/*',
-                '../../engine/*',
-                '../engine',
-                '../../engine',
-                '../zulip/*',
-                '../../zulip/*',
-                '../zulip',
-                '../../zulip',
-                '../import/*',
-                '../../import/*',
-                '../import',
-                '../../import',
-                '../provider/*',
-                '../../provider/*',
-                '../provider',
-                '../../provider',
-              ],
-              message:
-                'src/emulator may import only model (see ARCHITECTURE.md: arrows point down).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/import/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '../cli/*',
-                '../../cli/*',
-                '../cli',
-                '../../cli',
-                '../constructs/*',
-                '../../constructs/*',
-                '../constructs',
-                '../../constructs',
-                '../synth/*',
-                '../../synth/*',
-                '../synth',
-                '../../synth',
-                '../zulip/*',
-                '../../zulip/*',
-                '../zulip',
-                '../../zulip',
-                '../emulator/*',
-                '../../emulator/*',
-                '../emulator',
-                '../../emulator',
-                '../provider/*',
-                '../../provider/*',
-                '../provider',
-                '../../provider',
-              ],
-              message:
-                'src/import may import only model, engine (see ARCHITECTURE.md: arrows point down).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/zulip/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '../cli/*',
-                '../../cli/*',
-                '../cli',
-                '../../cli',
-                '../constructs/*',
-                '../../constructs/*',
-                '../constructs',
-                '../../constructs',
-                '../synth/*',
-                '../../synth/*',
-                '../synth',
-                '../../synth',
-                '../emulator/*',
-                '../../emulator/*',
-                '../emulator',
-                '../../emulator',
-                '../import/*',
-                '../../import/*',
-                '../import',
-                '../../import',
-                '../engine/*',
-                '../../engine/*',
-                '../engine',
-                '../../engine',
-                '../provider/*',
-                '../../provider/*',
-                '../provider',
-                '../../provider',
-              ],
-              message:
-                'src/zulip (the HTTP client and wire schemas) may import only model (see ARCHITECTURE.md: arrows point down).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/constructs/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '../cli/*',
-                '../../cli/*',
-                '../cli',
-                '../../cli',
-                '../engine/*',
-                '../../engine/*',
-                '../engine',
-                '../../engine',
-                '../zulip/*',
-                '../../zulip/*',
-                '../zulip',
-                '../../zulip',
-                '../emulator/*',
-                '../../emulator/*',
-                '../emulator',
-                '../../emulator',
-                '../import/*',
-                '../../import/*',
-                '../import',
-                '../../import',
-                '../provider/*',
-                '../../provider/*',
-                '../provider',
-                '../../provider',
-              ],
-              message:
-                'src/constructs may import only model, synth (see ARCHITECTURE.md: arrows point down).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/synth/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '../cli/*',
-                '../../cli/*',
-                '../cli',
-                '../../cli',
-                '../engine/*',
-                '../../engine/*',
-                '../engine',
-                '../../engine',
-                '../zulip/*',
-                '../../zulip/*',
-                '../zulip',
-                '../../zulip',
-                '../emulator/*',
-                '../../emulator/*',
-                '../emulator',
-                '../../emulator',
-                '../import/*',
-                '../../import/*',
-                '../import',
-                '../../import',
-                '../constructs/*',
-                '../../constructs/*',
-                '../constructs',
-                '../../constructs',
-                '../provider/*',
-                '../../provider/*',
-                '../provider',
-                '../../provider',
-              ],
-              message: 'src/synth may import only model (see ARCHITECTURE.md: arrows point down).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/provider/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '../cli/*',
-                '../cli',
-                '../constructs/*',
-                '../constructs',
-                '../synth/*',
-                '../synth',
-                '../emulator/*',
-                '../emulator',
-                '../import/*',
-                '../import',
-              ],
-              message:
-                'src/provider may import only model, engine and zulip (see ARCHITECTURE.md: arrows point down).',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  ...layerBoundaries,
   {
     files: ['test/**/*.ts'],
     rules: {
