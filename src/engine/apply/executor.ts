@@ -313,6 +313,15 @@ export async function applyPlan(
     if (fold) finish(fold, 'skipped', { message: why });
   };
 
+  /** A fresh read after a change failed or got no answer; the context follows it. */
+  const reread = async (): Promise<LiveState> => {
+    const n = target.requestCount();
+    const fresh = await target.readLive();
+    emit({ type: 'read', reason: 'check-create', requests: target.requestCount() - n });
+    ctx.setLive(fresh);
+    return fresh;
+  };
+
   const runSingle = async (c: Change): Promise<void> => {
     const fold = exec.folds.get(c.id);
     const note = notes.get(c.id);
@@ -385,14 +394,11 @@ export async function applyPlan(
         const unknown = outcomeUnknown(e);
         let fresh: LiveState;
         try {
-          const n = target.requestCount();
-          fresh = await target.readLive();
-          emit({ type: 'read', reason: 'check-create', requests: target.requestCount() - n });
+          fresh = await reread();
         } catch (readError) {
           fail(c, unknown ? readError : e);
           return;
         }
-        ctx.setLive(fresh);
         const id = findCreated(c, fresh, live);
         if (id !== undefined) {
           if (unknown)
@@ -420,10 +426,7 @@ export async function applyPlan(
    */
   const landedMeanwhile = async (c: Change, e: unknown): Promise<boolean> => {
     try {
-      const n = target.requestCount();
-      const fresh = await target.readLive();
-      emit({ type: 'read', reason: 'check-create', requests: target.requestCount() - n });
-      ctx.setLive(fresh);
+      const fresh = await reread();
       if (reconcile(plan, fresh).verdicts.get(c.id)?.status !== 'done') return false;
     } catch {
       return false;
