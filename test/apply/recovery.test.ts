@@ -35,6 +35,43 @@ async function duplicates(h: Harness): Promise<string[]> {
   ];
 }
 
+/**
+ * The plan's changes with what nobody reviewed added: its first update of a public channel
+ * also makes the channel private, its first membership change of an existing group also adds
+ * a guest.
+ */
+function unreviewed(
+  q: Plan,
+  live: LiveState,
+): {
+  changes: Plan['changes'];
+  channelId: number;
+  groupId: number;
+  guest: LiveState['users'][number];
+} {
+  const guest = live.users.find((u) => u.role === 600 && u.isActive)!;
+  let channelId = 0;
+  let groupId = 0;
+  const changes = q.changes.map((c) => {
+    if (!channelId && c.action === 'update' && c.kind === 'channel' && c.liveId !== null) {
+      const ch = live.channels.find((x) => x.id === c.liveId)!;
+      if (!ch.private && !c.properties.some((x) => x.property === 'private')) {
+        channelId = c.liveId;
+        return {
+          ...c,
+          properties: [...c.properties, { property: 'private', before: false, after: true }],
+        };
+      }
+    }
+    if (!groupId && c.action === 'membership' && c.kind === 'userGroup' && c.liveId !== null) {
+      groupId = c.liveId;
+      return { ...c, add: [...c.add, { email: guest.email, id: guest.id }] };
+    }
+    return c;
+  });
+  return { changes, channelId, groupId, guest };
+}
+
 function statuses(r: ApplyResult): Record<string, number> {
   const out: Record<string, number> = {};
   for (const e of r.journal.entries) out[e.status] = (out[e.status] ?? 0) + 1;
@@ -164,26 +201,8 @@ describe('a plan edited after it was made is refused before any write (issue 13)
   });
   afterAll(() => h.close());
 
-  /** A channel made private and a guest added to a group: what nobody reviewed. */
-  function extraChanges(q: Plan): Plan['changes'] {
-    const guest = live.users.find((u) => u.role === 600 && u.isActive)!;
-    return q.changes.map((c) => {
-      if (c.action === 'update' && c.kind === 'channel' && c.liveId !== null) {
-        const ch = live.channels.find((x) => x.id === c.liveId)!;
-        if (!ch.private && !c.properties.some((x) => x.property === 'private'))
-          return {
-            ...c,
-            properties: [...c.properties, { property: 'private', before: false, after: true }],
-          };
-      }
-      if (c.action === 'membership' && c.kind === 'userGroup' && c.liveId !== null)
-        return { ...c, add: [...c.add, { email: guest.email, id: guest.id }] };
-      return c;
-    });
-  }
-
   const withExtras = (q: Plan): Plan => {
-    const changes = extraChanges(q);
+    const { changes } = unreviewed(q, live);
     expect(changes).not.toEqual(q.changes);
     return { ...q, changes };
   };
@@ -322,23 +341,7 @@ describe('a plan whose liveDigest was edited (issue 13)', () => {
     try {
       const p = await h.plan(desired());
       const live = await readLiveState(h.client);
-      const guest = live.users.find((u) => u.role === 600 && u.isActive)!;
-      let channelId = 0;
-      let groupId = 0;
-      const changes = p.changes.map((c) => {
-        if (!channelId && c.action === 'update' && c.kind === 'channel' && c.liveId !== null) {
-          channelId = c.liveId;
-          return {
-            ...c,
-            properties: [...c.properties, { property: 'private', before: false, after: true }],
-          };
-        }
-        if (!groupId && c.action === 'membership' && c.kind === 'userGroup' && c.liveId !== null) {
-          groupId = c.liveId;
-          return { ...c, add: [...c.add, { email: guest.email, id: guest.id }] };
-        }
-        return c;
-      });
+      const { changes, channelId, groupId, guest } = unreviewed(p, live);
       expect(live.channels.find((c) => c.id === channelId)!.private).toBe(false);
       const edited = resign({ ...p, liveDigest: '0'.repeat(64), changes });
       const r = await h.apply(edited, { allowDestroy: true });
