@@ -39,7 +39,7 @@ export const CHANNEL_SETTINGS_ZULIP_ORDER = [
   'can_send_message_group',
   'can_subscribe_group',
   'can_resolve_topics_group',
-] as const;
+] as const satisfies readonly ChannelGroupSettingName[];
 
 export const CHANNEL_PERMISSIONS = {
   canAddSubscribersGroup: {
@@ -112,6 +112,11 @@ export const CHANNEL_PERMISSIONS = {
 } as const satisfies Record<string, PermissionSettingInfo>;
 export type ChannelPermissionName = keyof typeof CHANNEL_PERMISSIONS;
 export const CHANNEL_PERMISSION_NAMES = Object.keys(CHANNEL_PERMISSIONS) as ChannelPermissionName[];
+/** A channel group setting's wire name (`can_send_message_group`). */
+export type ChannelGroupSettingName = (typeof CHANNEL_PERMISSIONS)[ChannelPermissionName]['wire'];
+/** The group-valued channel settings by wire name (newest server; older ones send fewer). */
+export const CHANNEL_GROUP_SETTINGS: readonly ChannelGroupSettingName[] =
+  CHANNEL_PERMISSION_NAMES.map((n) => CHANNEL_PERMISSIONS[n].wire);
 
 export const GROUP_PERMISSIONS = {
   canAddMembersGroup: { wire: 'can_add_members_group', default: 'creator', allowEveryone: false },
@@ -127,6 +132,12 @@ export const GROUP_PERMISSIONS = {
 } as const satisfies Record<string, PermissionSettingInfo>;
 export type GroupPermissionName = keyof typeof GROUP_PERMISSIONS;
 export const GROUP_PERMISSION_NAMES = Object.keys(GROUP_PERMISSIONS) as GroupPermissionName[];
+/** A user group setting's wire name (`can_manage_group`). */
+export type UserGroupSettingName = (typeof GROUP_PERMISSIONS)[GroupPermissionName]['wire'];
+/** The group-valued settings of a user group, by wire name. */
+export const USER_GROUP_SETTINGS: readonly UserGroupSettingName[] = GROUP_PERMISSION_NAMES.map(
+  (n) => GROUP_PERMISSIONS[n].wire,
+);
 
 /**
  * Zulip's rule for disallowed system groups, shared by synth validation and the planner:

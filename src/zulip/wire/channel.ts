@@ -1,24 +1,14 @@
 import { z } from 'zod';
 import { TOPICS_POLICIES } from '../../model/kinds';
 import type { TopicsPolicy } from '../../model/kinds';
+import { CHANNEL_GROUP_SETTINGS } from '../../model/permissions';
+import type { ChannelGroupSettingName } from '../../model/permissions';
 import { WireGroupSettingSchema, successWith } from './common';
 import type { GroupSettingParam, GroupSettingUpdate, MessageRetentionParam } from './common';
 
-/** The group-valued channel settings by wire name (newest server; older ones send fewer). */
-export const CHANNEL_GROUP_SETTINGS = [
-  'can_add_subscribers_group',
-  'can_administer_channel_group',
-  'can_create_topic_group',
-  'can_delete_any_message_group',
-  'can_delete_own_message_group',
-  'can_move_messages_out_of_channel_group',
-  'can_move_messages_within_channel_group',
-  'can_remove_subscribers_group',
-  'can_resolve_topics_group',
-  'can_send_message_group',
-  'can_subscribe_group',
-] as const;
-export type ChannelGroupSettingName = (typeof CHANNEL_GROUP_SETTINGS)[number];
+/** The wire names come from the model's permission table (`CHANNEL_PERMISSIONS`). */
+export { CHANNEL_GROUP_SETTINGS } from '../../model/permissions';
+export type { ChannelGroupSettingName } from '../../model/permissions';
 
 const optionalGroupSettings = Object.fromEntries(
   CHANNEL_GROUP_SETTINGS.map((n) => [n, WireGroupSettingSchema.optional()]),

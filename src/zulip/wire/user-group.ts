@@ -1,17 +1,12 @@
 import { z } from 'zod';
+import { USER_GROUP_SETTINGS } from '../../model/permissions';
+import type { UserGroupSettingName } from '../../model/permissions';
 import { WireGroupSettingSchema, successWith } from './common';
 import type { GroupSettingParam, GroupSettingUpdate } from './common';
 
-/** The group-valued settings of a user group, by wire name. */
-export const USER_GROUP_SETTINGS = [
-  'can_add_members_group',
-  'can_join_group',
-  'can_leave_group',
-  'can_manage_group',
-  'can_mention_group',
-  'can_remove_members_group',
-] as const;
-export type UserGroupSettingName = (typeof USER_GROUP_SETTINGS)[number];
+/** The wire names come from the model's permission table (`GROUP_PERMISSIONS`). */
+export { USER_GROUP_SETTINGS };
+export type { UserGroupSettingName };
 
 const optionalGroupSettings = Object.fromEntries(
   USER_GROUP_SETTINGS.map((n) => [n, WireGroupSettingSchema.optional()]),

@@ -1,0 +1,39 @@
+import {
+  CHANNEL_GROUP_SETTINGS,
+  CHANNEL_PERMISSIONS,
+  CHANNEL_SETTINGS_ZULIP_ORDER,
+  GROUP_PERMISSIONS,
+  USER_GROUP_SETTINGS,
+} from '../../src/model/permissions';
+import { WireChannelSchema } from '../../src/zulip/wire/channel';
+import { WireUserGroupSchema } from '../../src/zulip/wire/user-group';
+
+describe('wire names of group settings come from the permission table', () => {
+  it('lists every channel permission once, by its wire name', () => {
+    expect([...CHANNEL_GROUP_SETTINGS].sort()).toEqual(
+      Object.values(CHANNEL_PERMISSIONS)
+        .map((p) => p.wire)
+        .sort(),
+    );
+  });
+
+  it("has Zulip's write order for exactly the channel settings the table names", () => {
+    // zerver/models/streams.py Stream.stream_permission_group_settings: update_stream_backend
+    // writes in this order, so every setting must have a place in it and none twice.
+    expect(new Set(CHANNEL_SETTINGS_ZULIP_ORDER).size).toBe(CHANNEL_SETTINGS_ZULIP_ORDER.length);
+    expect([...CHANNEL_SETTINGS_ZULIP_ORDER].sort()).toEqual([...CHANNEL_GROUP_SETTINGS].sort());
+  });
+
+  it('lists every user group permission once, by its wire name', () => {
+    expect([...USER_GROUP_SETTINGS].sort()).toEqual(
+      Object.values(GROUP_PERMISSIONS)
+        .map((p) => p.wire)
+        .sort(),
+    );
+  });
+
+  it('the wire schemas read each group setting the table names', () => {
+    for (const wire of CHANNEL_GROUP_SETTINGS) expect(WireChannelSchema.shape).toHaveProperty(wire);
+    for (const wire of USER_GROUP_SETTINGS) expect(WireUserGroupSchema.shape).toHaveProperty(wire);
+  });
+});
