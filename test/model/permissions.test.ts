@@ -1,3 +1,4 @@
+import { SUBSCRIPTION_PROPERTIES } from '../../src/model/kinds';
 import {
   CHANNEL_GROUP_SETTINGS,
   CHANNEL_PERMISSIONS,
@@ -6,6 +7,10 @@ import {
   USER_GROUP_SETTINGS,
 } from '../../src/model/permissions';
 import { WireChannelSchema } from '../../src/zulip/wire/channel';
+import {
+  SUBSCRIPTION_PROPERTY_WIRE_NAMES,
+  WireSubscriptionSchema,
+} from '../../src/zulip/wire/subscription';
 import { WireUserGroupSchema } from '../../src/zulip/wire/user-group';
 
 describe('wire names of group settings come from the permission table', () => {
@@ -35,5 +40,15 @@ describe('wire names of group settings come from the permission table', () => {
   it('the wire schemas read each group setting the table names', () => {
     for (const wire of CHANNEL_GROUP_SETTINGS) expect(WireChannelSchema.shape).toHaveProperty(wire);
     for (const wire of USER_GROUP_SETTINGS) expect(WireUserGroupSchema.shape).toHaveProperty(wire);
+  });
+});
+
+describe('wire names of subscription properties come from the model', () => {
+  it("are the model's properties and Zulip's legacy in_home_view", () => {
+    expect([...SUBSCRIPTION_PROPERTY_WIRE_NAMES].sort()).toEqual(
+      [...Object.values(SUBSCRIPTION_PROPERTIES), 'in_home_view'].sort(),
+    );
+    for (const wire of Object.values(SUBSCRIPTION_PROPERTIES))
+      expect(WireSubscriptionSchema.shape).toHaveProperty(wire);
   });
 });

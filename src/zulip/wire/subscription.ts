@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { SUBSCRIPTION_PROPERTIES } from '../../model/kinds';
+import type { SubscriptionPropertyName } from '../../model/kinds';
 import { WireChannelSchema } from './channel';
 import type { ChannelCreationSettings } from './channel';
 import { successWith } from './common';
@@ -43,19 +45,16 @@ export const UnsubscribeResponseSchema = successWith({
 });
 export type UnsubscribeResponse = z.infer<typeof UnsubscribeResponseSchema>;
 
-/** Properties of the caller's own subscription. */
-export const SUBSCRIPTION_PROPERTY_WIRE_NAMES = [
-  'color',
-  'is_muted',
+/**
+ * Properties of the caller's own subscription: the model's (`SUBSCRIPTION_PROPERTIES`) and
+ * `in_home_view`, the inverse of `is_muted` that Zulip still accepts (NOTES 2.5).
+ */
+export type SubscriptionPropertyWireName =
+  (typeof SUBSCRIPTION_PROPERTIES)[SubscriptionPropertyName] | 'in_home_view';
+export const SUBSCRIPTION_PROPERTY_WIRE_NAMES: readonly SubscriptionPropertyWireName[] = [
+  ...Object.values(SUBSCRIPTION_PROPERTIES),
   'in_home_view',
-  'pin_to_top',
-  'desktop_notifications',
-  'audible_notifications',
-  'push_notifications',
-  'email_notifications',
-  'wildcard_mentions_notify',
-] as const;
-export type SubscriptionPropertyWireName = (typeof SUBSCRIPTION_PROPERTY_WIRE_NAMES)[number];
+];
 
 /** One `(stream_id, property, value)` change; `null` cannot be sent (NOTES 2.5). */
 export type SubscriptionPropertyChange =
