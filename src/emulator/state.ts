@@ -1,3 +1,4 @@
+import { USER_GROUP_SETTINGS } from '../model/permissions';
 import { randomBytes } from 'node:crypto';
 import type { SystemGroupName, TopicsPolicy } from '../model/kinds';
 import type { WireGroupSettingValue } from '../model/live-state';
@@ -414,7 +415,7 @@ export function emptyOrg(now: number, name = 'Zulip CDK Emulator'): OrgState {
   }
   const nobody = systemGroupId(org, 'role:nobody');
   for (const g of org.groups) {
-    for (const s of USER_GROUP_SETTING_NAMES) g.settings[s] = nobody;
+    for (const s of USER_GROUP_SETTINGS) g.settings[s] = nobody;
   }
   for (const [k, v] of Object.entries(REALM_GROUP_SETTING_DEFAULTS))
     org.realm.settings[k] = systemGroupId(org, v);
@@ -431,16 +432,6 @@ const ZULIP_SYSTEM_GROUP_ORDER: readonly SystemGroupName[] = [
   'role:everyone',
   'role:internet',
 ];
-
-/** The six user-group settings. */
-export const USER_GROUP_SETTING_NAMES = [
-  'can_add_members_group',
-  'can_join_group',
-  'can_leave_group',
-  'can_manage_group',
-  'can_mention_group',
-  'can_remove_members_group',
-] as const;
 
 const SYSTEM_GROUP_DESCRIPTIONS: Record<SystemGroupName, string> = {
   'role:internet': 'Everyone on the Internet',

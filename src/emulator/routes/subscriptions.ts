@@ -1,4 +1,6 @@
 import { supports } from '../../model/features';
+import { SUBSCRIPTION_PROPERTY_WIRE_NAMES } from '../../model/kinds';
+import type { SubscriptionPropertyWireName } from '../../model/kinds';
 import { checkChannelDescription, checkChannelName, isHexColor } from '../../model/rules';
 import { badRequest, insufficientPermission, missingArgument } from '../errors';
 import { expectDict, expectList, expectString } from '../params';
@@ -349,16 +351,10 @@ function mySubscriptions(ctx: RequestContext): Record<string, unknown> {
   return { subscriptions: sortedByName(rows) };
 }
 
-const BOOLEAN_PROPERTIES = [
-  'is_muted',
-  'in_home_view',
-  'pin_to_top',
-  'desktop_notifications',
-  'audible_notifications',
-  'push_notifications',
-  'email_notifications',
-  'wildcard_mentions_notify',
-] as const;
+/** The boolean ones of `SubscriptionPropertyChangeRequest`'s properties: all but `color`. */
+const BOOLEAN_PROPERTIES = SUBSCRIPTION_PROPERTY_WIRE_NAMES.filter(
+  (p): p is Exclude<SubscriptionPropertyWireName, 'color'> => p !== 'color',
+);
 
 /**
  * zerver/views/streams.py `SubscriptionPropertyChangeRequest.validate_terms`: a color must be a

@@ -61,6 +61,18 @@ export const SUBSCRIPTION_PROPERTIES = {
 } as const;
 export type SubscriptionPropertyName = keyof typeof SUBSCRIPTION_PROPERTIES;
 
+/**
+ * Every property `POST /users/me/subscriptions/properties` takes: the ones above and
+ * `in_home_view`, the inverse of `is_muted` that Zulip still accepts (zerver/views/streams.py
+ * `SubscriptionPropertyChangeRequest`; NOTES 2.5).
+ */
+export type SubscriptionPropertyWireName =
+  (typeof SUBSCRIPTION_PROPERTIES)[SubscriptionPropertyName] | 'in_home_view';
+export const SUBSCRIPTION_PROPERTY_WIRE_NAMES: readonly SubscriptionPropertyWireName[] = [
+  ...Object.values(SUBSCRIPTION_PROPERTIES),
+  'in_home_view',
+];
+
 /** Limits Zulip enforces (NOTES 7.1). The server's register response wins where it reports one. */
 export const LIMITS = {
   channelName: 60,

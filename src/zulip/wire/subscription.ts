@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SUBSCRIPTION_PROPERTIES } from '../../model/kinds';
-import type { SubscriptionPropertyName } from '../../model/kinds';
+import { SUBSCRIPTION_PROPERTY_WIRE_NAMES } from '../../model/kinds';
+import type { SubscriptionPropertyWireName } from '../../model/kinds';
 import { WireChannelSchema } from './channel';
 import type { ChannelCreationSettings } from './channel';
 import { successWith } from './common';
@@ -45,16 +45,9 @@ export const UnsubscribeResponseSchema = successWith({
 });
 export type UnsubscribeResponse = z.infer<typeof UnsubscribeResponseSchema>;
 
-/**
- * Properties of the caller's own subscription: the model's (`SUBSCRIPTION_PROPERTIES`) and
- * `in_home_view`, the inverse of `is_muted` that Zulip still accepts (NOTES 2.5).
- */
-export type SubscriptionPropertyWireName =
-  (typeof SUBSCRIPTION_PROPERTIES)[SubscriptionPropertyName] | 'in_home_view';
-export const SUBSCRIPTION_PROPERTY_WIRE_NAMES: readonly SubscriptionPropertyWireName[] = [
-  ...Object.values(SUBSCRIPTION_PROPERTIES),
-  'in_home_view',
-];
+/** The wire names come from the model (`SUBSCRIPTION_PROPERTY_WIRE_NAMES`). */
+export { SUBSCRIPTION_PROPERTY_WIRE_NAMES };
+export type { SubscriptionPropertyWireName };
 
 /** One `(stream_id, property, value)` change; `null` cannot be sent (NOTES 2.5). */
 export type SubscriptionPropertyChange =
