@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { FEATURE_LEVELS, supports } from '../model/features';
 import { channelSettingInfos } from './group-settings';
-import { canSeeSubscribers, directMembers, findUser, subscriberIds } from './permissions';
+import {
+  canSeeSubscribers,
+  directMembers,
+  findUser,
+  isAdmin,
+  isGuest,
+  isOwner,
+  subscriberIds,
+} from './permissions';
 import type {
   OrgState,
   StoredChannel,
@@ -166,9 +174,9 @@ export function userToApi(u: StoredUser, opts: UserViewOptions = {}): Record<str
     full_name: u.fullName,
     date_joined: pythonIsoFormat(u.dateJoined),
     is_active: u.isActive,
-    is_owner: u.role === 100,
-    is_admin: u.role <= 200,
-    is_guest: u.role === 600,
+    is_owner: isOwner(u),
+    is_admin: isAdmin(u),
+    is_guest: isGuest(u),
     is_bot: u.isBot,
     bot_type: u.botType,
     bot_owner_id: u.botOwnerId,

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../model/kinds';
 import { badRequest, missingArgument, notFound } from '../errors';
 import { expectDict, expectInt, expectList, expectString } from '../params';
 import { hasContentAccess } from '../permissions';
@@ -71,7 +72,9 @@ function parseDraft(
 /** truncate_topic (zerver/lib/message.py): 60 characters, "..." at the end when cut. */
 function truncateTopic(topic: string): string {
   const chars = [...topic];
-  return chars.length > 60 ? `${chars.slice(0, 57).join('')}...` : topic;
+  return chars.length > LIMITS.topicName
+    ? `${chars.slice(0, LIMITS.topicName - 3).join('')}...`
+    : topic;
 }
 
 function drafts(ctx: RequestContext): StoredDraft[] {

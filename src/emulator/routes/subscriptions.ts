@@ -1,5 +1,5 @@
 import { supports } from '../../model/features';
-import { SUBSCRIPTION_PROPERTY_WIRE_NAMES } from '../../model/kinds';
+import { LIMITS, SUBSCRIPTION_PROPERTY_WIRE_NAMES } from '../../model/kinds';
 import type { SubscriptionPropertyWireName } from '../../model/kinds';
 import { checkChannelDescription, checkChannelName, isHexColor } from '../../model/rules';
 import { badRequest, insufficientPermission, missingArgument } from '../errors';
@@ -219,9 +219,10 @@ function subscribe(
   }
   const out: Record<string, unknown> = { subscribed, already_subscribed: already };
   // Whether Notification Bot may message the newly subscribed users: at most
-  // MAX_BULK_NEW_SUBSCRIPTION_MESSAGES (100) of them. Absent when not asked for (FL 397).
+  // MAX_BULK_NEW_SUBSCRIPTION_MESSAGES of them. Absent when not asked for (FL 397).
   if (supports(ctx.featureLevel, 'sendNewSubscriptionMessages') && sendMessages)
-    out.new_subscription_messages_sent = Object.keys(subscribed).length <= 100;
+    out.new_subscription_messages_sent =
+      Object.keys(subscribed).length <= LIMITS.bulkNewSubscriptionMessages;
   if (!fatal) out.unauthorized = unauthorized.map((c) => c.name);
   return out;
 }

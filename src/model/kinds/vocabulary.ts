@@ -84,6 +84,13 @@ export const LIMITS = {
   savedSnippetContent: 10000,
   playgroundLanguage: 40,
   userFullName: 100,
+  /** zerver/models/constants.py MAX_TOPIC_NAME_LENGTH. */
+  topicName: 60,
+  /**
+   * settings.MAX_BULK_NEW_SUBSCRIPTION_MESSAGES: above this many newly subscribed users,
+   * Notification Bot does not message them (zerver/views/streams.py add_subscriptions_backend).
+   */
+  bulkNewSubscriptionMessages: 100,
 } as const;
 
 /** Prefixes a user-group name may not start with. */
