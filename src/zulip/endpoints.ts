@@ -34,6 +34,8 @@ export const ENDPOINTS = {
   // answers BAD_EVENT_QUEUE_ID, which readLiveState takes as done (Zulip's cleanup_event_queue,
   // zerver/tornado/views.py; zerver/openapi/python_examples.py deregister_queue).
   deleteEventQueue: { method: 'DELETE', path: '/events', idempotent: true },
+  // A long-poll; repeating it with the same last_event_id returns the same events.
+  getEvents: { method: 'GET', path: '/events' },
   getServerSettings: { method: 'GET', path: '/server_settings', unauthenticated: true },
   getOwnUser: { method: 'GET', path: '/users/me' },
   // Channels.
