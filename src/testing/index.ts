@@ -22,6 +22,11 @@ import { ZulipClient } from '../zulip/client';
 
 export { startEmulator, closeAllEmulators } from '../emulator';
 export type { Emulator, EmulatorOptions } from '../emulator';
+export { PlanSchema, planJsonSchema, PLAN_FORMAT_VERSION } from '../engine/plan-format';
+export type { Change, Plan, PlanSummary, PlanWarning, SafetyFinding } from '../engine/plan-format';
+export { hasChanges } from '../engine/plan-io';
+export { renderText, renderMarkdown } from '../engine/render';
+export type { ApplyOptions, ApplyResult } from '../engine/apply';
 
 /** What to plan: an organization construct (synthesized and validated first) or a desired state. */
 export type PlanSubject = Organization | DesiredState;

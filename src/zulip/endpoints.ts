@@ -151,6 +151,7 @@ export const ENDPOINTS = {
   },
 } as const satisfies Record<string, EndpointSpec>;
 
+/** The name of an endpoint of {@link ENDPOINTS}: the client method that calls it. */
 export type EndpointName = keyof typeof ENDPOINTS;
 
 /** `PATCH /users/{email}` and `PATCH /users/{user_id}` share a template shape; this says which is which. */

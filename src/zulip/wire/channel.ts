@@ -18,6 +18,7 @@ export const CHANNEL_GROUP_SETTINGS = [
   'can_send_message_group',
   'can_subscribe_group',
 ] as const;
+/** A channel's group setting, by its Zulip name (`can_send_message_group`...). */
 export type ChannelGroupSettingName = (typeof CHANNEL_GROUP_SETTINGS)[number];
 
 const optionalGroupSettings = Object.fromEntries(
@@ -46,17 +47,26 @@ export const WireChannelSchema = z.looseObject({
   stream_weekly_traffic: z.number().nullable().optional(),
   ...optionalGroupSettings,
 });
+/** A channel as Zulip sends it, as parsed by {@link WireChannelSchema}. */
 export type WireChannel = z.infer<typeof WireChannelSchema>;
 
+/** The zod schema of the {@link ZulipClient.getStreams} response (`GET /streams`). */
 export const GetStreamsResponseSchema = successWith({ streams: z.array(WireChannelSchema) });
+/** The {@link ZulipClient.getStreams} response (`GET /streams`), as parsed. */
 export type GetStreamsResponse = z.infer<typeof GetStreamsResponseSchema>;
+/** The zod schema of the {@link ZulipClient.getStream} response (`GET /streams/{stream_id}`). */
 export const GetStreamResponseSchema = successWith({ stream: WireChannelSchema });
+/** The {@link ZulipClient.getStream} response (`GET /streams/{stream_id}`), as parsed. */
 export type GetStreamResponse = z.infer<typeof GetStreamResponseSchema>;
+/** The zod schema of the {@link ZulipClient.getStreamMembers} response (`GET /streams/{stream_id}/members`). */
 export const GetStreamMembersResponseSchema = successWith({
   subscribers: z.array(z.number().int()),
 });
+/** The {@link ZulipClient.getStreamMembers} response (`GET /streams/{stream_id}/members`), as parsed. */
 export type GetStreamMembersResponse = z.infer<typeof GetStreamMembersResponseSchema>;
+/** The zod schema of the {@link ZulipClient.createChannel} response (`POST /channels/create`). */
 export const CreateChannelResponseSchema = successWith({ id: z.number().int() });
+/** The {@link ZulipClient.createChannel} response (`POST /channels/create`), as parsed. */
 export type CreateChannelResponse = z.infer<typeof CreateChannelResponseSchema>;
 
 /** `GET /streams` parameters. */

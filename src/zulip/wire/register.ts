@@ -124,6 +124,7 @@ export const RegisterResponseSchema = successWith({
   channel_folders: z.array(WireChannelFolderSchema).optional(),
   streams: z.array(WireChannelSchema).optional(),
 });
+/** The {@link ZulipClient.register} response (`POST /register`), as parsed. */
 export type RegisterResponse = z.infer<typeof RegisterResponseSchema>;
 
 /** `GET /events` parameters (zerver/tornado/views.py get_events_backend). */
@@ -146,6 +147,7 @@ export const WireEventSchema = z.looseObject({
   type: z.string(),
   op: z.string().optional(),
 });
+/** One event of a queue, as parsed by {@link WireEventSchema}. */
 export type WireEvent = z.infer<typeof WireEventSchema>;
 
 /** The `GET /events` response: the events newer than `last_event_id` (a heartbeat when idle). */
@@ -153,6 +155,7 @@ export const GetEventsResponseSchema = successWith({
   events: z.array(WireEventSchema),
   queue_id: z.string().optional(),
 });
+/** The {@link ZulipClient.getEvents} response (`GET /events`), as parsed. */
 export type GetEventsResponse = z.infer<typeof GetEventsResponseSchema>;
 
 /** `GET /server_settings` (unauthenticated). */
@@ -167,4 +170,5 @@ export const ServerSettingsSchema = successWith({
   realm_url: z.string().optional(),
   authentication_methods: z.looseObject({}).optional(),
 });
+/** The {@link ZulipClient.getServerSettings} response (`GET /server_settings`), as parsed. */
 export type ServerSettings = z.infer<typeof ServerSettingsSchema>;

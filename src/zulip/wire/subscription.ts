@@ -21,6 +21,7 @@ export interface SubscribeParams extends ChannelCreationSettings {
   readonly send_new_subscription_messages?: boolean | undefined;
 }
 
+/** The zod schema of the {@link ZulipClient.subscribe} response (`POST /users/me/subscriptions`). */
 export const SubscribeResponseSchema = successWith({
   /** User ID (FL 289; email before) → channel names newly subscribed. */
   subscribed: z.record(z.string(), z.array(z.string())),
@@ -28,6 +29,7 @@ export const SubscribeResponseSchema = successWith({
   unauthorized: z.array(z.string()).optional(),
   new_subscription_messages_sent: z.boolean().optional(),
 });
+/** The {@link ZulipClient.subscribe} response (`POST /users/me/subscriptions`), as parsed. */
 export type SubscribeResponse = z.infer<typeof SubscribeResponseSchema>;
 
 /** `DELETE /users/me/subscriptions` parameters. */
@@ -37,10 +39,12 @@ export interface UnsubscribeParams {
   readonly principals?: readonly number[] | readonly string[] | undefined;
 }
 
+/** The zod schema of the {@link ZulipClient.unsubscribe} response (`DELETE /users/me/subscriptions`). */
 export const UnsubscribeResponseSchema = successWith({
   removed: z.array(z.string()),
   not_removed: z.array(z.string()),
 });
+/** The {@link ZulipClient.unsubscribe} response (`DELETE /users/me/subscriptions`), as parsed. */
 export type UnsubscribeResponse = z.infer<typeof UnsubscribeResponseSchema>;
 
 /** Properties of the caller's own subscription. */
@@ -55,6 +59,7 @@ export const SUBSCRIPTION_PROPERTY_WIRE_NAMES = [
   'email_notifications',
   'wildcard_mentions_notify',
 ] as const;
+/** A subscription property, by its Zulip name (`is_muted`, `color`...). */
 export type SubscriptionPropertyWireName = (typeof SUBSCRIPTION_PROPERTY_WIRE_NAMES)[number];
 
 /** One `(stream_id, property, value)` change; `null` cannot be sent (NOTES 2.5). */
@@ -66,9 +71,11 @@ export type SubscriptionPropertyChange =
       readonly value: boolean;
     };
 
+/** The zod schema of the {@link ZulipClient.updateSubscriptionSettings} response (`POST /users/me/subscriptions/properties`). */
 export const UpdateSubscriptionSettingsResponseSchema = successWith({
   subscription_data: z.array(z.looseObject({})).optional(),
 });
+/** The {@link ZulipClient.updateSubscriptionSettings} response (`POST /users/me/subscriptions/properties`), as parsed. */
 export type UpdateSubscriptionSettingsResponse = z.infer<
   typeof UpdateSubscriptionSettingsResponseSchema
 >;
@@ -86,10 +93,12 @@ export const WireSubscriptionSchema = WireChannelSchema.extend({
   subscribers: z.array(z.number().int()).optional(),
   partial_subscribers: z.array(z.number().int()).optional(),
 });
+/** A subscription as Zulip sends it, as parsed by {@link WireSubscriptionSchema}. */
 export type WireSubscription = z.infer<typeof WireSubscriptionSchema>;
 
 /** `GET /users/me/subscriptions`. */
 export const GetSubscriptionsResponseSchema = successWith({
   subscriptions: z.array(WireSubscriptionSchema),
 });
+/** The {@link ZulipClient.getSubscriptions} response (`GET /users/me/subscriptions`), as parsed. */
 export type GetSubscriptionsResponse = z.infer<typeof GetSubscriptionsResponseSchema>;
