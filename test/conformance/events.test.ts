@@ -216,7 +216,7 @@ describe('events of managed objects (test_events.py)', () => {
     );
     expectSuccess(await owner.patch(`/channel_folders/${id}`, { is_archived: true }));
     const events = await drain();
-    expect(events.map((e) => [e.op, e.channel_folder_id, e.data])).toEqual([
+    expect(events.map((e): unknown[] => [e.op, e.channel_folder_id, e.data])).toEqual([
       ['update', id, { name: 'Web frontend' }],
       [
         'update',
