@@ -164,6 +164,8 @@ test('reports a hand change of a managed channel permission within 2 s, and what
     lines(io).find((l) => l.type === 'drift' && l.property === 'description'),
   );
   expect(Date.now() - t1).toBeLessThan(2000);
+  // Bounded: one queue at a time (each comparison registers a new one and deletes the old).
+  expect(z.eventQueueCount).toBe(1);
 
   stop();
   expect(await exit).toBe(0);
