@@ -12,6 +12,8 @@ const LAYERS = {
   zulip: ['model'],
   provider: ['model', 'engine', 'zulip'],
   emulator: ['model'],
+  // zulip-cdk/testing: the construct library's Testing plus plan and apply on the embedded server.
+  testing: ['model', 'synth', 'constructs', 'engine', 'zulip', 'provider', 'emulator'],
   cli: ['model', 'synth', 'constructs', 'engine', 'import', 'zulip', 'provider', 'emulator'],
 };
 

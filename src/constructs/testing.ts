@@ -53,5 +53,5 @@ export class Testing {
     return collectProblems(scope);
   }
 
-  private constructor() {}
+  protected constructor() {}
 }

@@ -14,6 +14,7 @@ import { RateLimiter } from './rate-limit';
 import type { RateLimitOptions } from './rate-limit';
 import type { Clock, EventQueue, ServerCore } from './router';
 import { buildRouter } from './routes';
+import { expireAllQueues } from './routes/register';
 import { DEMO_DOMAIN, demoOrg } from './seed';
 import { createListener } from './server';
 import type { RequestInterceptor, RequestLogEntry, ResponseObserver } from './server';
@@ -107,6 +108,17 @@ export interface Emulator {
   setFaults(faults: FaultOptions | undefined): void;
   /** Changes the rate limit at run time (`false`: off). Counters restart. */
   setRateLimit(rateLimit: number | false | RateLimitOptions): void;
+  /**
+   * Expires every event queue now, as Zulip does after {@link QUEUE_IDLE_TIMEOUT_MS} without a
+   * request (zerver/tornado/event_queue.py garbage-collects idle queues), without waiting ten
+   * minutes: a long-poll waiting now is answered with what its queue holds (as Zulip's
+   * ClientDescriptor.cleanup does), then the next `GET /events` on any queue answers
+   * `BAD_EVENT_QUEUE_ID` and the client must register again. Returns how many queues there
+   * were. For testing how a bot or `zulip-cdk watch` recovers.
+   */
+  expireEventQueues(): number;
+  /** The number of event queues registered and not expired or deleted. */
+  readonly eventQueueCount: number;
   /** Writes the organization as JSON (mode 0600: it holds API keys). */
   save(path: string): Promise<void>;
   /** Stops listening and drops open connections. */
@@ -239,6 +251,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     setRateLimit(r) {
       limiter = limiterFor(r);
+    },
+    expireEventQueues() {
+      return expireAllQueues(core);
+    },
+    get eventQueueCount() {
+      return queues.size;
     },
     async save(path) {
       // The state holds every user's API key.

@@ -16,6 +16,7 @@ export function rateLimitMessage(featureLevel: number): string {
     ? 'API usage exceeded rate limit; see https://zulip.com/api/http-headers#rate-limiting-response-headers'
     : 'API usage exceeded rate limit';
 }
+/** Rate limit settings of the embedded server. */
 export interface RateLimitOptions {
   /** Requests per window. Default 200. */
   readonly max: number;

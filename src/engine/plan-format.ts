@@ -214,6 +214,7 @@ export const ChangeSchema = z.discriminatedUnion('action', [
   ReorderChangeSchema,
   MembershipChangeSchema,
 ]);
+/** One change of a plan: what apply will do to one object. */
 export type Change = z.infer<typeof ChangeSchema>;
 export type CreateChange = z.infer<typeof CreateChangeSchema>;
 export type UpdateChange = z.infer<typeof UpdateChangeSchema>;
@@ -261,6 +262,7 @@ export const WarningSchema = z.strictObject({
   address: z.string().optional(),
   path: z.string().optional(),
 });
+/** A warning of a plan (a change left out, something to know). */
 export type PlanWarning = z.infer<typeof WarningSchema>;
 
 /** Findings block apply unless `--force`. */
@@ -279,6 +281,7 @@ export const FindingSchema = z.strictObject({
   message: z.string(),
   address: z.string().optional(),
 });
+/** A safety finding of a plan: apply refuses it without `--force`. */
 export type SafetyFinding = z.infer<typeof FindingSchema>;
 
 export const PlanSummarySchema = z.strictObject({
@@ -292,8 +295,10 @@ export const PlanSummarySchema = z.strictObject({
   membership: z.number().int(),
   total: z.number().int(),
 });
+/** The counts of a plan, by action. */
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 
+/** The zod schema of a saved plan (format version {@link PLAN_FORMAT_VERSION}); see the top of this file. */
 export const PlanSchema = z.strictObject({
   formatVersion: z.literal(PLAN_FORMAT_VERSION),
   /** ISO time; only when the caller asks for it, so plans stay deterministic in tests. */
@@ -329,6 +334,7 @@ export const PlanSchema = z.strictObject({
   /** The desired state the plan was made from (its digest is `desiredDigest`). */
   desired: DesiredStateSchema,
 });
+/** A plan, as `zulip-cdk plan --out` saves it and `apply` reads it. */
 export type Plan = z.infer<typeof PlanSchema>;
 
 /**

@@ -47,12 +47,7 @@ export async function readLiveState(
   emit({ type: 'request', what: 'POST /register' });
   const reg = await client.register(ORG_READ_REGISTER_PARAMS);
   try {
-    let folders: WireChannelFolder[] | undefined = reg.channel_folders;
-    if (folders === undefined && supports(reg.zulip_feature_level, 'channelFolders')) {
-      emit({ type: 'request', what: 'GET /channel_folders' });
-      folders = (await client.getChannelFolders({ include_archived: true })).channel_folders;
-    }
-    const state = liveStateFromRegister(reg, { site: client.site, channelFolders: folders ?? [] });
+    const state = await liveStateOfRegistration(client, reg, options);
     return { ...state, requestCount: client.requestCount - before + (reg.queue_id ? 1 : 0) };
   } finally {
     if (reg.queue_id) {
@@ -65,6 +60,24 @@ export async function readLiveState(
       });
     }
   }
+}
+
+/**
+ * The LiveState of a `POST /register` response made with {@link ORG_READ_REGISTER_PARAMS}
+ * (`event_types` may be added): `GET /channel_folders?include_archived=true` only when the
+ * response lacks folders on a server that has them. Leaves the queue alone.
+ */
+export async function liveStateOfRegistration(
+  client: ZulipClient,
+  reg: RegisterResponse,
+  options: ReadLiveStateOptions = {},
+): Promise<LiveState> {
+  let folders: WireChannelFolder[] | undefined = reg.channel_folders;
+  if (folders === undefined && supports(reg.zulip_feature_level, 'channelFolders')) {
+    options.onEvent?.({ type: 'request', what: 'GET /channel_folders' });
+    folders = (await client.getChannelFolders({ include_archived: true })).channel_folders;
+  }
+  return liveStateFromRegister(reg, { site: client.site, channelFolders: folders ?? [] });
 }
 
 /** A wire group-setting value without the extra fields a loose schema lets through. */

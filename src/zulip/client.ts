@@ -69,8 +69,18 @@ import type { UpdateNavigationViewParams } from './wire/navigation-view';
 import { AddPlaygroundResponseSchema } from './wire/playground';
 import type { AddPlaygroundParams, AddPlaygroundResponse } from './wire/playground';
 import type { E2eeTestNotificationParams } from './wire/push';
-import { RegisterResponseSchema, ServerSettingsSchema } from './wire/register';
-import type { RegisterParams, RegisterResponse, ServerSettings } from './wire/register';
+import {
+  GetEventsResponseSchema,
+  RegisterResponseSchema,
+  ServerSettingsSchema,
+} from './wire/register';
+import type {
+  GetEventsParams,
+  GetEventsResponse,
+  RegisterParams,
+  RegisterResponse,
+  ServerSettings,
+} from './wire/register';
 import {
   CreateSavedSnippetResponseSchema,
   GetSavedSnippetsResponseSchema,
@@ -338,6 +348,16 @@ export class ZulipClient {
   /** `DELETE /events`: deletes an event queue. */
   public deleteEventQueue(queueId: string): Promise<Success> {
     return this.#call('deleteEventQueue', {}, { queue_id: queueId }, SuccessSchema);
+  }
+
+  /**
+   * `GET /events`: the events of a queue newer than `last_event_id`. Long-polls until an event
+   * arrives or the server sends a heartbeat (Zulip: after about 45 s), unless `dont_block`.
+   * A queue Zulip garbage-collected (10 minutes without a request) fails with a `ZulipApiError`
+   * of code `BAD_EVENT_QUEUE_ID`: register a new one.
+   */
+  public getEvents(params: GetEventsParams): Promise<GetEventsResponse> {
+    return this.#call('getEvents', {}, params, GetEventsResponseSchema);
   }
 
   /** `GET /server_settings` (unauthenticated, cheap); learns the capabilities. */

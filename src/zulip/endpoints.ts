@@ -34,6 +34,8 @@ export const ENDPOINTS = {
   // answers BAD_EVENT_QUEUE_ID, which readLiveState takes as done (Zulip's cleanup_event_queue,
   // zerver/tornado/views.py; zerver/openapi/python_examples.py deregister_queue).
   deleteEventQueue: { method: 'DELETE', path: '/events', idempotent: true },
+  // A long-poll; repeating it with the same last_event_id returns the same events.
+  getEvents: { method: 'GET', path: '/events' },
   getServerSettings: { method: 'GET', path: '/server_settings', unauthenticated: true },
   getOwnUser: { method: 'GET', path: '/users/me' },
   // Channels.
@@ -149,6 +151,7 @@ export const ENDPOINTS = {
   },
 } as const satisfies Record<string, EndpointSpec>;
 
+/** The name of an endpoint of {@link ENDPOINTS}: the client method that calls it. */
 export type EndpointName = keyof typeof ENDPOINTS;
 
 /** `PATCH /users/{email}` and `PATCH /users/{user_id}` share a template shape; this says which is which. */

@@ -21,6 +21,7 @@ export const CLIENT_ERROR_CODES = [
   'INVALID_ARGUMENT',
   'CLIENT_CLOSED',
 ] as const satisfies readonly ErrorCode[];
+/** The codes of the errors the client raises itself (not Zulip's `code`), from {@link CLIENT_ERROR_CODES}. */
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
 /** Fields of a Zulip error body other than `result`, `msg` and `code`. */

@@ -22,6 +22,7 @@ import { USER_AGENT } from './version';
 
 /** The HTTP methods the Zulip API uses. */
 export const HTTP_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
+/** An HTTP method the client sends. */
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export type { RetryOptions } from './retry';

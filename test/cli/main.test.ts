@@ -3,7 +3,16 @@ import { fakeIo } from '../support/fake-io';
 
 describe('zulip-cdk main', () => {
   it('loads every command lazily and shows its usage', async () => {
-    for (const name of ['emulator', 'synth', 'plan', 'snapshot', 'apply', 'import', 'demo']) {
+    for (const name of [
+      'emulator',
+      'synth',
+      'plan',
+      'snapshot',
+      'apply',
+      'import',
+      'demo',
+      'watch',
+    ]) {
       const io = fakeIo();
       expect(await main([name, '--help'], io)).toBe(0);
       expect(io.out()).toContain(`zulip-cdk ${name}`);

@@ -468,6 +468,27 @@ jobs:
     expect(allCalls().filter((c) => c.command === 'snapshot')).toEqual([]);
   });
 
+  it('the optional watch job: scheduled, read-only, outside the apply group, fails on drift', () => {
+    const w = workflow('zulip.yml');
+    const watch = w.jobs.watch!;
+    expect(watch.if).toBe("github.event_name == 'schedule'");
+    // Off by default: no step runs, so no credential is used.
+    expect(watch.env).toEqual({ WATCH_MINUTES: 0 });
+    for (const s of watch.steps) expect(s.if).toBe("env.WATCH_MINUTES != '0'");
+    expect(watch.environment).toBe('zulip');
+    expect(watch.permissions).toEqual({ contents: 'read' });
+    expect(watch.concurrency?.group).not.toBe('zulip-organization');
+    const step = watch.steps.find((s) => s.run?.includes('zulip-cdk watch'))!;
+    const call = cliCalls(step.run!)[0]!;
+    expect(call.command).toBe('watch');
+    expect(call.args).toEqual(expect.arrayContaining(['--desired', '--exit-on-drift', '--for']));
+    expect(step.run).toContain('code=$?');
+    // Exit 2 fails the job unless main moved; what changed is fenced in the summary.
+    expect(step.run).toContain('[ "$main" != "$GITHUB_SHA" ]');
+    expect(step.run).toContain('while grep -qF -- "$fence" drift.txt');
+    expect(step.run).toMatch(/exit 1\s*$/);
+  });
+
   it('passes the credentials only as the three environment variables, and never prints them', () => {
     for (const [file, w] of workflows()) {
       expect(w.permissions).toEqual({ contents: 'read' });

@@ -127,6 +127,16 @@ const CASES: readonly Case[] = [
     path: '/events',
     call: (c) => c.deleteEventQueue('fb67bf8a-c031-47cc-84cf-ed80accacda8'),
   },
+  {
+    name: 'getEvents',
+    path: '/events',
+    call: (c) =>
+      c.getEvents({
+        queue_id: 'fb67bf8a-c031-47cc-84cf-ed80accacda8',
+        last_event_id: 4,
+        dont_block: true,
+      }),
+  },
   { name: 'getServerSettings', path: '/server_settings', call: (c) => c.getServerSettings() },
   { name: 'getOwnUser', path: '/users/me', call: (c) => c.getOwnUser() },
   {

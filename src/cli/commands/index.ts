@@ -12,4 +12,5 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   apply: async () => (await import('./apply.js')).applyCommand,
   demo: async () => (await import('./demo.js')).demoCommand,
   import: async () => (await import('./import.js')).importCommand,
+  watch: async () => (await import('./watch.js')).watchCommand,
 };

@@ -41,16 +41,33 @@ import { undeliveredScheduledMessages } from './scheduled-messages';
 /** Queues are garbage-collected after 10 minutes without a request. */
 export const QUEUE_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** zerver/tornado/exceptions.py BadEventQueueIdError. */
+function badEventQueue(id: string): ApiError {
+  return new ApiError(`Bad event queue ID: ${id}`, {
+    code: 'BAD_EVENT_QUEUE_ID',
+    data: { queue_id: id },
+  });
+}
+
+/**
+ * Drops every event queue at once, as Zulip's garbage collector does with queues idle for
+ * {@link QUEUE_IDLE_TIMEOUT_MS}: the next `GET /events` on any of them answers
+ * `BAD_EVENT_QUEUE_ID`. A long-poll waiting on one now is finished first with what the queue
+ * holds, as ClientDescriptor.cleanup does (zerver/tornado/event_queue.py). Returns how many.
+ */
+export function expireAllQueues(core: ServerCore): number {
+  const all = [...core.queues.values()];
+  core.queues.clear();
+  for (const q of all) for (const w of q.waiters.splice(0)) w();
+  return all.length;
+}
+
 /** Drops idle queues; returns the queue if it is alive and belongs to the user. */
 function liveQueue(core: ServerCore, id: string, userId: number, now: number): EventQueue {
   for (const [qid, q] of core.queues)
     if (now - q.lastAccess > QUEUE_IDLE_TIMEOUT_MS) core.queues.delete(qid);
   const q = core.queues.get(id);
-  if (!q || q.userId !== userId)
-    throw new ApiError(`Bad event queue ID: ${id}`, {
-      code: 'BAD_EVENT_QUEUE_ID',
-      data: { queue_id: id },
-    });
+  if (!q || q.userId !== userId) throw badEventQueue(id);
   q.lastAccess = now;
   return q;
 }
@@ -409,8 +426,11 @@ export const registerRoutes: Route[] = [
     handler: (ctx) => {
       const id = ctx.params.string('queue_id');
       if (id === undefined) throw missingArgument('queue_id');
-      liveQueue(ctx.core, id, ctx.user.id, ctx.now);
+      const q = liveQueue(ctx.core, id, ctx.user.id, ctx.now);
       ctx.core.queues.delete(id);
+      // ClientDescriptor.cleanup (zerver/tornado/event_queue.py) finishes a connected
+      // long-poll first: it answers with what the queue holds.
+      for (const w of q.waiters.splice(0)) w();
       return {};
     },
   },

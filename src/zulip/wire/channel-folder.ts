@@ -12,11 +12,14 @@ export const WireChannelFolderSchema = z.looseObject({
   creator_id: z.number().int().nullable().optional(),
   is_archived: z.boolean(),
 });
+/** A channel folder as Zulip sends it, as parsed by {@link WireChannelFolderSchema}. */
 export type WireChannelFolder = z.infer<typeof WireChannelFolderSchema>;
 
+/** The zod schema of the {@link ZulipClient.getChannelFolders} response (`GET /channel_folders`). */
 export const GetChannelFoldersResponseSchema = successWith({
   channel_folders: z.array(WireChannelFolderSchema),
 });
+/** The {@link ZulipClient.getChannelFolders} response (`GET /channel_folders`), as parsed. */
 export type GetChannelFoldersResponse = z.infer<typeof GetChannelFoldersResponseSchema>;
 
 /** `GET /channel_folders` parameters. */
@@ -30,9 +33,11 @@ export interface CreateChannelFolderParams {
   readonly description: string;
 }
 
+/** The zod schema of the {@link ZulipClient.createChannelFolder} response (`POST /channel_folders/create`). */
 export const CreateChannelFolderResponseSchema = successWith({
   channel_folder_id: z.number().int(),
 });
+/** The {@link ZulipClient.createChannelFolder} response (`POST /channel_folders/create`), as parsed. */
 export type CreateChannelFolderResponse = z.infer<typeof CreateChannelFolderResponseSchema>;
 
 /** `PATCH /channel_folders/{id}` parameters. There is no DELETE: archive instead. */

@@ -36,17 +36,26 @@ export const WireChannelSchema = z.looseObject({
   stream_weekly_traffic: z.number().nullable().optional(),
   ...optionalGroupSettings,
 });
+/** A channel as Zulip sends it, as parsed by {@link WireChannelSchema}. */
 export type WireChannel = z.infer<typeof WireChannelSchema>;
 
+/** The zod schema of the {@link ZulipClient.getStreams} response (`GET /streams`). */
 export const GetStreamsResponseSchema = successWith({ streams: z.array(WireChannelSchema) });
+/** The {@link ZulipClient.getStreams} response (`GET /streams`), as parsed. */
 export type GetStreamsResponse = z.infer<typeof GetStreamsResponseSchema>;
+/** The zod schema of the {@link ZulipClient.getStream} response (`GET /streams/{stream_id}`). */
 export const GetStreamResponseSchema = successWith({ stream: WireChannelSchema });
+/** The {@link ZulipClient.getStream} response (`GET /streams/{stream_id}`), as parsed. */
 export type GetStreamResponse = z.infer<typeof GetStreamResponseSchema>;
+/** The zod schema of the {@link ZulipClient.getStreamMembers} response (`GET /streams/{stream_id}/members`). */
 export const GetStreamMembersResponseSchema = successWith({
   subscribers: z.array(z.number().int()),
 });
+/** The {@link ZulipClient.getStreamMembers} response (`GET /streams/{stream_id}/members`), as parsed. */
 export type GetStreamMembersResponse = z.infer<typeof GetStreamMembersResponseSchema>;
+/** The zod schema of the {@link ZulipClient.createChannel} response (`POST /channels/create`). */
 export const CreateChannelResponseSchema = successWith({ id: z.number().int() });
+/** The {@link ZulipClient.createChannel} response (`POST /channels/create`), as parsed. */
 export type CreateChannelResponse = z.infer<typeof CreateChannelResponseSchema>;
 
 /** `GET /streams` parameters. */

@@ -28,6 +28,7 @@ export const SuccessSchema = z.looseObject({
   msg: z.string(),
   ignored_parameters_unsupported: z.array(z.string()).optional(),
 });
+/** Zulip's success object (`result: "success"`, `msg`), for endpoints that answer nothing else. */
 export type Success = z.infer<typeof SuccessSchema>;
 
 /** Extends the success body with endpoint fields, loosely. */

@@ -10,11 +10,14 @@ export const WireLinkifierSchema = z.looseObject({
   reverse_template: z.string().nullable().optional(),
   alternative_url_templates: z.array(z.string()).optional(),
 });
+/** A linkifier as Zulip sends it, as parsed by {@link WireLinkifierSchema}. */
 export type WireLinkifier = z.infer<typeof WireLinkifierSchema>;
 
+/** The zod schema of the {@link ZulipClient.getLinkifiers} response (`GET /realm/linkifiers`). */
 export const GetLinkifiersResponseSchema = successWith({
   linkifiers: z.array(WireLinkifierSchema),
 });
+/** The {@link ZulipClient.getLinkifiers} response (`GET /realm/linkifiers`), as parsed. */
 export type GetLinkifiersResponse = z.infer<typeof GetLinkifiersResponseSchema>;
 
 /** `POST /realm/filters` and `PATCH /realm/filters/{id}` parameters (both required on update too). */
@@ -23,5 +26,7 @@ export interface LinkifierParams {
   readonly url_template: string;
 }
 
+/** The zod schema of the {@link ZulipClient.addLinkifier} response (`POST /realm/filters`). */
 export const AddLinkifierResponseSchema = successWith({ id: z.number().int() });
+/** The {@link ZulipClient.addLinkifier} response (`POST /realm/filters`), as parsed. */
 export type AddLinkifierResponse = z.infer<typeof AddLinkifierResponseSchema>;

@@ -3,6 +3,7 @@ import { successWith } from './common';
 
 /** Message flags a client may change (2.7a). */
 export const SETTABLE_MESSAGE_FLAGS = ['read', 'starred', 'collapsed'] as const;
+/** A personal message flag (`read`, `starred`...). */
 export type MessageFlag =
   | (typeof SETTABLE_MESSAGE_FLAGS)[number]
   | 'mentioned'
@@ -19,10 +20,12 @@ export interface UpdateMessageFlagsParams {
   readonly flag: MessageFlag;
 }
 
+/** The zod schema of the {@link ZulipClient.updateMessageFlags} response (`POST /messages/flags`). */
 export const UpdateMessageFlagsResponseSchema = successWith({
   messages: z.array(z.number().int()),
   ignored_because_not_subscribed_channels: z.array(z.number().int()).optional(),
 });
+/** The {@link ZulipClient.updateMessageFlags} response (`POST /messages/flags`), as parsed. */
 export type UpdateMessageFlagsResponse = z.infer<typeof UpdateMessageFlagsResponseSchema>;
 
 /** One narrow term: `{operator, operand, negated?}` or the legacy `[operator, operand]`. */
@@ -46,6 +49,7 @@ export interface UpdateMessageFlagsForNarrowParams {
   readonly flag: MessageFlag;
 }
 
+/** The zod schema of the {@link ZulipClient.updateMessageFlagsForNarrow} response (`POST /messages/flags/narrow`). */
 export const UpdateMessageFlagsForNarrowResponseSchema = successWith({
   processed_count: z.number().int(),
   updated_count: z.number().int(),
@@ -55,6 +59,7 @@ export const UpdateMessageFlagsForNarrowResponseSchema = successWith({
   found_newest: z.boolean(),
   ignored_because_not_subscribed_channels: z.array(z.number().int()).optional(),
 });
+/** The {@link ZulipClient.updateMessageFlagsForNarrow} response (`POST /messages/flags/narrow`), as parsed. */
 export type UpdateMessageFlagsForNarrowResponse = z.infer<
   typeof UpdateMessageFlagsForNarrowResponseSchema
 >;
@@ -76,7 +81,9 @@ export interface Draft {
   readonly timestamp?: number | undefined;
 }
 
+/** The zod schema of the {@link ZulipClient.createDrafts} response (`POST /drafts`). */
 export const CreateDraftsResponseSchema = successWith({ ids: z.array(z.number().int()) });
+/** The {@link ZulipClient.createDrafts} response (`POST /drafts`), as parsed. */
 export type CreateDraftsResponse = z.infer<typeof CreateDraftsResponseSchema>;
 
 /** `PATCH /scheduled_messages/{id}` parameters. */

@@ -8,6 +8,7 @@ export const WirePlaygroundSchema = z.looseObject({
   pygments_language: z.string(),
   url_template: z.string(),
 });
+/** A playground as Zulip sends it, as parsed by {@link WirePlaygroundSchema}. */
 export type WirePlayground = z.infer<typeof WirePlaygroundSchema>;
 
 /** `POST /realm/playgrounds` parameters. There is no update: delete and recreate. */
@@ -17,5 +18,7 @@ export interface AddPlaygroundParams {
   readonly url_template: string;
 }
 
+/** The zod schema of the {@link ZulipClient.addPlayground} response (`POST /realm/playgrounds`). */
 export const AddPlaygroundResponseSchema = successWith({ id: z.number().int() });
+/** The {@link ZulipClient.addPlayground} response (`POST /realm/playgrounds`), as parsed. */
 export type AddPlaygroundResponse = z.infer<typeof AddPlaygroundResponseSchema>;

@@ -81,6 +81,8 @@ export const ORG_READ_REGISTER_PARAMS = {
 export const RegisterResponseSchema = successWith({
   queue_id: z.string().nullable().optional(),
   last_event_id: z.number().int().optional(),
+  /** The client-side timeout to use for `GET /events` (Zulip: 90 s, above its 45 s heartbeat). */
+  event_queue_longpoll_timeout_seconds: z.number().optional(),
   /** Absent on servers older than Zulip 3.0, which count as feature level 0. */
   zulip_feature_level: z.number().int().default(0),
   zulip_version: z.string(),
@@ -122,7 +124,39 @@ export const RegisterResponseSchema = successWith({
   channel_folders: z.array(WireChannelFolderSchema).optional(),
   streams: z.array(WireChannelSchema).optional(),
 });
+/** The {@link ZulipClient.register} response (`POST /register`), as parsed. */
 export type RegisterResponse = z.infer<typeof RegisterResponseSchema>;
+
+/** `GET /events` parameters (zerver/tornado/views.py get_events_backend). */
+export interface GetEventsParams {
+  /** The queue `POST /register` returned. */
+  readonly queue_id: string;
+  /** The highest event ID received and acknowledged; events up to it are dropped from the queue. */
+  readonly last_event_id: number;
+  /** Answer at once, with no events if there are none, instead of long-polling. */
+  readonly dont_block?: boolean;
+}
+
+/**
+ * One event of a queue: every event has an `id` and a `type`; the rest depends on the type (and
+ * `op`), described in Zulip's API documentation (`GET /events`). Kept loose: a newer server's
+ * fields pass through.
+ */
+export const WireEventSchema = z.looseObject({
+  id: z.number().int(),
+  type: z.string(),
+  op: z.string().optional(),
+});
+/** One event of a queue, as parsed by {@link WireEventSchema}. */
+export type WireEvent = z.infer<typeof WireEventSchema>;
+
+/** The `GET /events` response: the events newer than `last_event_id` (a heartbeat when idle). */
+export const GetEventsResponseSchema = successWith({
+  events: z.array(WireEventSchema),
+  queue_id: z.string().optional(),
+});
+/** The {@link ZulipClient.getEvents} response (`GET /events`), as parsed. */
+export type GetEventsResponse = z.infer<typeof GetEventsResponseSchema>;
 
 /** `GET /server_settings` (unauthenticated). */
 export const ServerSettingsSchema = successWith({
@@ -136,4 +170,5 @@ export const ServerSettingsSchema = successWith({
   realm_url: z.string().optional(),
   authentication_methods: z.looseObject({}).optional(),
 });
+/** The {@link ZulipClient.getServerSettings} response (`GET /server_settings`), as parsed. */
 export type ServerSettings = z.infer<typeof ServerSettingsSchema>;

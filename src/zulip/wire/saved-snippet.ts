@@ -8,11 +8,14 @@ export const WireSavedSnippetSchema = z.looseObject({
   content: z.string(),
   date_created: z.number().optional(),
 });
+/** A saved snippet as Zulip sends it, as parsed by {@link WireSavedSnippetSchema}. */
 export type WireSavedSnippet = z.infer<typeof WireSavedSnippetSchema>;
 
+/** The zod schema of the {@link ZulipClient.getSavedSnippets} response (`GET /saved_snippets`). */
 export const GetSavedSnippetsResponseSchema = successWith({
   saved_snippets: z.array(WireSavedSnippetSchema),
 });
+/** The {@link ZulipClient.getSavedSnippets} response (`GET /saved_snippets`), as parsed. */
 export type GetSavedSnippetsResponse = z.infer<typeof GetSavedSnippetsResponseSchema>;
 
 /** `POST /saved_snippets` parameters. */
@@ -27,7 +30,9 @@ export interface UpdateSavedSnippetParams {
   readonly content?: string | undefined;
 }
 
+/** The zod schema of the {@link ZulipClient.createSavedSnippet} response (`POST /saved_snippets`). */
 export const CreateSavedSnippetResponseSchema = successWith({
   saved_snippet_id: z.number().int(),
 });
+/** The {@link ZulipClient.createSavedSnippet} response (`POST /saved_snippets`), as parsed. */
 export type CreateSavedSnippetResponse = z.infer<typeof CreateSavedSnippetResponseSchema>;

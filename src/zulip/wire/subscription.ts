@@ -23,6 +23,7 @@ export interface SubscribeParams extends ChannelCreationSettings {
   readonly send_new_subscription_messages?: boolean | undefined;
 }
 
+/** The zod schema of the {@link ZulipClient.subscribe} response (`POST /users/me/subscriptions`). */
 export const SubscribeResponseSchema = successWith({
   /** User ID (FL 289; email before) → channel names newly subscribed. */
   subscribed: z.record(z.string(), z.array(z.string())),
@@ -30,6 +31,7 @@ export const SubscribeResponseSchema = successWith({
   unauthorized: z.array(z.string()).optional(),
   new_subscription_messages_sent: z.boolean().optional(),
 });
+/** The {@link ZulipClient.subscribe} response (`POST /users/me/subscriptions`), as parsed. */
 export type SubscribeResponse = z.infer<typeof SubscribeResponseSchema>;
 
 /** `DELETE /users/me/subscriptions` parameters. */
@@ -39,10 +41,12 @@ export interface UnsubscribeParams {
   readonly principals?: readonly number[] | readonly string[] | undefined;
 }
 
+/** The zod schema of the {@link ZulipClient.unsubscribe} response (`DELETE /users/me/subscriptions`). */
 export const UnsubscribeResponseSchema = successWith({
   removed: z.array(z.string()),
   not_removed: z.array(z.string()),
 });
+/** The {@link ZulipClient.unsubscribe} response (`DELETE /users/me/subscriptions`), as parsed. */
 export type UnsubscribeResponse = z.infer<typeof UnsubscribeResponseSchema>;
 
 /** The wire names come from the model (`SUBSCRIPTION_PROPERTY_WIRE_NAMES`). */
@@ -58,9 +62,11 @@ export type SubscriptionPropertyChange =
       readonly value: boolean;
     };
 
+/** The zod schema of the {@link ZulipClient.updateSubscriptionSettings} response (`POST /users/me/subscriptions/properties`). */
 export const UpdateSubscriptionSettingsResponseSchema = successWith({
   subscription_data: z.array(z.looseObject({})).optional(),
 });
+/** The {@link ZulipClient.updateSubscriptionSettings} response (`POST /users/me/subscriptions/properties`), as parsed. */
 export type UpdateSubscriptionSettingsResponse = z.infer<
   typeof UpdateSubscriptionSettingsResponseSchema
 >;
@@ -78,10 +84,12 @@ export const WireSubscriptionSchema = WireChannelSchema.extend({
   subscribers: z.array(z.number().int()).optional(),
   partial_subscribers: z.array(z.number().int()).optional(),
 });
+/** A subscription as Zulip sends it, as parsed by {@link WireSubscriptionSchema}. */
 export type WireSubscription = z.infer<typeof WireSubscriptionSchema>;
 
 /** `GET /users/me/subscriptions`. */
 export const GetSubscriptionsResponseSchema = successWith({
   subscriptions: z.array(WireSubscriptionSchema),
 });
+/** The {@link ZulipClient.getSubscriptions} response (`GET /users/me/subscriptions`), as parsed. */
 export type GetSubscriptionsResponse = z.infer<typeof GetSubscriptionsResponseSchema>;

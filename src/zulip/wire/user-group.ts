@@ -26,11 +26,14 @@ export const WireUserGroupSchema = z.looseObject({
   deactivated: z.boolean().optional(),
   ...optionalGroupSettings,
 });
+/** A user group as Zulip sends it, as parsed by {@link WireUserGroupSchema}. */
 export type WireUserGroup = z.infer<typeof WireUserGroupSchema>;
 
+/** The zod schema of the {@link ZulipClient.getUserGroups} response (`GET /user_groups`). */
 export const GetUserGroupsResponseSchema = successWith({
   user_groups: z.array(WireUserGroupSchema),
 });
+/** The {@link ZulipClient.getUserGroups} response (`GET /user_groups`), as parsed. */
 export type GetUserGroupsResponse = z.infer<typeof GetUserGroupsResponseSchema>;
 
 /** `GET /user_groups` parameters. */
@@ -39,9 +42,11 @@ export interface GetUserGroupsParams {
   readonly include_deactivated_groups?: boolean | undefined;
 }
 
+/** A user group's group settings on creation: name to value. */
 export type UserGroupSettingValues = {
   readonly [K in UserGroupSettingName]?: GroupSettingParam | undefined;
 };
+/** A user group's group settings in an update: name to `{new, old}`. */
 export type UserGroupSettingUpdates = {
   readonly [K in UserGroupSettingName]?: GroupSettingUpdate | undefined;
 };
@@ -55,10 +60,12 @@ export interface CreateUserGroupParams extends UserGroupSettingValues {
   readonly subgroups?: readonly number[] | undefined;
 }
 
+/** The zod schema of the {@link ZulipClient.createUserGroup} response (`POST /user_groups/create`). */
 export const CreateUserGroupResponseSchema = successWith({
   /** FL 317. */
   group_id: z.number().int().optional(),
 });
+/** The {@link ZulipClient.createUserGroup} response (`POST /user_groups/create`), as parsed. */
 export type CreateUserGroupResponse = z.infer<typeof CreateUserGroupResponseSchema>;
 
 /** `PATCH /user_groups/{id}` parameters. Atomic. */
@@ -92,4 +99,5 @@ export const GroupInUseObjectionSchema = z.looseObject({
   group_id: z.number().int().optional(),
   settings: z.array(z.string()).optional(),
 });
+/** What Zulip says, in the data of its error, when a group to deactivate is still used by a setting. */
 export type GroupInUseObjection = z.infer<typeof GroupInUseObjectionSchema>;

@@ -20,9 +20,12 @@ export const WireUserSchema = z.looseObject({
   timezone: z.string().optional(),
   avatar_url: z.string().nullable().optional(),
 });
+/** A user as Zulip sends it, as parsed by {@link WireUserSchema}. */
 export type WireUser = z.infer<typeof WireUserSchema>;
 
+/** The zod schema of the {@link ZulipClient.getUsers} response (`GET /users`). */
 export const GetUsersResponseSchema = successWith({ members: z.array(WireUserSchema) });
+/** The {@link ZulipClient.getUsers} response (`GET /users`), as parsed. */
 export type GetUsersResponse = z.infer<typeof GetUsersResponseSchema>;
 
 /** `GET /users/me` returns the user's fields at the top level. */
@@ -36,6 +39,7 @@ export const GetOwnUserResponseSchema = successWith({
   is_admin: z.boolean().optional(),
   is_owner: z.boolean().optional(),
 });
+/** The {@link ZulipClient.getOwnUser} response (`GET /users/me`), as parsed. */
 export type GetOwnUserResponse = z.infer<typeof GetOwnUserResponseSchema>;
 
 /** `GET /users` parameters. */
@@ -76,9 +80,11 @@ export interface UpdatePresenceParams {
   readonly slim_presence?: boolean | undefined;
 }
 
+/** The zod schema of the {@link ZulipClient.updatePresence} response (`POST /users/me/presence`). */
 export const UpdatePresenceResponseSchema = successWith({
   presence_last_update_id: z.number().int().optional(),
   server_timestamp: z.number().optional(),
   presences: z.record(z.string(), z.unknown()).optional(),
 });
+/** The {@link ZulipClient.updatePresence} response (`POST /users/me/presence`), as parsed. */
 export type UpdatePresenceResponse = z.infer<typeof UpdatePresenceResponseSchema>;

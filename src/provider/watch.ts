@@ -1,0 +1,438 @@
+import type { DesiredState } from '../model/desired-state';
+import { isZulipCdkError } from '../model/errors';
+import { KIND_SPECS, RESOURCE_KINDS } from '../model/kinds';
+import type { ChangeAction, ResourceKind } from '../model/kinds';
+import type { LiveState } from '../model/live-state';
+import { plan as makePlan } from '../engine/plan';
+import type { Change, JsonValue } from '../engine/plan-format';
+import type { ZulipClient } from '../zulip/client';
+import { ORG_READ_REGISTER_PARAMS } from '../zulip/wire/register';
+import type { WireEvent } from '../zulip/wire/register';
+import { liveStateOfRegistration } from './read-live-state';
+
+/**
+ * The Zulip event types that announce a change to each kind (zerver/lib/event_types.py; the
+ * `type` of the events Zulip's actions send: zerver/actions/streams.py `do_change_stream_*`
+ * send `stream` `update`, zerver/actions/user_groups.py `user_group`, realm_linkifiers.py
+ * `realm_linkifiers`, and so on). A channel's permissions name groups, so channels also listen
+ * to `user_group` (a group renamed or deactivated by hand changes what a setting means).
+ */
+export const WATCH_EVENT_TYPES: Readonly<Record<ResourceKind, readonly string[]>> = {
+  channelFolder: ['channel_folder'],
+  userGroup: ['user_group'],
+  channel: ['stream', 'subscription', 'default_streams', 'user_group'],
+  linkifier: ['realm_linkifiers'],
+  playground: ['realm_playgrounds'],
+  savedSnippet: ['saved_snippets'],
+  user: ['realm_user'],
+  subscriptionSettings: ['subscription'],
+};
+
+/**
+ * The event types to register for: those of every kind the configuration declares objects of
+ * or prunes (a hand-made object of a pruned kind is drift too), sorted.
+ */
+export function watchEventTypes(desired: DesiredState): string[] {
+  const types = new Set<string>();
+  const prune = desired.organization.prune as Partial<Record<ResourceKind, boolean>>;
+  for (const kind of RESOURCE_KINDS) {
+    const list = (desired as unknown as Record<string, unknown[]>)[KIND_SPECS[kind].collection];
+    if ((list !== undefined && list.length > 0) || prune[kind] === true)
+      for (const t of WATCH_EVENT_TYPES[kind]) types.add(t);
+  }
+  return [...types].sort();
+}
+
+/**
+ * One difference between the configuration and the organization: one property of one object
+ * (or the object itself, for a missing or extra one), in the planner's terms.
+ */
+export interface Difference {
+  /** Stable identity: `<change id>` or `<change id>:<property>`. */
+  readonly key: string;
+  readonly kind: ResourceKind;
+  /** The planner's resource address, e.g. `channel["backend"]`. */
+  readonly address: string;
+  /** The construct path that declares the object; null for an undeclared object of a pruned kind. */
+  readonly path: string | null;
+  /** What `apply` would do to undo it. */
+  readonly action: ChangeAction;
+  /** The property, e.g. `permissions.canSendMessageGroup` or `members[bob@acme.example]`. */
+  readonly property?: string;
+  /** The value in the organization now, in natural-key terms (null: the object is missing). */
+  readonly live: JsonValue;
+  /** The value the configuration says (null: the object should not exist). */
+  readonly desired: JsonValue;
+  /** The live object's Zulip ID, when it exists. */
+  readonly liveId?: number;
+}
+
+/** Why the watcher compared the organization with the configuration. */
+export type WatchCause =
+  /** The first comparison, when the queue was registered. */
+  | 'start'
+  /** Zulip sent events about managed objects. */
+  | 'events'
+  /** A new queue after `BAD_EVENT_QUEUE_ID` (expired) or a lost connection: the gap is covered. */
+  | 'reregistered';
+
+/** What the watcher reports, in order. */
+export type WatchEvent =
+  | {
+      readonly type: 'watching';
+      readonly at: string;
+      readonly site: string;
+      readonly organization: string;
+      readonly eventTypes: readonly string[];
+      /** How many differences there were at the start (each also reported as `drift`). */
+      readonly differences: number;
+    }
+  | (Difference & {
+      readonly type: 'drift';
+      /** When the watcher saw it (ISO 8601). */
+      readonly at: string;
+      readonly cause: WatchCause;
+      /**
+       * The Zulip events that announced it (`type/op:property`), those about the same object
+       * when the events name one. Zulip's events do not say who made a change.
+       */
+      readonly events: readonly string[];
+    })
+  | {
+      /** A reported difference is gone: undone by hand, or applied. */
+      readonly type: 'resolved';
+      readonly at: string;
+      readonly key: string;
+      readonly kind: ResourceKind;
+      readonly address: string;
+      readonly path: string | null;
+      readonly property?: string;
+      readonly cause: WatchCause;
+    }
+  | {
+      /** The queue is gone (`BAD_EVENT_QUEUE_ID`) or the connection failed; what follows re-reads. */
+      readonly type: 'reconnecting';
+      readonly at: string;
+      readonly reason: 'queue-expired' | 'connection';
+      /** The error, secrets redacted. */
+      readonly message: string;
+      /** How long until the next attempt. */
+      readonly delayMs: number;
+    };
+
+/** Options of {@link watchDrift}. */
+export interface WatchOptions {
+  /** A client for the organization (an administrator's credentials, as for `plan`). */
+  readonly client: ZulipClient;
+  /** The configuration (what `zulip-cdk synth` writes). */
+  readonly desired: DesiredState;
+  /** Receives every report as it happens; awaited (backpressure). */
+  readonly onEvent: (event: WatchEvent) => void | Promise<void>;
+  /** Stops the watcher: it deletes its queue and resolves. */
+  readonly signal?: AbortSignal;
+  /**
+   * How long to wait after a batch of events before reading the organization, so the changes
+   * of one apply or one click are compared once. Default 150 ms.
+   */
+  readonly settleMs?: number;
+  /** Delays between attempts after a failed request: the first, doubled up to the last. Default 1 s to 30 s. */
+  readonly retryDelayMs?: { readonly min: number; readonly max: number };
+  /** Injectable for tests. */
+  readonly now?: () => Date;
+}
+
+function changeDifferences(c: Change): Difference[] {
+  const base = {
+    kind: c.kind,
+    address: c.address,
+    path: c.path,
+    action: c.action,
+    ...('liveId' in c && typeof c.liveId === 'number' ? { liveId: c.liveId } : {}),
+  };
+  switch (c.action) {
+    case 'update':
+      return c.properties.map((p) => ({
+        ...base,
+        key: `${c.id}:${p.property}`,
+        property: p.property,
+        live: p.before,
+        desired: p.after,
+      }));
+    case 'create':
+      return [{ ...base, key: c.id, live: null, desired: c.properties }];
+    case 'archive':
+    case 'deactivate':
+    case 'delete':
+      return c.reason === 'prune'
+        ? [{ ...base, key: c.id, live: c.before, desired: null }]
+        : [{ ...base, key: c.id, property: c.action, live: false, desired: true }];
+    case 'unarchive':
+    case 'reactivate':
+      return [
+        {
+          ...base,
+          key: c.id,
+          property: c.action === 'unarchive' ? 'archive' : 'deactivate',
+          live: true,
+          desired: false,
+        },
+      ];
+    case 'rename':
+      return [{ ...base, key: c.id, property: 'name', live: c.from, desired: c.to }];
+    case 'replace':
+      return [{ ...base, key: c.id, live: c.before, desired: c.after }];
+    case 'reorder':
+      return [
+        {
+          ...base,
+          key: c.id,
+          property: 'order',
+          live: c.before,
+          desired: c.after.map((x) => x.key),
+        },
+      ];
+    case 'membership': {
+      const out: Difference[] = [];
+      const one = (what: string, name: string, desired: boolean): void => {
+        const property = `${what}[${name}]`;
+        out.push({ ...base, key: `${c.id}:${property}`, property, live: !desired, desired });
+      };
+      for (const u of c.add) one(c.collection, u.email, true);
+      for (const u of c.remove) one(c.collection, u.email, false);
+      for (const g of c.addSubgroups) one('subgroups', g.name, true);
+      for (const g of c.removeSubgroups) one('subgroups', g.name, false);
+      return out;
+    }
+  }
+}
+
+/** Every difference a plan of `desired` against `live` shows, by key. */
+export function differences(desired: DesiredState, live: LiveState): Map<string, Difference> {
+  const out = new Map<string, Difference>();
+  for (const c of makePlan(desired, live).changes)
+    for (const d of changeDifferences(c)) out.set(d.key, d);
+  return out;
+}
+
+/** `type/op:property` of an event, for reports. */
+export function describeEvent(e: WireEvent): string {
+  const property = typeof e.property === 'string' ? `:${e.property}` : '';
+  return `${e.type}${e.op === undefined ? '' : `/${e.op}`}${property}`;
+}
+
+/** The IDs an event names of channels (`stream_id`, `stream_ids`, `streams`) or groups (`group_id`). */
+function eventIds(e: WireEvent): { channels: number[]; groups: number[] } {
+  const channels: number[] = [];
+  if (typeof e.stream_id === 'number') channels.push(e.stream_id);
+  if (Array.isArray(e.stream_ids)) channels.push(...(e.stream_ids as number[]));
+  if (Array.isArray(e.streams))
+    for (const s of e.streams as { stream_id?: unknown }[])
+      if (typeof s.stream_id === 'number') channels.push(s.stream_id);
+  const groups = typeof e.group_id === 'number' ? [e.group_id] : [];
+  return { channels, groups };
+}
+
+/**
+ * The events of a batch that are about the difference's object: for channels and groups, those
+ * naming its ID (or naming no channel or group); for other kinds, those of the kind's types.
+ */
+function eventsAbout(d: Difference, events: readonly WireEvent[]): string[] {
+  const types = WATCH_EVENT_TYPES[d.kind];
+  const id = d.kind === 'channel' || d.kind === 'userGroup' ? d.liveId : undefined;
+  return events
+    .filter((e) => {
+      if (!types.includes(e.type)) return false;
+      if (id === undefined) return true;
+      const ids = eventIds(e);
+      const named = d.kind === 'channel' ? ids.channels : ids.groups;
+      return named.length === 0 || named.includes(id);
+    })
+    .map(describeEvent);
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted === true) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Errors after which the same request may work again later (the server or network, not us). */
+function isTransient(e: unknown): boolean {
+  return (
+    isZulipCdkError(e, 'NETWORK_ERROR') ||
+    isZulipCdkError(e, 'SERVER_UNAVAILABLE') ||
+    isZulipCdkError(e, 'SERVER_ERROR') ||
+    isZulipCdkError(e, 'REQUEST_OUTCOME_UNKNOWN') ||
+    isZulipCdkError(e, 'RATE_LIMIT_HIT')
+  );
+}
+
+/**
+ * Watches the organization for changes to what the configuration manages and reports each
+ * difference as it appears (and when it goes away), until `signal` aborts.
+ *
+ * How: one `POST /register` for the managed event types (see {@link watchEventTypes}) that also
+ * returns the organization's state, so the first comparison and the queue start at the same
+ * point (Zulip's guarantee: no event is lost between the state and the queue); then `GET /events`
+ * long-polls with `last_event_id` (Zulip answers a heartbeat when idle). When events arrive, the
+ * watcher registers a new queue with a fresh state, deletes the old one and plans the
+ * configuration against it: every difference is reported with the planner's address and
+ * construct path. When the queue is gone (`BAD_EVENT_QUEUE_ID`: Zulip garbage-collects a queue
+ * after 10 minutes without a request) or the connection fails, it registers again and compares:
+ * what changed in the gap is reported (cause `reregistered`), so nothing is missed. Memory is
+ * bounded: it keeps the current differences and the queue ID, never the events.
+ *
+ * Never prints. Throws on errors that waiting does not fix (credentials, a configuration Zulip
+ * refuses).
+ *
+ * @example
+ * const controller = new AbortController();
+ * await watchDrift({
+ *   client: ZulipClient.fromEnvironment(),
+ *   desired: Testing.synth(org),
+ *   signal: controller.signal,
+ *   onEvent: (e) => { if (e.type === 'drift') console.log(e.address, e.property); },
+ * });
+ */
+export async function watchDrift(options: WatchOptions): Promise<void> {
+  const { client, desired, signal } = options;
+  const now = options.now ?? ((): Date => new Date());
+  const settleMs = options.settleMs ?? 150;
+  const retry = options.retryDelayMs ?? { min: 1000, max: 30_000 };
+  const eventTypes = watchEventTypes(desired);
+  let current = new Map<string, Difference>();
+  let queue: { id: string; lastEventId: number } | undefined;
+  let started = false;
+  let failures = 0;
+
+  const aborted = (): boolean => signal?.aborted === true;
+  // Deleting the queue ends a waiting long-poll at once (Zulip's ClientDescriptor.cleanup
+  // finishes the connected handler; zerver/tornado/event_queue.py).
+  const onAbort = (): void => {
+    if (queue !== undefined) void client.deleteEventQueue(queue.id).catch(() => undefined);
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  /** Registers a queue with the state, compares, reports; deletes the previous queue. */
+  async function snapshot(cause: WatchCause, events: readonly WireEvent[]): Promise<void> {
+    const reg = await client.register({ ...ORG_READ_REGISTER_PARAMS, event_types: eventTypes });
+    const previous = queue;
+    queue =
+      typeof reg.queue_id === 'string'
+        ? { id: reg.queue_id, lastEventId: reg.last_event_id ?? -1 }
+        : undefined;
+    if (previous !== undefined && previous.id !== queue?.id)
+      await client.deleteEventQueue(previous.id).catch(() => undefined);
+    if (queue === undefined)
+      throw new Error('POST /register returned no event queue (an unauthenticated client?)');
+    const live = await liveStateOfRegistration(client, reg);
+    const next = differences(desired, live);
+    const at = now().toISOString();
+    if (!started) {
+      started = true;
+      await options.onEvent({
+        type: 'watching',
+        at,
+        site: client.site,
+        organization: desired.organization.id,
+        eventTypes,
+        differences: next.size,
+      });
+    }
+    for (const [key, d] of next) {
+      const old = current.get(key);
+      if (old !== undefined && sameJson(old.live, d.live)) continue;
+      await options.onEvent({ type: 'drift', at, cause, events: eventsAbout(d, events), ...d });
+    }
+    for (const [key, d] of current)
+      if (!next.has(key))
+        await options.onEvent({
+          type: 'resolved',
+          at,
+          key,
+          kind: d.kind,
+          address: d.address,
+          path: d.path,
+          ...(d.property === undefined ? {} : { property: d.property }),
+          cause,
+        });
+    current = next;
+  }
+
+  async function backoff(reason: 'queue-expired' | 'connection', e: unknown): Promise<void> {
+    const delayMs =
+      reason === 'queue-expired' ? 0 : Math.min(retry.max, retry.min * 2 ** Math.min(failures, 16));
+    failures += 1;
+    await options.onEvent({
+      type: 'reconnecting',
+      at: now().toISOString(),
+      reason,
+      message: e instanceof Error ? e.message : String(e),
+      delayMs,
+    });
+    await sleep(delayMs, signal);
+  }
+
+  let cause: WatchCause = 'start';
+  try {
+    while (!aborted()) {
+      if (queue === undefined) {
+        try {
+          await snapshot(cause, []);
+          failures = 0;
+        } catch (e) {
+          if (!isTransient(e) || aborted()) throw e;
+          await backoff('connection', e);
+          continue;
+        }
+      }
+      const q = queue as unknown as { id: string; lastEventId: number };
+      let events: WireEvent[];
+      try {
+        const res = await client.getEvents({ queue_id: q.id, last_event_id: q.lastEventId });
+        failures = 0;
+        events = res.events;
+      } catch (e) {
+        if (aborted()) break;
+        if (isZulipCdkError(e, 'BAD_EVENT_QUEUE_ID')) {
+          queue = undefined;
+          cause = 'reregistered';
+          await backoff('queue-expired', e);
+          continue;
+        }
+        if (!isTransient(e)) throw e;
+        // The queue keeps the events while we are away (up to 10 minutes); if it expires
+        // meanwhile, BAD_EVENT_QUEUE_ID re-registers with a fresh state.
+        await backoff('connection', e);
+        continue;
+      }
+      if (aborted()) break;
+      for (const e of events) q.lastEventId = Math.max(q.lastEventId, e.id);
+      const changes = events.filter((e) => e.type !== 'heartbeat');
+      if (changes.length === 0) continue;
+      await sleep(settleMs, signal);
+      if (aborted()) break;
+      try {
+        await snapshot('events', changes);
+      } catch (e) {
+        if (!isTransient(e)) throw e;
+        // The old queue still holds the place; compare again once the server answers.
+        queue = undefined;
+        cause = 'reregistered';
+        await backoff('connection', e);
+      }
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    if (queue !== undefined) await client.deleteEventQueue(queue.id).catch(() => undefined);
+  }
+}

@@ -1,0 +1,292 @@
+/**
+ * The events the embedded server sends for each change zulip-cdk manages (what `zulip-cdk
+ * watch` listens to), ported from Zulip's zerver/tests/test_events.py, and the queue's
+ * lifetime (zerver/tornado/event_queue.py: idle queues are garbage-collected after 10 minutes;
+ * ClientDescriptor.cleanup finishes a waiting long-poll before a queue goes).
+ */
+import { QUEUE_IDLE_TIMEOUT_MS, startEmulator } from '../../src/emulator';
+import type { Emulator } from '../../src/emulator';
+import { clientFor, expectError, expectSuccess } from '../support/emulator-client';
+import type { TestClient } from '../support/emulator-client';
+
+let now = Date.now();
+let z: Emulator;
+let owner: TestClient;
+beforeEach(async () => {
+  now = Date.now();
+  z = await startEmulator({ rateLimit: false, heartbeatMs: 300, clock: { now: () => now } });
+  owner = clientFor(z, 'owner');
+});
+afterEach(() => z.close());
+
+const user = (local: string) => z.org.users.find((u) => u.email.startsWith(`${local}@`))!;
+const group = (name: string) => z.org.groups.find((g) => g.name === name)!;
+
+interface Ev {
+  id: number;
+  type: string;
+  op?: string;
+  [k: string]: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+async function register(c: TestClient, params: Record<string, unknown> = {}): Promise<string> {
+  const r = await c.post('/register', { fetch_event_types: ['realm'], ...params });
+  expectSuccess(r);
+  return r.body.queue_id as string;
+}
+
+/** The events of the queue since the last drain (acknowledging them). */
+function drainer(c: TestClient, queue: string): () => Promise<Ev[]> {
+  let last = -1;
+  return async () => {
+    const r = await c.get('/events', { queue_id: queue, last_event_id: last, dont_block: true });
+    expectSuccess(r);
+    const events = (r.body.events as Ev[]).filter((e) => e.id > last);
+    for (const e of events) last = Math.max(last, e.id);
+    return events;
+  };
+}
+
+describe('events of managed objects (test_events.py)', () => {
+  it('test_events.py test_rename_stream: a rename sends stream/update with property name, value and the old name', async () => {
+    const drain = drainer(owner, await register(owner, { event_types: ['stream'] }));
+    const design = z.org.channels.find((c) => c.name === 'design')!;
+    expectSuccess(await owner.patch(`/streams/${design.id}`, { new_name: 'design-2' }));
+    const [e] = await drain();
+    expect(e).toMatchObject({
+      type: 'stream',
+      op: 'update',
+      property: 'name',
+      value: 'design-2',
+      name: 'design',
+      stream_id: design.id,
+    });
+  });
+
+  it('test_events.py test_events_on_changing_private_stream_permission_settings (not granting metadata access): a group setting sends stream/update with the new value', async () => {
+    const drain = drainer(owner, await register(owner, { event_types: ['stream'] }));
+    const design = z.org.channels.find((c) => c.name === 'design')!;
+    const admins = group('role:administrators').id;
+    expectSuccess(
+      await owner.patch(`/streams/${design.id}`, { can_send_message_group: { new: admins } }),
+    );
+    const events = await drain();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'stream',
+      op: 'update',
+      property: 'can_send_message_group',
+      value: admins,
+      stream_id: design.id,
+    });
+  });
+
+  it('test_events.py test_subscribe_other_user_never_subscribed / test_remove_other_user_never_subscribed: another user subscribed or removed is peer_add / peer_remove', async () => {
+    // A channel dave is not subscribed to (test_subscribe_other_user_never_subscribed).
+    expectSuccess(
+      await owner.post('/users/me/subscriptions', { subscriptions: [{ name: 'peers' }] }),
+    );
+    const design = z.org.channels.find((c) => c.name === 'peers')!;
+    const drain = drainer(owner, await register(owner, { event_types: ['subscription'] }));
+    const dave = user('dave').id;
+    expectSuccess(
+      await owner.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'peers' }],
+        principals: [dave],
+      }),
+    );
+    expectSuccess(
+      await owner.delete('/users/me/subscriptions', {
+        subscriptions: ['peers'],
+        principals: [dave],
+      }),
+    );
+    const events = await drain();
+    expect(events.map((e) => `${e.type}/${e.op}`)).toEqual([
+      'subscription/peer_add',
+      'subscription/peer_remove',
+    ]);
+    for (const e of events) {
+      expect(e.stream_ids).toEqual([design.id]);
+      expect(e.user_ids).toEqual([dave]);
+    }
+  });
+
+  it('test_events.py test_user_group_events: name, description and setting updates, members and subgroups added and removed, one event each', async () => {
+    const drain = drainer(owner, await register(owner, { event_types: ['user_group'] }));
+    const design = group('design');
+    const moderators = group('role:moderators').id;
+    const bob = user('bob').id;
+    const steps: [string, () => Promise<unknown>][] = [
+      ['update', () => owner.patch(`/user_groups/${design.id}`, { name: 'design-team' })],
+      ['update', () => owner.patch(`/user_groups/${design.id}`, { description: 'The designers' })],
+      [
+        'update',
+        () =>
+          owner.patch(`/user_groups/${design.id}`, {
+            can_mention_group: { new: moderators },
+          }),
+      ],
+      ['add_members', () => owner.post(`/user_groups/${design.id}/members`, { add: [bob] })],
+      ['remove_members', () => owner.post(`/user_groups/${design.id}/members`, { delete: [bob] })],
+    ];
+    const events: Ev[] = [];
+    for (const [op, step] of steps) {
+      expectSuccess((await step()) as Parameters<typeof expectSuccess>[0]);
+      const got = await drain();
+      expect({ op, got: got.map((e) => `${e.type}/${e.op}`) }).toEqual({
+        op,
+        got: [`user_group/${op}`],
+      });
+      events.push(got[0]!);
+    }
+    expect(events[0]!.data).toEqual({ name: 'design-team' });
+    expect(events[1]!.data).toEqual({ description: 'The designers' });
+    expect(events[2]!.data).toEqual({ can_mention_group: moderators });
+    expect(events[3]).toMatchObject({ group_id: design.id, user_ids: [bob] });
+    expect(events[4]).toMatchObject({ group_id: design.id, user_ids: [bob] });
+  });
+
+  it('test_events.py test_realm_filter_events: add, update and remove each send one realm_linkifiers event with the whole list (clients with linkifier_url_template only)', async () => {
+    const q = await register(owner, {
+      event_types: ['realm_linkifiers'],
+      client_capabilities: { notification_settings_null: true, linkifier_url_template: true },
+    });
+    const old = drainer(owner, await register(owner, { event_types: ['realm_linkifiers'] }));
+    const drain = drainer(owner, q);
+    const added = await owner.post('/realm/filters', {
+      pattern: '#(?P<id>[123])x',
+      url_template: 'https://realm.com/my_realm_filter/{id}',
+    });
+    expectSuccess(added);
+    const id = added.body.id as number;
+    expectSuccess(
+      await owner.patch(`/realm/filters/${id}`, {
+        pattern: '#(?P<id>[0-9]+)x',
+        url_template: 'https://realm.com/my_realm_filter/{id}',
+      }),
+    );
+    expectSuccess(await owner.delete(`/realm/filters/${id}`));
+    const events = await drain();
+    expect(events.map((e) => e.type)).toEqual([
+      'realm_linkifiers',
+      'realm_linkifiers',
+      'realm_linkifiers',
+    ]);
+    expect(events[1]!.realm_linkifiers).toContainEqual(
+      expect.objectContaining({ id, pattern: '#(?P<id>[0-9]+)x' }),
+    );
+    expect(events[2]!.realm_linkifiers).not.toContainEqual(expect.objectContaining({ id }));
+    expect(await old()).toEqual([]);
+  });
+
+  it('test_events.py test_realm_playground_events: add and remove each send one realm_playgrounds event', async () => {
+    const drain = drainer(owner, await register(owner, { event_types: ['realm_playgrounds'] }));
+    const added = await owner.post('/realm/playgrounds', {
+      name: 'Python playground',
+      pygments_language: 'Python',
+      url_template: 'https://python.example.com{code}',
+    });
+    expectSuccess(added);
+    expectSuccess(await owner.delete(`/realm/playgrounds/${added.body.id as number}`));
+    const events = await drain();
+    expect(events.map((e) => e.type)).toEqual(['realm_playgrounds', 'realm_playgrounds']);
+    expect(events[0]!.realm_playgrounds).toContainEqual(
+      expect.objectContaining({ name: 'Python playground', pygments_language: 'Python' }),
+    );
+    expect(events[1]!.realm_playgrounds).not.toContainEqual(
+      expect.objectContaining({ name: 'Python playground' }),
+    );
+  });
+
+  it('test_events.py test_channel_folder_update_event: name, description and archiving send channel_folder/update with the changed fields', async () => {
+    const drain = drainer(owner, await register(owner, { event_types: ['channel_folder'] }));
+    const created = await owner.post('/channel_folders/create', {
+      name: 'Frontend',
+      description: 'Channels for frontend discussion',
+    });
+    expectSuccess(created);
+    const id = created.body.channel_folder_id as number;
+    await drain();
+    expectSuccess(await owner.patch(`/channel_folders/${id}`, { name: 'Web frontend' }));
+    expectSuccess(
+      await owner.patch(`/channel_folders/${id}`, {
+        description: 'Channels for **frontend** discussions',
+      }),
+    );
+    expectSuccess(await owner.patch(`/channel_folders/${id}`, { is_archived: true }));
+    const events = await drain();
+    expect(events.map((e): unknown[] => [e.op, e.channel_folder_id, e.data])).toEqual([
+      ['update', id, { name: 'Web frontend' }],
+      [
+        'update',
+        id,
+        {
+          description: 'Channels for **frontend** discussions',
+          rendered_description: '<p>Channels for <strong>frontend</strong> discussions</p>',
+        },
+      ],
+      ['update', id, { is_archived: true }],
+    ]);
+  });
+
+  it('test_events.py test_change_is_admin (do_test_change_role): a role change sends realm_user/update with the role', async () => {
+    const drain = drainer(owner, await register(owner, { event_types: ['realm_user'] }));
+    const carol = user('carol').id;
+    expectSuccess(await owner.patch(`/users/${carol}`, { role: 200 }));
+    const events = await drain();
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'realm_user',
+        op: 'update',
+        person: { user_id: carol, role: 200 },
+      }),
+    );
+  });
+});
+
+describe('queue lifetime (zerver/tornado/event_queue.py)', () => {
+  it('garbage collection: a queue idle for 10 minutes is gone (BAD_EVENT_QUEUE_ID); one used within them is kept', async () => {
+    const idle = await register(owner);
+    const used = await register(owner);
+    now += QUEUE_IDLE_TIMEOUT_MS - 1000;
+    expectSuccess(
+      await owner.get('/events', { queue_id: used, last_event_id: -1, dont_block: true }),
+    );
+    now += 2000;
+    expectError(
+      await owner.get('/events', { queue_id: idle, last_event_id: -1, dont_block: true }),
+      `Bad event queue ID: ${idle}`,
+      'BAD_EVENT_QUEUE_ID',
+    );
+    expectSuccess(
+      await owner.get('/events', { queue_id: used, last_event_id: -1, dont_block: true }),
+    );
+  });
+
+  it('Emulator.expireEventQueues: a waiting long-poll is answered (ClientDescriptor.cleanup), then the queue is BAD_EVENT_QUEUE_ID', async () => {
+    const q = await register(owner);
+    const waiting = owner.get('/events', { queue_id: q, last_event_id: -1 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(z.expireEventQueues()).toBe(1);
+    const answered = await waiting;
+    expectSuccess(answered);
+    expect(answered.body.events).toEqual([]);
+    expect(z.eventQueueCount).toBe(0);
+    expectError(
+      await owner.get('/events', { queue_id: q, last_event_id: -1, dont_block: true }),
+      `Bad event queue ID: ${q}`,
+      'BAD_EVENT_QUEUE_ID',
+    );
+  });
+
+  it('cleanup_event_queue (DELETE /events) finishes a waiting long-poll at once', async () => {
+    const q = await register(owner);
+    const waiting = owner.get('/events', { queue_id: q, last_event_id: -1 });
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    expectSuccess(await owner.delete('/events', { queue_id: q }));
+    expectSuccess(await waiting);
+    expect(Date.now() - t0).toBeLessThan(250); // before the 300 ms heartbeat
+  });
+});
