@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DesiredState } from '../model/desired-state';
+import type { GuardOverrides } from '../engine';
 import { ZulipCdkError } from '../model/errors';
 import { LiveStateSchema } from '../model/live-state';
 import type { LiveState } from '../model/live-state';
@@ -249,4 +250,59 @@ export async function connect(values: ParsedOptions, io: CliIo): Promise<Connect
     env: io.env,
   });
   return { client, embedded: false, close: () => client.close() };
+}
+
+/** Shared by `plan` and `apply`: per-run overrides of the organization's guards. */
+export const GUARD_OPTIONS = {
+  'max-removals': { type: 'string' },
+  'max-members-removed': { type: 'string' },
+  'max-members-removed-percent': { type: 'string' },
+  'min-members-for-percent': { type: 'string' },
+  'min-owners': { type: 'string' },
+  'min-administrators': { type: 'string' },
+  'min-administrators-percent': { type: 'string' },
+  'allow-privileged': { type: 'boolean' },
+} as const;
+
+/** The usage lines of {@link GUARD_OPTIONS}. */
+export const GUARD_USAGE = `  --max-removals N      the most objects archived, deactivated or deleted (organization.maxRemovals)
+  --max-members-removed N
+                       the most members or subscribers removed from one group or channel
+  --max-members-removed-percent P
+                       the most removed from one group or channel, in % of its members (default 25)
+  --min-members-for-percent N
+                       the percentage applies from this many members (default 4)
+  --min-owners N       the fewest owners the plan may leave (default 1)
+  --min-administrators N
+                       the fewest administrators, owners included, the plan may leave (default 1)
+  --min-administrators-percent P
+                       the fewest administrators left, in % of today's (default 50)
+  --allow-privileged   allow changes that give someone an administrator-level ability`;
+
+/**
+ * The guards given as flags (they override the organization's `guards` for this run), or
+ * undefined when none is.
+ */
+export function guardOverrides(values: ParsedOptions): GuardOverrides | undefined {
+  const out: Record<string, number | boolean> = {};
+  const whole = (flag: string, key: string, max?: number): void => {
+    const v = values[flag];
+    if (typeof v !== 'string') return;
+    const n = Number(v);
+    const ok = v.trim() !== '' && Number.isFinite(n) && n >= 0 && (max === undefined || n <= max);
+    if (!ok || (max === undefined && !Number.isInteger(n)))
+      throw new UsageError(
+        `--${flag} must be ${max === undefined ? 'a whole number' : `a number from 0 to ${max}`}, got '${v}'`,
+      );
+    out[key] = n;
+  };
+  whole('max-removals', 'maxRemovals');
+  whole('max-members-removed', 'maxMembersRemoved');
+  whole('max-members-removed-percent', 'maxMembersRemovedPercent', 100);
+  whole('min-members-for-percent', 'minMembersForPercent');
+  whole('min-owners', 'minOwners');
+  whole('min-administrators', 'minAdministrators');
+  whole('min-administrators-percent', 'minAdministratorsPercent', 100);
+  if (values['allow-privileged'] === true) out.allowPrivileged = true;
+  return Object.keys(out).length > 0 ? (out as GuardOverrides) : undefined;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MEMBERSHIP_MODES, RESOURCE_KINDS } from '../model/kinds';
-import { DesiredStateSchema } from '../model/desired-state';
+import { DesiredStateSchema, GuardsSchema } from '../model/desired-state';
 import { WireGroupSettingValueSchema } from '../model/live-state';
 
 /**
@@ -263,7 +263,12 @@ export const WarningSchema = z.strictObject({
 });
 export type PlanWarning = z.infer<typeof WarningSchema>;
 
-/** Findings block apply unless `--force`. */
+/**
+ * Findings block apply unless `--force`; `PRIVILEGED_CHANGE` (a change that gives someone an
+ * administrator-level ability) needs `--allow-privileged` instead. The guards on the blast
+ * radius (src/engine/guards.ts) make `TOO_MANY_MEMBERS_REMOVED`, `NO_OWNER`, `TOO_FEW_OWNERS`,
+ * `TOO_FEW_ADMINISTRATORS` and `PRIVILEGED_CHANGE`.
+ */
 export const FINDING_CODES = [
   'PROTECTED',
   'TOO_MANY_REMOVALS',
@@ -271,6 +276,10 @@ export const FINDING_CODES = [
   'SELF_CHANNEL_ACCESS_LOSS',
   'NO_OWNER',
   'ADMIN_REMOVED',
+  'TOO_MANY_MEMBERS_REMOVED',
+  'TOO_FEW_OWNERS',
+  'TOO_FEW_ADMINISTRATORS',
+  'PRIVILEGED_CHANGE',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
@@ -278,8 +287,18 @@ export const FindingSchema = z.strictObject({
   code: z.enum(FINDING_CODES),
   message: z.string(),
   address: z.string().optional(),
+  path: z
+    .string()
+    .optional()
+    .describe('The construct path of the object the finding is about, when it is declared.'),
 });
 export type SafetyFinding = z.infer<typeof FindingSchema>;
+
+/** A run's overrides of the organization's guards (`plan`/`apply` flags). */
+export const GuardOverridesSchema = GuardsSchema.extend({
+  /** `--max-removals`: overrides `organization.maxRemovals`. */
+  maxRemovals: z.number().int().nonnegative().optional(),
+});
 
 export const PlanSummarySchema = z.strictObject({
   create: z.number().int(),
@@ -320,6 +339,9 @@ export const PlanSchema = z.strictObject({
   account: z.strictObject({ userId: z.number().int(), email: z.string() }),
   /** The `--target` addresses the plan was limited to, if any. */
   targets: z.array(z.string()).optional(),
+  guards: GuardOverridesSchema.optional().describe(
+    "The guards this run set with flags (`--max-members-removed`, `--allow-privileged`...), over the organization's `guards`; apply checks the plan with them too. Absent when no flag was given.",
+  ),
   summary: PlanSummarySchema,
   changes: z.array(ChangeSchema),
   warnings: z.array(WarningSchema),

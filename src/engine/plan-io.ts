@@ -17,6 +17,8 @@ export function planDigest(plan: Omit<Plan, 'digest'> | Plan): string {
     site: plan.server.site,
     account: plan.account,
     targets: plan.targets ?? null,
+    // Only when a run set guards of its own, so other plans keep their digest.
+    guards: plan.guards,
     summary: plan.summary,
     changes: plan.changes,
     findings: plan.findings,

@@ -5,6 +5,8 @@ import { checkFeatures } from './feature-check';
 import type { Plan } from './plan-format';
 import { PLAN_FORMAT_VERSION } from './plan-format';
 import { finishPlan } from './plan-finish';
+import { effectiveGuards } from './guards';
+import type { GuardOverrides } from './guards';
 import { liveStateDigest, planDigest } from './plan-io';
 import { Planner } from './plan/planner';
 
@@ -19,6 +21,8 @@ export interface PlanOptions {
   readonly targets?: readonly string[];
   /** Recorded as `createdAt`; left out by default so plans are deterministic. */
   readonly createdAt?: string;
+  /** This run's overrides of the organization's guards (CLI flags); recorded as `guards`. */
+  readonly guards?: GuardOverrides;
 }
 
 /**
@@ -42,7 +46,8 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     idx: planner.idx,
     live,
     ...(options.targets ? { targets: options.targets } : {}),
-    maxRemovals: desired.organization.maxRemovals ?? 10,
+    desired,
+    guards: effectiveGuards(desired, options.guards),
   });
   const made: Omit<Plan, 'digest'> = {
     formatVersion: PLAN_FORMAT_VERSION,
@@ -57,6 +62,9 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     },
     account: { userId: live.me.userId, email: live.me.email },
     ...(options.targets ? { targets: [...options.targets] } : {}),
+    ...(options.guards && Object.keys(options.guards).length > 0
+      ? { guards: { ...options.guards } }
+      : {}),
     summary,
     changes,
     warnings,

@@ -41,7 +41,10 @@ export interface Reconciled {
 
 /** Plans again from `saved.desired` against `live` and decides each saved change. */
 export function reconcile(saved: Plan, live: LiveState): Reconciled {
-  const replan = makePlan(saved.desired, live, saved.targets ? { targets: saved.targets } : {});
+  const replan = makePlan(saved.desired, live, {
+    ...(saved.targets ? { targets: saved.targets } : {}),
+    ...(saved.guards ? { guards: saved.guards } : {}),
+  });
   const unchanged = liveStateDigest(live) === saved.liveDigest;
   const now = new Map(replan.changes.map((c) => [c.id, c]));
   if (unchanged) checkUnchanged(saved, replan, now);

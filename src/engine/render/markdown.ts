@@ -4,7 +4,7 @@ import type { Change, Plan } from '../plan-format';
 import { planDigest } from '../plan-io';
 import { VERBS, digestLine, planSummaryLine, riskyChanges, sideEffects } from './describe';
 import type { ChangeReason } from './describe';
-import { changeLines } from './text';
+import { changeLines, findingFlags } from './text';
 
 /** Options of {@link renderMarkdown}. */
 export interface MarkdownRenderOptions {
@@ -99,9 +99,17 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
   out.push(`**${planSummaryLine(plan)}**`, '');
   if (plan.findings.length > 0) {
     out.push(`#### :no_entry: Safety findings (${plan.findings.length})`, '');
-    out.push('Apply refuses this plan unless it is run with `--force`:', '');
+    out.push(
+      `Apply refuses this plan unless it is run with ${findingFlags(plan)
+        .split(/(--[a-z-]+)/)
+        .map((part) => (part.startsWith('--') ? `\`${part}\`` : part))
+        .join('')}:`,
+      '',
+    );
     for (const f of plan.findings)
-      out.push(`- **${f.code}**${f.address ? ` \`${f.address}\`` : ''}: ${escapeMd(f.message)}`);
+      out.push(
+        `- **${f.code}**${f.address ? ` \`${f.address}\`` : ''}: ${escapeMd(f.message)}${f.path ? ` (\`${f.path}\`)` : ''}`,
+      );
     out.push('');
   }
   const risky = riskyChanges(plan);

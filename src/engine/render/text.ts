@@ -85,12 +85,12 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
     lines.push(
       paint(
         'red',
-        `Safety findings (${plan.findings.length}; apply refuses them without --force):`,
+        `Safety findings (${plan.findings.length}; apply refuses them without ${findingFlags(plan)}):`,
       ),
     );
     for (const f of plan.findings)
       lines.push(
-        `  ${paint('red', '✗')} ${f.address ? `${f.address}: ` : ''}${f.message} [${f.code}]`,
+        `  ${paint('red', '✗')} ${f.address ? `${f.address}: ` : ''}${f.message} [${f.code}]${f.path ? paint('dim', `  (${f.path})`) : ''}`,
       );
     lines.push('');
   }
@@ -115,6 +115,14 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
   lines.push(paint('bold', planSummaryLine(plan)));
   lines.push(digestLine(planDigest(plan)));
   return lines.join('\n') + '\n';
+}
+
+/** The flags apply needs for the plan's findings: `--force`, `--allow-privileged`, or both. */
+export function findingFlags(plan: Pick<Plan, 'findings'>): string {
+  const privileged = plan.findings.filter((f) => f.code === 'PRIVILEGED_CHANGE').length;
+  if (privileged === 0) return '--force';
+  if (privileged === plan.findings.length) return '--allow-privileged';
+  return '--force, and privileged changes without --allow-privileged';
 }
 
 /** The lines of one change, as {@link renderText} shows them (also used by the Markdown diff). */
