@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { emptyDesiredState } from '../model/desired-state';
 import type { DesiredState } from '../model/desired-state';
 import type { GuardOverrides } from '../engine';
 import { ZulipCdkError } from '../model/errors';
@@ -125,6 +126,37 @@ function desiredFilesIn(dir: string): string[] {
   return out;
 }
 
+/** The desired states in a synth output directory, or one desired-state file. */
+export function readDesiredPath(p: string, flag: string): DesiredState[] {
+  if (!existsSync(p)) throw new UsageError(`${flag}: ${p} does not exist`);
+  if (statSync(p).isDirectory()) {
+    const files = desiredFilesIn(p);
+    if (files.length === 0) throw new UsageError(`${flag}: no *.zulip.json in ${p}`);
+    return files.map(readDesiredStateFile);
+  }
+  return [readDesiredStateFile(p)];
+}
+
+/**
+ * `--base FILE|DIR`: the desired state of the base branch for the organization being planned,
+ * or an empty one (nothing declared) when the base branch does not declare it yet.
+ */
+export function loadBase(
+  values: ParsedOptions,
+  io: CliIo,
+  orgId: string,
+): DesiredState | undefined {
+  const base = str(values, 'base');
+  if (base === undefined) return undefined;
+  const states = readDesiredPath(path.resolve(io.cwd, base), '--base');
+  const found = states.find((s) => s.organization.id === orgId);
+  if (found) return found;
+  io.stderr.write(
+    `--base: the base branch does not declare the organization '${orgId}': every difference is counted as this change's.\n`,
+  );
+  return emptyDesiredState(orgId);
+}
+
 /**
  * What the app must not see (`runApp` drops variables containing any of it): the API key and
  * the path of every zuliprc this command could read, `--zuliprc` first. The app never gets
@@ -169,16 +201,7 @@ async function runAppCommand(
  */
 export async function loadDesiredStates(values: ParsedOptions, io: CliIo): Promise<DesiredState[]> {
   const desired = str(values, 'desired');
-  if (desired !== undefined) {
-    const p = path.resolve(io.cwd, desired);
-    if (!existsSync(p)) throw new UsageError(`--desired: ${p} does not exist`);
-    if (statSync(p).isDirectory()) {
-      const files = desiredFilesIn(p);
-      if (files.length === 0) throw new UsageError(`--desired: no *.zulip.json in ${p}`);
-      return files.map(readDesiredStateFile);
-    }
-    return [readDesiredStateFile(p)];
-  }
+  if (desired !== undefined) return readDesiredPath(path.resolve(io.cwd, desired), '--desired');
   let app = str(values, 'app');
   if (app === undefined)
     for (const name of ['zulip-cdk.json', 'cdktf.json']) {
@@ -304,5 +327,5 @@ export function guardOverrides(values: ParsedOptions): GuardOverrides | undefine
   whole('min-administrators', 'minAdministrators');
   whole('min-administrators-percent', 'minAdministratorsPercent', 100);
   if (values['allow-privileged'] === true) out.allowPrivileged = true;
-  return Object.keys(out).length > 0 ? (out as GuardOverrides) : undefined;
+  return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -166,7 +166,10 @@ function moments(changes: readonly Change[], idx: LiveIndex): { before: Moment; 
     if (r !== undefined && c.action === 'update' && c.liveId !== null && roles.has(c.liveId))
       rolesAfter.set(c.liveId, r);
     if (c.action === 'membership' && c.kind === 'userGroup') {
-      const g = groupsAfter.get(c.key) ?? { users: new Set<number>(), subgroups: new Set<string>() };
+      const g = groupsAfter.get(c.key) ?? {
+        users: new Set<number>(),
+        subgroups: new Set<string>(),
+      };
       for (const u of c.add) g.users.add(u.id);
       for (const u of c.remove) g.users.delete(u.id);
       for (const s of c.addSubgroups) g.subgroups.add(s.name);
@@ -174,7 +177,10 @@ function moments(changes: readonly Change[], idx: LiveIndex): { before: Moment; 
       groupsAfter.set(c.key, g);
     }
   }
-  return { before: new Moment(idx, roles, groups), after: new Moment(idx, rolesAfter, groupsAfter) };
+  return {
+    before: new Moment(idx, roles, groups),
+    after: new Moment(idx, rolesAfter, groupsAfter),
+  };
 }
 
 /** `permissions.canManageGroup` → `can_manage_group`, for the properties of a create. */
@@ -362,7 +368,7 @@ function privilegedFindings(
         out.push(
           finding(
             'PRIVILEGED_CHANGE',
-            `${c.key} would become an organization ${String(role?.after)} (is ${String(role?.before)}); ${PRIVILEGED_HINT}`,
+            `${c.key} would become an organization ${JSON.stringify(role?.after ?? null).replace(/"/g, '')} (is ${JSON.stringify(role?.before ?? null).replace(/"/g, '')}); ${PRIVILEGED_HINT}`,
             c,
           ),
         );

@@ -270,6 +270,7 @@ function safetyFindings(
           ? `the applying account (${live.me.email}) would lose its ${roleText(role.before)} rights; apply could not finish or undo this`
           : `${c.key} would stop being an organization ${roleText(role.before)} (becomes ${role.after})`,
         address: c.address,
+        ...(c.path !== null ? { path: c.path } : {}),
       });
     }
   }

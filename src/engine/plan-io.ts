@@ -2,6 +2,7 @@ import { ZulipCdkError } from '../model/errors';
 import type { LiveState } from '../model/live-state';
 import { desiredStateDigest, sha256Json } from './digest';
 import { summarise } from './plan-finish';
+import { stripOrigins } from './origins';
 import { LEFT_OUT_WARNING_CODES, PLAN_FORMAT_VERSION, PlanSchema } from './plan-format';
 import type { Plan } from './plan-format';
 
@@ -20,7 +21,9 @@ export function planDigest(plan: Omit<Plan, 'digest'> | Plan): string {
     // Only when a run set guards of its own, so other plans keep their digest.
     guards: plan.guards,
     summary: plan.summary,
-    changes: plan.changes,
+    // Origins (`--base`) say where a change comes from, not what it does: a plan made with and
+    // without `--base` has one digest, which apply on the merged branch can be pinned to.
+    changes: plan.changes.map(stripOrigins),
     findings: plan.findings,
   });
 }

@@ -285,13 +285,12 @@ export async function applyPlan(
   }
   // Safety findings and destructive changes as they are now, not as the file says; with this
   // run's guards when it gives any.
-  const findings =
-    overridesGuards
-      ? makePlan(plan.desired, live, {
-          ...(plan.targets ? { targets: plan.targets } : {}),
-          guards: { ...plan.guards, ...options.guards },
-        }).findings
-      : replan.findings;
+  const findings = overridesGuards
+    ? makePlan(plan.desired, live, {
+        ...(plan.targets ? { targets: plan.targets } : {}),
+        guards: { ...plan.guards, ...options.guards },
+      }).findings
+    : replan.findings;
   checkApplicable({ ...plan, changes: toRun, findings }, target.site, options);
 
   const ctx = new ApplyContext(live, toRun);
