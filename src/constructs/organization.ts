@@ -38,9 +38,11 @@ export interface PruneOptions {
  * `--min-owners`, `--min-administrators`, `--min-administrators-percent`, `--allow-privileged`).
  *
  * @example
+ * const app = new App();
  * new Organization(app, 'acme', {
  *   guards: { maxMembersRemoved: 20, maxMembersRemovedPercent: 10, minOwners: 2 },
  * });
+ * app.synth();
  */
 export interface GuardProps {
   /**
