@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { emptyDesiredState } from '../model/desired-state';
 import type { DesiredState } from '../model/desired-state';
+import type { GuardOverrides } from '../engine';
 import { ZulipCdkError } from '../model/errors';
 import { LiveStateSchema } from '../model/live-state';
 import type { LiveState } from '../model/live-state';
@@ -124,6 +126,37 @@ function desiredFilesIn(dir: string): string[] {
   return out;
 }
 
+/** The desired states in a synth output directory, or one desired-state file. */
+export function readDesiredPath(p: string, flag: string): DesiredState[] {
+  if (!existsSync(p)) throw new UsageError(`${flag}: ${p} does not exist`);
+  if (statSync(p).isDirectory()) {
+    const files = desiredFilesIn(p);
+    if (files.length === 0) throw new UsageError(`${flag}: no *.zulip.json in ${p}`);
+    return files.map(readDesiredStateFile);
+  }
+  return [readDesiredStateFile(p)];
+}
+
+/**
+ * `--base FILE|DIR`: the desired state of the base branch for the organization being planned,
+ * or an empty one (nothing declared) when the base branch does not declare it yet.
+ */
+export function loadBase(
+  values: ParsedOptions,
+  io: CliIo,
+  orgId: string,
+): DesiredState | undefined {
+  const base = str(values, 'base');
+  if (base === undefined) return undefined;
+  const states = readDesiredPath(path.resolve(io.cwd, base), '--base');
+  const found = states.find((s) => s.organization.id === orgId);
+  if (found) return found;
+  io.stderr.write(
+    `--base: the base branch does not declare the organization '${orgId}': every difference is counted as this change's.\n`,
+  );
+  return emptyDesiredState(orgId);
+}
+
 /**
  * What the app must not see (`runApp` drops variables containing any of it): the API key and
  * the path of every zuliprc this command could read, `--zuliprc` first. The app never gets
@@ -168,16 +201,7 @@ async function runAppCommand(
  */
 export async function loadDesiredStates(values: ParsedOptions, io: CliIo): Promise<DesiredState[]> {
   const desired = str(values, 'desired');
-  if (desired !== undefined) {
-    const p = path.resolve(io.cwd, desired);
-    if (!existsSync(p)) throw new UsageError(`--desired: ${p} does not exist`);
-    if (statSync(p).isDirectory()) {
-      const files = desiredFilesIn(p);
-      if (files.length === 0) throw new UsageError(`--desired: no *.zulip.json in ${p}`);
-      return files.map(readDesiredStateFile);
-    }
-    return [readDesiredStateFile(p)];
-  }
+  if (desired !== undefined) return readDesiredPath(path.resolve(io.cwd, desired), '--desired');
   let app = str(values, 'app');
   if (app === undefined)
     for (const name of ['zulip-cdk.json', 'cdktf.json']) {
@@ -249,4 +273,59 @@ export async function connect(values: ParsedOptions, io: CliIo): Promise<Connect
     env: io.env,
   });
   return { client, embedded: false, close: () => client.close() };
+}
+
+/** Shared by `plan` and `apply`: per-run overrides of the organization's guards. */
+export const GUARD_OPTIONS = {
+  'max-removals': { type: 'string' },
+  'max-members-removed': { type: 'string' },
+  'max-members-removed-percent': { type: 'string' },
+  'min-members-for-percent': { type: 'string' },
+  'min-owners': { type: 'string' },
+  'min-administrators': { type: 'string' },
+  'min-administrators-percent': { type: 'string' },
+  'allow-privileged': { type: 'boolean' },
+} as const;
+
+/** The usage lines of {@link GUARD_OPTIONS}. */
+export const GUARD_USAGE = `  --max-removals N      the most objects archived, deactivated or deleted (organization.maxRemovals)
+  --max-members-removed N
+                       the most members or subscribers removed from one group or channel
+  --max-members-removed-percent P
+                       the most removed from one group or channel, in % of its members (default 25)
+  --min-members-for-percent N
+                       the percentage applies from this many members (default 4)
+  --min-owners N       the fewest owners the plan may leave (default 1)
+  --min-administrators N
+                       the fewest administrators, owners included, the plan may leave (default 1)
+  --min-administrators-percent P
+                       the fewest administrators left, in % of today's (default 50)
+  --allow-privileged   allow changes that give someone an administrator-level ability`;
+
+/**
+ * The guards given as flags (they override the organization's `guards` for this run), or
+ * undefined when none is.
+ */
+export function guardOverrides(values: ParsedOptions): GuardOverrides | undefined {
+  const out: Record<string, number | boolean> = {};
+  const whole = (flag: string, key: string, max?: number): void => {
+    const v = values[flag];
+    if (typeof v !== 'string') return;
+    const n = Number(v);
+    const ok = v.trim() !== '' && Number.isFinite(n) && n >= 0 && (max === undefined || n <= max);
+    if (!ok || (max === undefined && !Number.isInteger(n)))
+      throw new UsageError(
+        `--${flag} must be ${max === undefined ? 'a whole number' : `a number from 0 to ${max}`}, got '${v}'`,
+      );
+    out[key] = n;
+  };
+  whole('max-removals', 'maxRemovals');
+  whole('max-members-removed', 'maxMembersRemoved');
+  whole('max-members-removed-percent', 'maxMembersRemovedPercent', 100);
+  whole('min-members-for-percent', 'minMembersForPercent');
+  whole('min-owners', 'minOwners');
+  whole('min-administrators', 'minAdministrators');
+  whole('min-administrators-percent', 'minAdministratorsPercent', 100);
+  if (values['allow-privileged'] === true) out.allowPrivileged = true;
+  return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -1,7 +1,8 @@
 import { Construct } from 'constructs';
 import type { IConstruct } from 'constructs';
 import { z } from 'zod';
-import type { Prune } from '../model/desired-state';
+import { GuardsSchema } from '../model/desired-state';
+import type { Guards, Prune } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
 import { PRUNABLE_KINDS } from '../model/kinds';
 import { registerCdktfSynthesis } from './cdktf';
@@ -29,6 +30,66 @@ export interface PruneOptions {
   readonly savedSnippet?: boolean;
 }
 
+/**
+ * Guards on the blast radius of a plan. A plan that goes beyond one has a safety finding (with
+ * the construct path of what it is about), and `apply` refuses it (exit 4): `--force` lets the
+ * numeric guards through, `--allow-privileged` the privileged changes. `plan` and `apply` take
+ * flags that override each for one run (`--max-members-removed`, `--max-members-removed-percent`,
+ * `--min-owners`, `--min-administrators`, `--min-administrators-percent`, `--allow-privileged`).
+ *
+ * @example
+ * const app = new App();
+ * new Organization(app, 'acme', {
+ *   guards: { maxMembersRemoved: 20, maxMembersRemovedPercent: 10, minOwners: 2 },
+ * });
+ * app.synth();
+ */
+export interface GuardProps {
+  /**
+   * The most members (users and subgroups) or subscribers a plan may remove from one group or
+   * channel.
+   * @default - no limit by count (the percentage still applies)
+   */
+  readonly maxMembersRemoved?: number;
+  /**
+   * The most a plan may remove from one group or channel, in percent of its members or
+   * subscribers now; only for those with at least {@link GuardProps.minMembersForPercent}.
+   * @default 25
+   */
+  readonly maxMembersRemovedPercent?: number;
+  /**
+   * Groups and channels with fewer members than this are not held to
+   * {@link GuardProps.maxMembersRemovedPercent}.
+   * @default 4
+   */
+  readonly minMembersForPercent?: number;
+  /**
+   * The fewest owners (active people, not bots) a plan may leave the organization with. A plan
+   * that does not lower the number of owners is never flagged.
+   * @default 1
+   */
+  readonly minOwners?: number;
+  /**
+   * The fewest administrators (owners included) a plan may leave.
+   * @default 1
+   */
+  readonly minAdministrators?: number;
+  /**
+   * A plan may not leave fewer administrators (owners included) than this percentage of
+   * today's.
+   * @default 50
+   */
+  readonly minAdministratorsPercent?: number;
+  /**
+   * Let privileged changes through without `--allow-privileged`: a role of administrator or
+   * owner, a group setting of administrator level (`canAdministerChannelGroup`,
+   * `canManageGroup`, `canAddMembersGroup`) that lets more people through, or members added to
+   * a group that holds one (organization administrators gaining it do not count).
+   * @default false
+   */
+  readonly allowPrivileged?: boolean;
+}
+
 /** Options of an {@link Organization}. */
 export interface OrganizationProps {
   /**
@@ -41,6 +102,12 @@ export interface OrganizationProps {
    * @default 10
    */
   readonly maxRemovals?: number;
+  /**
+   * Guards on the blast radius of a plan: members removed from one group or channel, owners
+   * and administrators left, privileged changes.
+   * @default - the defaults of each {@link GuardProps} field
+   */
+  readonly guards?: GuardProps;
 }
 
 const PropsSchema = z.strictObject({
@@ -53,6 +120,7 @@ const PropsSchema = z.strictObject({
     )
     .optional(),
   maxRemovals: z.number().int().nonnegative().optional(),
+  guards: GuardsSchema.optional(),
 });
 
 /**
@@ -91,6 +159,8 @@ export class Organization extends Construct {
   public readonly prune: Prune;
   /** The removal threshold, when set. */
   public readonly maxRemovals: number | undefined;
+  /** The guards on the blast radius, as declared (unset fields take their defaults). */
+  public readonly guards: Guards | undefined;
   private sequence = 0;
   private cache: { version: number; resources: ZulipResource[] } | undefined;
 
@@ -114,6 +184,7 @@ export class Organization extends Construct {
       if (v !== undefined) this.prune[k] = v;
     }
     this.maxRemovals = props.maxRemovals;
+    this.guards = props.guards === undefined ? undefined : { ...props.guards };
     this.node.addValidation({
       validate: () => {
         const problems = checked.ok ? [] : [...checked.problems];

@@ -25,6 +25,7 @@ export function buildDesiredState(org: Organization): DesiredState {
       path: org.node.path,
       prune: { ...org.prune },
       ...(org.maxRemovals !== undefined && { maxRemovals: org.maxRemovals }),
+      ...(org.guards !== undefined && { guards: org.guards }),
     },
     ...Object.fromEntries(RESOURCE_KINDS.map((k) => [KIND_SPECS[k].collection, []])),
   } as DesiredState;

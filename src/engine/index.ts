@@ -12,6 +12,10 @@ export {
 } from './change-tags';
 export type { ChangeContext } from './change-tags';
 export type { PlanOptions } from './plan';
+export { DEFAULT_GUARDS, effectiveGuards, guardFindings } from './guards';
+export { ORIGIN_SECTIONS, changesByOrigin, stripOrigins } from './origins';
+export type { ChangesByOrigin } from './origins';
+export type { EffectiveGuards, GuardOverrides } from './guards';
 export { checkFeatures, findUnsupportedFeatures } from './feature-check';
 export type { FeatureProblem } from './feature-check';
 export { canonicalJson, sha256Json, desiredStateDigest } from './digest';

@@ -2,7 +2,10 @@ import { parseResourceAddress } from '../model/address';
 import { KIND_SPECS, ROLES } from '../model/kinds';
 import type { ResourceKind, RoleName } from '../model/kinds';
 import type { LiveChannel, LiveState, LiveUserGroup } from '../model/live-state';
+import type { DesiredState } from '../model/desired-state';
 import { changeTags } from './change-tags';
+import { guardFindings } from './guards';
+import type { EffectiveGuards } from './guards';
 import { sha256Json } from './digest';
 import type { LiveIndex } from './live-index';
 import type { Change, ChangeAction, PlanSummary, PlanWarning, SafetyFinding } from './plan-format';
@@ -244,6 +247,7 @@ function safetyFindings(
   idx: LiveIndex,
   maxRemovals: number,
 ): SafetyFinding[] {
+  // Owners and administrators left (NO_OWNER, TOO_FEW_*) are guards: src/engine/guards.ts.
   const findings: SafetyFinding[] = [];
   const removals = changes.filter((c) => (REMOVAL_ACTIONS as readonly string[]).includes(c.action));
   if (removals.length > maxRemovals)
@@ -252,15 +256,12 @@ function safetyFindings(
       message: `the plan removes ${removals.length} object(s) (archive, deactivate or delete), more than organization.maxRemovals (${maxRemovals})`,
     });
 
-  const roleAfter = new Map<number, number>();
-  for (const u of live.users) if (u.isActive && !u.isBot) roleAfter.set(u.id, u.role);
   for (const c of changes) {
     if (c.kind !== 'user' || c.action !== 'update' || c.liveId === null) continue;
     const role = c.properties.find((p) => p.property === 'role');
     if (!role || typeof role.after !== 'string') continue;
     const before = idx.usersById.get(c.liveId)?.role ?? 0;
     const after = ROLES[role.after as RoleName];
-    roleAfter.set(c.liveId, after);
     if (ADMIN_ROLES.includes(before) && !ADMIN_ROLES.includes(after)) {
       const self = c.liveId === live.me.userId;
       findings.push({
@@ -269,16 +270,10 @@ function safetyFindings(
           ? `the applying account (${live.me.email}) would lose its ${roleText(role.before)} rights; apply could not finish or undo this`
           : `${c.key} would stop being an organization ${roleText(role.before)} (becomes ${role.after})`,
         address: c.address,
+        ...(c.path !== null ? { path: c.path } : {}),
       });
     }
   }
-  const hadOwner = live.users.some((u) => u.isActive && !u.isBot && u.role === ROLES.owner);
-  if (hadOwner && ![...roleAfter.values()].includes(ROLES.owner))
-    findings.push({
-      code: 'NO_OWNER',
-      message: 'the organization would be left without an owner',
-    });
-
   // The applying account's content access to private channels it manages.
   const me = live.me.userId;
   const privateAfter = new Map<string, boolean>();
@@ -379,7 +374,8 @@ export function finishPlan(input: {
   idx: LiveIndex;
   live: LiveState;
   targets?: readonly string[];
-  maxRemovals: number;
+  desired: DesiredState;
+  guards: EffectiveGuards;
 }): {
   changes: Change[];
   warnings: PlanWarning[];
@@ -411,7 +407,8 @@ export function finishPlan(input: {
   }
   const findings = [
     ...protectedFindings,
-    ...safetyFindings(changes, input.live, input.idx, input.maxRemovals),
+    ...safetyFindings(changes, input.live, input.idx, input.guards.maxRemovals),
+    ...guardFindings(changes, input.live, input.idx, input.desired, input.guards),
   ];
   const context = {
     featureLevel: input.live.server.featureLevel,

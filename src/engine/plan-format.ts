@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MEMBERSHIP_MODES, RESOURCE_KINDS } from '../model/kinds';
-import { DesiredStateSchema } from '../model/desired-state';
+import { DesiredStateSchema, GuardsSchema } from '../model/desired-state';
 import { WireGroupSettingValueSchema } from '../model/live-state';
 
 /**
@@ -65,6 +65,20 @@ export const CHANGE_TAGS = [
 export const ChangeTagSchema = z.enum(CHANGE_TAGS);
 export type ChangeTag = (typeof CHANGE_TAGS)[number];
 
+/**
+ * Where a difference comes from, in a plan made with `--base` (the desired state of the base
+ * branch): `change`, the pull request changes it (the base branch's configuration says
+ * otherwise); `drift`, the base branch's configuration says the same, so the organization was
+ * changed by hand and applying reverts it. Absent without `--base`.
+ */
+export const ORIGINS = ['change', 'drift'] as const;
+export const OriginSchema = z
+  .enum(ORIGINS)
+  .describe(
+    "With `plan --base`: `change` when this pull request makes the difference (the base branch's configuration says otherwise), `drift` when the base branch's configuration says the same, so the organization was changed by hand and applying reverts it.",
+  );
+export type Origin = (typeof ORIGINS)[number];
+
 const common = {
   /** Unique within the plan: `<address>#<action>`. */
   id: z.string(),
@@ -82,6 +96,12 @@ const common = {
    * Required: format version 1 plans made before tags existed do not parse; make them again.
    */
   tags: z.array(ChangeTagSchema),
+  origin: z
+    .enum([...ORIGINS, 'mixed'])
+    .optional()
+    .describe(
+      "With `plan --base`: `change` (this pull request makes it), `drift` (it reverts a change made by hand in Zulip; the base branch's configuration says the same) or `mixed` (an update or membership change with some of each: see the `origin` of each property, member or subgroup). Absent without `--base`. Not part of the plan's digest.",
+    ),
 };
 
 /** One property of an update: before (as read, in natural-key terms) and after. */
@@ -95,6 +115,7 @@ export const PropertyChangeSchema = z.strictObject({
   wire: z.string().optional(),
   /** The group setting's wire value as read at plan time: send `{new, old}` with it. */
   old: WireGroupSettingValueSchema.optional(),
+  origin: OriginSchema.optional(),
 });
 export type PropertyChange = z.infer<typeof PropertyChangeSchema>;
 
@@ -170,8 +191,16 @@ export const ReorderChangeSchema = z.strictObject({
   after: z.array(z.strictObject({ key: z.string(), id: z.number().int().nullable() })),
 });
 
-const MemberUserSchema = z.strictObject({ email: z.string(), id: z.number().int() });
-const MemberGroupSchema = z.strictObject({ name: z.string(), id: z.number().int().nullable() });
+const MemberUserSchema = z.strictObject({
+  email: z.string(),
+  id: z.number().int(),
+  origin: OriginSchema.optional(),
+});
+const MemberGroupSchema = z.strictObject({
+  name: z.string(),
+  id: z.number().int().nullable(),
+  origin: OriginSchema.optional(),
+});
 
 /** Channel subscribers (users only, groups expanded) or a group's direct members and subgroups. */
 export const MembershipChangeSchema = z.strictObject({
@@ -246,6 +275,7 @@ export const WARNING_CODES = [
   'FOLDER_NOT_EMPTY',
   'NO_CONTENT_ACCESS',
   'NOTHING_ANNOUNCED',
+  'BASE_NOT_PLANNED',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
@@ -265,7 +295,12 @@ export const WarningSchema = z.strictObject({
 /** A warning of a plan (a change left out, something to know). */
 export type PlanWarning = z.infer<typeof WarningSchema>;
 
-/** Findings block apply unless `--force`. */
+/**
+ * Findings block apply unless `--force`; `PRIVILEGED_CHANGE` (a change that gives someone an
+ * administrator-level ability) needs `--allow-privileged` instead. The guards on the blast
+ * radius (src/engine/guards.ts) make `TOO_MANY_MEMBERS_REMOVED`, `NO_OWNER`, `TOO_FEW_OWNERS`,
+ * `TOO_FEW_ADMINISTRATORS` and `PRIVILEGED_CHANGE`.
+ */
 export const FINDING_CODES = [
   'PROTECTED',
   'TOO_MANY_REMOVALS',
@@ -273,6 +308,10 @@ export const FINDING_CODES = [
   'SELF_CHANNEL_ACCESS_LOSS',
   'NO_OWNER',
   'ADMIN_REMOVED',
+  'TOO_MANY_MEMBERS_REMOVED',
+  'TOO_FEW_OWNERS',
+  'TOO_FEW_ADMINISTRATORS',
+  'PRIVILEGED_CHANGE',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
@@ -280,9 +319,56 @@ export const FindingSchema = z.strictObject({
   code: z.enum(FINDING_CODES),
   message: z.string(),
   address: z.string().optional(),
+  path: z
+    .string()
+    .optional()
+    .describe('The construct path of the object the finding is about, when it is declared.'),
 });
 /** A safety finding of a plan: apply refuses it without `--force`. */
 export type SafetyFinding = z.infer<typeof FindingSchema>;
+
+/** A run's overrides of the organization's guards (`plan`/`apply` flags). */
+export const GuardOverridesSchema = GuardsSchema.extend({
+  /** `--max-removals`: overrides `organization.maxRemovals`. */
+  maxRemovals: z.number().int().nonnegative().optional(),
+});
+
+/**
+ * A difference between the organization and the configuration that the plan leaves alone, in a
+ * plan made with `--base`: a property (or membership) in `ignoreChanges`, or an object the
+ * configuration does not declare (pruning off).
+ */
+export const IgnoredDriftSchema = z
+  .strictObject({
+    reason: z
+      .enum(['ignoreChanges', 'undeclared'])
+      .describe(
+        '`ignoreChanges`: the configuration ignores this property; `undeclared`: the object is not in the configuration and pruning is off for its kind.',
+      ),
+    kind: z.enum(RESOURCE_KINDS),
+    address: z.string(),
+    /** The construct path; null for undeclared objects. */
+    path: z.string().nullable(),
+    property: z
+      .string()
+      .optional()
+      .describe(
+        'The property left as it is (`members` or `subscribers` for a membership); absent for an undeclared object or an ignored whole change.',
+      ),
+    before: JsonValueSchema.optional().describe('The value in the organization.'),
+    after: JsonValueSchema.optional().describe('The value the configuration would set.'),
+    add: z
+      .array(z.string())
+      .optional()
+      .describe('For a membership: who (emails, groups by name) the configuration would add.'),
+    remove: z
+      .array(z.string())
+      .optional()
+      .describe('For a membership: who the configuration would remove.'),
+    message: z.string().describe('What is left alone, in a sentence.'),
+  })
+  .describe('Drift that the plan leaves alone (with `--base`).');
+export type IgnoredDrift = z.infer<typeof IgnoredDriftSchema>;
 
 export const PlanSummarySchema = z.strictObject({
   create: z.number().int(),
@@ -325,6 +411,9 @@ export const PlanSchema = z.strictObject({
   account: z.strictObject({ userId: z.number().int(), email: z.string() }),
   /** The `--target` addresses the plan was limited to, if any. */
   targets: z.array(z.string()).optional(),
+  guards: GuardOverridesSchema.optional().describe(
+    "The guards this run set with flags (`--max-members-removed`, `--allow-privileged`...), over the organization's `guards`; apply checks the plan with them too. Absent when no flag was given.",
+  ),
   summary: PlanSummarySchema,
   changes: z.array(ChangeSchema),
   warnings: z.array(WarningSchema),
@@ -333,6 +422,15 @@ export const PlanSchema = z.strictObject({
   fingerprints: z.record(z.string(), z.string()),
   /** The desired state the plan was made from (its digest is `desiredDigest`). */
   desired: DesiredStateSchema,
+  base: DesiredStateSchema.optional().describe(
+    "With `plan --base`: the desired state of the base branch, which each change's `origin` was found against (apply plans again with it). Not part of the plan's digest, so a plan made with and without `--base` from the same configuration has the same digest.",
+  ),
+  ignoredDrift: z
+    .array(IgnoredDriftSchema)
+    .optional()
+    .describe(
+      'With `plan --base`: differences the plan leaves alone (`ignoreChanges`, undeclared objects). Not part of the digest.',
+    ),
 });
 /** A plan, as `zulip-cdk plan --out` saves it and `apply` reads it. */
 export type Plan = z.infer<typeof PlanSchema>;

@@ -2,6 +2,7 @@ import { ZulipCdkError } from '../model/errors';
 import type { LiveState } from '../model/live-state';
 import { desiredStateDigest, sha256Json } from './digest';
 import { summarise } from './plan-finish';
+import { stripOrigins } from './origins';
 import { LEFT_OUT_WARNING_CODES, PLAN_FORMAT_VERSION, PlanSchema } from './plan-format';
 import type { Plan } from './plan-format';
 
@@ -17,8 +18,12 @@ export function planDigest(plan: Omit<Plan, 'digest'> | Plan): string {
     site: plan.server.site,
     account: plan.account,
     targets: plan.targets ?? null,
+    // Only when a run set guards of its own, so other plans keep their digest.
+    guards: plan.guards,
     summary: plan.summary,
-    changes: plan.changes,
+    // Origins (`--base`) say where a change comes from, not what it does: a plan made with and
+    // without `--base` has one digest, which apply on the merged branch can be pinned to.
+    changes: plan.changes.map(stripOrigins),
     findings: plan.findings,
   });
 }

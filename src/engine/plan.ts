@@ -2,9 +2,12 @@ import type { DesiredState } from '../model/desired-state';
 import type { LiveState } from '../model/live-state';
 import { desiredStateDigest } from './digest';
 import { checkFeatures } from './feature-check';
-import type { Plan } from './plan-format';
+import type { Change, IgnoredDrift, Plan, PlanWarning } from './plan-format';
+import { ignoredDrift, markOrigins, withoutIgnoreChanges } from './origins';
 import { PLAN_FORMAT_VERSION } from './plan-format';
 import { finishPlan } from './plan-finish';
+import { effectiveGuards } from './guards';
+import type { GuardOverrides } from './guards';
 import { liveStateDigest, planDigest } from './plan-io';
 import { Planner } from './plan/planner';
 
@@ -19,6 +22,14 @@ export interface PlanOptions {
   readonly targets?: readonly string[];
   /** Recorded as `createdAt`; left out by default so plans are deterministic. */
   readonly createdAt?: string;
+  /** This run's overrides of the organization's guards (CLI flags); recorded as `guards`. */
+  readonly guards?: GuardOverrides;
+  /**
+   * The desired state of the base branch (`plan --base`): each change, property and member then
+   * says whether the pull request makes it or it reverts drift (`origin`), and the plan lists
+   * the drift it leaves alone (`ignoredDrift`). Recorded as `base`; not part of the digest.
+   */
+  readonly base?: DesiredState;
 }
 
 /**
@@ -42,8 +53,10 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     idx: planner.idx,
     live,
     ...(options.targets ? { targets: options.targets } : {}),
-    maxRemovals: desired.organization.maxRemovals ?? 10,
+    desired,
+    guards: effectiveGuards(desired, options.guards),
   });
+  const withBase = options.base ? fromBase(desired, live, options, changes, warnings) : undefined;
   const made: Omit<Plan, 'digest'> = {
     formatVersion: PLAN_FORMAT_VERSION,
     ...(options.createdAt !== undefined ? { createdAt: options.createdAt } : {}),
@@ -57,12 +70,49 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     },
     account: { userId: live.me.userId, email: live.me.email },
     ...(options.targets ? { targets: [...options.targets] } : {}),
+    ...(options.guards && Object.keys(options.guards).length > 0
+      ? { guards: { ...options.guards } }
+      : {}),
     summary,
-    changes,
-    warnings,
+    changes: withBase?.changes ?? changes,
+    warnings: withBase?.warnings ?? warnings,
     findings,
     fingerprints,
     desired,
+    ...(withBase ? { base: options.base, ignoredDrift: withBase.ignoredDrift } : {}),
   };
   return { ...made, digest: planDigest(made) };
+}
+
+/**
+ * With `--base`: the changes with their origin (planning the base branch's configuration
+ * against the same organization tells drift from the pull request's changes), and what the plan
+ * leaves alone (planning without `ignoreChanges`; undeclared objects).
+ */
+function fromBase(
+  desired: DesiredState,
+  live: LiveState,
+  options: PlanOptions,
+  changes: Change[],
+  warnings: PlanWarning[],
+): { changes: Change[]; warnings: PlanWarning[]; ignoredDrift: IgnoredDrift[] } {
+  const targets = options.targets ? { targets: options.targets } : {};
+  let marked = changes;
+  const notes = [...warnings];
+  try {
+    marked = markOrigins(changes, plan(options.base!, live).changes);
+  } catch (e) {
+    // The base branch may not plan against the organization as it is now (a user it names has
+    // left): the pull request can still be planned, without telling its changes from drift.
+    notes.push({
+      code: 'BASE_NOT_PLANNED',
+      message: `the base branch's configuration cannot be planned against the organization (${(e as Error).message.split('\n')[0]}); this plan does not tell its changes from drift`,
+    });
+  }
+  const unignored = plan(withoutIgnoreChanges(desired), live, targets).changes;
+  return {
+    changes: marked,
+    warnings: notes,
+    ignoredDrift: ignoredDrift(changes, unignored, warnings),
+  };
 }

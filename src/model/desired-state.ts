@@ -171,6 +171,30 @@ export const PruneSchema = z.strictObject(
 );
 export type Prune = z.infer<typeof PruneSchema>;
 
+/**
+ * Guards on a plan's blast radius (`Organization` `guards`, overridable per run by `plan` and
+ * `apply` flags). A plan that goes beyond one is a safety finding: apply refuses it (exit 4)
+ * unless `--force` (or `--allow-privileged` for privileged changes). Every limit is optional;
+ * the defaults are in `DEFAULT_GUARDS` (src/engine/guards.ts).
+ */
+export const GuardsSchema = z.strictObject({
+  /** The most members (users and subgroups) or subscribers one change may remove from one group or channel. */
+  maxMembersRemoved: z.number().int().nonnegative().optional(),
+  /** The most, in percent of its members now, a change may remove from one group or channel (default 25). */
+  maxMembersRemovedPercent: z.number().min(0).max(100).optional(),
+  /** The percentage applies to groups and channels with at least this many members (default 4). */
+  minMembersForPercent: z.number().int().nonnegative().optional(),
+  /** The fewest owners (active people) a plan may leave the organization with (default 1). */
+  minOwners: z.number().int().nonnegative().optional(),
+  /** The fewest administrators, owners included, a plan may leave (default 1). */
+  minAdministrators: z.number().int().nonnegative().optional(),
+  /** A plan may not leave fewer administrators than this percentage of today's (default 50). */
+  minAdministratorsPercent: z.number().min(0).max(100).optional(),
+  /** Privileged changes (giving someone an administrator-level ability) need no `--allow-privileged` (default false). */
+  allowPrivileged: z.boolean().optional(),
+});
+export type Guards = z.infer<typeof GuardsSchema>;
+
 export const DesiredStateSchema = z.strictObject({
   formatVersion: z.literal(DESIRED_STATE_FORMAT_VERSION),
   organization: z.strictObject({
@@ -181,6 +205,8 @@ export const DesiredStateSchema = z.strictObject({
     prune: PruneSchema,
     /** Removals above this count are a safety finding (default 10). */
     maxRemovals: z.number().int().nonnegative().optional(),
+    /** Guards on the blast radius of a plan; absent: the defaults. */
+    guards: GuardsSchema.optional(),
   }),
   /** In declaration order: the order Zulip shows them in. */
   channelFolders: z.array(ChannelFolderSchema),

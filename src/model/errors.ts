@@ -58,6 +58,8 @@ export const ERROR_CODES = [
   'PLAN_WRONG_ACCOUNT',
   /** The plan has safety findings (a change zulip-cdk would not make unreviewed). */
   'PLAN_UNSAFE',
+  /** The plan has privileged changes (someone gets an administrator-level ability) and `--allow-privileged` was not given. */
+  'PRIVILEGED_NOT_ALLOWED',
   /** The plan would remove or replace a resource the configuration protects. */
   'PLAN_TOUCHES_PROTECTED',
   /** The plan has destructive changes and destroying was not allowed. */

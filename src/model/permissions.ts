@@ -151,3 +151,28 @@ export function disallowedSystemGroup(
   if (groupName === 'role:everyone' && !info.allowEveryone) return groupName;
   return undefined;
 }
+
+/**
+ * Group settings whose holders get an administrator-level ability, by wire name: widening one to
+ * more people is a privileged change (it needs `--allow-privileged`), and so is adding members or
+ * subgroups to a group that holds one.
+ *
+ * - `can_administer_channel_group`: change every setting of the channel, its permissions
+ *   included, and archive it (zerver/lib/streams.py `is_user_in_can_administer_channel_group`,
+ *   `check_stream_access_for_delete_or_update_requiring_metadata_access`).
+ * - `can_manage_group`: change the group's settings and members, and so who holds whatever the
+ *   group holds (zerver/lib/user_groups.py `access_user_group_for_update`: managing the group
+ *   includes every other group permission).
+ * - `can_add_members_group`: add anyone, oneself included, to the group and so to what it holds.
+ * - organization settings `can_manage_all_groups` (manage every group), `can_manage_billing_group`
+ *   and `can_create_web_public_channel_group` (zerver/models/realms.py), for the organization
+ *   settings that name them.
+ */
+export const ADMINISTRATOR_LEVEL_SETTINGS: ReadonlySet<string> = new Set([
+  'can_administer_channel_group',
+  'can_manage_group',
+  'can_add_members_group',
+  'can_manage_all_groups',
+  'can_manage_billing_group',
+  'can_create_web_public_channel_group',
+]);

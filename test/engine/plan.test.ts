@@ -1704,7 +1704,12 @@ describe('plan: users and subscription settings', () => {
       ),
       live,
     );
-    expect(codes(p.findings).sort()).toEqual(['ADMIN_REMOVED', 'NO_OWNER', 'SELF_ADMIN_LOSS']);
+    expect(codes(p.findings).sort()).toEqual([
+      'ADMIN_REMOVED',
+      'NO_OWNER',
+      'SELF_ADMIN_LOSS',
+      'TOO_FEW_ADMINISTRATORS',
+    ]);
     // Role changes come last, so the applying account keeps its rights while apply works.
     const q = run(
       desired((d) => {
@@ -1717,7 +1722,8 @@ describe('plan: users and subscription settings', () => {
       live,
     );
     expect(summary(q).at(-1)).toMatch(/^update user/);
-    expect(codes(q.findings)).toEqual([]);
+    // An administrator made owner gains the owner's abilities: a privileged change.
+    expect(codes(q.findings)).toEqual(['PRIVILEGED_CHANGE']);
   });
 
   it('sets the applying account subscription settings, compares colours case-insensitively', () => {

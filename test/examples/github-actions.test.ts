@@ -363,6 +363,32 @@ jobs:
     expect(write.run).toMatch(/plan-failed\)[\s\S]*fenced out\/error\.txt/);
   });
 
+  it("the pull request's plan is split from drift with main's own desired state (--base), synthesized without secrets", () => {
+    const w = workflow('zulip-plan.yml');
+    const base = w.jobs['synth-base']!;
+    // main's app runs here: no secret, no environment, a read-only token, main's checkout.
+    expect(usesSecrets(base)).toBe(false);
+    expect(base.environment).toBeUndefined();
+    expect(base.permissions).toEqual({ contents: 'read' });
+    const checkout = base.steps.find((s) => s.uses?.startsWith('actions/checkout'))!;
+    expect(checkout.with).toEqual({ 'persist-credentials': false });
+    expect(base.steps.some((s) => s.run?.includes('zulip-cdk synth') === true)).toBe(true);
+    const upload = base.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!;
+    expect(upload.with?.name).toBe('zulip-synth-base');
+    // The plan waits for it, runs even when it failed, and passes --base when it left a state.
+    const job = w.jobs.plan!;
+    expect(job.needs).toBe('synth-base');
+    expect(job.if).toContain('!cancelled()');
+    const index = (f: (s: Step) => boolean): number => job.steps.findIndex(f);
+    const install = index((s) => s.run === 'npm ci --ignore-scripts');
+    const download = index((s) => s.with?.name === 'zulip-synth-base');
+    expect(install).toBeLessThan(download);
+    expect(job.steps[download]!.with?.path).toBe('${{ runner.temp }}/base');
+    const [withBase, without] = cliCalls(job.steps.find((s) => s.id === 'plan')!.run!);
+    expect(withBase!.args).toEqual(expect.arrayContaining(['--base', '$RUNNER_TEMP/base']));
+    expect(without!.args).not.toContain('--base');
+  });
+
   it('the fence around failure text is longer than any run of backticks in it', () => {
     const write = workflow('zulip-plan.yml').jobs.plan!.steps.find((s) =>
       s.run?.includes('fenced()'),
@@ -410,10 +436,22 @@ jobs:
       applies
         .filter((c) => c.job === 'apply')
         .map((c) => c.args[c.args.indexOf('--expect-digest') + 1]),
-    ).toEqual(['$REVIEWED', '$REVIEWED']);
-    // --allow-destroy only in the branch for the label (or the by-hand input).
+    ).toEqual(['$REVIEWED', '$REVIEWED', '$REVIEWED', '$REVIEWED']);
+    // --allow-destroy and --allow-privileged only in the branches for their labels (or the
+    // by-hand inputs).
     const step = apply.steps.find((s) => s.id === 'apply')!;
     expect(step.env?.ALLOW_DESTROY).toBe('${{ steps.reviewed.outputs.allow_destroy }}');
+    expect(step.env?.ALLOW_PRIVILEGED).toBe('${{ steps.reviewed.outputs.allow_privileged }}');
+    expect(find.run).toContain("grep -qx 'zulip:allow-privileged'");
+    const flagged = applies
+      .filter((c) => c.job === 'apply')
+      .map((c) => c.args.filter((a) => a.startsWith('--allow')));
+    expect(flagged).toEqual([
+      ['--allow-destroy', '--allow-privileged'],
+      ['--allow-destroy'],
+      ['--allow-privileged'],
+      [],
+    ]);
     expect(step.run).toMatch(
       /"\$ALLOW_DESTROY" = true \]; then\n\s+npx zulip-cdk apply[^\n]*\\\n[^\n]*--allow-destroy/,
     );

@@ -10,7 +10,10 @@ import type { ZulipClient } from '../../zulip';
 import { UsageError } from '../command';
 import type { CliIo, Command, ParsedOptions } from '../command';
 import {
+  GUARD_OPTIONS,
+  GUARD_USAGE,
   TARGET_OPTIONS,
+  guardOverrides,
   connect,
   loadDesiredStates,
   pickOrganization,
@@ -35,6 +38,7 @@ export const REFUSAL_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'PLAN_WRONG_SERVER',
   'PLAN_WRONG_ACCOUNT',
   'PLAN_UNSAFE',
+  'PRIVILEGED_NOT_ALLOWED',
   'PLAN_TOUCHES_PROTECTED',
   'DESTROY_NOT_ALLOWED',
 ]);
@@ -140,7 +144,7 @@ export const applyCommand: Command = {
   usage: `usage: zulip-cdk apply [PLAN_FILE] [--app CMD | --desired FILE|DIR] [--org ID]
                        [--zuliprc PATH | --embedded] [--auto-approve] [--allow-destroy]
                        [--force] [--keep-going] [--verify] [--json] [--journal FILE]
-                       [--expect-digest DIGEST]
+                       [--expect-digest DIGEST] [guard flags]
 
 Applies a saved plan (zulip-cdk plan --out FILE), or plans, shows the plan and asks before
 applying it. Apply plans again from the plan's own desired state first: changes that already
@@ -157,7 +161,7 @@ follow from its desired state is refused (PLAN_TAMPERED, exit ${REFUSED_EXIT}).
                      the organization is discarded at exit)
   --auto-approve     do not ask for confirmation (needed without a terminal)
   --allow-destroy    allow archive, deactivate, delete, unsubscribing, removing members, demotions
-  --force            apply although the plan has safety findings
+  --force            apply although the plan has safety findings (not privileged changes)
   --keep-going       after a failure, go on with the changes that do not depend on it
   --verify           plan again at the end; exit ${VERIFY_FAILED_EXIT} if anything is left
   --json             print machine-readable events, one JSON object per line
@@ -167,9 +171,13 @@ follow from its desired state is refused (PLAN_TAMPERED, exit ${REFUSED_EXIT}).
                      apply only a plan with this digest (the one the reviewed plan shows);
                      anything else is refused before any write
 
+Guards on the blast radius (override the organization's \`guards\` and the plan's own for this
+run; apply checks the plan with them after reading the organization again):
+${GUARD_USAGE}
+
 Exit codes: 0 all applied or already done (or nothing to do), 1 nothing applied (or an
 error), 3 partly applied (failures, or objects changed since the plan), ${REFUSED_EXIT} refused
-(a safety finding without --force, destructive changes without --allow-destroy, a tampered
+(a safety finding without --force, privileged changes without --allow-privileged, destructive changes without --allow-destroy, a tampered
 plan, a plan for another server or account, a digest other than --expect-digest),
 ${VERIFY_FAILED_EXIT} --verify found changes left.
 `,
@@ -187,6 +195,7 @@ ${VERIFY_FAILED_EXIT} --verify found changes left.
     json: { type: 'boolean' },
     journal: { type: 'string' },
     'expect-digest': { type: 'string' },
+    ...GUARD_OPTIONS,
   },
   exitCodeFor(e) {
     return isZulipCdkError(e) && isErrorCode(e.code) && REFUSAL_CODES.has(e.code)
@@ -226,6 +235,7 @@ async function run({
     );
   const json = values.json === true;
   const expected = expectedDigest(values['expect-digest']);
+  const guards = guardOverrides(values);
   const autoApprove = values['auto-approve'] === true;
   const journalFile = path.resolve(
     io.cwd,
@@ -256,7 +266,10 @@ async function run({
   try {
     if (planFile === undefined) {
       const live = await readLiveShowingRetries(conn.client, io);
-      plan = engine.plan(desired!, live, { createdAt: new Date().toISOString() });
+      plan = engine.plan(desired!, live, {
+        createdAt: new Date().toISOString(),
+        ...(guards ? { guards } : {}),
+      });
       info(engine.renderText(plan, { color: useColor(io) && !json }));
       checkDigest(plan, expected);
       // With nothing to do there is nothing to confirm; the journal still says so.
@@ -303,6 +316,8 @@ async function run({
       result = await engine.applyPlan(plan, new ZulipApplyTarget(conn.client, plan), {
         allowDestroy: values['allow-destroy'] === true,
         force: values.force === true,
+        allowPrivileged: values['allow-privileged'] === true,
+        ...(guards ? { guards } : {}),
         keepGoing: values['keep-going'] === true,
         onEvent: (event) => {
           journal.write(event);

@@ -72,6 +72,8 @@ left. Exit 0 when the second plan is empty, 1 otherwise.
       const progress = new ApplyProgress(io, progressMode(io, false), color);
       const result = await engine.applyPlan(plan, new ZulipApplyTarget(client, plan), {
         allowDestroy: true,
+        // The example promotes its owner and administrators: privileged changes, reviewed here.
+        allowPrivileged: true,
         onEvent: progress.onEvent,
       });
       out(

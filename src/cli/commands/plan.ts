@@ -4,7 +4,11 @@ import * as engine from '../../engine';
 import { UsageError } from '../command';
 import type { Command } from '../command';
 import {
+  GUARD_OPTIONS,
+  GUARD_USAGE,
   LIVE_SOURCE_OPTIONS,
+  guardOverrides,
+  loadBase,
   loadDesiredStates,
   loadLiveState,
   pickOrganization,
@@ -21,7 +25,7 @@ export const planCommand: Command = {
   usage: `usage: zulip-cdk plan [--app CMD | --desired FILE|DIR] [--org ID]
                       [--zuliprc PATH | --embedded | --live FILE]
                       [--out FILE] [--format text|markdown|json] [--detailed-exitcode]
-                      [--target ADDRESS ...]
+                      [--target ADDRESS ...] [--base FILE|DIR] [guard flags]
 
 Reads the live organization, diffs it against the configuration and prints the plan.
 
@@ -37,6 +41,14 @@ Reads the live organization, diffs it against the configuration and prints the p
                        (changes, or changes left out because Zulip would refuse them), 1 on errors
   --target ADDRESS     limit the plan to an address such as 'channel["eng"]', or a kind such as
                        'channel' (repeatable); what those changes depend on is kept
+  --base FILE|DIR      the desired state of the base branch (synth output, or a *.zulip.json):
+                       the plan then shows this change apart from drift (what applying reverts
+                       of changes made by hand in Zulip) and from drift it leaves alone
+                       (ignoreChanges, undeclared objects); the digest is the same
+
+Guards on the blast radius (override the organization's \`guards\` for this run; a plan beyond
+one has a safety finding, which apply refuses without --force or --allow-privileged):
+${GUARD_USAGE}
 
 Exit codes: 0 success, 1 error; with --detailed-exitcode 0 no differences, 2 differences.
 `,
@@ -49,6 +61,8 @@ Exit codes: 0 success, 1 error; with --detailed-exitcode 0 no differences, 2 dif
     format: { type: 'string' },
     'detailed-exitcode': { type: 'boolean' },
     target: { type: 'string', multiple: true },
+    base: { type: 'string' },
+    ...GUARD_OPTIONS,
   },
   async run({ values, io }) {
     const format = (values.format ?? 'text') as Format;
@@ -61,14 +75,18 @@ Exit codes: 0 success, 1 error; with --detailed-exitcode 0 no differences, 2 dif
     const targets = Array.isArray(values.target)
       ? values.target.filter((t) => typeof t === 'string')
       : [];
+    const guards = guardOverrides(values);
     const states = await loadDesiredStates(values, io);
     const desired = pickOrganization(
       states,
       typeof values.org === 'string' ? values.org : undefined,
     );
+    const base = loadBase(values, io, desired.organization.id);
     const live = await loadLiveState(values, io);
     const plan = engine.plan(desired, live, {
       ...(targets.length > 0 ? { targets } : {}),
+      ...(guards ? { guards } : {}),
+      ...(base ? { base } : {}),
       createdAt: new Date().toISOString(),
     });
     if (typeof values.out === 'string') {

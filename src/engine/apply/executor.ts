@@ -6,6 +6,7 @@ import type {
   MembershipChange,
   Plan,
   RemoveChange,
+  SafetyFinding,
   UpdateChange,
 } from '../plan-format';
 import { LiveIndex } from '../live-index';
@@ -17,6 +18,7 @@ import type { PlannedCall } from './batching';
 import { ApplyContext } from './context';
 import { findCreated } from './landed';
 import { reconcile } from './reconcile';
+import { plan as makePlan } from '../plan';
 import type {
   ApplyError,
   ApplyJournal,
@@ -155,13 +157,23 @@ export function checkApplicable(plan: Plan, site: string, options: ApplyOptions 
       `The plan would ${touching.map((c) => `${c.action} ${c.address}`).join(', ')}, which the configuration protects.`,
       { hint: 'Plan again: zulip-cdk never removes or replaces a protected resource.' },
     );
-  if (plan.findings.length > 0 && options.force !== true)
+  const line = (f: SafetyFinding): string =>
+    `  - ${f.address ? `${f.address}: ` : ''}${f.message} [${f.code}]${f.path ? ` (at ${f.path})` : ''}`;
+  const unsafe = plan.findings.filter((f) => f.code !== 'PRIVILEGED_CHANGE');
+  if (unsafe.length > 0 && options.force !== true)
     throw new ZulipCdkError(
       'PLAN_UNSAFE',
-      `The plan has ${plan.findings.length} safety finding(s):\n${plan.findings
-        .map((f) => `  - ${f.address ? `${f.address}: ` : ''}${f.message} [${f.code}]`)
-        .join('\n')}`,
+      `The plan has ${unsafe.length} safety finding(s):\n${unsafe.map(line).join('\n')}`,
       { hint: 'Change the configuration, or pass --force if this is really intended.' },
+    );
+  const privileged = plan.findings.filter((f) => f.code === 'PRIVILEGED_CHANGE');
+  if (privileged.length > 0 && options.allowPrivileged !== true)
+    throw new ZulipCdkError(
+      'PRIVILEGED_NOT_ALLOWED',
+      `The plan has ${privileged.length} privileged change(s), giving someone an administrator-level ability:\n${privileged.map(line).join('\n')}`,
+      {
+        hint: 'Review who gains what, then pass --allow-privileged to apply them (--force does not).',
+      },
     );
   if (options.allowDestroy !== true) {
     // Recomputed from each change, not read from its `tags` (the same function made them): a
@@ -198,7 +210,15 @@ export async function applyPlan(
   const startedAt = now().toISOString();
   const requestsBefore = target.requestCount();
   checkPlanIntegrity(plan);
-  checkApplicable(plan, target.site, options);
+  // With this run's own guards, the findings that count are found after the re-read below.
+  const overridesGuards = options.guards !== undefined && Object.keys(options.guards).length > 0;
+  checkApplicable(
+    overridesGuards
+      ? { ...plan, findings: plan.findings.filter((f) => f.code === 'PROTECTED') }
+      : plan,
+    target.site,
+    options,
+  );
   const checksum = planDigest(plan);
   const total = plan.changes.length;
   emit({
@@ -263,8 +283,15 @@ export async function applyPlan(
     toRun.push({ ...v.change, dependsOn: s.dependsOn });
     if (v.note) notes.set(s.id, v.note);
   }
-  // Safety findings and destructive changes as they are now, not as the file says.
-  checkApplicable({ ...plan, changes: toRun, findings: replan.findings }, target.site, options);
+  // Safety findings and destructive changes as they are now, not as the file says; with this
+  // run's guards when it gives any.
+  const findings = overridesGuards
+    ? makePlan(plan.desired, live, {
+        ...(plan.targets ? { targets: plan.targets } : {}),
+        guards: { ...plan.guards, ...options.guards },
+      }).findings
+    : replan.findings;
+  checkApplicable({ ...plan, changes: toRun, findings }, target.site, options);
 
   const ctx = new ApplyContext(live, toRun);
   const exec = executionOrder(toRun);

@@ -3,7 +3,8 @@ import type { LiveState } from '../../model/live-state';
 import { canonicalJson } from '../digest';
 import { LiveIndex } from '../live-index';
 import { plan as makePlan } from '../plan';
-import type { Change, MembershipChange, Plan, UpdateChange } from '../plan-format';
+import type { Change, MembershipChange, Plan, PropertyChange, UpdateChange } from '../plan-format';
+import { stripOrigins } from '../origins';
 import { liveStateDigest } from '../plan-io';
 import { formatValue } from '../render/describe';
 import { currentValue, describeConflict } from './conflicts';
@@ -41,7 +42,11 @@ export interface Reconciled {
 
 /** Plans again from `saved.desired` against `live` and decides each saved change. */
 export function reconcile(saved: Plan, live: LiveState): Reconciled {
-  const replan = makePlan(saved.desired, live, saved.targets ? { targets: saved.targets } : {});
+  const replan = makePlan(saved.desired, live, {
+    ...(saved.targets ? { targets: saved.targets } : {}),
+    ...(saved.guards ? { guards: saved.guards } : {}),
+    ...(saved.base ? { base: saved.base } : {}),
+  });
   const unchanged = liveStateDigest(live) === saved.liveDigest;
   const now = new Map(replan.changes.map((c) => [c.id, c]));
   if (unchanged) checkUnchanged(saved, replan, now);
@@ -81,6 +86,8 @@ function checkUnchanged(saved: Plan, replan: Plan, now: ReadonlyMap<string, Chan
     throw tampered('its safety findings are not the ones the desired state gives');
   if (canonicalJson(saved.warnings) !== canonicalJson(replan.warnings))
     throw tampered('its warnings are not the ones the desired state gives');
+  if (canonicalJson(saved.ignoredDrift ?? null) !== canonicalJson(replan.ignoredDrift ?? null))
+    throw tampered('its ignored drift is not the one the desired state gives');
   if (canonicalJson(saved.fingerprints) !== canonicalJson(replan.fingerprints))
     throw tampered('its fingerprints are not those of the organization');
 }
@@ -90,7 +97,8 @@ function checkUnchanged(saved: Plan, replan: Plan, now: ReadonlyMap<string, Chan
  * objects created since, dependencies that landed): what must be equal for `r` to be `s`.
  */
 function comparable(c: Change): unknown {
-  const { dependsOn: _d, ...rest } = c;
+  // Origins (`--base`) describe the change for the reviewer; they are not what is written.
+  const { dependsOn: _d, ...rest } = stripOrigins(c);
   const out = { ...rest } as Record<string, unknown>;
   if ('liveId' in out) out.liveId = null;
   if (c.action === 'membership') {
@@ -125,8 +133,9 @@ function compare(s: Change, r: Change, idx: LiveIndex): Verdict {
 
 /** What is left of an update: the properties planned now, each exactly as saved. */
 function remainderOfUpdate(s: UpdateChange, r: UpdateChange, idx: LiveIndex): Verdict {
-  const saved = new Map(s.properties.map((p) => [p.property, canonicalJson(p)]));
-  const foreign = r.properties.filter((p) => saved.get(p.property) !== canonicalJson(p));
+  const bare = ({ origin: _o, ...p }: PropertyChange): string => canonicalJson(p);
+  const saved = new Map(s.properties.map((p) => [p.property, bare(p)]));
+  const foreign = r.properties.filter((p) => saved.get(p.property) !== bare(p));
   if (foreign.length > 0) return { status: 'conflict', message: describeConflict(s, idx) };
   // What the saved change sets that is not planned now must be there already; otherwise the
   // saved change says something the desired state does not imply.

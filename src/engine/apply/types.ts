@@ -1,3 +1,4 @@
+import type { GuardOverrides } from '../guards';
 import type { LiveSavedSnippet, LiveState } from '../../model/live-state';
 import type { Change, ChangeAction, MembershipChange, UpdateChange } from '../plan-format';
 import type { ResourceKind } from '../../model/kinds';
@@ -66,8 +67,15 @@ export interface ApplyTarget {
 export interface ApplyOptions {
   /** Archive, deactivate, delete, unsubscribe people, remove members, demote: refused without it. */
   readonly allowDestroy?: boolean;
-  /** Apply although the plan has safety findings. */
+  /** Apply although the plan has safety findings (not privileged changes: `allowPrivileged`). */
   readonly force?: boolean;
+  /** Apply changes that give someone an administrator-level ability (`PRIVILEGED_CHANGE`). */
+  readonly allowPrivileged?: boolean;
+  /**
+   * This run's guards, over the plan's own (`plan.guards`) and the organization's: the plan's
+   * findings are checked again with them before anything is written.
+   */
+  readonly guards?: GuardOverrides;
   /** After a failure, go on with the changes that do not depend on it. */
   readonly keepGoing?: boolean;
   /** Progress; the engine never prints. */

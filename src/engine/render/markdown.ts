@@ -4,7 +4,8 @@ import type { Change, Plan } from '../plan-format';
 import { planDigest } from '../plan-io';
 import { VERBS, digestLine, planSummaryLine, riskyChanges, sideEffects } from './describe';
 import type { ChangeReason } from './describe';
-import { changeLines } from './text';
+import { changeLines, findingFlags } from './text';
+import { ORIGIN_SECTIONS, changesByOrigin } from '../origins';
 
 /** Options of {@link renderMarkdown}. */
 export interface MarkdownRenderOptions {
@@ -83,6 +84,33 @@ function reasonList(items: readonly ChangeReason[], max = 30): string[] {
 }
 
 /**
+ * The changes per kind, in the order the comment shows them; with `--base`, once per section
+ * (this pull request's changes, then reverted drift), each section's heading with its first kind.
+ */
+function kindSections(
+  plan: Plan,
+): { kind: (typeof RESOURCE_KINDS)[number]; changes: Change[]; heading: string[] }[] {
+  const sections = changesByOrigin(plan.changes);
+  const groups: [string[], readonly Change[]][] = sections
+    ? (['change', 'drift'] as const).map((o) => [
+        [
+          `#### ${escapeMd(ORIGIN_SECTIONS[o])} (${sections[o].length})`,
+          '',
+          ...(sections[o].length === 0 ? ['None.', ''] : []),
+        ],
+        sections[o],
+      ])
+    : [[[], plan.changes]];
+  return groups.flatMap(([heading, all]) =>
+    RESOURCE_KINDS.map((kind, i) => ({
+      kind,
+      changes: all.filter((c) => c.kind === kind),
+      heading: i === 0 ? heading : [],
+    })),
+  );
+}
+
+/**
  * Markdown for a pull-request comment: the summary first, safety findings, destructive and
  * irreversible changes where nobody can miss them, then one collapsible section per kind with a
  * `diff` block and the side effects spelled out (archiving is not deleting, who gets notified,
@@ -99,9 +127,17 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
   out.push(`**${planSummaryLine(plan)}**`, '');
   if (plan.findings.length > 0) {
     out.push(`#### :no_entry: Safety findings (${plan.findings.length})`, '');
-    out.push('Apply refuses this plan unless it is run with `--force`:', '');
+    out.push(
+      `Apply refuses this plan unless it is run with ${findingFlags(plan)
+        .split(/(--[a-z-]+)/)
+        .map((part) => (part.startsWith('--') ? `\`${part}\`` : part))
+        .join('')}:`,
+      '',
+    );
     for (const f of plan.findings)
-      out.push(`- **${f.code}**${f.address ? ` \`${f.address}\`` : ''}: ${escapeMd(f.message)}`);
+      out.push(
+        `- **${f.code}**${f.address ? ` \`${f.address}\`` : ''}: ${escapeMd(f.message)}${f.path ? ` (\`${f.path}\`)` : ''}`,
+      );
     out.push('');
   }
   const risky = riskyChanges(plan);
@@ -133,8 +169,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
       200 * RESOURCE_KINDS.length,
   );
   let cutChanges = 0;
-  for (const kind of RESOURCE_KINDS) {
-    const changes = plan.changes.filter((c) => c.kind === kind);
+  for (const { kind, changes, heading } of kindSections(plan)) {
+    out.push(...heading);
     if (changes.length === 0) continue;
     out.push(
       `<details${open}><summary><b>${escapeHtml(KIND_SPECS[kind].title)}</b>: ${escapeHtml(countsByAction(changes))}</summary>`,
@@ -160,6 +196,22 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
     const shown = effects.filter((e) => budget.take(e));
     if (shown.length > 0) out.push('Side effects:', '', ...shown, '');
     out.push('</details>', '');
+  }
+  if (plan.ignoredDrift !== undefined) {
+    out.push(`#### ${escapeMd(ORIGIN_SECTIONS.ignored)} (${plan.ignoredDrift.length})`, '');
+    const lines = plan.ignoredDrift
+      .map((d) => `- \`${d.address}\`: ${escapeMd(d.message)}`)
+      .filter((l) => budget.take(l));
+    if (lines.length > 0)
+      out.push(
+        `<details${open}><summary>Left as they are in Zulip</summary>`,
+        '',
+        ...lines,
+        '',
+        '</details>',
+      );
+    else out.push('None.');
+    out.push('');
   }
   if (plan.warnings.length > 0) {
     const lines = plan.warnings

@@ -1,6 +1,7 @@
 import type { ChangeContext } from '../change-tags';
 import type { Change, Plan } from '../plan-format';
 import { planDigest } from '../plan-io';
+import { ORIGIN_SECTIONS, changesByOrigin } from '../origins';
 import {
   SYMBOLS,
   changeLabels,
@@ -53,17 +54,38 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
   lines.push(paint('bold', header));
   if (plan.targets?.length) lines.push(`Targets: ${plan.targets.join(', ')}`);
   lines.push('');
-  if (plan.changes.length > 0) {
-    lines.push('zulip-cdk will perform the following actions:', '');
-    for (const c of plan.changes) {
-      lines.push(...changeLines(c, sym, paint, plan.server));
-      // What Zulip does besides the change (messages, notices, what archiving keeps). Sentences
-      // that restate the diff lines above (permissions, roles, removals) are the Markdown's.
-      const context = { ...plan.server, changes: plan.changes, restateDiff: false };
-      for (const note of sideEffects(c, context))
-        lines.push(`      ${paint('yellow', 'Note:')} ${note}`);
-      lines.push('');
+  const block = (c: Change): void => {
+    lines.push(...changeLines(c, sym, paint, plan.server));
+    // What Zulip does besides the change (messages, notices, what archiving keeps). Sentences
+    // that restate the diff lines above (permissions, roles, removals) are the Markdown's.
+    const context = { ...plan.server, changes: plan.changes, restateDiff: false };
+    for (const note of sideEffects(c, context))
+      lines.push(`      ${paint('yellow', 'Note:')} ${note}`);
+    lines.push('');
+  };
+  // With --base: this change apart from drift, in sections.
+  const sections = changesByOrigin(plan.changes);
+  if (sections) {
+    for (const o of ['change', 'drift'] as const) {
+      lines.push(paint('bold', `${ORIGIN_SECTIONS[o]} (${sections[o].length}):`), '');
+      if (sections[o].length === 0) lines.push('  (none)', '');
+      sections[o].forEach(block);
     }
+  } else if (plan.changes.length > 0) {
+    lines.push('zulip-cdk will perform the following actions:', '');
+    plan.changes.forEach(block);
+  }
+  if (plan.ignoredDrift !== undefined) {
+    const max = options.maxWarningsPerCode ?? 20;
+    lines.push(paint('bold', `${ORIGIN_SECTIONS.ignored} (${plan.ignoredDrift.length}):`));
+    if (plan.ignoredDrift.length === 0) lines.push('  (none)');
+    for (const d of plan.ignoredDrift.slice(0, max))
+      lines.push(
+        `  ${paint('dim', '=')} ${d.address}: ${d.message}${d.path ? paint('dim', `  (${d.path})`) : ''}`,
+      );
+    if (plan.ignoredDrift.length > max)
+      lines.push(`  ${paint('dim', '=')} ... and ${plan.ignoredDrift.length - max} more`);
+    lines.push('');
   }
   if (plan.warnings.length > 0) {
     lines.push(paint('yellow', `Warnings (${plan.warnings.length}):`));
@@ -85,12 +107,12 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
     lines.push(
       paint(
         'red',
-        `Safety findings (${plan.findings.length}; apply refuses them without --force):`,
+        `Safety findings (${plan.findings.length}; apply refuses them without ${findingFlags(plan)}):`,
       ),
     );
     for (const f of plan.findings)
       lines.push(
-        `  ${paint('red', '✗')} ${f.address ? `${f.address}: ` : ''}${f.message} [${f.code}]`,
+        `  ${paint('red', '✗')} ${f.address ? `${f.address}: ` : ''}${f.message} [${f.code}]${f.path ? paint('dim', `  (${f.path})`) : ''}`,
       );
     lines.push('');
   }
@@ -115,6 +137,14 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
   lines.push(paint('bold', planSummaryLine(plan)));
   lines.push(digestLine(planDigest(plan)));
   return lines.join('\n') + '\n';
+}
+
+/** The flags apply needs for the plan's findings: `--force`, `--allow-privileged`, or both. */
+export function findingFlags(plan: Pick<Plan, 'findings'>): string {
+  const privileged = plan.findings.filter((f) => f.code === 'PRIVILEGED_CHANGE').length;
+  if (privileged === 0) return '--force';
+  if (privileged === plan.findings.length) return '--allow-privileged';
+  return '--force, and privileged changes without --allow-privileged';
 }
 
 /** The lines of one change, as {@link renderText} shows them (also used by the Markdown diff). */
