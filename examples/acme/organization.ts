@@ -5,6 +5,7 @@ import {
   CodePlayground,
   Linkifier,
   Organization,
+  OrganizationSettings,
   Permission,
   SavedSnippet,
   SubscriptionSettings,
@@ -141,6 +142,32 @@ export function acme(scope: Construct, id = 'acme'): Organization {
     canAdministerChannelGroup: SystemGroup.ADMINISTRATORS,
     canSendMessageGroup: SystemGroup.ADMINISTRATORS,
     canCreateTopicGroup: SystemGroup.ADMINISTRATORS,
+  });
+
+  // The organization's own policy: who may create channels, invite people, manage groups,
+  // move and delete messages; and what an administrator reviews. Settings left out stay as
+  // they are. inviteRequired, waitingPeriodThreshold, canInviteUsersGroup and
+  // canManageAllGroups need an owner's API key (the plan says so otherwise).
+  new OrganizationSettings(org, 'settings', {
+    name: 'Acme',
+    description: 'Where Acme talks',
+    inviteRequired: true,
+    waitingPeriodThreshold: 3,
+    newChannelAnnouncementsChannel: announcements,
+    signupAnnouncementsChannel: announcements,
+    messageContentEditLimitSeconds: 3600,
+    messageContentDeleteLimitSeconds: 'unlimited',
+    topicsPolicy: 'disable_empty_topic',
+    canCreatePublicChannelGroup: SystemGroup.FULL_MEMBERS,
+    canCreatePrivateChannelGroup: SystemGroup.MEMBERS,
+    canCreateWebPublicChannelGroup: SystemGroup.NOBODY,
+    canInviteUsersGroup: SystemGroup.ADMINISTRATORS,
+    canManageAllGroups: SystemGroup.ADMINISTRATORS,
+    canMoveMessagesBetweenChannelsGroup: SystemGroup.MODERATORS,
+    canMentionManyUsersGroup: SystemGroup.MODERATORS,
+    canAddCustomEmojiGroup: SystemGroup.FULL_MEMBERS,
+    canDeleteAnyMessageGroup: SystemGroup.ADMINISTRATORS,
+    directMessagePermissionGroup: Permission.anyOf({ groups: [SystemGroup.MEMBERS] }),
   });
 
   // Leadership only: private, exactly the owners and administrators, protected from archiving.

@@ -244,6 +244,11 @@ export class Channel extends ZulipResource {
     return this.channelName;
   }
 
+  /** Whether the channel is declared archived. */
+  public get archived(): boolean {
+    return this.props.archived === true;
+  }
+
   /** The folder the channel is declared in. */
   public get folder(): ChannelFolder | undefined {
     return this.props.folder;

@@ -1,9 +1,14 @@
-import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
+import {
+  CHANNEL_PERMISSIONS,
+  GROUP_PERMISSIONS,
+  disallowedSystemGroup,
+} from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import { supports } from '../model/features';
-import { badRequest, expectationMismatch } from './errors';
+import { ApiError, badRequest, expectationMismatch } from './errors';
 import { expectDict, expectInt, expectList } from './params';
 import { findGroup, findUser } from './permissions';
+import { realmPermissionInfo, realmPermissionInfos } from './realm-settings';
 import { systemGroupId } from './state';
 import type { OrgState, StoredGroupSetting, StoredUser } from './state';
 
@@ -22,27 +27,9 @@ export function groupSettingInfos(): PermissionSettingInfo[] {
   return Object.values(GROUP_PERMISSIONS);
 }
 
-/** Realm settings that refuse `role:everyone` (the rest allow it). */
-const REALM_NO_EVERYONE = new Set([
-  'can_create_groups',
-  'can_manage_all_groups',
-  'can_add_subscribers_group',
-  'can_create_public_channel_group',
-  'can_create_private_channel_group',
-  'can_create_web_public_channel_group',
-  'can_invite_users_group',
-  'create_multiuse_invite_group',
-  'can_create_bots_group',
-  'can_create_write_only_bots_group',
-  'can_manage_billing_group',
-  'can_add_custom_emoji_group',
-  'can_move_messages_between_channels_group',
-  'can_set_topics_policy_group',
-]);
-
-/** The setting info of a realm setting. */
+/** The rules of a realm setting (`Realm.REALM_PERMISSION_GROUP_SETTINGS`). */
 export function realmSettingInfo(wire: string): PermissionSettingInfo {
-  return { wire, default: 'role:nobody', allowEveryone: !REALM_NO_EVERYONE.has(wire) };
+  return realmPermissionInfo(wire) ?? { wire, default: 'role:nobody', allowEveryone: true };
 }
 
 /** Zulip's `are_both_group_setting_values_equal`. */
@@ -134,9 +121,21 @@ export function checkAllowed(
   const g = findGroup(org, value);
   if (!g) throw badRequest(`Invalid user group ID: ${value}`);
   if (g.deactivated) throw badRequest('User group is deactivated.');
-  if (!g.isSystemGroup) return;
-  if (g.name === 'role:internet' || (g.name === 'role:everyone' && !info.allowEveryone))
+  // check_setting_configuration_for_system_groups (zerver/lib/user_groups.py).
+  if (!g.isSystemGroup) {
+    if (info.requireSystemGroup === true) throw systemGroupRequired(info.wire);
+    return;
+  }
+  if (disallowedSystemGroup(info, g.name) !== undefined)
     throw badRequest(`'${info.wire}' setting cannot be set to '${g.name}' group.`);
+}
+
+/** `SystemGroupRequiredError` (zerver/lib/exceptions.py). */
+export function systemGroupRequired(wire: string): ApiError {
+  return new ApiError(`'${wire}' must be a system user group.`, {
+    code: 'SYSTEM_GROUP_REQUIRED',
+    data: { setting_name: wire },
+  });
 }
 
 /**
@@ -159,6 +158,8 @@ export function accessSettingValue(
     checkAllowed(org, info, value);
     return;
   }
+  // access_user_group_api_value_for_setting: an anonymous group is never a system group.
+  if (info.requireSystemGroup === true) throw systemGroupRequired(info.wire);
   for (const m of value.direct_members)
     if (findUser(org, m)?.isActive !== true) throw badRequest(`Invalid user ID: ${m}`);
   const subgroups = value.direct_subgroups.map((id) => {
@@ -244,8 +245,13 @@ export function supportedPermissionSettings(featureLevel: number): Record<string
     };
   };
   const realm: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(REALM_DEFAULT_NAMES))
-    realm[k] = { ...entry(realmSettingInfo(k), 'realm'), default_group_name: v };
+  for (const i of realmPermissionInfos(featureLevel))
+    realm[i.wire] = {
+      ...entry(i, 'realm'),
+      require_system_group: i.requireSystemGroup === true,
+      allow_nobody_group: i.allowNobody !== false,
+      allowed_system_groups: i.allowedSystemGroups ?? [],
+    };
   return {
     realm,
     stream: Object.fromEntries(
@@ -254,12 +260,3 @@ export function supportedPermissionSettings(featureLevel: number): Record<string
     group: Object.fromEntries(groupSettingInfos().map((i) => [i.wire, entry(i, 'group')])),
   };
 }
-
-const REALM_DEFAULT_NAMES: Record<string, string> = {
-  can_add_subscribers_group: 'role:members',
-  can_create_groups: 'role:members',
-  can_create_public_channel_group: 'role:members',
-  can_create_private_channel_group: 'role:members',
-  can_create_web_public_channel_group: 'role:owners',
-  can_manage_all_groups: 'role:owners',
-};

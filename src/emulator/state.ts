@@ -162,6 +162,12 @@ export interface StoredRealm {
   sendChannelEventsMessages?: boolean;
   /** The ID Notification Bot's messages carry (allocated on its first message). */
   notificationBotId?: number;
+  /**
+   * The other organization properties (`ORGANIZATION_PROPERTIES` without a field above), by
+   * wire name in register form (channels by ID or -1, unlimited time limits null); absent ones
+   * hold Zulip's default (see `src/emulator/realm-settings.ts`).
+   */
+  properties?: Record<string, string | number | boolean | null>;
 }
 
 /** A draft (`/drafts`), per user. */
@@ -334,6 +340,7 @@ export const REALM_GROUP_SETTING_DEFAULTS: Record<string, SystemGroupName> = {
   direct_message_initiator_group: 'role:everyone',
   direct_message_permission_group: 'role:everyone',
   can_set_topics_policy_group: 'role:moderators',
+  can_set_delete_message_policy_group: 'role:moderators',
 };
 
 /** An organization with only its system groups and realm settings: no users yet. */

@@ -95,7 +95,9 @@ export function irreversibleReason(c: UntaggedChange, ctx: ChangeContext = {}): 
         return `deactivates it, and this server (feature level ${ctx.featureLevel ?? '?'}) cannot reactivate groups (feature level 386)`;
       return undefined;
     case 'update': {
-      if (c.kind !== 'channel' || c.liveId === null) return undefined;
+      // A channel's own retention, or the organization's (every channel on `realm_default`).
+      if ((c.kind !== 'channel' && c.kind !== 'organizationSettings') || c.liveId === null)
+        return undefined;
       const p = c.properties.find((x) => x.property === 'messageRetentionDays');
       if (!p || !retentionMayShorten(p.before, p.after)) return undefined;
       // archive_messages moves expired messages out of the organization; only a server

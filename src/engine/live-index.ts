@@ -2,6 +2,14 @@ import { channelNameKey } from '../model/address';
 import type { GroupSettingValue } from '../model/desired-state';
 import type { ResourceKind } from '../model/kinds';
 import { canonicalGroupSetting } from '../model/group-setting';
+import {
+  ORGANIZATION_PROPERTIES,
+  organizationPropertyFromWire,
+} from '../model/organization-settings';
+import type {
+  OrganizationPropertyName,
+  OrganizationPropertyValue,
+} from '../model/organization-settings';
 import type {
   LiveChannel,
   LiveChannelFolder,
@@ -78,6 +86,9 @@ export class LiveIndex {
         return this.usersById.get(id);
       case 'subscriptionSettings':
         return live.subscriptionSettings.find((s) => s.channelId === id);
+      case 'organizationSettings':
+        // One per organization: its changes carry the liveId 0.
+        return id === 0 ? (live.organizationSettings ?? undefined) : undefined;
     }
   }
 
@@ -103,6 +114,23 @@ export class LiveIndex {
       users: value.direct_members.map((id) => this.emailOf(id)),
       groups: value.direct_subgroups.map((id) => this.groupNameOf(id)),
     });
+  }
+
+  /**
+   * A live organization property in natural terms (channels by name, `channel#<id>` when the
+   * reader cannot see it); undefined when the server did not report it.
+   */
+  public organizationProperty(
+    name: OrganizationPropertyName,
+  ): OrganizationPropertyValue | undefined {
+    const info = ORGANIZATION_PROPERTIES[name];
+    const v = organizationPropertyFromWire(
+      info,
+      this.live.organizationSettings?.properties[info.wire],
+    );
+    if (info.type === 'channel' && typeof v === 'number')
+      return this.channelsById.get(v)?.name ?? `channel#${v}`;
+    return v;
   }
 
   /**

@@ -10,7 +10,8 @@ import { groupSettingsEqual } from '../model/group-setting';
 import { creatorDefault, isSystemGroupName } from '../model/kinds';
 import type { SystemGroupName } from '../model/kinds';
 import type { LiveState, LiveUserGroup, WireGroupSettingValue } from '../model/live-state';
-import { CHANNEL_PERMISSIONS } from '../model/permissions';
+import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
+import { CHANNEL_PERMISSIONS, ORGANIZATION_PERMISSIONS } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import { arr, raw, ref, str } from './code';
 import type { Entry, Expr, RefTarget } from './code';
@@ -108,6 +109,25 @@ export abstract class ImportContext {
           this.pulled.push(`channel '${c.name}' (it has subscription settings)`);
         }
       }
+    const org = this.live.organizationSettings;
+    if (this.include.has('organizationSettings') && org) {
+      for (const [name, info] of Object.entries(ORGANIZATION_PERMISSIONS)) {
+        const v = org.permissions[info.wire];
+        if (v === undefined || !this.permissionSupported(info)) continue;
+        for (const gid of this.groupIdsIn(v)) pullGroup(gid, `organization setting ${name}`);
+      }
+      for (const info of Object.values(ORGANIZATION_PROPERTIES)) {
+        const id = org.properties[info.wire];
+        const c =
+          info.type === 'channel' && typeof id === 'number'
+            ? this.idx.channelsById.get(id)
+            : undefined;
+        if (c && !this.channelIds.has(c.id) && !c.archived) {
+          this.channelIds.add(c.id);
+          this.pulled.push(`channel '${c.name}' (organization setting ${info.wire})`);
+        }
+      }
+    }
     if (this.include.has('channelFolders') && this.supports('channelFolders'))
       for (const f of this.live.channelFolders) this.folderIds.add(f.id);
     for (const id of this.channelIds) {

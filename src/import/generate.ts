@@ -3,7 +3,17 @@ import { normaliseChannelDescription, retentionToNatural } from '../engine/live-
 import { ROLES, roleName } from '../model/kinds';
 import type { RoleName } from '../model/kinds';
 import type { LiveChannel, LiveChannelFolder, LiveState, LiveUserGroup } from '../model/live-state';
-import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
+import { channelNameKey } from '../model/address';
+import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
+import type {
+  OrganizationPropertyInfo,
+  OrganizationPropertyName,
+} from '../model/organization-settings';
+import {
+  CHANNEL_PERMISSIONS,
+  GROUP_PERMISSIONS,
+  ORGANIZATION_PERMISSIONS,
+} from '../model/permissions';
 import { arr, commentLines, raw, str } from './code';
 import type { Entry, Expr } from './code';
 import { ImportContext } from './context';
@@ -37,6 +47,7 @@ class Importer extends ImportContext {
     this.playgrounds();
     this.snippets();
     this.subscriptionSettings();
+    this.organizationSettings();
     return { files: this.print(), skipped: this.skipped, counts: { ...this.counts } };
   }
 
@@ -445,6 +456,64 @@ class Importer extends ImportContext {
     }
   }
 
+  /**
+   * The organization's settings: every property and permission the server has, as it is live,
+   * so that the review covers all of them from the start. A setting that cannot be written
+   * (a channel or group this account cannot see) is left out, and so left alone.
+   */
+  private organizationSettings(): void {
+    const org = this.live.organizationSettings;
+    if (!this.include.has('organizationSettings') || !org) return;
+    const entries: Entry[] = [];
+    for (const [name, info] of Object.entries(
+      ORGANIZATION_PROPERTIES as Record<string, OrganizationPropertyInfo>,
+    )) {
+      if (info.feature !== undefined && !this.supports(info.feature)) continue;
+      const v = this.idx.organizationProperty(name as OrganizationPropertyName);
+      if (v === undefined) continue;
+      if (info.type === 'channel' && typeof v === 'string') {
+        const c = this.idx.channelsByKey.get(channelNameKey(v));
+        if (!c || !this.channelIds.has(c.id)) {
+          this.skip(
+            'organizationSettings',
+            name,
+            `names a channel this account cannot see (${v}): left as it is`,
+          );
+          continue;
+        }
+        entries.push({ key: name, value: this.refFrom('organization', 'channel', c.name) });
+        continue;
+      }
+      entries.push({
+        key: name,
+        value: v === null ? raw('null') : typeof v === 'string' ? str(v) : raw(String(v)),
+      });
+    }
+    for (const [name, info] of Object.entries(ORGANIZATION_PERMISSIONS)) {
+      if (!this.permissionSupported(info)) continue;
+      const old = org.permissions[info.wire];
+      if (old === undefined) continue;
+      const r = this.settingExpr(
+        'organization',
+        this.idx.groupSettingToNatural(old),
+        () => undefined,
+      );
+      if ('problem' in r) {
+        this.skip('organizationSettings', name, `${r.problem}: left as it is`);
+        continue;
+      }
+      entries.push({ key: name, value: r.expr });
+    }
+    this.counts.organizationSettings++;
+    this.declare({
+      file: 'organization',
+      construct: 'OrganizationSettings',
+      id: this.ids.allocate('settings'),
+      entries,
+      comments: [],
+    });
+  }
+
   private subscriptionSettings(): void {
     if (!this.include.has('subscriptionSettings')) return;
     const list = this.live.subscriptionSettings
@@ -505,7 +574,9 @@ class Importer extends ImportContext {
     p('`zulip-cdk plan` shows no change until you edit this code.');
     lines.push('//');
     p('How it was imported:');
-    item("values equal to Zulip's defaults are left out;");
+    item(
+      "values equal to Zulip's defaults are left out, except the organization's settings and permissions: all of them are declared, for review;",
+    );
     item(
       this.subscriberPolicy === 'private'
         ? "subscribers of private channels are declared exactly (mode 'exact'); who follows a public channel is left to each person;"
@@ -522,7 +593,7 @@ class Importer extends ImportContext {
     lines.push('//');
     p('Not managed by zulip-cdk, so not imported:');
     item(
-      'organization settings (name, description, policies, organization-wide permissions), custom emoji, custom profile fields, default channel groups, invitations;',
+      'authentication methods, video call and GIF providers, push notification settings, icons and logos, custom emoji, custom profile fields, default channel groups, invitations;',
     );
     item(
       "other users' saved snippets and subscription settings, bots and their settings, user settings;",

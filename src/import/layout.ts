@@ -9,7 +9,14 @@ import { SPLIT_THRESHOLD } from './options';
 import type { ImportKind, ImportLayout } from './options';
 
 export type FileKey =
-  'users' | 'groups' | 'channels' | 'linkifiers' | 'playgrounds' | 'snippets' | 'settings';
+  | 'users'
+  | 'groups'
+  | 'channels'
+  | 'linkifiers'
+  | 'playgrounds'
+  | 'snippets'
+  | 'settings'
+  | 'organization';
 
 export const FILES: Record<
   FileKey,
@@ -60,6 +67,13 @@ export const FILES: Record<
     title: "The applying account's own settings of its subscriptions.",
     kind: 'subscriptionSettings',
   },
+  organization: {
+    file: 'organization-settings.ts',
+    fn: 'declareOrganizationSettings',
+    title:
+      "The organization's settings and permissions, as they are live (leave one out to leave it alone).",
+    kind: 'organizationSettings',
+  },
 };
 export const FILE_ORDER: FileKey[] = [
   'users',
@@ -69,6 +83,7 @@ export const FILE_ORDER: FileKey[] = [
   'playgrounds',
   'snippets',
   'settings',
+  'organization',
 ];
 
 /** One construct to declare. */

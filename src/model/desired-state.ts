@@ -1,6 +1,16 @@
 import { z } from 'zod';
-import { CHANNEL_PERMISSION_NAMES, GROUP_PERMISSION_NAMES } from './permissions';
-import type { ChannelPermissionName, GroupPermissionName } from './permissions';
+import {
+  CHANNEL_PERMISSION_NAMES,
+  GROUP_PERMISSION_NAMES,
+  ORGANIZATION_PERMISSION_NAMES,
+} from './permissions';
+import type {
+  ChannelPermissionName,
+  GroupPermissionName,
+  OrganizationPermissionName,
+} from './permissions';
+import { ORGANIZATION_PROPERTY_NAMES } from './organization-settings';
+import type { OrganizationPropertyName } from './organization-settings';
 import {
   MEMBERSHIP_MODES,
   PRUNABLE_KINDS,
@@ -163,6 +173,26 @@ export const SubscriptionSettingsSchema = z.strictObject({
 export type DesiredSubscriptionSettings = z.infer<typeof SubscriptionSettingsSchema>;
 export { subscriptionPropertyNames };
 
+const organizationPropertyValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/**
+ * The organization's settings and permissions (one entry at most). Only what is present is
+ * managed: a property or permission left out is left as it is live (unlike the other kinds,
+ * where an absent property is held at Zulip's default). Channel-valued settings hold the
+ * channel's name, or null for none. The shapes of the values are checked per property
+ * (`organizationPropertyProblem`) by the construct and again by the planner.
+ */
+export const OrganizationSettingsSchema = z.strictObject({
+  path: z.string(),
+  properties: z.strictObject(
+    Object.fromEntries(
+      ORGANIZATION_PROPERTY_NAMES.map((n) => [n, organizationPropertyValue.optional()]),
+    ) as Record<OrganizationPropertyName, z.ZodOptional<typeof organizationPropertyValue>>,
+  ),
+  permissions: permissionsSchema<OrganizationPermissionName>(ORGANIZATION_PERMISSION_NAMES),
+});
+export type DesiredOrganizationSettings = z.infer<typeof OrganizationSettingsSchema>;
+
 export const PruneSchema = z.strictObject(
   Object.fromEntries(PRUNABLE_KINDS.map((k) => [k, z.boolean().optional()])) as Record<
     (typeof PRUNABLE_KINDS)[number],
@@ -224,6 +254,8 @@ export const DesiredStateSchema = z.strictObject({
   users: z.array(UserSchema),
   /** Sorted by channel. */
   subscriptionSettings: z.array(SubscriptionSettingsSchema),
+  /** At most one: the organization's settings and permissions (absent in older files). */
+  organizationSettings: z.array(OrganizationSettingsSchema).max(1).default([]),
 });
 export type DesiredState = z.infer<typeof DesiredStateSchema>;
 
@@ -240,5 +272,6 @@ export function emptyDesiredState(id = 'org'): DesiredState {
     savedSnippets: [],
     users: [],
     subscriptionSettings: [],
+    organizationSettings: [],
   };
 }

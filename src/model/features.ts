@@ -31,6 +31,7 @@ export const FEATURES = {
   },
   userStatusOfOthers: { level: 407, what: "POST /users/{user_id}/status (another user's status)" },
   channelFolderOrder: { level: 414, what: 'channel folder order' },
+  welcomeMessageCustomText: { level: 416, what: 'welcome_message_custom_text' },
   channelsCreate: { level: 417, what: 'POST /channels/create' },
   e2eeTestNotification: { level: 420, what: 'POST /mobile_push/e2ee/test_notification' },
   channelEventsMessagesSetting: { level: 434, what: 'send_channel_events_messages' },

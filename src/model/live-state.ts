@@ -119,6 +119,18 @@ export const LiveSubscriptionSettingsSchema = z.strictObject({
 });
 export type LiveSubscriptionSettings = z.infer<typeof LiveSubscriptionSettingsSchema>;
 
+/**
+ * The organization's settings as `POST /register` reports them (`realm_<wire>`), by wire name:
+ * `properties` as sent (channels by ID, -1 for none; `null` seconds for unlimited) for the
+ * properties of `ORGANIZATION_PROPERTIES`, `permissions` for `ORGANIZATION_PERMISSIONS`. A
+ * setting the server does not have (an older feature level) is absent.
+ */
+export const LiveOrganizationSettingsSchema = z.strictObject({
+  properties: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  permissions,
+});
+export type LiveOrganizationSettings = z.infer<typeof LiveOrganizationSettingsSchema>;
+
 export const ServerInfoSchema = z.strictObject({
   /** The site URL, e.g. `https://chat.example.com`. */
   site: z.string(),
@@ -167,6 +179,8 @@ export const LiveStateSchema = z.strictObject({
   savedSnippets: z.array(LiveSavedSnippetSchema),
   /** The applying account's own subscriptions. */
   subscriptionSettings: z.array(LiveSubscriptionSettingsSchema),
+  /** The organization's settings; null in snapshots made before they were read. */
+  organizationSettings: LiveOrganizationSettingsSchema.nullable().default(null),
   /** How many HTTP requests reading it took. */
   requestCount: z.number().int().optional(),
 });

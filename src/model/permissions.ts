@@ -19,6 +19,14 @@ export interface PermissionSettingInfo {
   readonly allowEveryone: boolean;
   /** Whether changing it on a private channel needs content access. */
   readonly needsContentAccess?: boolean;
+  /** False when `role:nobody` is refused (`allow_nobody_group`); allowed when absent. */
+  readonly allowNobody?: boolean;
+  /** Only a system group is accepted, never a user group or a set (`require_system_group`). */
+  readonly requireSystemGroup?: boolean;
+  /** The only system groups accepted, when Zulip restricts them (`allowed_system_groups`). */
+  readonly allowedSystemGroups?: readonly SystemGroupName[];
+  /** Changing it needs an organization owner (zerver/views/realm.py `update_realm`). */
+  readonly ownerOnly?: boolean;
 }
 
 /**
@@ -140,7 +148,155 @@ export const USER_GROUP_SETTINGS: readonly UserGroupSettingName[] = GROUP_PERMIS
 );
 
 /**
- * Zulip's rule for disallowed system groups, shared by synth validation and the planner:
+ * Organization group settings by the name the constructs use, each with Zulip's rules
+ * (`Realm.REALM_PERMISSION_GROUP_SETTINGS`, zerver/models/realms.py; levels from
+ * api_docs/changelog.md: every one but two is older than Zulip 10.2). Written with
+ * `PATCH /realm` as `{new, old}`; `ownerOnly` as `update_realm` checks it.
+ */
+export const ORGANIZATION_PERMISSIONS = {
+  canAccessAllUsersGroup: {
+    wire: 'can_access_all_users_group',
+    default: 'role:everyone',
+    allowEveryone: true,
+    allowNobody: false,
+    requireSystemGroup: true,
+    allowedSystemGroups: ['role:everyone', 'role:members'],
+  },
+  canAddCustomEmojiGroup: {
+    wire: 'can_add_custom_emoji_group',
+    default: 'role:members',
+    allowEveryone: false,
+  },
+  canAddSubscribersGroup: {
+    wire: 'can_add_subscribers_group',
+    default: 'role:members',
+    allowEveryone: false,
+  },
+  canCreateBotsGroup: {
+    wire: 'can_create_bots_group',
+    default: 'role:members',
+    allowEveryone: false,
+  },
+  canCreateGroups: {
+    wire: 'can_create_groups',
+    default: 'role:members',
+    allowEveryone: false,
+    ownerOnly: true,
+  },
+  canCreatePrivateChannelGroup: {
+    wire: 'can_create_private_channel_group',
+    default: 'role:members',
+    allowEveryone: false,
+  },
+  canCreatePublicChannelGroup: {
+    wire: 'can_create_public_channel_group',
+    default: 'role:members',
+    allowEveryone: false,
+  },
+  canCreateWebPublicChannelGroup: {
+    wire: 'can_create_web_public_channel_group',
+    default: 'role:owners',
+    allowEveryone: false,
+    requireSystemGroup: true,
+    allowedSystemGroups: ['role:moderators', 'role:administrators', 'role:owners', 'role:nobody'],
+  },
+  canCreateWriteOnlyBotsGroup: {
+    wire: 'can_create_write_only_bots_group',
+    default: 'role:members',
+    allowEveryone: false,
+  },
+  canDeleteAnyMessageGroup: {
+    wire: 'can_delete_any_message_group',
+    default: 'role:administrators',
+    allowEveryone: false,
+  },
+  canDeleteOwnMessageGroup: {
+    wire: 'can_delete_own_message_group',
+    default: 'role:everyone',
+    allowEveryone: true,
+  },
+  canInviteUsersGroup: {
+    wire: 'can_invite_users_group',
+    default: 'role:members',
+    allowEveryone: false,
+    ownerOnly: true,
+  },
+  canManageAllGroups: {
+    wire: 'can_manage_all_groups',
+    default: 'role:owners',
+    allowEveryone: false,
+    allowNobody: false,
+    ownerOnly: true,
+  },
+  canManageBillingGroup: {
+    wire: 'can_manage_billing_group',
+    default: 'role:administrators',
+    allowEveryone: false,
+    allowNobody: false,
+    ownerOnly: true,
+  },
+  canMentionManyUsersGroup: {
+    wire: 'can_mention_many_users_group',
+    default: 'role:administrators',
+    allowEveryone: true,
+  },
+  canMoveMessagesBetweenChannelsGroup: {
+    wire: 'can_move_messages_between_channels_group',
+    default: 'role:members',
+    allowEveryone: false,
+  },
+  canMoveMessagesBetweenTopicsGroup: {
+    wire: 'can_move_messages_between_topics_group',
+    default: 'role:everyone',
+    allowEveryone: true,
+  },
+  canResolveTopicsGroup: {
+    wire: 'can_resolve_topics_group',
+    default: 'role:everyone',
+    allowEveryone: true,
+  },
+  canSetDeleteMessagePolicyGroup: {
+    wire: 'can_set_delete_message_policy_group',
+    feature: 'canDeleteMessageGroups',
+    default: 'role:moderators',
+    allowEveryone: false,
+  },
+  canSetTopicsPolicyGroup: {
+    wire: 'can_set_topics_policy_group',
+    feature: 'topicsPolicy',
+    default: 'role:members',
+    allowEveryone: true,
+  },
+  canSummarizeTopicsGroup: {
+    wire: 'can_summarize_topics_group',
+    default: 'role:everyone',
+    allowEveryone: true,
+  },
+  createMultiuseInviteGroup: {
+    wire: 'create_multiuse_invite_group',
+    default: 'role:administrators',
+    allowEveryone: false,
+    ownerOnly: true,
+  },
+  directMessageInitiatorGroup: {
+    wire: 'direct_message_initiator_group',
+    default: 'role:everyone',
+    allowEveryone: true,
+  },
+  directMessagePermissionGroup: {
+    wire: 'direct_message_permission_group',
+    default: 'role:everyone',
+    allowEveryone: true,
+  },
+} as const satisfies Record<string, PermissionSettingInfo>;
+export type OrganizationPermissionName = keyof typeof ORGANIZATION_PERMISSIONS;
+export const ORGANIZATION_PERMISSION_NAMES = Object.keys(
+  ORGANIZATION_PERMISSIONS,
+) as OrganizationPermissionName[];
+
+/**
+ * Zulip's rule for disallowed system groups, shared by synth validation, the planner and the
+ * embedded server (zerver/lib/user_groups.py `check_setting_configuration_for_system_groups`):
  * returns the offending system group, or undefined when the value is allowed.
  */
 export function disallowedSystemGroup(
@@ -148,7 +304,13 @@ export function disallowedSystemGroup(
   groupName: string,
 ): string | undefined {
   if (groupName === 'role:internet') return groupName;
+  if (groupName === 'role:nobody' && info.allowNobody === false) return groupName;
   if (groupName === 'role:everyone' && !info.allowEveryone) return groupName;
+  if (
+    info.allowedSystemGroups !== undefined &&
+    !(info.allowedSystemGroups as readonly string[]).includes(groupName)
+  )
+    return groupName;
   return undefined;
 }
 

@@ -15,7 +15,10 @@ import type { ZulipClient } from '../zulip/client';
 import { CHANNEL_GROUP_SETTINGS } from '../zulip/wire/channel';
 import type { WireChannel } from '../zulip/wire/channel';
 import type { WireChannelFolder } from '../zulip/wire/channel-folder';
-import { ORG_READ_REGISTER_PARAMS } from '../zulip/wire/register';
+import { ORG_READ_REGISTER_PARAMS, RegisterRealmSettingsSchema } from '../zulip/wire/register';
+import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
+import type { LiveOrganizationSettings } from '../model/live-state';
+import { ORGANIZATION_PERMISSIONS } from '../model/permissions';
 import type { RegisterResponse } from '../zulip/wire/register';
 import type { WireSubscription } from '../zulip/wire/subscription';
 import type { WireUser } from '../zulip/wire/user';
@@ -121,6 +124,19 @@ function topicsPolicy(v: unknown): TopicsPolicy | null {
 }
 
 const sortIds = (ids: readonly number[]): number[] => [...ids].sort((a, b) => a - b);
+
+/** The organization's settings (`realm_<wire>`) by wire name, as the server sent them. */
+function organizationSettings(reg: RegisterResponse): LiveOrganizationSettings {
+  const realm = RegisterRealmSettingsSchema.parse(reg) as Record<string, unknown>;
+  const properties: LiveOrganizationSettings['properties'] = {};
+  for (const info of Object.values(ORGANIZATION_PROPERTIES)) {
+    const v = realm[`realm_${info.wire}`];
+    if (v !== undefined) properties[info.wire] = v as string | number | boolean | null;
+  }
+  const wires = Object.values(ORGANIZATION_PERMISSIONS).map((i) => i.wire);
+  const prefixed = Object.fromEntries(wires.map((w) => [w, realm[`realm_${w}`]]));
+  return { properties, permissions: permissions(prefixed, wires) };
+}
 
 /**
  * The LiveState a register response describes. Pure, so the mapping is tested without HTTP.
@@ -282,6 +298,7 @@ export function liveStateFromRegister(
       .map((s) => ({ id: s.id, title: s.title, content: s.content }))
       .sort((a, b) => a.id - b.id),
     subscriptionSettings,
+    organizationSettings: organizationSettings(reg),
   };
   // Strict parse: a mapping mistake fails here, not as a confusing diff later.
   return LiveStateSchema.parse(state);

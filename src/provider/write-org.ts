@@ -14,7 +14,11 @@ import type {
 import type { ZulipClient } from '../zulip/client';
 import type { SubscriptionPropertyChange } from '../zulip/wire/subscription';
 import type { UpdateUserParams } from '../zulip/wire/user';
-import { text } from './write-values';
+import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
+import type { OrganizationPropertyInfo } from '../model/organization-settings';
+import { ORGANIZATION_PERMISSIONS } from '../model/permissions';
+import type { GroupSettingUpdate } from '../zulip/wire/common';
+import { text, withOld } from './write-values';
 
 const str = (v: JsonValue | undefined, fallback = ''): string =>
   typeof v === 'string' ? v : fallback;
@@ -194,4 +198,49 @@ export async function reorder(
   const ids = reorderIds(change, ctx);
   if (change.kind === 'linkifier') await client.reorderLinkifiers(ids);
   else await client.reorderChannelFolders(ids);
+}
+
+// ---------------------------------------------------------------- the organization
+
+/**
+ * One `PATCH /realm` with only the settings that change (zerver/views/realm.py
+ * `update_realm`): properties as Zulip takes them (a channel by ID or -1 for none, 'unlimited'
+ * for an unlimited time limit or retention), group settings as `{new, old}`, so a hand change
+ * after review fails with `EXPECTATION_MISMATCH` instead of being overwritten.
+ */
+export async function updateOrganizationSettings(
+  client: ZulipClient,
+  change: UpdateChange,
+  ctx: ApplyContext,
+): Promise<void> {
+  const params: Record<string, string | number | boolean | GroupSettingUpdate> = {};
+  for (const p of change.properties) {
+    if (p.property.startsWith('permissions.')) {
+      const name = p.property.slice('permissions.'.length);
+      const info = (ORGANIZATION_PERMISSIONS as Record<string, { wire: string } | undefined>)[name];
+      if (info === undefined) throw cannotWrite('organization', p.property);
+      params[info.wire] = { new: ctx.wireGroupSetting(p.after), ...withOld(p.old) };
+      continue;
+    }
+    const info = (ORGANIZATION_PROPERTIES as Record<string, OrganizationPropertyInfo | undefined>)[
+      p.property
+    ];
+    if (info === undefined) throw cannotWrite('organization', p.property);
+    params[info.wire] = organizationPropertyParam(info, p.after, ctx);
+  }
+  await client.updateRealm(params);
+}
+
+function organizationPropertyParam(
+  info: OrganizationPropertyInfo,
+  value: JsonValue,
+  ctx: ApplyContext,
+): string | number | boolean {
+  if (info.type === 'channel') return value === null ? -1 : ctx.channelId(text(value, 'channel'));
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return value;
+  throw new ZulipCdkError(
+    'PLAN_INVALID',
+    `The plan has ${JSON.stringify(value)} for the organization's ${info.wire}.`,
+  );
 }

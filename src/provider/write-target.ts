@@ -214,4 +214,7 @@ const HANDLERS = {
   subscriptionSettings: {
     update: (change, { client, ctx }) => org.updateSubscriptionSettings(client, [change], ctx),
   },
+  organizationSettings: {
+    update: (change, { client, ctx }) => org.updateOrganizationSettings(client, change, ctx),
+  },
 } as const satisfies KindHandlers;

@@ -7,6 +7,7 @@ import { ZulipCredentials, loadCredentials } from './credentials';
 import type { LoadCredentialsOptions } from './credentials';
 import { pathSegment, pathWithSlashes } from './encode';
 import { ENDPOINTS } from './endpoints';
+import type { UpdateRealmParams } from './wire/realm';
 import type { EndpointName, EndpointSpec } from './endpoints';
 import { ZulipHttp } from './http';
 import type {
@@ -557,6 +558,13 @@ export class ZulipClient {
       { ordered_linkifier_ids: orderedLinkifierIds },
       SuccessSchema,
     );
+  }
+
+  // ---------------------------------------------------------------- the organization
+
+  /** `PATCH /realm`: the organization's settings and permissions; only what changes. */
+  public updateRealm(params: UpdateRealmParams): Promise<Success> {
+    return this.#call('updateRealm', {}, params, SuccessSchema);
   }
 
   // ---------------------------------------------------------------- playgrounds

@@ -102,6 +102,19 @@ export const ENDPOINTS = {
   updateLinkifier: { method: 'PATCH', path: '/realm/filters/{filter_id}' },
   removeLinkifier: { method: 'DELETE', path: '/realm/filters/{filter_id}' },
   reorderLinkifiers: { method: 'PATCH', path: '/realm/linkifiers' },
+  // The organization's settings. `message_retention_days` and the time limits are
+  // `Json[int | str]` in zerver/views/realm.py `update_realm`: 'unlimited' travels as `"unlimited"`.
+  updateRealm: {
+    method: 'PATCH',
+    path: '/realm',
+    jsonStrings: [
+      'message_retention_days',
+      'message_content_edit_limit_seconds',
+      'message_content_delete_limit_seconds',
+      'move_messages_within_stream_limit_seconds',
+      'move_messages_between_streams_limit_seconds',
+    ],
+  },
   // Playgrounds.
   addPlayground: { method: 'POST', path: '/realm/playgrounds' },
   removePlayground: { method: 'DELETE', path: '/realm/playgrounds/{playground_id}' },

@@ -22,6 +22,7 @@ export * from './wire/linkifier';
 export * from './wire/playground';
 export * from './wire/saved-snippet';
 export * from './wire/register';
+export * from './wire/realm';
 export * from './wire/message';
 export * from './wire/navigation-view';
 export * from './wire/push';

@@ -126,6 +126,74 @@ describe('optimistic concurrency: objects changed since the plan are reported, n
     expect((await ids()).squad.can_mention_group).toBe(admins);
   });
 
+  it('an organization permission changed by hand after `plan --out`: reported, not clobbered; EXPECTATION_MISMATCH the same way', async () => {
+    const withOrg = (version: 1 | 2): DesiredState => ({
+      ...desired(2),
+      organizationSettings: [
+        {
+          path: 'c/settings',
+          properties: { waitingPeriodThreshold: version === 1 ? 0 : 4 },
+          permissions: {
+            canCreatePublicChannelGroup: version === 1 ? 'role:members' : 'role:moderators',
+          },
+        },
+      ],
+    });
+    await h.converge(withOrg(1));
+    const saved = parsePlan(JSON.parse(renderJson(await h.plan(withOrg(2)))));
+    const change = saved.changes.find((c) => c.kind === 'organizationSettings');
+    expect(change && 'properties' in change ? change.properties : []).toEqual([
+      { property: 'waitingPeriodThreshold', before: 0, after: 4 },
+      {
+        property: 'permissions.canCreatePublicChannelGroup',
+        before: 'role:members',
+        after: 'role:moderators',
+        wire: 'can_create_public_channel_group',
+        old: (await ids()).members,
+      },
+    ]);
+    const { admins, members } = await ids();
+    await h.client.updateRealm({
+      can_create_public_channel_group: { new: admins, old: members },
+    });
+    const r = await h.apply(saved);
+    // The plan's only change was not written.
+    expect(r.outcome).toBe('nothing');
+    const entry = r.journal.entries.find(
+      (x) => x.id === 'organizationSettings["organization"]#update',
+    );
+    expect(entry?.status).toBe('conflict');
+    expect(entry?.message).toContain(
+      'permissions.canCreatePublicChannelGroup is now "role:administrators" (was "role:members" at plan time)',
+    );
+    // The person's value stays, and so does the waiting period the same request would have set.
+    const realm = h.z.org.realm;
+    expect(realm.settings.can_create_public_channel_group).toBe(admins);
+    expect(realm.waitingPeriodThreshold).toBe(0);
+
+    // A hand change after apply's own re-read: the server's EXPECTATION_MISMATCH, reported alike.
+    await h.client.updateRealm({ can_create_public_channel_group: { new: members, old: admins } });
+    const again = await h.plan(withOrg(2));
+    const c = newClient(h.z);
+    const target = new ZulipApplyTarget(c, again);
+    const read = target.readLive.bind(target);
+    target.readLive = async () => {
+      const live = await read();
+      await h.client.updateRealm({
+        can_create_public_channel_group: { new: admins, old: members },
+      });
+      return live;
+    };
+    const r2 = await applyPlan(again, target);
+    await c.close();
+    const e2 = r2.journal.entries.find(
+      (x) => x.id === 'organizationSettings["organization"]#update',
+    );
+    expect(e2?.status).toBe('conflict');
+    expect(e2?.message).toContain('EXPECTATION_MISMATCH');
+    expect(h.z.org.realm.settings.can_create_public_channel_group).toBe(admins);
+  });
+
   it("a group's members changed by hand: its membership change is reported, the rest applied", async () => {
     const saved = await h.plan(desired(2));
     const crew = (await h.client.getUserGroups()).user_groups.find((g) => g.name === 'crew')!;

@@ -67,6 +67,7 @@ export class LiveBuilder {
       playgrounds: [],
       savedSnippets: [],
       subscriptionSettings: [],
+      organizationSettings: null,
     };
     const members: Record<string, { members: number[]; subgroups: string[] }> = {
       'role:internet': { members: [], subgroups: ['role:everyone'] },

@@ -38,6 +38,7 @@ test('a large organization is one file per kind, main.ts wiring them', () => {
     'groups.ts',
     'linkifiers.ts',
     'main.ts',
+    'organization-settings.ts',
     'playgrounds.ts',
     'saved-snippets.ts',
     'subscription-settings.ts',

@@ -20,6 +20,8 @@ export async function readEmbedded(opts: {
   featureLevel: number;
   state?: OrgState;
   seed?: 'demo' | 'empty';
+  /** Changes made through the API before the read. */
+  prepare?: (client: ZulipClient) => Promise<void>;
 }): Promise<LiveState> {
   const check = yamlCheck();
   const z = await startEmulator({
@@ -30,6 +32,7 @@ export async function readEmbedded(opts: {
   });
   const client = ZulipClient.forEmbeddedOwner(z);
   try {
+    if (opts.prepare) await opts.prepare(client);
     const { requestCount: _n, ...live } = await readLiveState(client);
     if (check.problems.length > 0)
       throw new Error(`responses that do not match zulip.yaml:\n${check.problems.join('\n')}`);

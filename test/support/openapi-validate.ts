@@ -49,6 +49,9 @@ const NEWER_REGISTER_FIELDS: Json = {
   max_bulk_new_subscription_messages: { type: 'integer' },
   realm_topics_policy: { type: 'string' },
   realm_can_set_topics_policy_group: {},
+  // FL 407 and 416 (api_docs/changelog.md).
+  realm_can_set_delete_message_policy_group: {},
+  realm_welcome_message_custom_text: { type: 'string' },
   realm_send_channel_events_messages: { type: 'boolean' },
   // FL 390 (api_docs/changelog.md): the user's navigation views.
   navigation_views: { type: 'array' },

@@ -1,4 +1,5 @@
 /** Updating and archiving a channel: `update_stream_backend` and `deactivate_stream_backend`. */
+import { maybeSetChannelSettingsNone } from '../realm-settings';
 import { supports } from '../../model/features';
 import type { PermissionSettingInfo } from '../../model/permissions';
 import { LIMITS } from '../../model/kinds';
@@ -313,9 +314,7 @@ export function archiveChannel(ctx: RequestContext): Record<string, unknown> {
   if (ch.isArchived) throw badRequest('Channel is already deactivated');
   const audience = channelAudience(ctx, ch);
   ch.isArchived = true;
-  // maybe_set_moderation_or_announcement_channels_none
-  if (ctx.org.realm.moderationRequestChannelId === ch.id)
-    ctx.org.realm.moderationRequestChannelId = null;
+  maybeSetChannelSettingsNone(ctx, ch.id);
   const wasDefault = ctx.org.defaultChannelIds.includes(ch.id);
   ctx.org.defaultChannelIds = ctx.org.defaultChannelIds.filter((x) => x !== ch.id);
   if (wasDefault) defaultStreamsEvent(ctx);

@@ -8,6 +8,7 @@ import { navigationViewRoutes } from './navigation-views';
 import { presenceRoutes } from './presence';
 import { realmRoutes } from './realm';
 import { realmEmojiRoutes } from './realm-emoji';
+import { realmSettingsRoutes } from './realm-settings';
 import { registerRoutes } from './register';
 import { savedSnippetRoutes } from './saved-snippets';
 import { scheduledMessageRoutes } from './scheduled-messages';
@@ -28,6 +29,7 @@ export function buildRouter(): Router {
     ...channelFolderRoutes,
     ...userGroupRoutes,
     ...realmRoutes,
+    ...realmSettingsRoutes,
     ...realmEmojiRoutes,
     ...savedSnippetRoutes,
     ...draftRoutes,

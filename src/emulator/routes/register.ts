@@ -3,6 +3,7 @@ import { supports } from '../../model/features';
 import { LIMITS } from '../../model/kinds';
 import { ApiError, badRequest, missingArgument } from '../errors';
 import { supportedPermissionSettings } from '../group-settings';
+import { realmPermissionInfos, realmProperty, realmPropertyInfos } from '../realm-settings';
 import { subscriptionOf } from '../indexes';
 import { expectBool, expectDict } from '../params';
 import {
@@ -152,17 +153,10 @@ function realmData(ctx: RequestContext): Record<string, unknown> {
   const r = org.realm;
   const site = ctx.core.site();
   const out: Record<string, unknown> = {
-    realm_name: r.name,
-    realm_description: renderMarkdown(r.description),
     realm_uri: site,
     realm_url: site,
     realm_date_created: r.dateCreated,
-    realm_message_retention_days: r.messageRetentionDays ?? -1,
-    realm_enable_spectator_access: r.enableSpectatorAccess,
     server_web_public_streams_enabled: r.webPublicStreamsEnabled,
-    realm_default_code_block_language: r.defaultCodeBlockLanguage,
-    realm_moderation_request_channel_id: r.moderationRequestChannelId ?? -1,
-    realm_waiting_period_threshold: r.waitingPeriodThreshold,
     realm_plan_type: realmPlanType(r),
     zulip_plan_is_not_limited: realmPlanType(r) !== PLAN_TYPES.limited,
     realm_empty_topic_display_name: 'general chat',
@@ -173,15 +167,18 @@ function realmData(ctx: RequestContext): Record<string, unknown> {
     max_message_length: 10000,
     server_supported_permission_settings: supportedPermissionSettings(fl),
   };
-  for (const [k, v] of Object.entries(org.realm.settings)) {
-    if (k === 'can_set_topics_policy_group' && !supports(fl, 'topicsPolicy')) continue;
+  for (const info of realmPermissionInfos(fl)) {
+    const v = org.realm.settings[info.wire];
     // Anonymous values without deactivated members, as `get_group_setting_value_for_register_api`
     // reports them (zerver/lib/user_groups.py `get_members_and_subgroups_of_groups`).
-    out[`realm_${k}`] = settingToApi(org, v);
+    if (v !== undefined) out[`realm_${info.wire}`] = settingToApi(org, v);
   }
-  if (supports(fl, 'topicsPolicy')) out.realm_topics_policy = r.topicsPolicy;
-  if (supports(fl, 'channelEventsMessagesSetting'))
-    out.realm_send_channel_events_messages = r.sendChannelEventsMessages === true;
+  // Realm.property_types as stored (the description raw, not rendered), the channel settings
+  // as IDs or -1, the enums by name (zerver/lib/events.py `fetch_initial_state_data`).
+  for (const info of realmPropertyInfos(fl))
+    out[`realm_${info.wire}`] = realmProperty(org, info.wire);
+  out.realm_allow_edit_history =
+    realmProperty(org, 'message_edit_history_visibility_policy') !== 'none';
   if (supports(fl, 'sendNewSubscriptionMessages')) out.max_bulk_new_subscription_messages = 100;
   if (supports(fl, 'channelFolderLimitsInRegister')) {
     out.max_channel_folder_name_length = folderNameLimit(fl);

@@ -1,3 +1,5 @@
+import { ORGANIZATION_PROPERTIES } from '../../model/organization-settings';
+import type { OrganizationPropertyName } from '../../model/organization-settings';
 import type { LiveState } from '../../model/live-state';
 import { SUBSCRIPTION_PROPERTIES, roleName } from '../../model/kinds';
 import type { SubscriptionPropertyName } from '../../model/kinds';
@@ -91,6 +93,8 @@ export function currentValue(
       return id === null ? null : (idx.foldersById.get(id)?.name ?? `folder#${id}`);
     }
   }
+  if (kind === 'organizationSettings' && property in ORGANIZATION_PROPERTIES)
+    return idx.organizationProperty(property as OrganizationPropertyName);
   if (kind === 'user' && property === 'role') {
     const role = obj.role as number;
     return roleName(role) ?? String(role);

@@ -34,6 +34,7 @@ export function findCreated(
     }
     case 'user':
     case 'subscriptionSettings':
+    case 'organizationSettings':
       return undefined;
   }
 }

@@ -40,6 +40,7 @@ import { keepNonEmptyFolders, planFolders } from './folders';
 import { planGroups } from './groups';
 import { planChannels, planSubscriptionSettings } from './channels';
 import { planLinkifiers, planPlaygrounds, planSnippets } from './org-objects';
+import { planOrganizationSettings } from './organization';
 
 export type Props = Record<string, JsonValue>;
 /** The fields every change of one declared object shares. */
@@ -116,6 +117,10 @@ export const CONTENT_ACCESS_WIRES: ReadonlySet<string> = new Set(
  *    `channelSubscribersAfter` (Zulip sets only the caller's own subscription: a setting the
  *    applying account will not be subscribed to after the plan is a `NOT_SUBSCRIBED` warning),
  *    so it runs after `planChannels`.
+ * 9. `planOrganizationSettings` (`organization.ts`): reads `desiredChannels` and
+ *    `channelMatch` (a channel-valued setting may name a channel this plan creates) and writes
+ *    `referenced` for the live channels it names; runs after `planChannels`. The groups its
+ *    permissions name are added to `referenced` by `matchAll`.
  *
  * Each phase is a function in this folder (`users.ts`, `folders.ts`, `groups.ts`,
  * `channels.ts`, `org-objects.ts`; `permissions.ts` for group-setting values, `keyed.ts` for
@@ -176,6 +181,7 @@ export class Planner {
     planSnippets(this);
     planUsers(this);
     planSubscriptionSettings(this);
+    planOrganizationSettings(this);
   }
 
   public throwErrors(): void {
@@ -459,6 +465,8 @@ export class Planner {
       g.members.groups.forEach(refGroup);
       Object.values(g.permissions).forEach(refValue);
     }
+    for (const o of this.desired.organizationSettings)
+      Object.values(o.permissions).forEach(refValue);
     for (const c of this.desired.channels) {
       c.subscribers?.groups.forEach(refGroup);
       Object.values(c.permissions).forEach(refValue);

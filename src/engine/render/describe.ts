@@ -162,6 +162,28 @@ export const PERMISSION_MEANINGS: Record<string, string> = {
   canManageGroup: 'manage the group',
   canMentionGroup: 'mention the group',
   canRemoveMembersGroup: 'remove members',
+  // The organization's (ORGANIZATION_PERMISSIONS); the names it shares with channels read the
+  // same for both.
+  canAccessAllUsersGroup: 'see all other users',
+  canAddCustomEmojiGroup: 'add custom emoji',
+  canCreateBotsGroup: 'create bots',
+  canCreateGroups: 'create user groups',
+  canCreatePrivateChannelGroup: 'create private channels',
+  canCreatePublicChannelGroup: 'create public channels',
+  canCreateWebPublicChannelGroup: 'create web-public channels',
+  canCreateWriteOnlyBotsGroup: 'create bots that can only send messages',
+  canInviteUsersGroup: 'invite people to the organization',
+  canManageAllGroups: 'manage every user group',
+  canManageBillingGroup: "manage the organization's billing",
+  canMentionManyUsersGroup: 'use wildcard mentions in large channels',
+  canMoveMessagesBetweenChannelsGroup: 'move messages between channels',
+  canMoveMessagesBetweenTopicsGroup: 'move messages between topics',
+  canSetDeleteMessagePolicyGroup: "change channels' message deletion permissions",
+  canSetTopicsPolicyGroup: "change channels' topics policy",
+  canSummarizeTopicsGroup: 'summarize topics with AI',
+  createMultiuseInviteGroup: 'create reusable invitation links',
+  directMessageInitiatorGroup: 'start direct message conversations',
+  directMessagePermissionGroup: 'take part in direct messages',
 };
 
 function holders(v: JsonValue): string[] {

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { WireChannelSchema } from './channel';
 import { WireChannelFolderSchema } from './channel-folder';
-import { successWith } from './common';
+import { ORGANIZATION_PROPERTIES } from '../../model/organization-settings';
+import type { OrganizationPropertyType } from '../../model/organization-settings';
+import { ORGANIZATION_PERMISSIONS } from '../../model/permissions';
+import { WireGroupSettingSchema, successWith } from './common';
 import { WireLinkifierSchema } from './linkifier';
 import { WirePlaygroundSchema } from './playground';
 import { WireSavedSnippetSchema } from './saved-snippet';
@@ -157,6 +160,39 @@ export const GetEventsResponseSchema = successWith({
 });
 /** The {@link ZulipClient.getEvents} response (`GET /events`), as parsed. */
 export type GetEventsResponse = z.infer<typeof GetEventsResponseSchema>;
+const REALM_PROPERTY_WIRE: Record<OrganizationPropertyType, z.ZodType> = {
+  string: z.string(),
+  boolean: z.boolean(),
+  integer: z.number().int(),
+  seconds: z.number().int().nullable(),
+  retention: z.number().int(),
+  channel: z.number().int(),
+  enum: z.string(),
+};
+
+/**
+ * The organization's settings in a `POST /register` response (`realm_<wire>`, fetched with
+ * `realm`; zerver/lib/events.py `fetch_initial_state_data`): each property of
+ * `ORGANIZATION_PROPERTIES` with its wire type (channels as IDs, -1 for none; time limits null
+ * for unlimited; retention -1 for unlimited; `topics_policy` and
+ * `message_edit_history_visibility_policy` by name) and each setting of
+ * `ORGANIZATION_PERMISSIONS` as a group-setting value. A setting the server's level lacks is
+ * absent. Parsed from the (loose) register response on its own, so its keys stay typed.
+ */
+export const RegisterRealmSettingsSchema = z.looseObject({
+  ...Object.fromEntries(
+    Object.values(ORGANIZATION_PROPERTIES).map((i) => [
+      `realm_${i.wire}`,
+      REALM_PROPERTY_WIRE[i.type].optional(),
+    ]),
+  ),
+  ...Object.fromEntries(
+    Object.values(ORGANIZATION_PERMISSIONS).map((i) => [
+      `realm_${i.wire}`,
+      WireGroupSettingSchema.optional(),
+    ]),
+  ),
+});
 
 /** `GET /server_settings` (unauthenticated). */
 export const ServerSettingsSchema = successWith({

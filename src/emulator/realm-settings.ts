@@ -1,0 +1,188 @@
+import { supports } from '../model/features';
+import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
+import type { OrganizationPropertyInfo } from '../model/organization-settings';
+import { ORGANIZATION_PERMISSIONS } from '../model/permissions';
+import type { PermissionSettingInfo } from '../model/permissions';
+import type { RequestContext } from './router';
+import type { OrgState } from './state';
+
+/** A property's value in register form: channels by ID or -1, unlimited time limits null. */
+export type RealmWireValue = string | number | boolean | null;
+
+/** Zulip's default of a property, in register form. */
+export function defaultWireValue(info: OrganizationPropertyInfo): RealmWireValue {
+  const d = info.default;
+  if (info.type === 'channel') return -1;
+  if (info.type === 'retention') return d === 'unlimited' ? -1 : d;
+  if (info.type === 'seconds') return d === 'unlimited' ? null : d;
+  return d;
+}
+
+/**
+ * The organization properties the server has at a feature level (the register fields and the
+ * `PATCH /realm` parameters it knows), in the order `update_realm` writes them: it walks its
+ * `locals()`, so the plain parameters come in signature order (alphabetical), then the values
+ * it parses in its body (retention, then the four time limits).
+ */
+export function realmPropertyInfos(featureLevel: number): OrganizationPropertyInfo[] {
+  const late = (w: string): number => {
+    const i = LATE_LOCALS.indexOf(w);
+    return i < 0 ? -1 : i;
+  };
+  return (Object.values(ORGANIZATION_PROPERTIES) as OrganizationPropertyInfo[])
+    .filter((i) => i.feature === undefined || supports(featureLevel, i.feature))
+    .sort(
+      (a, b) => late(a.wire) - late(b.wire) || (a.wire < b.wire ? -1 : a.wire > b.wire ? 1 : 0),
+    );
+}
+
+/** The properties `update_realm` assigns in its body, in the order it first names them. */
+const LATE_LOCALS = [
+  'message_retention_days',
+  'message_content_delete_limit_seconds',
+  'message_content_edit_limit_seconds',
+  'move_messages_within_stream_limit_seconds',
+  'move_messages_between_streams_limit_seconds',
+];
+
+/**
+ * The organization group settings the server has at a feature level, in
+ * `Realm.REALM_PERMISSION_GROUP_SETTINGS` order (`update_realm` writes them in that order).
+ */
+export function realmPermissionInfos(featureLevel: number): PermissionSettingInfo[] {
+  return REALM_PERMISSION_ORDER.map((w) => realmPermissionInfo(w)).filter(
+    (i): i is PermissionSettingInfo =>
+      i !== undefined && (i.feature === undefined || supports(featureLevel, i.feature)),
+  );
+}
+
+/** The rules of an organization group setting by wire name. */
+export function realmPermissionInfo(wire: string): PermissionSettingInfo | undefined {
+  return (Object.values(ORGANIZATION_PERMISSIONS) as PermissionSettingInfo[]).find(
+    (i) => i.wire === wire,
+  );
+}
+
+/** `Realm.REALM_PERMISSION_GROUP_SETTINGS` in its declaration order (zerver/models/realms.py). */
+const REALM_PERMISSION_ORDER = [
+  'create_multiuse_invite_group',
+  'can_access_all_users_group',
+  'can_add_subscribers_group',
+  'can_add_custom_emoji_group',
+  'can_create_bots_group',
+  'can_create_groups',
+  'can_create_public_channel_group',
+  'can_create_private_channel_group',
+  'can_create_web_public_channel_group',
+  'can_create_write_only_bots_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_invite_users_group',
+  'can_manage_all_groups',
+  'can_manage_billing_group',
+  'can_mention_many_users_group',
+  'can_move_messages_between_channels_group',
+  'can_move_messages_between_topics_group',
+  'can_resolve_topics_group',
+  'can_set_delete_message_policy_group',
+  'can_set_topics_policy_group',
+  'can_summarize_topics_group',
+  'direct_message_initiator_group',
+  'direct_message_permission_group',
+];
+
+/** A property's current value in register form. */
+export function realmProperty(org: OrgState, wire: string): RealmWireValue {
+  const r = org.realm;
+  switch (wire) {
+    case 'name':
+      return r.name;
+    case 'description':
+      return r.description;
+    case 'message_retention_days':
+      return r.messageRetentionDays ?? -1;
+    case 'enable_spectator_access':
+      return r.enableSpectatorAccess;
+    case 'default_code_block_language':
+      return r.defaultCodeBlockLanguage;
+    case 'moderation_request_channel_id':
+      return r.moderationRequestChannelId ?? -1;
+    case 'waiting_period_threshold':
+      return r.waitingPeriodThreshold;
+    case 'topics_policy':
+      return r.topicsPolicy;
+    case 'send_channel_events_messages':
+      return r.sendChannelEventsMessages === true;
+    default: {
+      const stored = r.properties?.[wire];
+      if (stored !== undefined) return stored;
+      const info = (Object.values(ORGANIZATION_PROPERTIES) as OrganizationPropertyInfo[]).find(
+        (i) => i.wire === wire,
+      );
+      return info ? defaultWireValue(info) : null;
+    }
+  }
+}
+
+/** Sets a property from its register form. */
+export function setRealmProperty(org: OrgState, wire: string, value: RealmWireValue): void {
+  const r = org.realm;
+  switch (wire) {
+    case 'name':
+      r.name = String(value);
+      return;
+    case 'description':
+      r.description = String(value);
+      return;
+    case 'message_retention_days':
+      r.messageRetentionDays = value === -1 ? null : (value as number);
+      return;
+    case 'enable_spectator_access':
+      r.enableSpectatorAccess = value === true;
+      return;
+    case 'default_code_block_language':
+      r.defaultCodeBlockLanguage = String(value);
+      return;
+    case 'moderation_request_channel_id':
+      r.moderationRequestChannelId = value === -1 ? null : (value as number);
+      return;
+    case 'waiting_period_threshold':
+      r.waitingPeriodThreshold = value as number;
+      return;
+    case 'topics_policy':
+      r.topicsPolicy = value as OrgState['realm']['topicsPolicy'];
+      return;
+    case 'send_channel_events_messages':
+      r.sendChannelEventsMessages = value === true;
+      return;
+    default:
+      r.properties = { ...r.properties, [wire]: value };
+  }
+}
+
+/**
+ * When a channel is archived, Zulip unsets the organization settings that name it and tells
+ * every active user (zerver/actions/streams.py `maybe_set_moderation_or_announcement_channels_none`:
+ * the moderation request and announcement channels become -1, one `update_dict` event).
+ */
+export function maybeSetChannelSettingsNone(ctx: RequestContext, channelId: number): void {
+  const data: Record<string, number> = {};
+  for (const wire of CHANNEL_SETTING_ORDER)
+    if (realmProperty(ctx.org, wire) === channelId) {
+      setRealmProperty(ctx.org, wire, -1);
+      data[wire] = -1;
+    }
+  if (Object.keys(data).length > 0)
+    ctx.events.push({
+      users: 'all',
+      event: { type: 'realm', op: 'update_dict', property: 'default', data },
+    });
+}
+
+/** The channel-valued settings in the order `update_realm` and Zulip's helpers go through them. */
+export const CHANNEL_SETTING_ORDER = [
+  'moderation_request_channel_id',
+  'new_stream_announcements_stream_id',
+  'signup_announcements_stream_id',
+  'zulip_update_announcements_stream_id',
+] as const;

@@ -1,0 +1,271 @@
+import { LANGUAGE_CODES } from '../../model/organization-settings';
+import type { OrganizationPropertyInfo } from '../../model/organization-settings';
+import type { PermissionSettingInfo } from '../../model/permissions';
+import { ApiError, badRequest, ownerRequired } from '../errors';
+import {
+  accessSettingValue,
+  canonicalSetting,
+  settingUpdateShape,
+  settingsEqual,
+} from '../group-settings';
+import type { SettingChangeRequest } from '../group-settings';
+import { isOwner } from '../permissions';
+import {
+  CHANNEL_SETTING_ORDER,
+  realmPermissionInfos,
+  realmProperty,
+  realmPropertyInfos,
+  setRealmProperty,
+} from '../realm-settings';
+import type { RealmWireValue } from '../realm-settings';
+import type { RequestContext, Route } from '../router';
+import { PLAN_TYPES, realmPlanType } from '../state';
+import type { StoredGroupSetting } from '../state';
+import { settingToApi } from '../views';
+import { accessStreamById, requireAdmin } from './common';
+
+const UPGRADE_TEXT_STANDARD = 'Available on Zulip Cloud Standard. Upgrade to access.';
+const UPGRADE_TEXT_PLUS = 'Available on Zulip Cloud Plus. Upgrade to access.';
+
+/** `RequestVariableConversionError`: "Bad value for 'x': v". */
+function badValue(name: string, value: unknown): ApiError {
+  return badRequest(`Bad value for '${name}': ${String(value)}`);
+}
+
+/** The settings `update_realm` lets only owners change, checked before anything is written. */
+const OWNER_ONLY = [
+  'invite_required',
+  'create_multiuse_invite_group',
+  'can_create_groups',
+  'can_invite_users_group',
+  'can_manage_all_groups',
+  'can_manage_billing_group',
+  'emails_restricted_to_domains',
+  'disallow_disposable_email_addresses',
+  'waiting_period_threshold',
+];
+
+/**
+ * One parameter as `typed_endpoint` parses it before the view runs (zerver/views/realm.py
+ * `update_realm`'s signature): plain strings with their length limit, enums by name
+ * (`parse_enum_from_string_value`: "Invalid x"), JSON booleans and integers (`Json[...]`;
+ * `waiting_period_threshold` is `NonNegativeInt`), `Json[int | str]` for the time limits and
+ * retention, `Json[int]` for the channels.
+ */
+function parseProperty(ctx: RequestContext, info: OrganizationPropertyInfo): unknown {
+  const p = ctx.params;
+  switch (info.type) {
+    case 'string':
+      return p.string(info.wire, info.maxLength === undefined ? {} : { maxLength: info.maxLength });
+    case 'enum': {
+      const v = p.string(info.wire);
+      if (v !== undefined && !(info.values ?? []).includes(v))
+        throw badRequest(`Invalid ${info.wire}`);
+      return v;
+    }
+    case 'boolean':
+      return p.bool(info.wire);
+    case 'integer': {
+      const v = p.int(info.wire);
+      if (v !== undefined && info.min !== undefined && v < info.min)
+        throw badRequest(`${info.wire} is too small`);
+      return v;
+    }
+    case 'channel':
+      return p.int(info.wire);
+    case 'seconds':
+    case 'retention': {
+      const v = p.json(info.wire);
+      if (v !== undefined && typeof v !== 'string' && !Number.isInteger(v))
+        throw badRequest(`${info.wire} is not an integer`);
+      return v;
+    }
+  }
+}
+
+/**
+ * `PATCH /realm`: zerver/views/realm.py `update_realm` (admins only), with
+ * zerver/actions/realm_settings.py `do_set_realm_property`,
+ * `do_change_realm_permission_group_setting` and the channel setters. Everything is checked
+ * before anything is written (language, owner-only settings, plan limits); then the
+ * properties are written in `Realm.property_types` order, the group settings in
+ * `REALM_PERMISSION_GROUP_SETTINGS` order (each checked and written on its own, as Zulip does
+ * in one transaction each, so an invalid later one leaves earlier ones written), then the
+ * channels. Answers with the settings it changed.
+ */
+export function updateRealm(ctx: RequestContext): Record<string, unknown> {
+  requireAdmin(ctx);
+  const org = ctx.org;
+  const fl = ctx.featureLevel;
+  const props = realmPropertyInfos(fl);
+  const perms = realmPermissionInfos(fl);
+  // Parameters the view does not model are still accepted (not reported as unsupported).
+  ctx.params.declare(
+    'authentication_methods',
+    'video_chat_provider',
+    'jitsi_server_url',
+    'giphy_rating',
+    'org_type',
+    'string_id',
+    'require_e2ee_push_notifications',
+  );
+  const raw = new Map<string, unknown>();
+  for (const info of props) {
+    const v = parseProperty(ctx, info);
+    if (v !== undefined) raw.set(info.wire, v);
+  }
+  const groupRequests = new Map<string, SettingChangeRequest>();
+  for (const info of perms) {
+    const v = ctx.params.json(info.wire);
+    if (v !== undefined) groupRequests.set(info.wire, settingUpdateShape(v, info.wire));
+  }
+  const owner = isOwner(ctx.user);
+  const limited = realmPlanType(org.realm) === PLAN_TYPES.limited;
+
+  const language = raw.get('default_language');
+  if (typeof language === 'string' && !(LANGUAGE_CODES as readonly string[]).includes(language))
+    throw badRequest(`Invalid language '${language}'`);
+  let retention: number | null | undefined;
+  if (raw.has('message_retention_days')) {
+    if (!owner) throw ownerRequired();
+    if (limited) throw badRequest(UPGRADE_TEXT_STANDARD);
+    retention = parseLimit(raw.get('message_retention_days'), 'message_retention_days', -1);
+  }
+  if (groupRequests.has('can_create_groups') && limited) throw badRequest(UPGRADE_TEXT_STANDARD);
+  if (!owner && OWNER_ONLY.some((w) => raw.has(w) || groupRequests.has(w))) throw ownerRequired();
+  if (raw.get('enable_spectator_access') === true && limited)
+    throw badRequest(UPGRADE_TEXT_STANDARD);
+  if (
+    groupRequests.has('can_access_all_users_group') &&
+    !([PLAN_TYPES.selfHosted, PLAN_TYPES.plus] as number[]).includes(realmPlanType(org.realm))
+  )
+    throw badRequest(UPGRADE_TEXT_PLUS);
+
+  const data: Record<string, unknown> = {};
+  // The time limits: `parse_and_set_setting_value_if_required` writes "unlimited" at once;
+  // a number goes through the property loop below.
+  const values = new Map<string, RealmWireValue>();
+  for (const info of props) {
+    if (!raw.has(info.wire)) continue;
+    const v = raw.get(info.wire);
+    if (info.type === 'seconds') {
+      const parsed = parseLimit(v, info.wire, null);
+      if (parsed === null) {
+        if (realmProperty(org, info.wire) !== null) {
+          setProperty(ctx, info, null);
+          data[info.wire] = null;
+        }
+        continue;
+      }
+      values.set(info.wire, parsed);
+    } else if (info.type === 'retention') values.set(info.wire, retention ?? null);
+    else if (info.type !== 'channel') values.set(info.wire, v as RealmWireValue);
+  }
+  for (const info of props) {
+    const v = values.get(info.wire);
+    if (v === undefined || v === null || realmProperty(org, info.wire) === v) continue;
+    setProperty(ctx, info, v);
+    data[info.wire] =
+      typeof v === 'string' && info.type !== 'enum' ? 'updated' : enumValue(info, v);
+  }
+
+  for (const info of perms) {
+    const req = groupRequests.get(info.wire);
+    if (req) changeGroupSetting(ctx, info, req, data);
+  }
+
+  for (const wire of CHANNEL_SETTING_ORDER) {
+    const id = raw.get(wire);
+    if (typeof id !== 'number' || !props.some((i) => i.wire === wire)) continue;
+    if (realmProperty(org, wire) === id) continue;
+    if (id >= 0) accessStreamById(ctx, id, { requireContentAccess: false });
+    const value = id >= 0 ? id : -1;
+    setRealmProperty(org, wire, value);
+    ctx.events.push({
+      users: 'all',
+      event: { type: 'realm', op: 'update', property: wire, value },
+    });
+    data[wire] = id;
+  }
+  return data;
+}
+
+/** `parse_message_time_limit_setting` / `parse_message_retention_days`. */
+function parseLimit(value: unknown, name: string, unlimited: number | null): number | null {
+  if (value === 'unlimited') return unlimited;
+  if (typeof value === 'string' || typeof value !== 'number' || value <= 0)
+    throw badValue(name, value);
+  return value;
+}
+
+/** What `json_success` reports for an enum: the enum's database value. */
+function enumValue(info: OrganizationPropertyInfo, v: RealmWireValue): RealmWireValue {
+  if (info.wire === 'topics_policy') return v === 'allow_empty_topic' ? 2 : 3;
+  if (info.wire === 'message_edit_history_visibility_policy')
+    return ['all', 'moves', 'none'].indexOf(String(v)) + 1;
+  return v;
+}
+
+/** `do_set_realm_property`: writes and tells every active user, with Zulip's event shapes. */
+function setProperty(ctx: RequestContext, info: OrganizationPropertyInfo, v: RealmWireValue): void {
+  setRealmProperty(ctx.org, info.wire, v);
+  let event: Record<string, unknown> = {
+    type: 'realm',
+    op: 'update',
+    property: info.wire,
+    value: v,
+  };
+  if (info.wire === 'allow_message_editing' || info.wire === 'message_content_edit_limit_seconds')
+    event = { type: 'realm', op: 'update_dict', property: 'default', data: { [info.wire]: v } };
+  if (info.wire === 'topics_policy')
+    event = {
+      type: 'realm',
+      op: 'update_dict',
+      property: 'default',
+      data: { topics_policy: v, mandatory_topics: v === 'disable_empty_topic' },
+    };
+  ctx.events.push({ users: 'all', event });
+}
+
+/**
+ * One group setting of `update_realm`: `parse_group_setting_value` (canonical, no lookups),
+ * `validate_group_setting_value_change` (`old` must equal the current value: else
+ * `EXPECTATION_MISMATCH`; an unchanged value is not checked further), then
+ * `access_user_group_for_setting` and `do_change_realm_permission_group_setting`.
+ */
+function changeGroupSetting(
+  ctx: RequestContext,
+  info: PermissionSettingInfo,
+  req: SettingChangeRequest,
+  data: Record<string, unknown>,
+): void {
+  const org = ctx.org;
+  const next = canonicalSetting(org, req.new);
+  const stored = org.realm.settings[info.wire];
+  if (stored === undefined) return;
+  const current = settingToApi(org, stored) ?? stored;
+  if (req.old !== undefined && !settingsEqual(canonicalSetting(org, req.old), current))
+    throw new ApiError("'old' value does not match the expected value.", {
+      code: 'EXPECTATION_MISMATCH',
+    });
+  if (settingsEqual(current, next)) return;
+  accessSettingValue(org, info, next);
+  const value: StoredGroupSetting =
+    typeof next === 'number'
+      ? next
+      : {
+          direct_members: [...next.direct_members].sort((a, b) => a - b),
+          direct_subgroups: [...next.direct_subgroups].sort((a, b) => a - b),
+        };
+  org.realm.settings[info.wire] = value;
+  ctx.events.push({
+    users: 'all',
+    event: { type: 'realm', op: 'update_dict', property: 'default', data: { [info.wire]: value } },
+  });
+  data[info.wire] = value;
+}
+
+/** The organization's own settings. */
+export const realmSettingsRoutes: Route[] = [
+  { method: 'PATCH', path: '/realm', handler: updateRealm },
+];

@@ -1,0 +1,208 @@
+/**
+ * The organization's settings and permissions: one `update` of `organizationSettings`, made of
+ * the declared properties and permission settings that differ from the live organization.
+ * Only declared ones are managed (an organization has no "default" to return to that anyone
+ * would want without saying so).
+ *
+ * A function of the planner's phases (see `Planner` in `./planner.ts`): it reads
+ * `desiredChannels`/`channelMatch` (a channel-valued setting may name a channel this plan
+ * creates) and `desiredGroups`/`groupMatch` (through `checkGroupRef`), so it runs after
+ * `planChannels`.
+ */
+import { channelNameKey, resourceAddress } from '../../model/address';
+import { FEATURES } from '../../model/features';
+import { ROLES, isSystemGroupName } from '../../model/kinds';
+import {
+  ORGANIZATION_PROPERTIES,
+  ORGANIZATION_PROPERTY_NAMES,
+  ORGANIZATION_SETTINGS_KEY,
+  organizationPropertyProblem,
+} from '../../model/organization-settings';
+import type { OrganizationPropertyInfo } from '../../model/organization-settings';
+import {
+  ORGANIZATION_PERMISSIONS,
+  ORGANIZATION_PERMISSION_NAMES,
+  disallowedSystemGroup,
+} from '../../model/permissions';
+import type { PermissionSettingInfo } from '../../model/permissions';
+import type { PropertyChange } from '../plan-format';
+import { updatePermissions } from './permissions';
+import type { Planner } from './planner';
+import { groupAddress, groupsIn, jsonEqual } from './planner';
+
+/** `Realm.PLAN_TYPE_SELF_HOSTED` and `PLAN_TYPE_PLUS`: where guests' user access may be limited. */
+const PLANS_WITH_LIMITED_ACCESS = [1, 10];
+
+export function planOrganizationSettings(p: Planner): void {
+  const d = p.desired.organizationSettings[0];
+  if (!d) return;
+  const key = ORGANIZATION_SETTINGS_KEY;
+  const address = resourceAddress('organizationSettings', key);
+  const base = { kind: 'organizationSettings' as const, address, key, path: d.path };
+  const live = p.live.organizationSettings;
+  const err = (m: string): void => {
+    p.errors.push(`${address} (${d.path}): ${m}`);
+  };
+  if (!live) {
+    err(
+      'the live state has no organization settings (a snapshot made by an older zulip-cdk); take a new snapshot, or plan against the organization',
+    );
+    return;
+  }
+  const upgrade = 'Available on Zulip Cloud Standard. Upgrade to access.';
+  const props: PropertyChange[] = [];
+  const refs: string[] = [];
+  const ownerOnly: string[] = [];
+  const needs = (name: string, info: { feature?: keyof typeof FEATURES }): boolean => {
+    if (info.feature === undefined || p.supports(info.feature)) return true;
+    err(
+      `${name} needs feature level ${FEATURES[info.feature].level} (${FEATURES[info.feature].what}); the server is at ${p.fl}: remove it, or upgrade the server`,
+    );
+    return false;
+  };
+
+  for (const name of ORGANIZATION_PROPERTY_NAMES) {
+    const value = d.properties[name];
+    if (value === undefined) continue;
+    const info: OrganizationPropertyInfo = ORGANIZATION_PROPERTIES[name];
+    if (!needs(name, info)) continue;
+    const problem = organizationPropertyProblem(info, value);
+    if (problem !== undefined) {
+      err(`${name}: ${problem}`);
+      continue;
+    }
+    let after = value;
+    if (info.type === 'channel' && typeof value === 'string') {
+      const resolved = resolveChannel(p, value);
+      if (resolved === undefined) {
+        err(`${name} names channel '${value}', which does not exist: declare it, or fix the name`);
+        continue;
+      }
+      after = resolved.name;
+      if (resolved.created) refs.push(resourceAddress('channel', resolved.name));
+      else if (!p.desiredChannels.has(channelNameKey(value)))
+        p.referenced.add(resourceAddress('channel', resolved.name));
+    }
+    const before = p.idx.organizationProperty(name);
+    if (before === undefined) continue;
+    const same =
+      info.type === 'channel' && typeof before === 'string' && typeof after === 'string'
+        ? channelNameKey(before) === channelNameKey(after)
+        : jsonEqual(before, after);
+    if (same) continue;
+    props.push({ property: name, before, after });
+    // `ensure_not_on_limited_plan` in `update_realm`, for what is sent.
+    if (
+      p.limitedPlan() &&
+      (name === 'messageRetentionDays' || (name === 'enableSpectatorAccess' && after === true))
+    )
+      err(
+        `Zulip Cloud Free does not set ${name} ("${upgrade}"): upgrade the organization's plan, or remove it`,
+      );
+    if (info.ownerOnly === true) ownerOnly.push(name);
+  }
+
+  const declared: Record<string, PermissionSettingInfo> = {};
+  for (const name of ORGANIZATION_PERMISSION_NAMES) {
+    const value = d.permissions[name];
+    if (value === undefined) continue;
+    const info: PermissionSettingInfo = ORGANIZATION_PERMISSIONS[name];
+    if (!needs(name, info)) continue;
+    const problems = organizationPermissionProblems(name, info, value);
+    problems.forEach(err);
+    if (problems.length === 0) declared[name] = info;
+  }
+  const meta = { refs: [] as string[], releases: [] as string[] };
+  const permissionChanges: PropertyChange[] = [];
+  updatePermissions(
+    p,
+    declared,
+    d.permissions,
+    live,
+    null,
+    undefined,
+    address,
+    d.path,
+    permissionChanges,
+    meta,
+  );
+  for (const c of permissionChanges) {
+    props.push(c);
+    const name = c.property.slice('permissions.'.length);
+    const info: PermissionSettingInfo | undefined = declared[name];
+    if (info?.ownerOnly === true) ownerOnly.push(name);
+    if (name === 'canCreateGroups' && p.limitedPlan())
+      err(
+        `Zulip Cloud Free does not set canCreateGroups ("${upgrade}"): upgrade the organization's plan, or remove it`,
+      );
+    if (
+      name === 'canAccessAllUsersGroup' &&
+      p.live.server.planType !== null &&
+      !PLANS_WITH_LIMITED_ACCESS.includes(p.live.server.planType)
+    )
+      err(
+        'only Zulip Cloud Plus and self-hosted organizations set canAccessAllUsersGroup ("Available on Zulip Cloud Plus. Upgrade to access."): remove it',
+      );
+  }
+  if (props.length === 0) return;
+  if (p.live.me.role > ROLES.administrator)
+    p.warn(
+      'NEEDS_OWNER',
+      'changing organization settings needs an organization administrator (PATCH /realm); the applying account is not one',
+      address,
+      d.path,
+    );
+  else if (ownerOnly.length > 0 && p.live.me.role !== ROLES.owner)
+    p.warn(
+      'NEEDS_OWNER',
+      `changing ${ownerOnly.join(', ')} needs an organization owner's API key (Zulip refuses the whole PATCH /realm otherwise: "Must be an organization owner"); the applying account is not an owner`,
+      address,
+      d.path,
+    );
+  p.addUpdate(base, 0, props, {
+    refs: [...refs, ...meta.refs.map(groupAddress)],
+    releases: meta.releases.map(groupAddress),
+  });
+}
+
+/** A channel a setting names: declared (maybe created by this plan) or live and not archived. */
+function resolveChannel(p: Planner, name: string): { name: string; created: boolean } | undefined {
+  const k = channelNameKey(name);
+  const declared = p.desiredChannels.get(k);
+  if (declared) {
+    if (declared.archived === true) return undefined;
+    return { name: declared.name, created: p.channelMatch.get(k) === null };
+  }
+  const l = p.idx.channelsByKey.get(k);
+  if (!l || l.archived) return undefined;
+  return { name: l.name, created: false };
+}
+
+/**
+ * What Zulip refuses in an organization permission value, before any lookup
+ * (zerver/lib/user_groups.py `access_user_group_api_value_for_setting`,
+ * `check_setting_configuration_for_system_groups`), in Zulip's words.
+ */
+export function organizationPermissionProblems(
+  name: string,
+  info: PermissionSettingInfo,
+  value: unknown,
+): string[] {
+  const problems: string[] = [];
+  const single = typeof value === 'string' ? value : undefined;
+  if (info.requireSystemGroup === true && (single === undefined || !isSystemGroupName(single)))
+    problems.push(
+      `${name} must be a system group ("'${info.wire}' must be a system user group."): use one of ${(info.allowedSystemGroups ?? []).join(', ')}`,
+    );
+  for (const g of groupsIn(value as never)) {
+    if (!isSystemGroupName(g)) continue;
+    // Zulip checks a named group only; a system group inside a set is not refused.
+    if (single === undefined) continue;
+    const bad = disallowedSystemGroup(info, g);
+    if (bad)
+      problems.push(
+        `${name} cannot be ${bad} ("'${info.wire}' setting cannot be set to '${bad}' group.")${info.allowedSystemGroups ? `: use one of ${info.allowedSystemGroups.join(', ')}` : ''}`,
+      );
+  }
+  return problems;
+}

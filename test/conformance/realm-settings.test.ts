@@ -1,0 +1,417 @@
+/**
+ * Conformance: `PATCH /realm` and the organization settings in `POST /register`, ported from
+ * zerver/tests/test_realm.py (RealmTest) and test_events.py (Zulip at feature level 442).
+ * iago → admin (administrator), desdemona → owner, hamlet → alice, othello → bob; Zulip's
+ * `leadership` group is created through the API. Where Zulip's tests arrange state with an
+ * action function (`do_change_realm_plan_type`), the cases arrange the emulator's state.
+ */
+import { ORGANIZATION_PERMISSIONS } from '../../src/model/permissions';
+import type { PermissionSettingInfo } from '../../src/model/permissions';
+import { SYSTEM_GROUP_NAMES } from '../../src/model/kinds';
+import { setRealmPlanType } from '../../src/emulator/state';
+import { validateResponse } from '../support/openapi-validate';
+import { expectError, expectSuccess } from '../support/emulator-client';
+import type { TestClient } from '../support/emulator-client';
+import { groupsWorld } from './user-groups-support';
+import type { GroupsWorld } from './user-groups-support';
+
+let w: GroupsWorld;
+let iago: TestClient;
+let desdemona: TestClient;
+
+beforeAll(() => {
+  validateResponse('GET', '/users/me', 200, { result: 'success', msg: '' });
+});
+beforeEach(async () => {
+  w = await groupsWorld();
+  iago = w.as('admin');
+  desdemona = w.as('owner');
+});
+afterEach(() => w.z.close());
+
+async function register(client: TestClient = iago): Promise<Record<string, unknown>> {
+  const res = await client.post('/register', {
+    fetch_event_types: ['realm'],
+    client_capabilities: { notification_settings_null: true },
+  });
+  expectSuccess(res);
+  await client.delete('/events', { queue_id: res.body.queue_id });
+  return res.body as Record<string, unknown>;
+}
+
+const setting = (name: string, value: unknown): Record<string, unknown> => ({
+  [name]: JSON.stringify(value),
+});
+
+describe('test_realm.py RealmTest', () => {
+  it('test_update_realm_description: admins change it; register reports it unrendered; one realm event', async () => {
+    const res = await iago.patch('/realm', { description: 'zulip **dev** group' });
+    expectSuccess(res);
+    expect(res.body.description).toBe('updated');
+    expect((await register()).realm_description).toBe('zulip **dev** group');
+  });
+
+  it('test_realm_description_length / test_realm_name_length: the limits', async () => {
+    expectError(
+      await iago.patch('/realm', { description: 'A'.repeat(1001) }),
+      'description is too long (limit: 1000 characters)',
+    );
+    expectError(
+      await iago.patch('/realm', { name: 'A'.repeat(41) }),
+      'name is too long (limit: 40 characters)',
+    );
+  });
+
+  it('test_admin_restrictions_for_changing_realm_name: members may not', async () => {
+    expectError(
+      await w.as('alice').patch('/realm', { name: 'New name' }),
+      'Must be an organization administrator',
+      'UNAUTHORIZED_PRINCIPAL',
+    );
+  });
+
+  it('test_invalid_default_language: "Invalid language"', async () => {
+    expectError(
+      await iago.patch('/realm', { default_language: 'invalid' }),
+      "Invalid language 'invalid'",
+    );
+    expectSuccess(await iago.patch('/realm', { default_language: 'de' }));
+    expect((await register()).realm_default_language).toBe('de');
+  });
+
+  it('test_invalid_integer_attribute_values: the time limits and retention', async () => {
+    for (const name of [
+      'message_content_edit_limit_seconds',
+      'move_messages_within_stream_limit_seconds',
+      'move_messages_between_streams_limit_seconds',
+    ])
+      expectError(await iago.patch('/realm', setting(name, 0)), `Bad value for '${name}': 0`);
+    expectError(
+      await iago.patch('/realm', setting('message_content_delete_limit_seconds', -10)),
+      "Bad value for 'message_content_delete_limit_seconds': -10",
+    );
+    // NonNegativeInt is checked when the request is parsed, before the view's owner check.
+    expectError(
+      await iago.patch('/realm', setting('waiting_period_threshold', -10)),
+      'waiting_period_threshold is too small',
+    );
+  });
+
+  it('test_update_realm_move_messages_within_stream_limit_seconds_unlimited_value', async () => {
+    const res = await iago.patch(
+      '/realm',
+      setting('move_messages_within_stream_limit_seconds', 'unlimited'),
+    );
+    expectSuccess(res);
+    expect(res.body.move_messages_within_stream_limit_seconds).toBeNull();
+    expect((await register()).realm_move_messages_within_stream_limit_seconds).toBeNull();
+    expectSuccess(
+      await iago.patch('/realm', setting('move_messages_within_stream_limit_seconds', 3600)),
+    );
+    expect((await register()).realm_move_messages_within_stream_limit_seconds).toBe(3600);
+  });
+
+  it('test_message_retention_days: owners only; "unlimited" is -1; bad values', async () => {
+    expectError(
+      await iago.patch('/realm', setting('message_retention_days', 10)),
+      'Must be an organization owner',
+      'UNAUTHORIZED_PRINCIPAL',
+    );
+    for (const [v, shown] of [
+      [0, '0'],
+      [-10, '-10'],
+      ['invalid', 'invalid'],
+      [-1, '-1'],
+    ] as const)
+      expectError(
+        await desdemona.patch('/realm', setting('message_retention_days', v)),
+        `Bad value for 'message_retention_days': ${shown}`,
+      );
+    expectSuccess(await desdemona.patch('/realm', setting('message_retention_days', 10)));
+    expect((await register()).realm_message_retention_days).toBe(10);
+    expectSuccess(await desdemona.patch('/realm', setting('message_retention_days', 'unlimited')));
+    expect((await register()).realm_message_retention_days).toBe(-1);
+    setRealmPlanType(w.z.org.realm, 2);
+    expectError(
+      await desdemona.patch('/realm', setting('message_retention_days', 10)),
+      'Available on Zulip Cloud Standard. Upgrade to access.',
+    );
+  });
+
+  it('test_changing_user_joining_settings_require_owners', async () => {
+    for (const [name, value] of [
+      ['invite_required', false],
+      ['emails_restricted_to_domains', true],
+      ['disallow_disposable_email_addresses', false],
+      ['waiting_period_threshold', 20],
+    ] as const) {
+      expectError(
+        await iago.patch('/realm', setting(name, value)),
+        'Must be an organization owner',
+        'UNAUTHORIZED_PRINCIPAL',
+      );
+      expectSuccess(await desdemona.patch('/realm', setting(name, value)));
+      expect((await register())[`realm_${name}`]).toBe(value);
+    }
+  });
+
+  it('test_can_create_groups_setting_requires_owner / can_invite_users_group / can_manage_all_groups', async () => {
+    for (const name of ['can_create_groups', 'can_invite_users_group', 'can_manage_all_groups']) {
+      const value = setting(name, { new: w.gid('role:administrators') });
+      expectError(
+        await iago.patch('/realm', value),
+        'Must be an organization owner',
+        'UNAUTHORIZED_PRINCIPAL',
+      );
+      expectSuccess(await desdemona.patch('/realm', value));
+      expect(w.z.org.realm.settings[name]).toBe(w.gid('role:administrators'));
+    }
+  });
+
+  it('test_enable_spectator_access_for_limited_plan_realms / test_can_create_groups_limited_plan_realms', async () => {
+    setRealmPlanType(w.z.org.realm, 2);
+    expectError(
+      await iago.patch('/realm', setting('enable_spectator_access', true)),
+      'Available on Zulip Cloud Standard. Upgrade to access.',
+    );
+    expectError(
+      await iago.patch('/realm', setting('can_create_groups', { new: w.gid('role:members') })),
+      'Available on Zulip Cloud Standard. Upgrade to access.',
+    );
+  });
+
+  it('test_changing_can_access_all_users_group_based_on_plan_type', async () => {
+    setRealmPlanType(w.z.org.realm, 3);
+    expectError(
+      await iago.patch(
+        '/realm',
+        setting('can_access_all_users_group', { new: w.gid('role:members') }),
+      ),
+      'Available on Zulip Cloud Plus. Upgrade to access.',
+    );
+    setRealmPlanType(w.z.org.realm, 10);
+    expectSuccess(
+      await iago.patch(
+        '/realm',
+        setting('can_access_all_users_group', { new: w.gid('role:members') }),
+      ),
+    );
+  });
+
+  it('test_invalid_topics_policy / message_edit_history_visibility_policy: "Invalid x"', async () => {
+    expectError(await iago.patch('/realm', { topics_policy: 'invalid' }), 'Invalid topics_policy');
+    expectError(
+      await iago.patch('/realm', { message_edit_history_visibility_policy: 'invalid' }),
+      'Invalid message_edit_history_visibility_policy',
+    );
+    expectSuccess(await iago.patch('/realm', { topics_policy: 'disable_empty_topic' }));
+    const state = await register();
+    expect(state.realm_topics_policy).toBe('disable_empty_topic');
+    expect(state.realm_mandatory_topics).toBe(true);
+  });
+
+  it('test_update_realm_properties: every realm group setting takes each system group its rules allow', async () => {
+    for (const info of Object.values(ORGANIZATION_PERMISSIONS) as PermissionSettingInfo[]) {
+      const s = info.wire;
+      for (const name of SYSTEM_GROUP_NAMES) {
+        const res = await desdemona.patch('/realm', setting(s, { new: w.gid(name) }));
+        const refused =
+          name === 'role:internet' ||
+          (name === 'role:nobody' && info.allowNobody === false) ||
+          (name === 'role:everyone' && !info.allowEveryone) ||
+          (info.allowedSystemGroups !== undefined &&
+            !(info.allowedSystemGroups as readonly string[]).includes(name));
+        if (refused) expectError(res, `'${s}' setting cannot be set to '${name}' group.`);
+        else {
+          expectSuccess(res);
+          expect([s, w.z.org.realm.settings[s]]).toEqual([s, w.gid(name)]);
+        }
+      }
+    }
+  });
+
+  it('test_update_realm_properties: settings that require a system group refuse user groups and sets', async () => {
+    const leadership = await w.create('admin', 'leadership', ['alice']);
+    for (const s of ['can_access_all_users_group', 'can_create_web_public_channel_group']) {
+      const msg = `'${s}' must be a system user group.`;
+      const res = await desdemona.patch('/realm', setting(s, { new: leadership }));
+      expectError(res, msg, 'SYSTEM_GROUP_REQUIRED');
+      expect(res.body.setting_name).toBe(s);
+      expectError(
+        await desdemona.patch(
+          '/realm',
+          setting(s, {
+            new: {
+              direct_members: [],
+              direct_subgroups: [w.gid('role:administrators'), leadership],
+            },
+          }),
+        ),
+        msg,
+        'SYSTEM_GROUP_REQUIRED',
+      );
+    }
+    // A set holding one allowed system group is that group.
+    expectSuccess(
+      await desdemona.patch(
+        '/realm',
+        setting('can_create_web_public_channel_group', {
+          new: { direct_members: [], direct_subgroups: [w.gid('role:moderators')] },
+        }),
+      ),
+    );
+    expect(w.z.org.realm.settings.can_create_web_public_channel_group).toBe(
+      w.gid('role:moderators'),
+    );
+  });
+
+  it('do_test_realm_permission_group_setting_update_api_with_anonymous_groups: old, sets, canonical forms', async () => {
+    const s = 'can_create_public_channel_group';
+    const leadership = await w.create('admin', 'leadership', ['alice']);
+    const othello = w.uid('bob');
+    const hamlet = w.uid('alice');
+    const mods = w.gid('role:moderators');
+    const admins = w.gid('role:administrators');
+    const mismatch = "'old' value does not match the expected value.";
+    expectSuccess(await iago.patch('/realm', setting(s, { new: mods })));
+    expectError(
+      await iago.patch('/realm', setting(s, { new: admins, old: leadership })),
+      mismatch,
+      'EXPECTATION_MISMATCH',
+    );
+    expectError(
+      await iago.patch(
+        '/realm',
+        setting(s, { new: admins, old: { direct_members: [othello], direct_subgroups: [mods] } }),
+      ),
+      mismatch,
+      'EXPECTATION_MISMATCH',
+    );
+    expectSuccess(await iago.patch('/realm', setting(s, { new: admins, old: mods })));
+    expect(w.z.org.realm.settings[s]).toBe(admins);
+    expectSuccess(
+      await iago.patch(
+        '/realm',
+        setting(s, { new: { direct_members: [othello], direct_subgroups: [leadership] } }),
+      ),
+    );
+    expect(w.z.org.realm.settings[s]).toEqual({
+      direct_members: [othello],
+      direct_subgroups: [leadership],
+    });
+    expectError(
+      await iago.patch(
+        '/realm',
+        setting(s, { new: { direct_members: [hamlet], direct_subgroups: [mods] }, old: mods }),
+      ),
+      mismatch,
+      'EXPECTATION_MISMATCH',
+    );
+    expectSuccess(
+      await iago.patch(
+        '/realm',
+        setting(s, {
+          new: { direct_members: [hamlet], direct_subgroups: [mods] },
+          old: { direct_members: [othello], direct_subgroups: [leadership] },
+        }),
+      ),
+    );
+    expect((await register())[`realm_${s}`]).toEqual({
+      direct_members: [hamlet],
+      direct_subgroups: [mods],
+    });
+    // A set with one subgroup is that group, on both sides.
+    expectSuccess(
+      await iago.patch(
+        '/realm',
+        setting(s, {
+          new: { direct_members: [], direct_subgroups: [admins] },
+          old: { direct_members: [hamlet], direct_subgroups: [mods] },
+        }),
+      ),
+    );
+    expect(w.z.org.realm.settings[s]).toBe(admins);
+    // An empty set is role:nobody, refused where the setting does not allow it.
+    expectError(
+      await desdemona.patch(
+        '/realm',
+        setting('can_manage_all_groups', {
+          new: { direct_members: [], direct_subgroups: [] },
+          old: w.gid('role:owners'),
+        }),
+      ),
+      "'can_manage_all_groups' setting cannot be set to 'role:nobody' group.",
+    );
+    expectSuccess(
+      await iago.patch(
+        '/realm',
+        setting(s, { new: { direct_members: [], direct_subgroups: [] }, old: admins }),
+      ),
+    );
+    expect(w.z.org.realm.settings[s]).toBe(w.gid('role:nobody'));
+  });
+
+  it('channel settings: by ID, -1 for none, "Invalid channel ID" for an unknown one; archiving unsets them', async () => {
+    const general = w.z.org.channels.find((c) => !c.isArchived && !c.inviteOnly);
+    if (!general) throw new Error('no public channel');
+    expectError(
+      await iago.patch('/realm', setting('new_stream_announcements_stream_id', 99999)),
+      'Invalid channel ID',
+    );
+    const res = await iago.patch('/realm', {
+      ...setting('new_stream_announcements_stream_id', general.id),
+      ...setting('moderation_request_channel_id', general.id),
+    });
+    expectSuccess(res);
+    expect(res.body).toMatchObject({
+      new_stream_announcements_stream_id: general.id,
+      moderation_request_channel_id: general.id,
+    });
+    expect((await register()).realm_new_stream_announcements_stream_id).toBe(general.id);
+    expectSuccess(await iago.delete(`/streams/${general.id}`));
+    const state = await register();
+    expect(state.realm_new_stream_announcements_stream_id).toBe(-1);
+    expect(state.realm_moderation_request_channel_id).toBe(-1);
+  });
+});
+
+describe('test_events.py NormalActionsTest', () => {
+  it('test_change_realm_property / test_realm_update_dict events: realm update and update_dict', async () => {
+    const reg = await iago.post('/register', {
+      event_types: ['realm'],
+      client_capabilities: { notification_settings_null: true },
+    });
+    expectSuccess(reg);
+    expectSuccess(
+      await desdemona.patch('/realm', {
+        name: 'Renamed',
+        ...setting('invite_required', false),
+        ...setting('can_create_public_channel_group', { new: w.gid('role:administrators') }),
+        ...setting('message_content_edit_limit_seconds', 1200),
+      }),
+    );
+    const ev = await iago.get('/events', {
+      queue_id: reg.body.queue_id,
+      last_event_id: -1,
+      dont_block: true,
+    });
+    expectSuccess(ev);
+    const events = (ev.body.events as Record<string, unknown>[]).map(({ id: _id, ...e }) => e);
+    expect(events).toEqual([
+      { type: 'realm', op: 'update', property: 'invite_required', value: false },
+      { type: 'realm', op: 'update', property: 'name', value: 'Renamed' },
+      {
+        type: 'realm',
+        op: 'update_dict',
+        property: 'default',
+        data: { message_content_edit_limit_seconds: 1200 },
+      },
+      {
+        type: 'realm',
+        op: 'update_dict',
+        property: 'default',
+        data: { can_create_public_channel_group: w.gid('role:administrators') },
+      },
+    ]);
+  });
+});

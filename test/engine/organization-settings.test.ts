@@ -1,0 +1,320 @@
+/**
+ * Organization settings: synth validation on construct paths (Zulip's rules for each realm group
+ * setting), and the planner (only declared settings, `{new, old}`, owner-only settings, feature
+ * levels, channels by name, what the plan says before apply).
+ */
+import {
+  App,
+  Channel,
+  Organization,
+  OrganizationSettings,
+  Permission,
+  SystemGroup,
+  Testing,
+  UserGroup,
+} from 'zulip-cdk';
+import { plan, renderMarkdown } from '../../src/engine';
+import { FEATURE_LEVELS } from '../../src/model/features';
+import { ROLES } from '../../src/model/kinds';
+import type { DesiredOrganizationSettings } from '../../src/model/desired-state';
+import type { LiveState } from '../../src/model/live-state';
+import { thrownError } from '../support/errors';
+import { LiveBuilder, dChannel, desired } from './fixtures';
+
+function org(): Organization {
+  return new Organization(new App({ outdir: '/tmp/unused' }), 'acme');
+}
+
+describe('OrganizationSettings: synth validation with construct paths', () => {
+  const cases: [string, (o: Organization) => void, RegExp][] = [
+    [
+      'role:nobody where Zulip refuses it',
+      (o) => new OrganizationSettings(o, 'settings', { canManageAllGroups: SystemGroup.NOBODY }),
+      /canManageAllGroups cannot be role:nobody \(Zulip: "'can_manage_all_groups' setting cannot be set to 'role:nobody' group\."\)/,
+    ],
+    [
+      'role:everyone where Zulip refuses it',
+      (o) =>
+        new OrganizationSettings(o, 'settings', {
+          canCreatePublicChannelGroup: SystemGroup.EVERYONE,
+        }),
+      /canCreatePublicChannelGroup cannot be role:everyone/,
+    ],
+    [
+      'a system group outside the allowed ones',
+      (o) =>
+        new OrganizationSettings(o, 'settings', {
+          canCreateWebPublicChannelGroup: SystemGroup.MEMBERS,
+        }),
+      /canCreateWebPublicChannelGroup cannot be role:members/,
+    ],
+    [
+      'a user group where only a system group is accepted',
+      (o) =>
+        new OrganizationSettings(o, 'settings', {
+          canAccessAllUsersGroup: new UserGroup(o, 'g', { name: 'g' }),
+        }),
+      /canAccessAllUsersGroup must be a system group \(Zulip: "'can_access_all_users_group' must be a system user group\."\): use one of role:everyone, role:members/,
+    ],
+    [
+      'a set where only a system group is accepted',
+      (o) =>
+        new OrganizationSettings(o, 'settings', {
+          canCreateWebPublicChannelGroup: Permission.anyOf({ users: ['a@example.com'] }),
+        }),
+      /canCreateWebPublicChannelGroup must be a system group/,
+    ],
+    [
+      'a time limit of zero',
+      (o) => new OrganizationSettings(o, 'settings', { messageContentEditLimitSeconds: 0 }),
+      /messageContentEditLimitSeconds: expected a positive whole number of seconds, or 'unlimited'/,
+    ],
+    [
+      'a name longer than Zulip allows',
+      (o) => new OrganizationSettings(o, 'settings', { name: 'x'.repeat(41) }),
+      /name: is 41 characters long; Zulip allows at most 40/,
+    ],
+    [
+      'a topics policy the organization does not have',
+      (o) =>
+        new OrganizationSettings(o, 'settings', {
+          topicsPolicy: 'inherit' as 'allow_empty_topic',
+        }),
+      /topicsPolicy: expected one of 'allow_empty_topic', 'disable_empty_topic'/,
+    ],
+    [
+      'an archived channel as an announcement channel',
+      (o) =>
+        new OrganizationSettings(o, 'settings', {
+          newChannelAnnouncementsChannel: new Channel(o, 'old', { name: 'old', archived: true }),
+        }),
+      /newChannelAnnouncementsChannel names channel 'old' \(acme\/old\), which is declared archived/,
+    ],
+    [
+      'two OrganizationSettings in one organization',
+      (o) => {
+        new OrganizationSettings(o, 'a', { name: 'A' });
+        new OrganizationSettings(o, 'settings', { name: 'B' });
+      },
+      /the organization settings is already declared by acme\/a \(an organization has one OrganizationSettings: merge them\)/,
+    ],
+  ];
+  test.each(cases)('%s', (_rule, declare, message) => {
+    const o = org();
+    declare(o);
+    expect(Testing.validate(o)).toContainEqual({
+      path: 'acme/settings',
+      message: expect.stringMatching(message),
+    });
+    const err = thrownError(() => Testing.synth(o), 'VALIDATION_FAILED');
+    expect(err.message).toMatch(/^acme\/settings: /m);
+  });
+
+  test('a valid declaration synthesizes only what it declares, channels by name', () => {
+    const o = org();
+    const news = new Channel(o, 'news', { name: 'news' });
+    const leads = new UserGroup(o, 'leads', { name: 'leads' });
+    new OrganizationSettings(o, 'settings', {
+      name: 'Acme',
+      newChannelAnnouncementsChannel: news,
+      signupAnnouncementsChannel: null,
+      messageRetentionDays: 'unlimited',
+      canCreatePublicChannelGroup: leads,
+      canCreateWebPublicChannelGroup: SystemGroup.NOBODY,
+      directMessagePermissionGroup: Permission.anyOf({ groups: [SystemGroup.MEMBERS] }),
+    });
+    expect(Testing.validate(o)).toEqual([]);
+    expect(Testing.synth(o).organizationSettings).toEqual([
+      {
+        path: 'acme/settings',
+        properties: {
+          name: 'Acme',
+          newChannelAnnouncementsChannel: 'news',
+          signupAnnouncementsChannel: null,
+          messageRetentionDays: 'unlimited',
+        },
+        permissions: {
+          canCreatePublicChannelGroup: 'leads',
+          canCreateWebPublicChannelGroup: 'role:nobody',
+          directMessagePermissionGroup: 'role:members',
+        },
+      },
+    ]);
+  });
+});
+
+function liveWithSettings(fl: number = FEATURE_LEVELS.newest): { b: LiveBuilder; live: LiveState } {
+  const b = new LiveBuilder(fl);
+  const general = b.channel('general').id;
+  const live = b.build();
+  live.organizationSettings = {
+    properties: {
+      name: 'Example',
+      waiting_period_threshold: 0,
+      new_stream_announcements_stream_id: general,
+      zulip_update_announcements_stream_id: -1,
+      message_content_edit_limit_seconds: 600,
+      message_retention_days: -1,
+    },
+    permissions: {
+      can_create_public_channel_group: b.groupId('role:members'),
+      can_manage_all_groups: b.groupId('role:owners'),
+      can_invite_users_group: b.groupId('role:members'),
+      direct_message_permission_group: {
+        direct_members: [3],
+        direct_subgroups: [b.groupId('role:administrators')],
+      },
+      can_set_delete_message_policy_group: b.groupId('role:moderators'),
+    },
+  };
+  return { b, live };
+}
+
+function withSettings(s: Partial<DesiredOrganizationSettings>) {
+  return desired((d) => {
+    d.channels.push(dChannel('general'), dChannel('news'));
+    d.organizationSettings.push({
+      path: 'acme/settings',
+      properties: {},
+      permissions: {},
+      ...s,
+    });
+  });
+}
+
+describe('planning organization settings', () => {
+  test('only declared settings change; permissions carry the live wire value as old', () => {
+    const { b, live } = liveWithSettings();
+    const p = plan(
+      withSettings({
+        properties: { name: 'Example', messageContentEditLimitSeconds: 'unlimited' },
+        permissions: {
+          canCreatePublicChannelGroup: 'role:moderators',
+          directMessagePermissionGroup: {
+            users: ['alice@example.com'],
+            groups: ['role:administrators'],
+          },
+        },
+      }),
+      live,
+    );
+    const c = p.changes.find((x) => x.kind === 'organizationSettings');
+    expect(c).toMatchObject({
+      action: 'update',
+      address: 'organizationSettings["organization"]',
+      path: 'acme/settings',
+      liveId: 0,
+      properties: [
+        { property: 'messageContentEditLimitSeconds', before: 600, after: 'unlimited' },
+        {
+          property: 'permissions.canCreatePublicChannelGroup',
+          before: 'role:members',
+          after: 'role:moderators',
+          wire: 'can_create_public_channel_group',
+          old: b.groupId('role:members'),
+        },
+      ],
+    });
+    // Undeclared settings (the waiting period, can_manage_all_groups) are not touched.
+    expect(JSON.stringify(c)).not.toContain('waitingPeriodThreshold');
+    expect(renderMarkdown(p)).toContain(
+      'permissions.canCreatePublicChannelGroup: role:moderators may now create public channels; role:members may no longer create public channels',
+    );
+  });
+
+  test('a channel setting names a declared channel; one created by the plan comes first', () => {
+    const { live } = liveWithSettings();
+    const p = plan(
+      withSettings({
+        properties: {
+          newChannelAnnouncementsChannel: 'news',
+          zulipUpdateAnnouncementsChannel: 'General',
+        },
+      }),
+      live,
+    );
+    const c = p.changes.find((x) => x.kind === 'organizationSettings');
+    expect(c && 'properties' in c ? c.properties : []).toEqual([
+      { property: 'newChannelAnnouncementsChannel', before: 'general', after: 'news' },
+      { property: 'zulipUpdateAnnouncementsChannel', before: null, after: 'general' },
+    ]);
+    expect(c?.dependsOn).toEqual(['channel["news"]#create']);
+  });
+
+  test('an unknown channel, a setting the server lacks, and a value Zulip refuses are plan errors on the construct path', () => {
+    const { live } = liveWithSettings(FEATURE_LEVELS.zulip10);
+    delete live.organizationSettings?.permissions.can_set_delete_message_policy_group;
+    const err = thrownError(
+      () =>
+        plan(
+          withSettings({
+            properties: { signupAnnouncementsChannel: 'nowhere' },
+            permissions: {
+              canSetDeleteMessagePolicyGroup: 'role:administrators',
+              canManageAllGroups: 'role:nobody',
+            },
+          }),
+          live,
+        ),
+      'UNRESOLVED_REFERENCE',
+    );
+    expect(err.message).toContain(
+      `organizationSettings["organization"] (acme/settings): signupAnnouncementsChannel names channel 'nowhere', which does not exist`,
+    );
+    expect(err.message).toContain(
+      'organizationSettings["organization"] (acme/settings): canSetDeleteMessagePolicyGroup needs feature level 407',
+    );
+    expect(err.message).toContain(
+      `canManageAllGroups cannot be role:nobody ("'can_manage_all_groups' setting cannot be set to 'role:nobody' group.")`,
+    );
+  });
+
+  test("owner-only settings: the plan says before apply that an owner's key is needed", () => {
+    const { live } = liveWithSettings();
+    live.me.role = ROLES.administrator;
+    const p = plan(
+      withSettings({
+        properties: { waitingPeriodThreshold: 3, name: 'Acme' },
+        permissions: { canInviteUsersGroup: 'role:administrators' },
+      }),
+      live,
+    );
+    expect(p.warnings).toContainEqual({
+      code: 'NEEDS_OWNER',
+      message: expect.stringContaining(
+        "changing waitingPeriodThreshold, canInviteUsersGroup needs an organization owner's API key",
+      ),
+      address: 'organizationSettings["organization"]',
+      path: 'acme/settings',
+    });
+    // As an owner, no such warning.
+    live.me.role = ROLES.owner;
+    const q = plan(withSettings({ properties: { waitingPeriodThreshold: 3 } }), live);
+    expect(q.warnings.filter((w) => w.code === 'NEEDS_OWNER')).toEqual([]);
+  });
+
+  test('an organization retention that may shorten is irreversible; Zulip Cloud Free refuses it', () => {
+    const { live } = liveWithSettings();
+    const p = plan(withSettings({ properties: { messageRetentionDays: 30 } }), live);
+    const c = p.changes.find((x) => x.kind === 'organizationSettings');
+    expect(c?.tags).toContain('irreversible');
+    live.server.planType = 2;
+    const err = thrownError(
+      () => plan(withSettings({ properties: { messageRetentionDays: 30 } }), live),
+      'UNRESOLVED_REFERENCE',
+    );
+    expect(err.message).toContain('Zulip Cloud Free does not set messageRetentionDays');
+  });
+
+  test('a snapshot without organization settings cannot plan them', () => {
+    const { live } = liveWithSettings();
+    live.organizationSettings = null;
+    const err = thrownError(
+      () => plan(withSettings({ properties: { name: 'Acme' } }), live),
+      'UNRESOLVED_REFERENCE',
+    );
+    expect(err.message).toContain('the live state has no organization settings');
+    // Without a declaration there is nothing to plan.
+    expect(plan(desired(), live).changes).toEqual([]);
+  });
+});
