@@ -11,5 +11,6 @@ export * from './code-playground';
 export * from './saved-snippet';
 export * from './user';
 export * from './subscription-settings';
+export * from './default-channel-group';
 export * from './synthesizer';
 export * from './testing';

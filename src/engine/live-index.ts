@@ -78,6 +78,8 @@ export class LiveIndex {
         return this.usersById.get(id);
       case 'subscriptionSettings':
         return live.subscriptionSettings.find((s) => s.channelId === id);
+      case 'defaultChannelGroup':
+        return live.defaultChannelGroups.find((g) => g.id === id);
     }
   }
 

@@ -245,6 +245,7 @@ export const WARNING_CODES = [
   'FOLDER_NOT_EMPTY',
   'NO_CONTENT_ACCESS',
   'NOTHING_ANNOUNCED',
+  'NOT_WRITABLE',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
@@ -253,7 +254,7 @@ export type WarningCode = (typeof WARNING_CODES)[number];
  * them: the organization does not match the configuration, though the plan has no change for
  * them.
  */
-export const LEFT_OUT_WARNING_CODES: readonly WarningCode[] = ['NO_CONTENT_ACCESS'];
+export const LEFT_OUT_WARNING_CODES: readonly WarningCode[] = ['NO_CONTENT_ACCESS', 'NOT_WRITABLE'];
 
 export const WarningSchema = z.strictObject({
   code: z.enum(WARNING_CODES),

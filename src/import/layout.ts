@@ -9,7 +9,14 @@ import { SPLIT_THRESHOLD } from './options';
 import type { ImportKind, ImportLayout } from './options';
 
 export type FileKey =
-  'users' | 'groups' | 'channels' | 'linkifiers' | 'playgrounds' | 'snippets' | 'settings';
+  | 'users'
+  | 'groups'
+  | 'channels'
+  | 'linkifiers'
+  | 'playgrounds'
+  | 'snippets'
+  | 'settings'
+  | 'channelGroups';
 
 export const FILES: Record<
   FileKey,
@@ -60,6 +67,12 @@ export const FILES: Record<
     title: "The applying account's own settings of its subscriptions.",
     kind: 'subscriptionSettings',
   },
+  channelGroups: {
+    file: 'default-channel-groups.ts',
+    fn: 'declareDefaultChannelGroups',
+    title: 'Default channel groups: the channels people signing up can join as a set.',
+    kind: 'defaultChannelGroups',
+  },
 };
 export const FILE_ORDER: FileKey[] = [
   'users',
@@ -69,6 +82,7 @@ export const FILE_ORDER: FileKey[] = [
   'playgrounds',
   'snippets',
   'settings',
+  'channelGroups',
 ];
 
 /** One construct to declare. */

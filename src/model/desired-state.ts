@@ -144,6 +144,15 @@ export const UserSchema = z.strictObject({
 });
 export type DesiredUser = z.infer<typeof UserSchema>;
 
+export const DefaultChannelGroupSchema = z.strictObject({
+  ...base,
+  name: z.string(),
+  description: z.string().optional(),
+  /** Channels by name, sorted by name. */
+  channels: z.array(z.string()),
+});
+export type DesiredDefaultChannelGroup = z.infer<typeof DefaultChannelGroupSchema>;
+
 const subscriptionPropertyNames = Object.keys(
   SUBSCRIPTION_PROPERTIES,
 ) as SubscriptionPropertyName[];
@@ -198,6 +207,8 @@ export const DesiredStateSchema = z.strictObject({
   users: z.array(UserSchema),
   /** Sorted by channel. */
   subscriptionSettings: z.array(SubscriptionSettingsSchema),
+  /** Sorted by name. Absent in desired states written before default channel groups existed. */
+  defaultChannelGroups: z.array(DefaultChannelGroupSchema).default([]),
 });
 export type DesiredState = z.infer<typeof DesiredStateSchema>;
 
@@ -214,5 +225,6 @@ export function emptyDesiredState(id = 'org'): DesiredState {
     savedSnippets: [],
     users: [],
     subscriptionSettings: [],
+    defaultChannelGroups: [],
   };
 }

@@ -100,6 +100,14 @@ export const ENDPOINTS = {
   updateLinkifier: { method: 'PATCH', path: '/realm/filters/{filter_id}' },
   removeLinkifier: { method: 'DELETE', path: '/realm/filters/{filter_id}' },
   reorderLinkifiers: { method: 'PATCH', path: '/realm/linkifiers' },
+  // Default channel groups (zerver/views/streams.py).
+  createDefaultStreamGroup: { method: 'POST', path: '/default_stream_groups/create' },
+  updateDefaultStreamGroupInfo: { method: 'PATCH', path: '/default_stream_groups/{group_id}' },
+  updateDefaultStreamGroupStreams: {
+    method: 'PATCH',
+    path: '/default_stream_groups/{group_id}/streams',
+  },
+  removeDefaultStreamGroup: { method: 'DELETE', path: '/default_stream_groups/{group_id}' },
   // Playgrounds.
   addPlayground: { method: 'POST', path: '/realm/playgrounds' },
   removePlayground: { method: 'DELETE', path: '/realm/playgrounds/{playground_id}' },

@@ -40,6 +40,7 @@ import { keepNonEmptyFolders, planFolders } from './folders';
 import { planGroups } from './groups';
 import { planChannels, planSubscriptionSettings } from './channels';
 import { planLinkifiers, planPlaygrounds, planSnippets } from './org-objects';
+import { planDefaultChannelGroups } from './default-channel-groups';
 
 export type Props = Record<string, JsonValue>;
 /** The fields every change of one declared object shares. */
@@ -116,6 +117,9 @@ export const CONTENT_ACCESS_WIRES: ReadonlySet<string> = new Set(
  *    `channelSubscribersAfter` (Zulip sets only the caller's own subscription: a setting the
  *    applying account will not be subscribed to after the plan is a `NOT_SUBSCRIBED` warning),
  *    so it runs after `planChannels`.
+ * 9. `planDefaultChannelGroups`: reads `channelMatch` and `desiredChannels` (a group names
+ *    channels by their names after the plan, and waits for their creation, rename or change of
+ *    default status), so it runs after `planChannels`.
  *
  * Each phase is a function in this folder (`users.ts`, `folders.ts`, `groups.ts`,
  * `channels.ts`, `org-objects.ts`; `permissions.ts` for group-setting values, `keyed.ts` for
@@ -176,6 +180,7 @@ export class Planner {
     planSnippets(this);
     planUsers(this);
     planSubscriptionSettings(this);
+    planDefaultChannelGroups(this);
   }
 
   public throwErrors(): void {

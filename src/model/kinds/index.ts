@@ -6,6 +6,7 @@
  */
 import { channel } from './channel';
 import { channelFolder } from './channel-folder';
+import { defaultChannelGroup } from './default-channel-group';
 import { linkifier } from './linkifier';
 import { playground } from './playground';
 import { savedSnippet } from './saved-snippet';
@@ -28,6 +29,7 @@ export const RESOURCE_KINDS = [
   'savedSnippet',
   'user',
   'subscriptionSettings',
+  'defaultChannelGroup',
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
@@ -41,6 +43,7 @@ export const KIND_SPECS = {
   savedSnippet,
   user,
   subscriptionSettings,
+  defaultChannelGroup,
 } as const satisfies Record<ResourceKind, KindSpec>;
 
 /** The name of a kind's array in the desired state (`channels`). */

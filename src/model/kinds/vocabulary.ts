@@ -72,6 +72,10 @@ export const LIMITS = {
   savedSnippetContent: 10000,
   playgroundLanguage: 40,
   userFullName: 100,
+  /** zerver/models/streams.py `DefaultStreamGroup.MAX_NAME_LENGTH`. */
+  defaultChannelGroupName: 60,
+  /** `DefaultStreamGroup.description` (a CharField of 1024; the view does not check it). */
+  defaultChannelGroupDescription: 1024,
 } as const;
 
 /** Prefixes a user-group name may not start with. */
