@@ -806,7 +806,7 @@ CASES.push(
     rule: 'default channel group: blank name',
     declare: (o) => dcg(o, 'dcg-blank', { name: '  ' }),
     path: 'acme/dcg-blank',
-    message: /name: Invalid default channel group name '  '/,
+    message: /name: Invalid default channel group name ' {2}'/,
   },
   {
     rule: 'default channel group: name over 60 characters',

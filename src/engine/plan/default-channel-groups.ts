@@ -131,7 +131,9 @@ export function planDefaultChannelGroups(p: Planner): void {
     // ones they add, to stop being default channels.
     const meta = {
       refs: [...new Set(refs.map((r) => r.address))],
-      after: adding.map((r) => `${r.address}#update`),
+      after: adding
+        .filter((r) => r.live?.defaultChannel === true && !r.defaultAfter)
+        .map((r) => `${r.address}#update`),
     };
     const afterNames = [...new Set(after.map((r) => r.name))].sort(byName);
     const description = d.description ?? '';
