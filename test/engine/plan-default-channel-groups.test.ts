@@ -156,6 +156,33 @@ describe('plan: default channel groups', () => {
     );
   });
 
+  it('a private channel the plan creates: readable when the account is subscribed or may subscribe', () => {
+    const { b } = org();
+    const members = (users: string[]) => ({ mode: 'exact' as const, users, groups: [] });
+    const p = run(
+      desired((d) => {
+        d.channels.push(
+          dChannel('hidden', { private: true, subscribers: members(['alice@example.com']) }),
+          dChannel('mine', { private: true, subscribers: members(['owner@example.com']) }),
+          dChannel('joinable', {
+            private: true,
+            permissions: { canSubscribeGroup: 'role:administrators' },
+          }),
+        );
+        d.defaultChannelGroups.push(dGroup('Private', ['hidden', 'mine', 'joinable']));
+      }),
+      b.build(),
+    );
+    const c = find(p, 'defaultChannelGroup["Private"]#create');
+    expect(c).toMatchObject({ properties: { channels: ['joinable', 'mine'] } });
+    expect(c.dependsOn).toEqual(
+      expect.arrayContaining(['channel["mine"]#create', 'channel["mine"]#membership']),
+    );
+    expect(p.warnings.find((w) => w.code === 'NO_CONTENT_ACCESS')?.message).toContain(
+      'adding #hidden to the group',
+    );
+  });
+
   it('renames through renamedFrom', () => {
     const { b, group } = org();
     const p = run(

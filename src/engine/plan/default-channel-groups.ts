@@ -15,7 +15,9 @@
 import { channelNameKey, resourceAddress } from '../../model/address';
 import type { LiveChannel, LiveDefaultChannelGroup } from '../../model/live-state';
 import type { PropertyChange } from '../plan-format';
+import type { GroupSettingValue } from '../../model/desired-state';
 import { contentAccess } from './channels';
+import { expandGroup } from './groups';
 import { matchLive } from './keyed';
 import type { Planner } from './planner';
 import { isIgnored } from './planner';
@@ -29,6 +31,13 @@ interface ChannelRef {
   /** Whether it is a default channel after the plan. */
   readonly defaultAfter: boolean;
   readonly address: string;
+  /**
+   * Whether the applying account can read it after the plan (Zulip finds a group's channels
+   * only among those: `access_stream_by_name`), and whether only because the plan subscribes
+   * the account (the group's change must then wait for that subscription).
+   */
+  readonly readable: boolean;
+  readonly readableThroughPlan: boolean;
 }
 
 const byName = (a: string, b: string): number => {
@@ -42,6 +51,18 @@ export function planDefaultChannelGroups(p: Planner): void {
   const managedBy = new Map<number, string>();
   for (const [key, l] of p.channelMatch) if (l) managedBy.set(l.id, key);
 
+  const me = p.live.me;
+  const subscribedAfter = (key: string): boolean =>
+    p.channelSubscribersAfter.get(key)?.has(me.userId) === true;
+  /** Whether a declared permission value holds the applying account after the plan. */
+  const holdsMe = (v: GroupSettingValue | undefined): boolean => {
+    if (v === undefined) return false;
+    if (typeof v === 'string') return expandGroup(p, v).has(me.userId);
+    return (
+      v.users.some((e) => e.toLowerCase() === me.email.toLowerCase()) ||
+      v.groups.some((g) => expandGroup(p, g).has(me.userId))
+    );
+  };
   /** A channel a declared group names, after the plan; undefined when there is none. */
   const resolve = (name: string): ChannelRef | undefined => {
     const key = channelNameKey(name);
@@ -49,11 +70,22 @@ export function planDefaultChannelGroups(p: Planner): void {
     if (d) {
       const l = p.channelMatch.get(key) ?? undefined;
       if (d.archived === true) return undefined;
+      const now = l !== undefined && (!l.private || contentAccess(p, l));
+      // A channel the plan creates private: readable when the account is subscribed to it or
+      // in its can_add_subscribers_group or can_subscribe_group (`user_has_content_access`).
+      const created =
+        l === undefined &&
+        (d.private !== true ||
+          holdsMe(d.permissions.canAddSubscribersGroup) ||
+          holdsMe(d.permissions.canSubscribeGroup));
+      const viaPlan = !now && !created && subscribedAfter(key);
       return {
         name: d.name.trim(),
         live: l,
         defaultAfter: d.defaultChannel === true,
         address: resourceAddress('channel', d.name.trim()),
+        readable: now || created || viaPlan,
+        readableThroughPlan: viaPlan,
       };
     }
     const l = p.idx.channelsByKey.get(key);
@@ -65,6 +97,8 @@ export function planDefaultChannelGroups(p: Planner): void {
       live: l,
       defaultAfter: l.defaultChannel,
       address: resourceAddress('channel', l.name),
+      readable: !l.private || contentAccess(p, l),
+      readableThroughPlan: false,
     };
   };
   /** The name a live channel has after the plan. */
@@ -121,9 +155,9 @@ export function planDefaultChannelGroups(p: Planner): void {
         p.errors.push(
           `${where}: channel '${r.name}' is a default channel, and Zulip refuses to add a default channel to a default channel group ("'${r.name}' is a default channel and cannot be added to '${d.name}'"). Remove it from channels, or make it not a default channel (defaultChannel: false)`,
         );
-      } else if (r.live?.private === true && !contentAccess(p, r.live)) {
+      } else if (!r.readable) {
         refused.add(r);
-        warnNoAccess(p, r.live, `adding #${r.name} to the group`, address, d.path);
+        warnNoAccess(p, r.name, `adding #${r.name} to the group`, address, d.path);
       }
     }
     const after = refs.filter((r) => !refused.has(r));
@@ -131,9 +165,12 @@ export function planDefaultChannelGroups(p: Planner): void {
     // ones they add, to stop being default channels.
     const meta = {
       refs: [...new Set(refs.map((r) => r.address))],
-      after: adding
-        .filter((r) => r.live?.defaultChannel === true && !r.defaultAfter)
-        .map((r) => `${r.address}#update`),
+      after: [
+        ...adding
+          .filter((r) => r.live?.defaultChannel === true && !r.defaultAfter)
+          .map((r) => `${r.address}#update`),
+        ...adding.filter((r) => r.readableThroughPlan).map((r) => `${r.address}#membership`),
+      ],
     };
     const afterNames = [...new Set(after.map((r) => r.name))].sort(byName);
     const description = d.description ?? '';
@@ -162,7 +199,7 @@ export function planDefaultChannelGroups(p: Planner): void {
         const kept = after.some((r) => r.live?.id === id);
         if (!kept && ch?.private === true && !contentAccess(p, ch)) {
           // Zulip cannot remove it either: it stays, and the plan says so.
-          warnNoAccess(p, ch, `removing #${name} from the group`, address, d.path);
+          warnNoAccess(p, ch.name, `removing #${name} from the group`, address, d.path);
           afterNames.push(name);
         }
         beforeNames.push(name);
@@ -191,7 +228,7 @@ export function planDefaultChannelGroups(p: Planner): void {
 
 function warnNoAccess(
   p: Planner,
-  l: LiveChannel,
+  channel: string,
   what: string,
   address: string,
   path: string,
@@ -199,7 +236,7 @@ function warnNoAccess(
   const me = p.live.me.email;
   p.warn(
     'NO_CONTENT_ACCESS',
-    `left out of this plan: ${what}. Zulip finds a group's channels by name only among those the applying account can read (access_stream_by_name), and ${me} is not subscribed to the private channel #${l.name} (organization administrators get no exception). Subscribe ${me} to it, or apply as a subscriber.`,
+    `left out of this plan: ${what}. Zulip finds a group's channels by name only among those the applying account can read (access_stream_by_name), and ${me} cannot read the private channel #${channel}: it is not subscribed to it, nor in its can_add_subscribers_group or can_subscribe_group (organization administrators get no exception). Subscribe ${me} to it, or apply as a subscriber.`,
     address,
     path,
   );
