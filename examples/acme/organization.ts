@@ -3,6 +3,7 @@ import {
   Channel,
   ChannelFolder,
   CodePlayground,
+  DefaultChannelGroup,
   Linkifier,
   Organization,
   OrganizationSettings,
@@ -73,7 +74,7 @@ export function acme(scope: Construct, id = 'acme'): Organization {
     canManageGroup: SystemGroup.ADMINISTRATORS,
     canAddMembersGroup: SystemGroup.ADMINISTRATORS,
   });
-  new Channel(org, 'engineering', {
+  const engineeringChannel = new Channel(org, 'engineering', {
     name: 'engineering',
     description: 'Engineering talk',
     folder: engineeringFolder,
@@ -124,6 +125,13 @@ export function acme(scope: Construct, id = 'acme'): Organization {
     canSubscribeGroup: engineering,
     canAddSubscribersGroup: support,
     subscribers: { mode: 'atLeast', groups: [support, platform.group] },
+  });
+
+  // New engineers pick these at sign-up, as one set.
+  new DefaultChannelGroup(org, 'engineering-channels', {
+    name: 'Engineering',
+    description: 'Channels for engineers',
+    channels: [engineeringChannel, backend.channel, frontend.channel, platform.channel],
   });
 
   // Company-wide channels.

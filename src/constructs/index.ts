@@ -12,5 +12,6 @@ export * from './saved-snippet';
 export * from './user';
 export * from './subscription-settings';
 export * from './organization-settings';
+export * from './default-channel-group';
 export * from './synthesizer';
 export * from './testing';

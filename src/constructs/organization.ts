@@ -28,6 +28,8 @@ export interface PruneOptions {
   readonly playground?: boolean;
   /** @default false */
   readonly savedSnippet?: boolean;
+  /** Deletes undeclared default channel groups (Zulip has no undelete). @default false */
+  readonly defaultChannelGroup?: boolean;
 }
 
 /**

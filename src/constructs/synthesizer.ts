@@ -43,6 +43,7 @@ export function buildDesiredState(org: Organization): DesiredState {
   state.savedSnippets.sort((a, b) => compareStrings(a.title, b.title));
   state.users.sort((a, b) => compareStrings(a.email, b.email));
   state.subscriptionSettings.sort((a, b) => compareStrings(a.channel, b.channel));
+  state.defaultChannelGroups.sort((a, b) => compareStrings(a.name, b.name));
   const parsed = DesiredStateSchema.safeParse(state);
   if (!parsed.success) {
     throw new ZulipCdkError(

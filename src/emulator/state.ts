@@ -117,6 +117,14 @@ export interface StoredLinkifier {
   alternativeUrlTemplates: string[];
 }
 
+/** A default channel group (zerver/models/streams.py `DefaultStreamGroup`). */
+export interface StoredDefaultChannelGroup {
+  id: number;
+  name: string;
+  description: string;
+  channelIds: number[];
+}
+
 export interface StoredPlayground {
   id: number;
   name: string;
@@ -250,6 +258,8 @@ export interface OrgState {
   linkifiers: StoredLinkifier[];
   playgrounds: StoredPlayground[];
   snippets: StoredSnippet[];
+  /** Optional so that older state files still load. */
+  defaultChannelGroups?: StoredDefaultChannelGroup[];
   /** Peripheral data: optional so that older state files still load. */
   drafts?: StoredDraft[];
   /** By user ID. */

@@ -89,6 +89,8 @@ export class LiveIndex {
       case 'organizationSettings':
         // One per organization: its changes carry the liveId 0.
         return id === 0 ? (live.organizationSettings ?? undefined) : undefined;
+      case 'defaultChannelGroup':
+        return live.defaultChannelGroups.find((g) => g.id === id);
     }
   }
 

@@ -19,6 +19,8 @@ export interface ChangeMeta {
   releases?: string[];
   /** Subscription settings wait for the account's subscription to the channel. */
   afterMembershipOf?: string;
+  /** Change ids that must land first when they are in the plan (a channel that stops being default). */
+  after?: string[];
 }
 
 const ACTION_RANK: Record<ChangeAction, number> = {
@@ -86,6 +88,7 @@ function computeDependencies(changes: Change[], meta: Map<string, ChangeMeta>): 
       deps.add(`${m.afterMembershipOf}#membership`);
       deps.add(`${m.afterMembershipOf}#create`);
     }
+    for (const id of m.after ?? []) deps.add(id);
     for (const a of SAME_OBJECT[c.action]) deps.add(`${c.address}#${a}`);
     if ((REMOVAL_ACTIONS as readonly string[]).includes(c.action))
       for (const id of releasedBy.get(c.address) ?? []) deps.add(id);

@@ -276,6 +276,7 @@ export const WARNING_CODES = [
   'NO_CONTENT_ACCESS',
   'NOTHING_ANNOUNCED',
   'BASE_NOT_PLANNED',
+  'NOT_WRITABLE',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
@@ -284,7 +285,7 @@ export type WarningCode = (typeof WARNING_CODES)[number];
  * them: the organization does not match the configuration, though the plan has no change for
  * them.
  */
-export const LEFT_OUT_WARNING_CODES: readonly WarningCode[] = ['NO_CONTENT_ACCESS'];
+export const LEFT_OUT_WARNING_CODES: readonly WarningCode[] = ['NO_CONTENT_ACCESS', 'NOT_WRITABLE'];
 
 export const WarningSchema = z.strictObject({
   code: z.enum(WARNING_CODES),

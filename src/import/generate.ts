@@ -48,6 +48,7 @@ class Importer extends ImportContext {
     this.snippets();
     this.subscriptionSettings();
     this.organizationSettings();
+    this.defaultChannelGroups();
     return { files: this.print(), skipped: this.skipped, counts: { ...this.counts } };
   }
 
@@ -514,6 +515,43 @@ class Importer extends ImportContext {
     });
   }
 
+  /**
+   * Default channel groups, their channels by construct when the channel is declared (by name
+   * otherwise, and for a default channel, which Zulip lets stay in a group it joined before it
+   * became default but which the `DefaultChannelGroup` construct refuses).
+   */
+  private defaultChannelGroups(): void {
+    if (!this.include.has('defaultChannelGroups')) return;
+    for (const g of this.live.defaultChannelGroups) {
+      this.counts.defaultChannelGroups++;
+      const channels = g.channelIds
+        .map((id) => this.idx.channelsById.get(id))
+        .filter((c): c is LiveChannel => c !== undefined)
+        .sort((a, b) => compareChannelNames(a.name, b.name))
+        .map((c) =>
+          this.channelIds.has(c.id) && !c.archived && !c.defaultChannel
+            ? this.refFrom('channelGroups', 'channel', c.name)
+            : str(c.name),
+        );
+      if (channels.length < g.channelIds.length)
+        this.skip(
+          'defaultChannelGroup',
+          g.name,
+          'some of its channels are not visible to this account: they are left as they are',
+        );
+      const entries: Entry[] = [{ key: 'name', value: str(g.name) }];
+      if (g.description !== '') entries.push({ key: 'description', value: str(g.description) });
+      entries.push({ key: 'channels', value: arr(channels) });
+      this.declare({
+        file: 'channelGroups',
+        construct: 'DefaultChannelGroup',
+        id: this.ids.allocate(constructIdFor(g.name, 'channel-group', '-channel-group')),
+        entries,
+        comments: [],
+      });
+    }
+  }
+
   private subscriptionSettings(): void {
     if (!this.include.has('subscriptionSettings')) return;
     const list = this.live.subscriptionSettings
@@ -593,7 +631,7 @@ class Importer extends ImportContext {
     lines.push('//');
     p('Not managed by zulip-cdk, so not imported:');
     item(
-      'authentication methods, video call and GIF providers, push notification settings, icons and logos, custom emoji, custom profile fields, default channel groups, invitations;',
+      'authentication methods, video call and GIF providers, push notification settings, icons and logos, custom emoji, custom profile fields, invitations;',
     );
     item(
       "other users' saved snippets and subscription settings, bots and their settings, user settings;",
@@ -616,6 +654,13 @@ class Importer extends ImportContext {
     }
     return lines;
   }
+}
+
+/** Code-unit order of names compared case-insensitively, as Zulip's channel names are. */
+function compareChannelNames(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** The natural key of a folder for references (folders compare case-insensitively). */

@@ -16,7 +16,8 @@ export type FileKey =
   | 'playgrounds'
   | 'snippets'
   | 'settings'
-  | 'organization';
+  | 'organization'
+  | 'channelGroups';
 
 export const FILES: Record<
   FileKey,
@@ -74,6 +75,12 @@ export const FILES: Record<
       "The organization's settings and permissions, as they are live (leave one out to leave it alone).",
     kind: 'organizationSettings',
   },
+  channelGroups: {
+    file: 'default-channel-groups.ts',
+    fn: 'declareDefaultChannelGroups',
+    title: 'Default channel groups: the channels people signing up can join as a set.',
+    kind: 'defaultChannelGroups',
+  },
 };
 export const FILE_ORDER: FileKey[] = [
   'users',
@@ -84,6 +91,7 @@ export const FILE_ORDER: FileKey[] = [
   'snippets',
   'settings',
   'organization',
+  'channelGroups',
 ];
 
 /** One construct to declare. */

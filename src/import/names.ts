@@ -129,7 +129,12 @@ export function identifierFor(name: string, kind: string, suffix = ''): string {
     ws.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
   const max = MAX_NAME_LENGTH - suffix.length;
   let base = words.length === 0 ? kind : clip(words, camel, max);
-  if (/^[0-9]/.test(base)) base = clip([kind, ...words], camel, max);
+  if (/^[0-9]/.test(base)) {
+    // Prefixed with its kind, the name says what it is: `channel2024Plans`, not
+    // `channel2024PlansChannel`.
+    if (suffix.toLowerCase() === kind.toLowerCase()) suffix = '';
+    base = clip([kind, ...words], camel, MAX_NAME_LENGTH - suffix.length);
+  }
   let id = base + suffix;
   if (RESERVED.has(id)) id = base + kind.charAt(0).toUpperCase() + kind.slice(1);
   return id;

@@ -154,6 +154,15 @@ export const UserSchema = z.strictObject({
 });
 export type DesiredUser = z.infer<typeof UserSchema>;
 
+export const DefaultChannelGroupSchema = z.strictObject({
+  ...base,
+  name: z.string(),
+  description: z.string().optional(),
+  /** Channels by name, sorted by name. */
+  channels: z.array(z.string()),
+});
+export type DesiredDefaultChannelGroup = z.infer<typeof DefaultChannelGroupSchema>;
+
 const subscriptionPropertyNames = Object.keys(
   SUBSCRIPTION_PROPERTIES,
 ) as SubscriptionPropertyName[];
@@ -256,6 +265,8 @@ export const DesiredStateSchema = z.strictObject({
   subscriptionSettings: z.array(SubscriptionSettingsSchema),
   /** At most one: the organization's settings and permissions (absent in older files). */
   organizationSettings: z.array(OrganizationSettingsSchema).max(1).default([]),
+  /** Sorted by name. Absent in desired states written before default channel groups existed. */
+  defaultChannelGroups: z.array(DefaultChannelGroupSchema).default([]),
 });
 export type DesiredState = z.infer<typeof DesiredStateSchema>;
 
@@ -273,5 +284,6 @@ export function emptyDesiredState(id = 'org'): DesiredState {
     users: [],
     subscriptionSettings: [],
     organizationSettings: [],
+    defaultChannelGroups: [],
   };
 }

@@ -18,6 +18,7 @@ export type PlaygroundProperty = IgnorableProperty<'playground'>;
 export type SavedSnippetProperty = IgnorableProperty<'savedSnippet'>;
 export type UserProperty = IgnorableProperty<'user'>;
 export type SubscriptionSettingsProperty = IgnorableProperty<'subscriptionSettings'>;
+export type DefaultChannelGroupProperty = IgnorableProperty<'defaultChannelGroup'>;
 
 /** True when `name` is a property that `ignoreChanges` accepts for `kind`. */
 export function isIgnorableProperty(kind: ResourceKind, name: string): boolean {

@@ -104,6 +104,16 @@ export const LiveSavedSnippetSchema = z.strictObject({
 });
 export type LiveSavedSnippet = z.infer<typeof LiveSavedSnippetSchema>;
 
+/** A default channel group (`realm_default_stream_groups` of `POST /register`). */
+export const LiveDefaultChannelGroupSchema = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  /** Channel IDs, as Zulip lists them (by channel name). */
+  channelIds: z.array(z.number().int()),
+});
+export type LiveDefaultChannelGroup = z.infer<typeof LiveDefaultChannelGroupSchema>;
+
 /** The applying account's own settings on one channel it is subscribed to. */
 export const LiveSubscriptionSettingsSchema = z.strictObject({
   channelId: z.number().int(),
@@ -181,6 +191,11 @@ export const LiveStateSchema = z.strictObject({
   subscriptionSettings: z.array(LiveSubscriptionSettingsSchema),
   /** The organization's settings; null in snapshots made before they were read. */
   organizationSettings: LiveOrganizationSettingsSchema.nullable().default(null),
+  /**
+   * Sorted by name; empty for a guest, to whom Zulip shows none. Absent in snapshots made
+   * before default channel groups were read.
+   */
+  defaultChannelGroups: z.array(LiveDefaultChannelGroupSchema).default([]),
   /** How many HTTP requests reading it took. */
   requestCount: z.number().int().optional(),
 });

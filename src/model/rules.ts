@@ -204,6 +204,19 @@ export function checkUserGroupName(name: string): string | undefined {
 }
 
 /**
+ * `check_default_stream_group_name` (zerver/actions/default_streams.py): not blank, at most
+ * 60 characters, no NULL character. Zulip stores the name as given (it does not strip it).
+ */
+export function checkDefaultChannelGroupName(name: string): string | undefined {
+  if (pyStrip(name) === '') return `Invalid default channel group name '${name}'`;
+  if (codePointLength(name) > LIMITS.defaultChannelGroupName)
+    return `Default channel group name too long (limit: ${LIMITS.defaultChannelGroupName} characters)`;
+  if (name.includes('\0'))
+    return `Default channel group name '${name}' contains NULL (0x00) characters.`;
+  return undefined;
+}
+
+/**
  * A stripped string parameter with a minimum length of 1 and a maximum, as Zulip's
  * typed endpoints check it (`title cannot be blank`, `title is too long (limit: 60 characters)`).
  */

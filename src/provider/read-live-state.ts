@@ -299,6 +299,14 @@ export function liveStateFromRegister(
       .sort((a, b) => a.id - b.id),
     subscriptionSettings,
     organizationSettings: organizationSettings(reg),
+    defaultChannelGroups: (reg.realm_default_stream_groups ?? [])
+      .map((g) => ({
+        id: g.id,
+        name: g.name,
+        description: g.description,
+        channelIds: [...g.streams],
+      }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id)),
   };
   // Strict parse: a mapping mistake fails here, not as a confusing diff later.
   return LiveStateSchema.parse(state);

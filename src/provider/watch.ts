@@ -26,6 +26,10 @@ export const WATCH_EVENT_TYPES: Readonly<Record<ResourceKind, readonly string[]>
   savedSnippet: ['saved_snippets'],
   user: ['realm_user'],
   subscriptionSettings: ['subscription'],
+  // zerver/actions/realm_settings.py do_set_realm_property, do_change_realm_permission_group_setting.
+  organizationSettings: ['realm', 'user_group'],
+  // zerver/actions/default_streams.py notify_default_stream_groups.
+  defaultChannelGroup: ['default_stream_groups', 'stream'],
 };
 
 /**

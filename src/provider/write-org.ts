@@ -59,6 +59,56 @@ export async function updateFolder(client: ZulipClient, change: UpdateChange): P
   await client.updateChannelFolder(id, params);
 }
 
+// ---------------------------------------------------------------- default channel groups
+
+const names = (v: JsonValue | undefined): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+
+/**
+ * `POST /default_stream_groups/create` (zerver/views/streams.py `create_default_stream_group`):
+ * `group_name`, `description` and `stream_names`, all required. Zulip answers no ID.
+ */
+export async function createDefaultChannelGroup(
+  client: ZulipClient,
+  change: CreateChange,
+): Promise<void> {
+  await client.createDefaultStreamGroup({
+    group_name: str(change.properties.name, change.key),
+    description: str(change.properties.description),
+    stream_names: names(change.properties.channels),
+  });
+}
+
+/**
+ * A description through `PATCH /default_stream_groups/{id}` (`new_description`); channels
+ * through `PATCH /default_stream_groups/{id}/streams`, one request to add (`op: add`) and one
+ * to remove (`op: remove`), by name (`update_default_stream_group_streams`). The plan's
+ * `before` and `after` name the channels as they are called after the plan.
+ */
+export async function updateDefaultChannelGroup(
+  client: ZulipClient,
+  change: UpdateChange,
+): Promise<void> {
+  const id = change.liveId ?? -1;
+  for (const p of change.properties) {
+    if (p.property === 'description') {
+      await client.updateDefaultStreamGroupInfo(id, { new_description: text(p.after) });
+    } else if (p.property === 'channels') {
+      const key = (n: string): string => n.trim().toLowerCase();
+      const before = names(p.before);
+      const after = names(p.after);
+      const had = new Set(before.map(key));
+      const wants = new Set(after.map(key));
+      const add = after.filter((n) => !had.has(key(n)));
+      const remove = before.filter((n) => !wants.has(key(n)));
+      if (remove.length > 0)
+        await client.updateDefaultStreamGroupStreams(id, { op: 'remove', stream_names: remove });
+      if (add.length > 0)
+        await client.updateDefaultStreamGroupStreams(id, { op: 'add', stream_names: add });
+    } else throw cannotWrite('default channel group', p.property);
+  }
+}
+
 // ---------------------------------------------------------------- linkifiers
 
 export async function createLinkifier(client: ZulipClient, change: CreateChange): Promise<number> {

@@ -217,4 +217,15 @@ const HANDLERS = {
   organizationSettings: {
     update: (change, { client, ctx }) => org.updateOrganizationSettings(client, change, ctx),
   },
+  defaultChannelGroup: {
+    create: (change, { client }) => org.createDefaultChannelGroup(client, change),
+    update: (change, { client }) => org.updateDefaultChannelGroup(client, change),
+    rename: async (change, { client }) => {
+      // update_default_stream_group_info: `new_group_name`.
+      await client.updateDefaultStreamGroupInfo(change.liveId, { new_group_name: change.to });
+    },
+    delete: async (change, { client }) => {
+      await client.removeDefaultStreamGroup(change.liveId);
+    },
+  },
 } as const satisfies KindHandlers;

@@ -45,6 +45,11 @@ import type {
 } from './wire/channel-folder';
 import { SuccessSchema } from './wire/common';
 import type { Success } from './wire/common';
+import type {
+  CreateDefaultStreamGroupParams,
+  UpdateDefaultStreamGroupInfoParams,
+  UpdateDefaultStreamGroupStreamsParams,
+} from './wire/default-stream-group';
 import { AddLinkifierResponseSchema, GetLinkifiersResponseSchema } from './wire/linkifier';
 import type {
   AddLinkifierResponse,
@@ -565,6 +570,39 @@ export class ZulipClient {
   /** `PATCH /realm`: the organization's settings and permissions; only what changes. */
   public updateRealm(params: UpdateRealmParams): Promise<Success> {
     return this.#call('updateRealm', {}, params, SuccessSchema);
+  }
+
+  // ---------------------------------------------------------------- default channel groups
+
+  /** `POST /default_stream_groups/create`: answers nothing but success (no ID). */
+  public createDefaultStreamGroup(params: CreateDefaultStreamGroupParams): Promise<Success> {
+    return this.#call('createDefaultStreamGroup', {}, params, SuccessSchema);
+  }
+
+  /** `PATCH /default_stream_groups/{group_id}`: a new name, a new description, or both. */
+  public updateDefaultStreamGroupInfo(
+    groupId: number,
+    params: UpdateDefaultStreamGroupInfoParams,
+  ): Promise<Success> {
+    return this.#call('updateDefaultStreamGroupInfo', { group_id: groupId }, params, SuccessSchema);
+  }
+
+  /** `PATCH /default_stream_groups/{group_id}/streams`: adds or removes channels by name. */
+  public updateDefaultStreamGroupStreams(
+    groupId: number,
+    params: UpdateDefaultStreamGroupStreamsParams,
+  ): Promise<Success> {
+    return this.#call(
+      'updateDefaultStreamGroupStreams',
+      { group_id: groupId },
+      params,
+      SuccessSchema,
+    );
+  }
+
+  /** `DELETE /default_stream_groups/{group_id}`. */
+  public removeDefaultStreamGroup(groupId: number): Promise<Success> {
+    return this.#call('removeDefaultStreamGroup', { group_id: groupId }, undefined, SuccessSchema);
   }
 
   // ---------------------------------------------------------------- playgrounds

@@ -115,6 +115,14 @@ export const ENDPOINTS = {
       'move_messages_between_streams_limit_seconds',
     ],
   },
+  // Default channel groups (zerver/views/streams.py).
+  createDefaultStreamGroup: { method: 'POST', path: '/default_stream_groups/create' },
+  updateDefaultStreamGroupInfo: { method: 'PATCH', path: '/default_stream_groups/{group_id}' },
+  updateDefaultStreamGroupStreams: {
+    method: 'PATCH',
+    path: '/default_stream_groups/{group_id}/streams',
+  },
+  removeDefaultStreamGroup: { method: 'DELETE', path: '/default_stream_groups/{group_id}' },
   // Playgrounds.
   addPlayground: { method: 'POST', path: '/realm/playgrounds' },
   removePlayground: { method: 'DELETE', path: '/realm/playgrounds/{playground_id}' },

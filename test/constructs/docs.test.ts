@@ -153,7 +153,7 @@ describe('the @example blocks', () => {
       .filter(([name]) => !declares(name) && new RegExp(`\\b${name}\\b`).test(bare))
       .map(([, line]) => line);
     return [
-      "import { App, Channel, ChannelFolder, CodePlayground, Linkifier, Organization, Permission, SavedSnippet, SubscriptionSettings, SystemGroup, Testing, User, UserGroup } from 'zulip-cdk';",
+      "import { App, Channel, ChannelFolder, CodePlayground, DefaultChannelGroup, Linkifier, Organization, Permission, SavedSnippet, SubscriptionSettings, SystemGroup, Testing, User, UserGroup } from 'zulip-cdk';",
       'void [App, Channel, ChannelFolder, CodePlayground, Linkifier, Organization, Permission, SavedSnippet, SubscriptionSettings, SystemGroup, Testing, User, UserGroup];',
       ...preamble,
       code,

@@ -9,6 +9,7 @@ import {
   Channel,
   ChannelFolder,
   CodePlayground,
+  DefaultChannelGroup,
   Linkifier,
   Organization,
   Permission,
@@ -20,7 +21,7 @@ import {
   UserGroup,
   ValidationError,
 } from 'zulip-cdk';
-import type { ChannelProperty, ChannelProps } from 'zulip-cdk';
+import type { ChannelProperty, ChannelProps, DefaultChannelGroupProps } from 'zulip-cdk';
 import { thrownError } from '../support/errors';
 
 /** One rule: what to declare in organization `acme` (and `other`), and the problem expected. */
@@ -796,6 +797,69 @@ const CASES: Case[] = [
     message: /renamedFrom 'Self' is the declared name itself/,
   },
 ];
+
+// Default channel groups (zerver/actions/default_streams.py).
+const dcg = (o: Organization, id: string, props: Partial<DefaultChannelGroupProps>) =>
+  new DefaultChannelGroup(o, id, { name: id, channels: [], ...props });
+CASES.push(
+  {
+    rule: 'default channel group: blank name',
+    declare: (o) => dcg(o, 'dcg-blank', { name: '  ' }),
+    path: 'acme/dcg-blank',
+    message: /name: Invalid default channel group name ' {2}'/,
+  },
+  {
+    rule: 'default channel group: name over 60 characters',
+    declare: (o) => dcg(o, 'dcg-long', { name: 'x'.repeat(61) }),
+    path: 'acme/dcg-long',
+    message: /Default channel group name too long \(limit: 60 characters\)/,
+  },
+  {
+    rule: 'default channel group: NULL character',
+    declare: (o) => dcg(o, 'dcg-nul', { name: 'a\0b' }),
+    path: 'acme/dcg-nul',
+    message: /contains NULL \(0x00\) characters/,
+  },
+  {
+    rule: 'default channel group: description over 1024 characters',
+    declare: (o) => dcg(o, 'dcg-desc', { description: 'd'.repeat(1025) }),
+    path: 'acme/dcg-desc',
+    message: /description is 1025 characters long; Zulip allows at most 1024/,
+  },
+  {
+    rule: 'default channel group: same name twice',
+    declare: (o) => {
+      dcg(o, 'dcg-one', { name: 'Same' });
+      dcg(o, 'dcg-two', { name: 'Same' });
+    },
+    path: 'acme/dcg-two',
+    message: /default channel group name 'Same' is already declared by acme\/dcg-one/,
+  },
+  {
+    rule: 'default channel group: a default channel',
+    declare: (o) => dcg(o, 'dcg-default', { channels: [ch(o, 'lobby', { defaultChannel: true })] }),
+    path: 'acme/dcg-default',
+    message: /channels\[0\] 'lobby': the channel is a default channel .*set defaultChannel: false/,
+  },
+  {
+    rule: 'default channel group: an archived channel',
+    declare: (o) => dcg(o, 'dcg-archived', { channels: [ch(o, 'attic', { archived: true })] }),
+    path: 'acme/dcg-archived',
+    message: /channels\[0\] 'attic': the channel is declared archived/,
+  },
+  {
+    rule: 'default channel group: a channel listed twice',
+    declare: (o) => dcg(o, 'dcg-twice', { channels: [ch(o, 'dup'), 'DUP'] }),
+    path: 'acme/dcg-twice',
+    message: /channels\[1\] 'DUP' is listed twice/,
+  },
+  {
+    rule: 'default channel group: a channel of another organization',
+    declare: (o, other) => dcg(o, 'dcg-foreign', { channels: [ch(other, 'elsewhere')] }),
+    path: 'acme/dcg-foreign',
+    message: /channels\[0\] 'elsewhere': channel other\/elsewhere belongs to organization 'other'/,
+  },
+);
 
 const RULES = CASES;
 

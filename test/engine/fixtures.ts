@@ -68,6 +68,7 @@ export class LiveBuilder {
       savedSnippets: [],
       subscriptionSettings: [],
       organizationSettings: null,
+      defaultChannelGroups: [],
     };
     const members: Record<string, { members: number[]; subgroups: string[] }> = {
       'role:internet': { members: [], subgroups: ['role:everyone'] },
@@ -214,6 +215,12 @@ export class LiveBuilder {
   public snippet(title: string, content: string): number {
     const id = this.nextId++;
     this.state.savedSnippets.push({ id, title, content });
+    return id;
+  }
+
+  public defaultChannelGroup(name: string, channelIds: number[], description = ''): number {
+    const id = this.nextId++;
+    this.state.defaultChannelGroups.push({ id, name, description, channelIds });
     return id;
   }
 

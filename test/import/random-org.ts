@@ -288,5 +288,33 @@ export function randomOrg(seed: number, featureLevel: number): OrgState {
   snippet(owner.id, 'Welcome', 'A second snippet with the same title');
   const other = active.find((u) => u !== owner && !u.isBot);
   if (other) snippet(other.id, 'Mine', 'not the applying account');
+
+  // Default channel groups (no random draws, so the rest of the organization is unchanged):
+  // one with public channels, a private one the owner reads and a default channel (Zulip lets a
+  // channel in a group become default), one empty, one with a quote in its name.
+  const activeChannels = org.channels.filter((c) => !c.isArchived);
+  const publicOnes = activeChannels.filter(
+    (c) => !c.inviteOnly && !org.defaultChannelIds.includes(c.id),
+  );
+  const readable = activeChannels.find(
+    (c) =>
+      c.inviteOnly &&
+      org.subscriptions.some((x) => x.channelId === c.id && x.userId === owner.id && x.active),
+  );
+  const defaultOne = activeChannels.find((c) => org.defaultChannelIds.includes(c.id));
+  org.defaultChannelGroups = [
+    {
+      id: nextId(org),
+      name: 'Newcomers',
+      description: 'Where to start',
+      channelIds: [
+        ...publicOnes.slice(0, 3).map((c) => c.id),
+        ...(readable ? [readable.id] : []),
+        ...(defaultOne ? [defaultOne.id] : []),
+      ],
+    },
+    { id: nextId(org), name: 'Empty', description: '', channelIds: [] },
+    { id: nextId(org), name: 'Team "A"', description: 'Quotes', channelIds: [publicOnes[3]!.id] },
+  ];
   return org;
 }

@@ -67,6 +67,17 @@ describe.each([FEATURE_LEVELS.newest, FEATURE_LEVELS.zulip11, FEATURE_LEVELS.zul
       expect(code).toContain('new SubscriptionSettings(');
       expect(code).toMatch(/subscribers: \{\n\s+mode: 'exact',\n\s+groups: \[groups\.teamA\],/);
       if (fl >= 389) expect(code).toContain('archived: true,\n  });');
+      // Default channel groups: by construct where the channel is declared, by name for a
+      // default channel (which the construct refuses).
+      expect(desired.defaultChannelGroups.map((g) => [g.name, g.channels.length])).toEqual([
+        ['Empty', 0],
+        [
+          'Newcomers',
+          live.defaultChannelGroups.find((g) => g.name === 'Newcomers')!.channelIds.length,
+        ],
+        ['Team "A"', 1],
+      ]);
+      expect(code).toContain('new DefaultChannelGroup(');
       expect(describeChanges(result)).toEqual([]);
       expect(hasChanges(result)).toBe(false);
       // Only the duplicate snippet (same title as an older one) is left undeclared, on purpose.

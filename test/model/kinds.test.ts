@@ -29,6 +29,7 @@ describe('the kind registry', () => {
       'linkifier',
       'playground',
       'savedSnippet',
+      'defaultChannelGroup',
     ]);
   });
 
@@ -41,6 +42,8 @@ describe('the kind registry', () => {
     expect(same('user', 'Alice@Example.com', 'alice@example.com')).toBe(true);
     expect(same('userGroup', 'Eng', 'eng')).toBe(false);
     expect(same('linkifier', '#(?P<id>[0-9]+)', '#(?P<ID>[0-9]+)')).toBe(false);
+    // DefaultStreamGroup's unique (realm, name) compares names as stored.
+    expect(same('defaultChannelGroup', 'Engineering', 'engineering')).toBe(false);
   });
 });
 

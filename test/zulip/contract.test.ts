@@ -480,6 +480,51 @@ const CASES: readonly Case[] = [
     path: '/realm/linkifiers',
     call: (c) => c.reorderLinkifiers([3, 1, 2]),
   },
+  // zerver/views/streams.py; the yaml does not describe these endpoints.
+  {
+    name: 'createDefaultStreamGroup',
+    path: '/default_stream_groups/create',
+    call: (c) =>
+      c.createDefaultStreamGroup({
+        group_name: 'group1',
+        description: 'This is group1',
+        stream_names: ['stream1', 'stream2'],
+      }),
+    spec: {
+      description: { json: false, required: true, schema: STR },
+      group_name: { json: false, required: true, schema: STR },
+      stream_names: { json: true, required: true, schema: { type: 'array', items: STR } },
+    },
+    responses: [ok()],
+  },
+  {
+    name: 'updateDefaultStreamGroupInfo',
+    path: '/default_stream_groups/3',
+    call: (c) =>
+      c.updateDefaultStreamGroupInfo(3, { new_group_name: 'group2', new_description: 'x' }),
+    spec: {
+      new_description: { json: false, schema: STR },
+      new_group_name: { json: false, schema: STR },
+    },
+    responses: [ok()],
+  },
+  {
+    name: 'updateDefaultStreamGroupStreams',
+    path: '/default_stream_groups/3/streams',
+    call: (c) => c.updateDefaultStreamGroupStreams(3, { op: 'add', stream_names: ['stream4'] }),
+    spec: {
+      op: { json: false, required: true, schema: { type: 'string', enum: ['add', 'remove'] } },
+      stream_names: { json: true, required: true, schema: { type: 'array', items: STR } },
+    },
+    responses: [ok()],
+  },
+  {
+    name: 'removeDefaultStreamGroup',
+    path: '/default_stream_groups/3',
+    call: (c) => c.removeDefaultStreamGroup(3),
+    spec: {},
+    responses: [ok()],
+  },
   {
     // Not in the 10.2 yaml: the parameters of zerver/views/realm.py `update_realm` (FL 442),
     // written out here by hand from its signature, independently of the model's tables.

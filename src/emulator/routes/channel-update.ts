@@ -36,6 +36,7 @@ import {
   topicsPolicyNotice,
 } from '../channel-notices';
 import { pathInt } from './common';
+import { removeChannelFromGroups } from './default-stream-groups';
 import {
   parseRetention,
   checkRetentionAllowed,
@@ -318,6 +319,7 @@ export function archiveChannel(ctx: RequestContext): Record<string, unknown> {
   const wasDefault = ctx.org.defaultChannelIds.includes(ch.id);
   ctx.org.defaultChannelIds = ctx.org.defaultChannelIds.filter((x) => x !== ch.id);
   if (wasDefault) defaultStreamsEvent(ctx);
+  removeChannelFromGroups(ctx, ch.id);
   // Clients with the archived_channels capability learn the channel is archived; the others
   // that it is gone (send_stream_deletion_event with for_archiving).
   if (supports(ctx.featureLevel, 'channelIsArchived'))

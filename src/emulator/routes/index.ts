@@ -1,6 +1,7 @@
 import { Router } from '../router';
 import { channelFolderRoutes } from './channel-folders';
 import { channelRoutes } from './channels';
+import { defaultStreamGroupRoutes } from './default-stream-groups';
 import { draftRoutes } from './drafts';
 import { messageRoutes } from './messages';
 import { miscRoutes } from './misc';
@@ -26,6 +27,7 @@ export function buildRouter(): Router {
     ...presenceRoutes,
     ...userRoutes,
     ...channelRoutes,
+    ...defaultStreamGroupRoutes,
     ...channelFolderRoutes,
     ...userGroupRoutes,
     ...realmRoutes,

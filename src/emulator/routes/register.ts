@@ -33,6 +33,7 @@ import {
   zulipVersion,
 } from '../views';
 import { folderNameLimit } from './channel-folders';
+import { defaultChannelGroupsToApi } from './default-stream-groups';
 import { draftsForRegister } from './drafts';
 import { messages } from './messages';
 import { navigationViewsOf } from './navigation-views';
@@ -269,7 +270,7 @@ function subscriptionData(
  * `fetch_event_types` (else `event_types`, else everything) chooses the state sent; `event_types`
  * alone chooses the events the queue gets. `queue_id`, `last_event_id` and the version fields
  * are always there; unknown types are ignored. Modelled types: realm, realm_user,
- * realm_user_groups, subscription, stream, default_streams, realm_linkifiers, realm_filters,
+ * realm_user_groups, subscription, stream, default_streams, default_stream_groups, realm_linkifiers, realm_filters,
  * realm_playgrounds, saved_snippets, channel_folders, drafts, scheduled_messages,
  * navigation_views, presence, user_status, message, starred_messages.
  */
@@ -371,6 +372,9 @@ function register(ctx: RequestContext): Record<string, unknown> {
   // Guests are told the organization has no default channels.
   if (want('default_streams'))
     out.realm_default_streams = isGuest(user) ? [] : [...org.defaultChannelIds];
+  // Guests are told there are none (fetch_initial_state_data).
+  if (want('default_stream_groups'))
+    out.realm_default_stream_groups = isGuest(user) ? [] : defaultChannelGroupsToApi(org);
   if (want('user_status')) out.user_status = allUsersStatus(ctx);
 
   // post_process_state: without notification_settings_null, null stream notification

@@ -32,6 +32,8 @@ export function findCreated(
       const old = new Set(before.savedSnippets.map((s) => s.id));
       return live.savedSnippets.find((s) => s.title === key && !old.has(s.id))?.id;
     }
+    case 'defaultChannelGroup':
+      return live.defaultChannelGroups.find((g) => g.name === key)?.id;
     case 'user':
     case 'subscriptionSettings':
     case 'organizationSettings':

@@ -208,7 +208,7 @@ function myGroupIds(p: Planner): ReadonlySet<number> {
  * Whether the applying account has content access to a live channel, as Zulip decides it
  * (`user_has_content_access`): organization administrators get no bypass.
  */
-function contentAccess(p: Planner, l: LiveChannel): boolean {
+export function contentAccess(p: Planner, l: LiveChannel): boolean {
   const me = p.live.me;
   const subscribed =
     l.subscribers?.includes(me.userId) === true ||

@@ -41,6 +41,7 @@ import { planGroups } from './groups';
 import { planChannels, planSubscriptionSettings } from './channels';
 import { planLinkifiers, planPlaygrounds, planSnippets } from './org-objects';
 import { planOrganizationSettings } from './organization';
+import { planDefaultChannelGroups } from './default-channel-groups';
 
 export type Props = Record<string, JsonValue>;
 /** The fields every change of one declared object shares. */
@@ -121,6 +122,9 @@ export const CONTENT_ACCESS_WIRES: ReadonlySet<string> = new Set(
  *    `channelMatch` (a channel-valued setting may name a channel this plan creates) and writes
  *    `referenced` for the live channels it names; runs after `planChannels`. The groups its
  *    permissions name are added to `referenced` by `matchAll`.
+ * 10. `planDefaultChannelGroups`: reads `channelMatch` and `desiredChannels` (a group names
+ *    channels by their names after the plan, and waits for their creation, rename or change of
+ *    default status), so it runs after `planChannels`.
  *
  * Each phase is a function in this folder (`users.ts`, `folders.ts`, `groups.ts`,
  * `channels.ts`, `org-objects.ts`; `permissions.ts` for group-setting values, `keyed.ts` for
@@ -182,6 +186,7 @@ export class Planner {
     planUsers(this);
     planSubscriptionSettings(this);
     planOrganizationSettings(this);
+    planDefaultChannelGroups(this);
   }
 
   public throwErrors(): void {

@@ -296,6 +296,21 @@ export interface SideEffectContext extends ChangeContext {
   readonly restateDiff?: boolean | undefined;
 }
 
+/** What a change of a default channel group's channels does: `adds #a; removes #b`. */
+function channelSetEffect(before: JsonValue, after: JsonValue): string {
+  const list = (v: JsonValue): string[] =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  const key = (n: string): string => n.toLowerCase();
+  const had = new Set(list(before).map(key));
+  const wants = new Set(list(after).map(key));
+  const add = list(after).filter((n) => !had.has(key(n)));
+  const remove = list(before).filter((n) => !wants.has(key(n)));
+  const parts: string[] = [];
+  if (add.length > 0) parts.push(`adds ${add.map((n) => `#${n}`).join(', ')}`);
+  if (remove.length > 0) parts.push(`removes ${remove.map((n) => `#${n}`).join(', ')}`);
+  return parts.join('; ');
+}
+
 /**
  * Side effects a reviewer must know, in one sentence per change (empty when none).
  * `server` is the plan's server (`plan.server`), for sentences that depend on it.
@@ -329,7 +344,11 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
       );
       break;
     case 'delete':
-      out.push(`${c.key} is deleted for good.`);
+      out.push(
+        c.kind === 'defaultChannelGroup'
+          ? `The default channel group ${c.key} is deleted for good; its channels stay as they are, and people signing up no longer see the group.`
+          : `${c.key} is deleted for good.`,
+      );
       break;
     case 'replace':
       out.push('Zulip cannot edit a code playground: it is deleted and created again.');
@@ -351,6 +370,9 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
           out.push(`${c.key} becomes private: non-subscribers lose access to its content.`);
         } else if (p.property === 'private' && p.after === false) {
           out.push(`${c.key} becomes public: every member can read it.`);
+        } else if (p.property === 'channels' && c.kind === 'defaultChannelGroup' && restate) {
+          const e = channelSetEffect(p.before, p.after);
+          if (e) out.push(`channels: ${e}.`);
         } else if (p.property === 'messageRetentionDays') {
           const gone = irreversibleReason(c, server);
           if (gone) out.push(`Irreversible: ${gone}.`);

@@ -6,6 +6,7 @@
  */
 import { channel } from './channel';
 import { channelFolder } from './channel-folder';
+import { defaultChannelGroup } from './default-channel-group';
 import { linkifier } from './linkifier';
 import { organizationSettings } from './organization-settings';
 import { playground } from './playground';
@@ -30,6 +31,7 @@ export const RESOURCE_KINDS = [
   'user',
   'subscriptionSettings',
   'organizationSettings',
+  'defaultChannelGroup',
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
@@ -44,6 +46,7 @@ export const KIND_SPECS = {
   user,
   subscriptionSettings,
   organizationSettings,
+  defaultChannelGroup,
 } as const satisfies Record<ResourceKind, KindSpec>;
 
 /** The name of a kind's array in the desired state (`channels`). */

@@ -91,6 +91,10 @@ export const LIMITS = {
    * Notification Bot does not message them (zerver/views/streams.py add_subscriptions_backend).
    */
   bulkNewSubscriptionMessages: 100,
+  /** zerver/models/streams.py `DefaultStreamGroup.MAX_NAME_LENGTH`. */
+  defaultChannelGroupName: 60,
+  /** `DefaultStreamGroup.description` (a CharField of 1024; the view does not check it). */
+  defaultChannelGroupDescription: 1024,
 } as const;
 
 /** Prefixes a user-group name may not start with. */

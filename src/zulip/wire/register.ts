@@ -5,6 +5,7 @@ import { ORGANIZATION_PROPERTIES } from '../../model/organization-settings';
 import type { OrganizationPropertyType } from '../../model/organization-settings';
 import { ORGANIZATION_PERMISSIONS } from '../../model/permissions';
 import { WireGroupSettingSchema, successWith } from './common';
+import { WireDefaultStreamGroupSchema } from './default-stream-group';
 import { WireLinkifierSchema } from './linkifier';
 import { WirePlaygroundSchema } from './playground';
 import { WireSavedSnippetSchema } from './saved-snippet';
@@ -62,6 +63,7 @@ export const ORG_READ_REGISTER_PARAMS = {
     'realm_user_groups',
     'subscription',
     'default_streams',
+    'default_stream_groups',
     'realm_linkifiers',
     'realm_playgrounds',
     'saved_snippets',
@@ -121,6 +123,8 @@ export const RegisterResponseSchema = successWith({
   never_subscribed: z.array(WireSubscriptionSchema).optional(),
   /** Channel IDs since FL 330; channel objects before. */
   realm_default_streams: z.array(z.union([z.number().int(), z.looseObject({})])).optional(),
+  /** Empty for a guest (zerver/lib/events.py `fetch_initial_state_data`). */
+  realm_default_stream_groups: z.array(WireDefaultStreamGroupSchema).optional(),
   realm_linkifiers: z.array(WireLinkifierSchema).optional(),
   realm_playgrounds: z.array(WirePlaygroundSchema).optional(),
   saved_snippets: z.array(WireSavedSnippetSchema).optional(),
