@@ -163,6 +163,19 @@ export interface StoredRealm {
   notificationBotId?: number;
 }
 
+/** A custom emoji (`/realm/emoji`); a deactivated one keeps its row, as in Zulip. */
+export interface StoredEmoji {
+  id: number;
+  name: string;
+  /** `RealmEmoji.file_name`: `<hash><ext>`, the image's name under `/user_avatars/`. */
+  fileName: string;
+  contentType: string;
+  /** The uploaded bytes, base64 (the emulator serves them as uploaded, without resizing). */
+  data: string;
+  authorId: number | null;
+  deactivated: boolean;
+}
+
 /** A draft (`/drafts`), per user. */
 export interface StoredDraft {
   id: number;
@@ -243,6 +256,8 @@ export interface OrgState {
   linkifiers: StoredLinkifier[];
   playgrounds: StoredPlayground[];
   snippets: StoredSnippet[];
+  /** Custom emoji, deactivated ones included; absent in older state files. */
+  emoji?: StoredEmoji[];
   /** Peripheral data: optional so that older state files still load. */
   drafts?: StoredDraft[];
   /** By user ID. */
@@ -342,6 +357,7 @@ export const REALM_GROUP_SETTING_DEFAULTS: Record<string, SystemGroupName> = {
  * before and after it.
  */
 export function completeOrgState(org: OrgState): OrgState {
+  org.emoji ??= [];
   org.drafts ??= [];
   org.userStatus ??= {};
   org.presence ??= {};
