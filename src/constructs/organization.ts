@@ -27,6 +27,8 @@ export interface PruneOptions {
   readonly playground?: boolean;
   /** @default false */
   readonly savedSnippet?: boolean;
+  /** Deactivate undeclared custom emoji (Zulip's only removal: the emoji is kept, its name freed). @default false */
+  readonly customEmoji?: boolean;
 }
 
 /** Options of an {@link Organization}. */

@@ -245,6 +245,7 @@ export const WARNING_CODES = [
   'FOLDER_NOT_EMPTY',
   'NO_CONTENT_ACCESS',
   'NOTHING_ANNOUNCED',
+  'EMOJI_IMAGE_UNKNOWN',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 

@@ -66,6 +66,7 @@ export class LiveBuilder {
       linkifiers: [],
       playgrounds: [],
       savedSnippets: [],
+      customEmoji: [],
       subscriptionSettings: [],
     };
     const members: Record<string, { members: number[]; subgroups: string[] }> = {

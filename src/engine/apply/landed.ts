@@ -32,6 +32,11 @@ export function findCreated(
       const old = new Set(before.savedSnippets.map((s) => s.id));
       return live.savedSnippets.find((s) => s.title === key && !old.has(s.id))?.id;
     }
+    case 'customEmoji': {
+      // An archived emoji keeps its name: only a new, active one of that name is the create.
+      const old = new Set(before.customEmoji.map((e) => e.id));
+      return live.customEmoji.find((e) => e.name === key && !e.deactivated && !old.has(e.id))?.id;
+    }
     case 'user':
     case 'subscriptionSettings':
       return undefined;

@@ -8,7 +8,14 @@ import {
 } from '../change-tags';
 import type { ChangeContext } from '../change-tags';
 import { LEFT_OUT_WARNING_CODES } from '../plan-format';
-import type { Change, ChangeAction, JsonValue, Plan, PlanSummary } from '../plan-format';
+import type {
+  Change,
+  ChangeAction,
+  JsonValue,
+  Plan,
+  PlanSummary,
+  RemoveChange,
+} from '../plan-format';
 
 /** Terraform-like symbols: `+` create, `~` update, `-` remove, `±` replace. */
 export const SYMBOLS: Record<ChangeAction, string> = {
@@ -210,6 +217,24 @@ export function playgroundNote(c: Change): string | undefined {
   return `If ${lang} is the organization's default code block language, Zulip resets that setting to none.`;
 }
 
+/**
+ * What Zulip does when it deactivates a user (zerver/actions/users.py `do_deactivate_user`):
+ * the bots they own first, then the account (logged out everywhere: `delete_user_sessions`;
+ * invitations they sent revoked; scheduled e-mails to them cancelled); and what it keeps.
+ */
+function userDeactivationEffects(c: RemoveChange): string[] {
+  const bots = Array.isArray(c.before.ownedBots)
+    ? c.before.ownedBots.filter((b): b is string => typeof b === 'string')
+    : [];
+  return [
+    `Zulip logs ${c.key} out of every session, revokes the invitations they sent and cancels the e-mails scheduled for them.`,
+    bots.length > 0
+      ? `The ${countOf(bots.length, 'bot')} they own ${bots.length === 1 ? 'is' : 'are'} deactivated first: ${someOf(bots)}.`
+      : 'They own no active bot.',
+    'Kept: their messages, and their subscriptions and group memberships (inactive until they are reactivated). The account can be reactivated.',
+  ];
+}
+
 /** `a`, `a and b`, `a, b and c`. */
 export function joinAnd(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
@@ -300,17 +325,33 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
       else out.push(`Archiving is not deleting: the folder ${c.key} keeps its name reserved.`);
       break;
     case 'deactivate':
-      out.push(
-        archiveOnly(c, server)
-          ? `Deactivating is not deleting: the group ${c.key} keeps its name reserved and can be reactivated.`
-          : `Deactivating is not deleting: the group ${c.key} keeps its members and its name reserved, but this server cannot reactivate a group (that needs feature level 386).`,
-      );
+      if (c.kind === 'user') out.push(...userDeactivationEffects(c));
+      else if (c.kind === 'customEmoji')
+        out.push(
+          `Deactivating is not deleting: messages and reactions that used :${c.key}: keep showing it, nobody can use it any more, and the name is free for a new upload.`,
+        );
+      else
+        out.push(
+          archiveOnly(c, server)
+            ? `Deactivating is not deleting: the group ${c.key} keeps its name reserved and can be reactivated.`
+            : `Deactivating is not deleting: the group ${c.key} keeps its members and its name reserved, but this server cannot reactivate a group (that needs feature level 386).`,
+        );
+      break;
+    case 'reactivate':
+      if (c.kind === 'user')
+        out.push(
+          `${c.key} can log in again; their subscriptions and group memberships count again. Bots that were deactivated with them stay deactivated.`,
+        );
       break;
     case 'delete':
       out.push(`${c.key} is deleted for good.`);
       break;
     case 'replace':
-      out.push('Zulip cannot edit a code playground: it is deleted and created again.');
+      out.push(
+        c.kind === 'customEmoji'
+          ? `Zulip cannot change an emoji's image: :${c.key}: is deactivated (messages and reactions that used it keep the old image) and the new image is uploaded under the same name.`
+          : 'Zulip cannot edit a code playground: it is deleted and created again.',
+      );
       break;
     case 'membership':
       if (c.kind === 'channel' && c.add.length > 0) out.push(subscriptionMessages(c, featureLevel));

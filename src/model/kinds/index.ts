@@ -6,6 +6,7 @@
  */
 import { channel } from './channel';
 import { channelFolder } from './channel-folder';
+import { customEmoji } from './custom-emoji';
 import { linkifier } from './linkifier';
 import { playground } from './playground';
 import { savedSnippet } from './saved-snippet';
@@ -26,6 +27,7 @@ export const RESOURCE_KINDS = [
   'linkifier',
   'playground',
   'savedSnippet',
+  'customEmoji',
   'user',
   'subscriptionSettings',
 ] as const;
@@ -39,6 +41,7 @@ export const KIND_SPECS = {
   linkifier,
   playground,
   savedSnippet,
+  customEmoji,
   user,
   subscriptionSettings,
 } as const satisfies Record<ResourceKind, KindSpec>;

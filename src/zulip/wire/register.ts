@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WireRealmEmojiSchema } from './realm-emoji';
 import { WireChannelSchema } from './channel';
 import { WireChannelFolderSchema } from './channel-folder';
 import { successWith } from './common';
@@ -61,6 +62,7 @@ export const ORG_READ_REGISTER_PARAMS = {
     'default_streams',
     'realm_linkifiers',
     'realm_playgrounds',
+    'realm_emoji',
     'saved_snippets',
     'channel_folders',
     'stream',
@@ -118,6 +120,7 @@ export const RegisterResponseSchema = successWith({
   realm_default_streams: z.array(z.union([z.number().int(), z.looseObject({})])).optional(),
   realm_linkifiers: z.array(WireLinkifierSchema).optional(),
   realm_playgrounds: z.array(WirePlaygroundSchema).optional(),
+  realm_emoji: z.record(z.string(), WireRealmEmojiSchema).optional(),
   saved_snippets: z.array(WireSavedSnippetSchema).optional(),
   channel_folders: z.array(WireChannelFolderSchema).optional(),
   streams: z.array(WireChannelSchema).optional(),
