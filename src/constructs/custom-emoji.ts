@@ -56,10 +56,8 @@ const PropsSchema = z.strictObject({
  * deactivate an emoji (an administrator, or its author).
  *
  * @example
- * new CustomEmoji(org, 'party-parrot', {
- *   name: 'party_parrot',
- *   image: path.join(__dirname, 'emoji', 'party_parrot.gif'),
- * });
+ * // A path relative to the directory synth runs in (or path.join(__dirname, ...)).
+ * new CustomEmoji(org, 'shipit', { name: 'shipit', image: 'examples/acme/emoji/shipit.png' });
  * new CustomEmoji(org, 'old-logo', { name: 'old_logo', deactivated: true });
  */
 export class CustomEmoji extends ZulipResource {

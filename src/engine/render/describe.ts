@@ -53,6 +53,12 @@ export function formatValue(v: JsonValue | undefined): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  // An emoji image: where it is, its type and size, and its digest (never its bytes).
+  if (!Array.isArray(v) && typeof v.sha256 === 'string' && typeof v.size === 'number') {
+    const where = typeof v.file === 'string' ? `${v.file} ` : '';
+    const type = typeof v.contentType === 'string' ? `${v.contentType}, ` : '';
+    return `${where}(${type}${v.size} bytes, SHA-256 ${v.sha256})`;
+  }
   if (!Array.isArray(v) && Array.isArray(v.users) && Array.isArray(v.groups)) {
     const parts = [...v.users, ...v.groups].map((x) =>
       typeof x === 'string' ? x : JSON.stringify(x),
