@@ -9,7 +9,14 @@ import { SPLIT_THRESHOLD } from './options';
 import type { ImportKind, ImportLayout } from './options';
 
 export type FileKey =
-  'users' | 'groups' | 'channels' | 'linkifiers' | 'playgrounds' | 'snippets' | 'settings';
+  | 'users'
+  | 'groups'
+  | 'channels'
+  | 'linkifiers'
+  | 'playgrounds'
+  | 'snippets'
+  | 'emoji'
+  | 'settings';
 
 export const FILES: Record<
   FileKey,
@@ -54,6 +61,12 @@ export const FILES: Record<
     title: 'Saved snippets of the applying account.',
     kind: 'savedSnippets',
   },
+  emoji: {
+    file: 'custom-emoji.ts',
+    fn: 'declareCustomEmoji',
+    title: 'Custom emoji; their images are in emoji/, next to this file.',
+    kind: 'customEmoji',
+  },
   settings: {
     file: 'subscription-settings.ts',
     fn: 'declareSubscriptionSettings',
@@ -68,6 +81,7 @@ export const FILE_ORDER: FileKey[] = [
   'linkifiers',
   'playgrounds',
   'snippets',
+  'emoji',
   'settings',
 ];
 
