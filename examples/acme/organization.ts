@@ -1,9 +1,11 @@
+import path from 'node:path';
 import type { Construct } from 'constructs';
 import {
   Channel,
   ChannelFolder,
   CodePlayground,
   DefaultChannelGroup,
+  CustomEmoji,
   Linkifier,
   Organization,
   OrganizationSettings,
@@ -30,6 +32,14 @@ export function acme(scope: Construct, id = 'acme'): Organization {
   new User(org, 'alan', { email: people.alan, role: 'administrator' });
   new User(org, 'mona', { email: people.mona, role: 'moderator' });
   new User(org, 'gus', { email: people.gus, role: 'guest' });
+  // Offboarding goes through review too: active: false deactivates the account (and its bots).
+  new User(org, 'frank', { email: people.frank, active: false });
+
+  // A custom emoji: the image is a file next to this one; the plan shows its SHA-256.
+  new CustomEmoji(org, 'shipit', {
+    name: 'shipit',
+    image: path.join(__dirname, 'emoji', 'shipit.png'),
+  });
 
   // Folders, shown in this order.
   const company = new ChannelFolder(org, 'company-folder', {

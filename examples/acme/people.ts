@@ -16,4 +16,5 @@ export const people = {
   dave: email('dave'),
   erin: email('erin'),
   gus: email('guest'),
+  frank: email('former'), // left the company: offboarded by review
 } as const;

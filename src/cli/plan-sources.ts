@@ -81,18 +81,59 @@ export async function readLiveShowingRetries(client: ZulipClient, io: CliIo): Pr
  * demo organization) or the API (`--zuliprc`, or the environment). Progress goes to stderr.
  */
 export async function loadLiveState(values: ParsedOptions, io: CliIo): Promise<LiveState> {
+  return (await loadLiveWithFiles(values, io)).live;
+}
+
+/** A live state and the files `wanted` named, downloaded before the connection closed. */
+export interface LiveWithFiles {
+  readonly live: LiveState;
+  /** URL → bytes. */
+  readonly files: ReadonlyMap<string, Buffer>;
+  /** URL → why it could not be downloaded (a snapshot has no files). */
+  readonly failed: ReadonlyMap<string, string>;
+}
+
+/**
+ * {@link loadLiveState}, then downloads the files `wanted` names for that state (emoji images
+ * for `import`) with the same connection, without credentials (`ZulipClient.downloadFile`).
+ */
+export async function loadLiveWithFiles(
+  values: ParsedOptions,
+  io: CliIo,
+  wanted: (live: LiveState) => readonly string[] = () => [],
+): Promise<LiveWithFiles> {
+  const download = async (client: ZulipClient, live: LiveState): Promise<LiveWithFiles> => {
+    const files = new Map<string, Buffer>();
+    const failed = new Map<string, string>();
+    for (const url of wanted(live)) {
+      try {
+        files.set(url, await client.downloadFile(url, 64 * 1024 * 1024));
+      } catch (e) {
+        failed.set(url, e instanceof Error ? e.message : String(e));
+      }
+    }
+    return { live, files, failed };
+  };
   const live = str(values, 'live');
   const zuliprc = str(values, 'zuliprc');
   const embedded = values.embedded === true;
   if ([live !== undefined, zuliprc !== undefined, embedded].filter(Boolean).length > 1)
     throw new UsageError('use only one of --zuliprc, --embedded and --live');
-  if (live !== undefined) return readLiveFile(path.resolve(io.cwd, live));
+  if (live !== undefined) {
+    const state = readLiveFile(path.resolve(io.cwd, live));
+    const urls = wanted(state);
+    return {
+      live: state,
+      files: new Map(),
+      failed: new Map(urls.map((u) => [u, 'a snapshot (--live) holds no files'])),
+    };
+  }
   if (embedded) {
     const z = await startEmulator({ seed: 'demo', rateLimit: false });
     const client = ZulipClient.forEmbeddedOwner(z);
     try {
       io.stderr.write(`Reading the embedded demo organization (${z.site})...\n`);
-      return await readLiveShowingRetries(client, io);
+      return await download(client, await readLiveShowingRetries(client, io));
     } finally {
       await client.close();
       await z.close();
@@ -106,7 +147,7 @@ export async function loadLiveState(values: ParsedOptions, io: CliIo): Promise<L
     io.stderr.write(`Reading the organization at ${client.site}...\n`);
     const state = await readLiveShowingRetries(client, io);
     io.stderr.write(`Read it in ${state.requestCount ?? '?'} requests.\n`);
-    return state;
+    return await download(client, state);
   } finally {
     await client.close();
   }

@@ -9,6 +9,7 @@ export * from './channel';
 export * from './linkifier';
 export * from './code-playground';
 export * from './saved-snippet';
+export * from './custom-emoji';
 export * from './user';
 export * from './subscription-settings';
 export * from './organization-settings';

@@ -30,6 +30,8 @@ export interface PruneOptions {
   readonly savedSnippet?: boolean;
   /** Deletes undeclared default channel groups (Zulip has no undelete). @default false */
   readonly defaultChannelGroup?: boolean;
+  /** Deactivate undeclared custom emoji (Zulip's only removal: the emoji is kept, its name freed). @default false */
+  readonly customEmoji?: boolean;
 }
 
 /**

@@ -41,6 +41,7 @@ export function buildDesiredState(org: Organization): DesiredState {
       compareStrings(a.pygmentsLanguage, b.pygmentsLanguage) || compareStrings(a.name, b.name),
   );
   state.savedSnippets.sort((a, b) => compareStrings(a.title, b.title));
+  state.customEmoji.sort((a, b) => compareStrings(a.name, b.name));
   state.users.sort((a, b) => compareStrings(a.email, b.email));
   state.subscriptionSettings.sort((a, b) => compareStrings(a.channel, b.channel));
   state.defaultChannelGroups.sort((a, b) => compareStrings(a.name, b.name));

@@ -20,7 +20,7 @@ import type { ResourceOptions } from './resource';
  * zulip-cdk does not change e-mail addresses.
  */
 export interface UserProps extends Omit<ResourceOptions<UserProperty>, 'renamedFrom'> {
-  /** The e-mail address of an existing user (zulip-cdk never creates or deactivates users). */
+  /** The e-mail address of an existing user (zulip-cdk never creates users). */
   readonly email: string;
   /**
    * The user's role.
@@ -33,12 +33,22 @@ export interface UserProps extends Omit<ResourceOptions<UserProperty>, 'renamedF
    * @default - the name is not managed
    */
   readonly fullName?: string;
+  /**
+   * Whether the account is active: `false` offboards the user through review (Zulip's
+   * `DELETE /users/{id}`: the user is logged out everywhere, the bots they own are deactivated
+   * too, invitations they sent are revoked; their messages are kept, and their subscriptions
+   * and group memberships stay for a reactivation); `true` reactivates a deactivated account.
+   * Never the applying account, never the organization's last owner (the plan refuses both).
+   * @default - not managed
+   */
+  readonly active?: boolean;
 }
 
 const PropsSchema = z.strictObject({
   email: emailSchema,
   role: z.enum(ROLE_NAMES as [RoleName, ...RoleName[]]).optional(),
   fullName: z.string().optional(),
+  active: z.boolean().optional(),
   ...lifecycleShape('user'),
 });
 
@@ -54,6 +64,7 @@ const PropsSchema = z.strictObject({
  * @example
  * new User(org, 'carol', { email: 'carol@example.com', role: 'administrator' });
  * new User(org, 'dave', { email: 'dave@example.com', role: 'moderator', fullName: 'Dave Lee' });
+ * new User(org, 'erin', { email: 'erin@example.com', active: false }); // offboarded
  */
 export class User extends ZulipResource {
   /** True when `x` is a {@link User}. */
@@ -127,6 +138,7 @@ export class User extends ZulipResource {
       email: p.email,
       ...(p.role !== undefined && { role: p.role }),
       ...(p.fullName !== undefined && { fullName: p.fullName }),
+      ...(p.active !== undefined && { active: p.active }),
     };
   }
 }

@@ -24,4 +24,5 @@ export const UNICODE_EMOJI: Record<string, string> = {
   working_on_it: '1f6e0',
   hamburger: '1f354',
   smiley: '1f603',
+  laughing: '1f606',
 };

@@ -14,6 +14,23 @@ export const MAX_BODY_BYTES = 2_621_440;
 /** Django's `DATA_UPLOAD_MAX_NUMBER_FIELDS` default: the most parameters one request may carry. */
 export const MAX_FIELDS = 1000;
 
+/**
+ * The most bytes of a multipart body (which may carry files): Django's limit above covers only
+ * the form fields, files are limited by each endpoint (`MAX_EMOJI_FILE_SIZE_MIB`) and by the
+ * web server in front (Zulip's nginx allows far more); 25 MiB here.
+ */
+export const MAX_MULTIPART_BYTES = 25 * 1024 * 1024;
+
+/** A file part of a multipart body (Django's `UploadedFile`). */
+export interface UploadedFile {
+  /** The form field name. */
+  readonly field: string;
+  readonly filename: string;
+  /** As the part declares it (busboy reads a missing one as `text/plain`, RFC 7578). */
+  readonly contentType: string;
+  readonly bytes: Buffer;
+}
+
 /** What reading a request body gave. */
 export type BodyRead = { readonly bytes: Buffer } | { readonly tooLarge: true };
 
@@ -121,6 +138,7 @@ export function parseUrlEncoded(text: string): Array<[string, string]> {
 function parseMultipart(
   headers: IncomingMessage['headers'],
   bytes: Buffer,
+  files?: UploadedFile[],
 ): Promise<Array<[string, string]>> {
   // Django's MultiPartParser reads an empty body as no parameters.
   if (bytes.length === 0) return Promise.resolve([]);
@@ -145,9 +163,25 @@ function parseMultipart(
     parser.on('field', (name: string, value: string) => {
       out.push([name, value]);
     });
-    parser.on('file', (_name: string, stream: NodeJS.ReadableStream) => {
-      stream.resume();
-    });
+    parser.on(
+      'file',
+      (
+        name: string,
+        stream: NodeJS.ReadableStream,
+        info: { filename?: string; mimeType?: string },
+      ) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () =>
+          files?.push({
+            field: name,
+            filename: info.filename ?? '',
+            contentType: info.mimeType ?? '',
+            bytes: Buffer.concat(chunks),
+          }),
+        );
+      },
+    );
     parser.on('fieldsLimit', () => {
       failure ??= tooManyFields();
     });
@@ -174,10 +208,11 @@ export async function bodyParams(
   method: string,
   headers: IncomingMessage['headers'],
   bytes: Buffer,
+  files?: UploadedFile[],
 ): Promise<Array<[string, string]>> {
   if (!['POST', 'PATCH', 'DELETE', 'PUT'].includes(method)) return [];
   const type = mediaType(headers['content-type']);
   if (type === 'application/x-www-form-urlencoded') return parseUrlEncoded(bytes.toString('utf8'));
-  if (type === 'multipart/form-data') return parseMultipart(headers, bytes);
+  if (type === 'multipart/form-data') return parseMultipart(headers, bytes, files);
   return [];
 }

@@ -1,4 +1,5 @@
 import type { Params } from './params';
+import type { UploadedFile } from './request-body';
 import type { OrgState, StoredUser } from './state';
 
 /** A clock in milliseconds; tests inject a fake one. */
@@ -54,6 +55,8 @@ export interface RequestContext {
   readonly now: number;
   /** Events to deliver once the request is done (`atomic` drops those of a rolled-back block). */
   readonly events: PendingEvent[];
+  /** The files of a multipart body (Django's `request.FILES`), in the order sent. */
+  readonly files?: readonly UploadedFile[];
 }
 
 /** A handler returns the success data (merged into `{result, msg}`) or throws an ApiError. */

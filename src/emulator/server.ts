@@ -5,7 +5,18 @@ import { Params } from './params';
 import { rateLimitMessage } from './rate-limit';
 import type { RateLimiter } from './rate-limit';
 import { deliverEvents } from './events';
-import { bodyParams, bodyTooLarge, discardRest, parseUrlEncoded, readBody } from './request-body';
+import {
+  MAX_BODY_BYTES,
+  MAX_MULTIPART_BYTES,
+  bodyParams,
+  bodyTooLarge,
+  discardRest,
+  mediaType,
+  parseUrlEncoded,
+  readBody,
+} from './request-body';
+import type { UploadedFile } from './request-body';
+import { serveEmojiImage } from './routes/realm-emoji';
 import type { PendingEvent, RequestContext, Router, ServerCore } from './router';
 import type { StoredUser } from './state';
 
@@ -218,7 +229,24 @@ async function handle(
   const path = url.pathname.startsWith(API_PREFIX)
     ? url.pathname.slice(API_PREFIX.length) || '/'
     : url.pathname;
-  const read = await readBody(req);
+  // Emoji images, outside the API and without credentials, as Zulip's web server serves
+  // uploaded avatars and emoji (`/user_avatars/`, the local upload backend).
+  if (method === 'GET' && url.pathname.startsWith('/user_avatars/')) {
+    const image = serveEmojiImage(core.org, url.pathname);
+    if (image) {
+      res.writeHead(200, {
+        'Content-Type': image.contentType,
+        'Content-Length': image.bytes.length,
+      });
+      res.end(image.bytes);
+    } else {
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      res.end('Not Found');
+    }
+    return;
+  }
+  const multipart = mediaType(req.headers['content-type']) === 'multipart/form-data';
+  const read = await readBody(req, multipart ? MAX_MULTIPART_BYTES : MAX_BODY_BYTES);
   if (!('bytes' in read)) {
     // Over the limit: answered without keeping or parsing the body; the rest is discarded
     // so that the client, still sending, gets the answer (see discardRest).
@@ -239,10 +267,11 @@ async function handle(
   // in the body (request.POST) wins over the same name in the query string (request.GET);
   // a repeated name counts once, with its last value (QueryDict.__getitem__).
   const raw = new Map<string, string>();
+  const files: UploadedFile[] = [];
   let parseError: ApiError | undefined;
   try {
     for (const [k, v] of parseUrlEncoded(url.search.slice(1))) raw.set(k, v);
-    const posted = await bodyParams(method, req.headers, read.bytes);
+    const posted = await bodyParams(method, req.headers, read.bytes, files);
     for (const [k, v] of posted) raw.set(k, v);
     // zerver/lib/rest.py get_target_view_function_or_response: a POST whose body carries
     // `method` is dispatched as that method (the parameter itself stays unprocessed).
@@ -355,6 +384,7 @@ async function handle(
       path: found.params,
       now: core.clock.now(),
       events: [],
+      files,
     };
     pending = ctx.events;
     handled = method !== 'GET';

@@ -178,6 +178,19 @@ export interface StoredRealm {
   properties?: Record<string, string | number | boolean | null>;
 }
 
+/** A custom emoji (`/realm/emoji`); a deactivated one keeps its row, as in Zulip. */
+export interface StoredEmoji {
+  id: number;
+  name: string;
+  /** `RealmEmoji.file_name`: `<hash><ext>`, the image's name under `/user_avatars/`. */
+  fileName: string;
+  contentType: string;
+  /** The uploaded bytes, base64 (the emulator serves them as uploaded, without resizing). */
+  data: string;
+  authorId: number | null;
+  deactivated: boolean;
+}
+
 /** A draft (`/drafts`), per user. */
 export interface StoredDraft {
   id: number;
@@ -260,6 +273,8 @@ export interface OrgState {
   snippets: StoredSnippet[];
   /** Optional so that older state files still load. */
   defaultChannelGroups?: StoredDefaultChannelGroup[];
+  /** Custom emoji, deactivated ones included; absent in older state files. */
+  emoji?: StoredEmoji[];
   /** Peripheral data: optional so that older state files still load. */
   drafts?: StoredDraft[];
   /** By user ID. */
@@ -360,6 +375,7 @@ export const REALM_GROUP_SETTING_DEFAULTS: Record<string, SystemGroupName> = {
  * before and after it.
  */
 export function completeOrgState(org: OrgState): OrgState {
+  org.emoji ??= [];
   org.drafts ??= [];
   org.userStatus ??= {};
   org.presence ??= {};

@@ -90,6 +90,10 @@ export function irreversibleReason(c: UntaggedChange, ctx: ChangeContext = {}): 
         return `archives it, and this server (feature level ${ctx.featureLevel ?? '?'}) cannot unarchive channels (feature level 388)`;
       return undefined;
     case 'deactivate':
+      // do_remove_realm_emoji: no API call reactivates an emoji; an upload under the same name
+      // makes a new one (messages and reactions that used the old one keep its image).
+      if (c.kind === 'customEmoji')
+        return 'deactivates it: Zulip has no API to reactivate a custom emoji; the name can be uploaded again as a new emoji';
       // do_reactivate_user_group is reachable through the API only from FL 386.
       if (c.kind === 'userGroup' && !has(ctx, 'groupReactivation'))
         return `deactivates it, and this server (feature level ${ctx.featureLevel ?? '?'}) cannot reactivate groups (feature level 386)`;

@@ -82,6 +82,8 @@ export class LiveIndex {
         return live.playgrounds.find((p) => p.id === id);
       case 'savedSnippet':
         return live.savedSnippets.find((s) => s.id === id);
+      case 'customEmoji':
+        return live.customEmoji.find((e) => e.id === id);
       case 'user':
         return this.usersById.get(id);
       case 'subscriptionSettings':

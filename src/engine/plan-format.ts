@@ -277,6 +277,7 @@ export const WARNING_CODES = [
   'NOTHING_ANNOUNCED',
   'BASE_NOT_PLANNED',
   'NOT_WRITABLE',
+  'EMOJI_IMAGE_UNKNOWN',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 

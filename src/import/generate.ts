@@ -21,7 +21,7 @@ import { compareNames, printApp } from './layout';
 import type { Decl } from './layout';
 import { constructIdFor } from './names';
 import { IMPORT_KINDS } from './options';
-import type { GenerateAppOptions, GeneratedApp } from './options';
+import type { GenerateAppOptions, GeneratedApp, ImportAsset } from './options';
 
 /**
  * Turns a live organization into a zulip-cdk app: TypeScript that declares what exists with the
@@ -46,10 +46,16 @@ class Importer extends ImportContext {
     this.linkifiers();
     this.playgrounds();
     this.snippets();
+    this.customEmoji();
     this.subscriptionSettings();
     this.organizationSettings();
     this.defaultChannelGroups();
-    return { files: this.print(), skipped: this.skipped, counts: { ...this.counts } };
+    return {
+      files: this.print(),
+      assets: this.assets,
+      skipped: this.skipped,
+      counts: { ...this.counts },
+    };
   }
 
   // ------------------------------------------------------------------ users
@@ -547,6 +553,41 @@ class Importer extends ImportContext {
         construct: 'DefaultChannelGroup',
         id: this.ids.allocate(constructIdFor(g.name, 'channel-group', '-channel-group')),
         entries,
+        comments: [],
+      });
+    }
+  }
+
+  private readonly assets: ImportAsset[] = [];
+
+  /**
+   * Active custom emoji, each with its image in `emoji/` next to the code (the caller
+   * downloads them: {@link GeneratedApp.assets}). Deactivated emoji are history (their names
+   * are free again): not declared.
+   */
+  private customEmoji(): void {
+    if (!this.include.has('customEmoji')) return;
+    const active = this.live.customEmoji
+      .filter((e) => !e.deactivated)
+      .sort((a, b) => compareNames(a.name, b.name));
+    for (const e of active) {
+      if (e.image === null) {
+        this.skip('customEmoji', e.name, 'its image could not be read from the organization');
+        continue;
+      }
+      const ext = /\.(png|gif|jpe?g|webp|avif)$/i.exec(e.sourceUrl)?.[0].toLowerCase() ?? '.png';
+      const file = `emoji/${e.name}${ext}`;
+      this.assets.push({ file, url: `${e.sourceUrl}.original`, sha256: e.image.sha256 });
+      this.counts.customEmoji++;
+      this.declare({
+        file: 'emoji',
+        construct: 'CustomEmoji',
+        id: this.ids.allocate(constructIdFor(e.name, 'emoji', '-emoji')),
+        entries: [
+          { key: 'name', value: str(e.name) },
+          // Emoji names are [0-9a-z_-]: safe in a template literal.
+          { key: 'image', value: raw(`\`\${__dirname}/${file}\``) },
+        ],
         comments: [],
       });
     }

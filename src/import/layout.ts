@@ -15,6 +15,7 @@ export type FileKey =
   | 'linkifiers'
   | 'playgrounds'
   | 'snippets'
+  | 'emoji'
   | 'settings'
   | 'organization'
   | 'channelGroups';
@@ -62,6 +63,12 @@ export const FILES: Record<
     title: 'Saved snippets of the applying account.',
     kind: 'savedSnippets',
   },
+  emoji: {
+    file: 'custom-emoji.ts',
+    fn: 'declareCustomEmoji',
+    title: 'Custom emoji; their images are in emoji/, next to this file.',
+    kind: 'customEmoji',
+  },
   settings: {
     file: 'subscription-settings.ts',
     fn: 'declareSubscriptionSettings',
@@ -89,6 +96,7 @@ export const FILE_ORDER: FileKey[] = [
   'linkifiers',
   'playgrounds',
   'snippets',
+  'emoji',
   'settings',
   'organization',
   'channelGroups',

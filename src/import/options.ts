@@ -49,10 +49,23 @@ export interface SkippedObject {
   readonly reason: string;
 }
 
+/**
+ * A file the generated code needs besides its source: an emoji image, to download from the
+ * organization (`url`, without credentials) and write at `file` (relative to the app's
+ * directory), with the SHA-256 the live read found.
+ */
+export interface ImportAsset {
+  readonly file: string;
+  readonly url: string;
+  readonly sha256: string;
+}
+
 /** What {@link generateApp} produced. */
 export interface GeneratedApp {
   /** File name (relative, such as `main.ts`) → content. */
   readonly files: Record<string, string>;
+  /** Binary files the code refers to (emoji images), for the caller to download and write. */
+  readonly assets: readonly ImportAsset[];
   /** Live objects or settings left out, with the reason (also listed in `main.ts`). */
   readonly skipped: readonly SkippedObject[];
   /** How many constructs of each kind were generated. */

@@ -151,6 +151,8 @@ export const UserSchema = z.strictObject({
   email: z.string(),
   role: z.enum(ROLE_NAMES as [RoleName, ...RoleName[]]).optional(),
   fullName: z.string().optional(),
+  /** false: deactivated (offboarded); true: active (reactivated if need be); absent: not managed. */
+  active: z.boolean().optional(),
 });
 export type DesiredUser = z.infer<typeof UserSchema>;
 
@@ -162,6 +164,29 @@ export const DefaultChannelGroupSchema = z.strictObject({
   channels: z.array(z.string()),
 });
 export type DesiredDefaultChannelGroup = z.infer<typeof DefaultChannelGroupSchema>;
+/**
+ * An emoji's image as synth found it: where (relative to the directory synth ran in, with `/`,
+ * or absolute when outside it), its SHA-256 and size. Never its bytes: apply reads the file
+ * and checks the digest again.
+ */
+export const EmojiImageSchema = z.strictObject({
+  file: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int().nonnegative(),
+  /** By the file's first bytes: `image/png`, `image/gif`, `image/jpeg`, `image/webp`, `image/avif`. */
+  contentType: z.string(),
+});
+export type EmojiImage = z.infer<typeof EmojiImageSchema>;
+
+export const CustomEmojiSchema = z.strictObject({
+  ...base,
+  name: z.string(),
+  /** Absent only when the emoji is declared deactivated. */
+  image: EmojiImageSchema.optional(),
+  /** Zulip keeps a deactivated emoji (messages that used it still show it); its name is free again. */
+  deactivated: z.boolean().optional(),
+});
+export type DesiredCustomEmoji = z.infer<typeof CustomEmojiSchema>;
 
 const subscriptionPropertyNames = Object.keys(
   SUBSCRIPTION_PROPERTIES,
@@ -259,6 +284,8 @@ export const DesiredStateSchema = z.strictObject({
   playgrounds: z.array(PlaygroundSchema),
   /** Sorted by title. */
   savedSnippets: z.array(SavedSnippetSchema),
+  /** Sorted by name. Absent in files written before custom emoji existed. */
+  customEmoji: z.array(CustomEmojiSchema).default([]),
   /** Sorted by email. */
   users: z.array(UserSchema),
   /** Sorted by channel. */
@@ -281,6 +308,7 @@ export function emptyDesiredState(id = 'org'): DesiredState {
     linkifiers: [],
     playgrounds: [],
     savedSnippets: [],
+    customEmoji: [],
     users: [],
     subscriptionSettings: [],
     organizationSettings: [],

@@ -17,6 +17,7 @@ export type LinkifierProperty = IgnorableProperty<'linkifier'>;
 export type PlaygroundProperty = IgnorableProperty<'playground'>;
 export type SavedSnippetProperty = IgnorableProperty<'savedSnippet'>;
 export type UserProperty = IgnorableProperty<'user'>;
+export type CustomEmojiProperty = IgnorableProperty<'customEmoji'>;
 export type SubscriptionSettingsProperty = IgnorableProperty<'subscriptionSettings'>;
 export type DefaultChannelGroupProperty = IgnorableProperty<'defaultChannelGroup'>;
 

@@ -33,6 +33,8 @@ export const LiveUserSchema = z.strictObject({
   role: z.number().int(),
   isActive: z.boolean(),
   isBot: z.boolean(),
+  /** A bot's owner (Zulip deactivates a user's bots with the user). */
+  botOwnerId: z.number().int().optional(),
 });
 export type LiveUser = z.infer<typeof LiveUserSchema>;
 
@@ -113,6 +115,21 @@ export const LiveDefaultChannelGroupSchema = z.strictObject({
   channelIds: z.array(z.number().int()),
 });
 export type LiveDefaultChannelGroup = z.infer<typeof LiveDefaultChannelGroupSchema>;
+/** A custom emoji, deactivated ones included (Zulip keeps them). */
+export const LiveCustomEmojiSchema = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  deactivated: z.boolean(),
+  authorId: z.number().int().nullable(),
+  /** Where Zulip serves the image (`source_url`, relative to the site or absolute). */
+  sourceUrl: z.string(),
+  /**
+   * SHA-256 and size of the image as uploaded (`<source_url>.original`, which Zulip keeps next
+   * to the resized image), for active emoji; null when it could not be read.
+   */
+  image: z.strictObject({ sha256: z.string(), size: z.number().int() }).nullable(),
+});
+export type LiveCustomEmoji = z.infer<typeof LiveCustomEmojiSchema>;
 
 /** The applying account's own settings on one channel it is subscribed to. */
 export const LiveSubscriptionSettingsSchema = z.strictObject({
@@ -187,6 +204,8 @@ export const LiveStateSchema = z.strictObject({
   playgrounds: z.array(LivePlaygroundSchema),
   /** The applying account's own snippets. */
   savedSnippets: z.array(LiveSavedSnippetSchema),
+  /** Custom emoji by ID; absent in snapshots made before they were read. */
+  customEmoji: z.array(LiveCustomEmojiSchema).default([]),
   /** The applying account's own subscriptions. */
   subscriptionSettings: z.array(LiveSubscriptionSettingsSchema),
   /** The organization's settings; null in snapshots made before they were read. */

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { canSeeSubscribers, recursiveGroupIds } from '../model/access';
+import { MAX_EMOJI_FILE_SIZE_MIB } from '../model/emoji';
 import { isZulipCdkError } from '../model/errors';
 import { supports } from '../model/features';
 import { LIMITS, ROLES, TOPICS_POLICIES } from '../model/kinds';
@@ -80,7 +82,45 @@ export async function liveStateOfRegistration(
     options.onEvent?.({ type: 'request', what: 'GET /channel_folders' });
     folders = (await client.getChannelFolders({ include_archived: true })).channel_folders;
   }
-  return liveStateFromRegister(reg, { site: client.site, channelFolders: folders ?? [] });
+  const state = liveStateFromRegister(reg, { site: client.site, channelFolders: folders ?? [] });
+  await readEmojiImages(client, state, options.onEvent ?? ((): void => {}));
+  return state;
+}
+
+/**
+ * The digest and size of each active custom emoji's image as uploaded. Zulip serves a resized
+ * copy at `source_url` and keeps the upload under `<source_url>.original` (what its own export
+ * reads, zerver/lib/export.py), so that is what is compared with the file in the repository.
+ * One request per active emoji, four at a time; an image that cannot be read stays null (the
+ * plan then cannot compare it, and says so).
+ */
+async function readEmojiImages(
+  client: ZulipClient,
+  state: LiveState,
+  emit: (event: ReadEvent) => void,
+): Promise<void> {
+  const active = state.customEmoji.filter((e) => !e.deactivated);
+  const limit = MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024;
+  for (let i = 0; i < active.length; i += 4) {
+    await Promise.all(
+      active.slice(i, i + 4).map(async (e) => {
+        const url = `${e.sourceUrl}.original`;
+        emit({ type: 'request', what: `GET ${url}` });
+        try {
+          const bytes = await client.downloadFile(url, limit);
+          e.image = {
+            sha256: createHash('sha256').update(bytes).digest('hex'),
+            size: bytes.length,
+          };
+        } catch (err) {
+          emit({
+            type: 'warning',
+            message: `could not read the image of custom emoji '${e.name}' (${url}): ${err instanceof Error ? err.message : String(err)}`,
+          });
+        }
+      }),
+    );
+  }
 }
 
 /** A wire group-setting value without the extra fields a loose schema lets through. */
@@ -160,6 +200,7 @@ export function liveStateFromRegister(
       role: roleOf(u),
       isActive: u.is_active ?? (reg.realm_users ?? []).includes(u),
       isBot: u.is_bot,
+      ...(u.is_bot && typeof u.bot_owner_id === 'number' ? { botOwnerId: u.bot_owner_id } : {}),
     });
   }
   users.sort((a, b) => a.id - b.id);
@@ -292,6 +333,16 @@ export function liveStateFromRegister(
         name: p.name,
         pygmentsLanguage: p.pygments_language,
         urlTemplate: p.url_template,
+      }))
+      .sort((a, b) => a.id - b.id),
+    customEmoji: Object.values(reg.realm_emoji ?? {})
+      .map((e) => ({
+        id: Number(e.id),
+        name: e.name,
+        deactivated: e.deactivated,
+        authorId: e.author_id ?? null,
+        sourceUrl: e.source_url,
+        image: null,
       }))
       .sort((a, b) => a.id - b.id),
     savedSnippets: (reg.saved_snippets ?? [])

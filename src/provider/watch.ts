@@ -30,6 +30,8 @@ export const WATCH_EVENT_TYPES: Readonly<Record<ResourceKind, readonly string[]>
   organizationSettings: ['realm', 'user_group'],
   // zerver/actions/default_streams.py notify_default_stream_groups.
   defaultChannelGroup: ['default_stream_groups', 'stream'],
+  // zerver/actions/realm_emoji.py notify_realm_emoji.
+  customEmoji: ['realm_emoji'],
 };
 
 /**

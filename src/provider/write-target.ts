@@ -12,6 +12,7 @@ import type { KIND_SPECS, ResourceKind } from '../model/kinds';
 import type { ZulipClient } from '../zulip/client';
 import { readLiveState } from './read-live-state';
 import * as channels from './write-channels';
+import * as emoji from './write-emoji';
 import * as groups from './write-groups';
 import * as org from './write-org';
 import { text } from './write-values';
@@ -29,10 +30,19 @@ export class ZulipApplyTarget implements ApplyTarget {
    * @param plan the plan about to be applied: a new channel whose subscription settings the
    *   plan sets is created with the applying account among its subscribers.
    */
+  /** Where relative emoji image paths of the plan are read from. */
+  readonly #baseDir: string;
+
+  /**
+   * @param options.baseDir the directory synth ran in: relative emoji image paths of the plan
+   *   are read from it (default: the current directory).
+   */
   public constructor(
     private readonly client: ZulipClient,
     plan?: Plan,
+    options: { readonly baseDir?: string } = {},
   ) {
+    this.#baseDir = options.baseDir ?? process.cwd();
     const me = new Set<string>();
     for (const c of plan?.changes ?? [])
       if (c.kind === 'subscriptionSettings' && c.action === 'update' && c.liveId === null)
@@ -74,6 +84,7 @@ export class ZulipApplyTarget implements ApplyTarget {
       ctx,
       ...(fold ? { fold } : {}),
       subscribeMe: this.#subscribeMe,
+      baseDir: this.#baseDir,
     });
   }
 
@@ -101,6 +112,8 @@ interface HandlerEnv {
   readonly fold?: MembershipChange;
   /** Channels created with the applying account subscribed (its subscription settings follow). */
   readonly subscribeMe: ReadonlySet<string>;
+  /** Where relative emoji image paths are read from. */
+  readonly baseDir: string;
 }
 
 /** The change types whose `action` can be `A` (removals share one type for three actions). */
@@ -208,8 +221,22 @@ const HANDLERS = {
       await client.deleteSavedSnippet(change.liveId);
     },
   },
+  customEmoji: {
+    create: (change, { client, baseDir }) => emoji.uploadEmoji(client, change, baseDir),
+    replace: (change, { client, baseDir }) => emoji.replaceEmoji(client, change, baseDir),
+    deactivate: async (change, { client }) => {
+      await client.deactivateEmoji(change.key);
+    },
+  },
   user: {
     update: (change, { client }) => org.updateUser(client, change),
+    // zerver/views/users.py deactivate_user_backend: Zulip deactivates the user's bots first.
+    deactivate: async (change, { client }) => {
+      await client.deactivateUser(change.liveId);
+    },
+    reactivate: async (change, { client }) => {
+      await client.reactivateUser(change.liveId);
+    },
   },
   subscriptionSettings: {
     update: (change, { client, ctx }) => org.updateSubscriptionSettings(client, [change], ctx),

@@ -15,6 +15,7 @@ import type {
   ClientWarning,
   HttpStats,
   RateLimitBudget,
+  UploadFile,
   ZulipHttpOptions,
 } from './http';
 import {
@@ -73,6 +74,8 @@ import type {
 } from './wire/message';
 import type { UpdateNavigationViewParams } from './wire/navigation-view';
 import { AddPlaygroundResponseSchema } from './wire/playground';
+import { GetRealmEmojiResponseSchema } from './wire/realm-emoji';
+import type { GetRealmEmojiResponse } from './wire/realm-emoji';
 import type { AddPlaygroundParams, AddPlaygroundResponse } from './wire/playground';
 import type { E2eeTestNotificationParams } from './wire/push';
 import {
@@ -301,6 +304,7 @@ export class ZulipClient {
     pathParams: PathParams,
     params: object | undefined,
     schema: S,
+    files?: readonly UploadFile[],
   ): Promise<z.infer<S>> {
     const spec: EndpointSpec = ENDPOINTS[name];
     const endpoint = `${spec.method} ${spec.path}`;
@@ -324,6 +328,7 @@ export class ZulipClient {
       ...(spec.jsonStrings === undefined ? {} : { jsonStrings: spec.jsonStrings }),
       ...(spec.idempotent === undefined ? {} : { idempotent: spec.idempotent }),
       authenticated: spec.unauthenticated !== true,
+      ...(files === undefined ? {} : { files }),
     });
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
@@ -622,6 +627,31 @@ export class ZulipClient {
     );
   }
 
+  // ---------------------------------------------------------------- custom emoji
+
+  /** `GET /realm/emoji`: every custom emoji by ID, deactivated ones included. */
+  public getRealmEmoji(): Promise<GetRealmEmojiResponse> {
+    return this.#call('getRealmEmoji', {}, undefined, GetRealmEmojiResponseSchema);
+  }
+
+  /** `POST /realm/emoji/{emoji_name}`: uploads the image (multipart, one file). */
+  public uploadEmoji(name: string, image: UploadFile): Promise<Success> {
+    return this.#call('uploadEmoji', { emoji_name: name }, undefined, SuccessSchema, [image]);
+  }
+
+  /** `DELETE /realm/emoji/{emoji_name}`: Zulip deactivates the active emoji of that name. */
+  public deactivateEmoji(name: string): Promise<Success> {
+    return this.#call('deactivateEmoji', { emoji_name: name }, undefined, SuccessSchema);
+  }
+
+  /**
+   * Downloads an image the server links to (an emoji's `source_url`, relative or absolute),
+   * without credentials; see {@link ZulipHttp.download}.
+   */
+  public downloadFile(url: string, maxBytes: number): Promise<Buffer> {
+    return this.http.download(url, maxBytes);
+  }
+
   // ---------------------------------------------------------------- saved snippets
 
   /** `GET /saved_snippets` (the caller's own). */
@@ -659,6 +689,22 @@ export class ZulipClient {
   /** `PATCH /users/{user_id}`. */
   public updateUser(userId: number, params: UpdateUserParams): Promise<Success> {
     return this.#call('updateUser', { user_id: userId }, params, SuccessSchema);
+  }
+
+  /**
+   * `DELETE /users/{user_id}`: deactivates the user (and the bots they own).
+   * `deactivation_notification_comment`, when given, makes Zulip e-mail the user with it.
+   */
+  public deactivateUser(
+    userId: number,
+    params: { deactivation_notification_comment?: string } = {},
+  ): Promise<Success> {
+    return this.#call('deactivateUser', { user_id: userId }, params, SuccessSchema);
+  }
+
+  /** `POST /users/{user_id}/reactivate`. */
+  public reactivateUser(userId: number): Promise<Success> {
+    return this.#call('reactivateUser', { user_id: userId }, undefined, SuccessSchema);
   }
 
   /** `PATCH /users/{email}` (FL 313). */

@@ -126,6 +126,11 @@ export const ENDPOINTS = {
   // Playgrounds.
   addPlayground: { method: 'POST', path: '/realm/playgrounds' },
   removePlayground: { method: 'DELETE', path: '/realm/playgrounds/{playground_id}' },
+  // Custom emoji (zerver/views/realm_emoji.py). The upload is multipart with one file; the
+  // delete deactivates. The name is one path segment (valid names have no slash).
+  getRealmEmoji: { method: 'GET', path: '/realm/emoji' },
+  uploadEmoji: { method: 'POST', path: '/realm/emoji/{emoji_name}' },
+  deactivateEmoji: { method: 'DELETE', path: '/realm/emoji/{emoji_name}' },
   // Saved snippets.
   getSavedSnippets: { method: 'GET', path: '/saved_snippets', feature: 'savedSnippets' },
   createSavedSnippet: { method: 'POST', path: '/saved_snippets', feature: 'savedSnippets' },
@@ -143,6 +148,9 @@ export const ENDPOINTS = {
   getUsers: { method: 'GET', path: '/users' },
   updateUser: { method: 'PATCH', path: '/users/{user_id}' },
   updateUserByEmail: { method: 'PATCH', path: '/users/{email}' },
+  // zerver/views/users.py deactivate_user_backend, reactivate_user_backend.
+  deactivateUser: { method: 'DELETE', path: '/users/{user_id}' },
+  reactivateUser: { method: 'POST', path: '/users/{user_id}/reactivate' },
   updateUserStatus: {
     method: 'POST',
     path: '/users/{user_id}/status',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';
 import { Pool } from 'undici';
@@ -136,6 +137,59 @@ export interface ZulipRequest {
   readonly idempotent?: boolean;
   /** @default true */
   readonly authenticated?: boolean;
+  /**
+   * Files to send: the body is then `multipart/form-data` (the parameters as fields, each file
+   * as a part), as Zulip's uploads (`POST /realm/emoji/{emoji_name}`) need.
+   */
+  readonly files?: readonly UploadFile[];
+}
+
+/** One file of a multipart request. */
+export interface UploadFile {
+  /** The form field name (Zulip's upload views take any). */
+  readonly field: string;
+  readonly filename: string;
+  readonly contentType: string;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * A `multipart/form-data` body (RFC 7578): the parameters as Zulip encodes them, then the files.
+ * The boundary is random and checked against the content, so no part can contain it.
+ */
+export function encodeMultipart(
+  fields: readonly [string, string][],
+  files: readonly UploadFile[],
+): { body: Buffer; contentType: string } {
+  const quote = (v: string): string => v.replace(/["\\\r\n]/g, (c) => encodeURIComponent(c));
+  for (;;) {
+    const boundary = `zulip-cdk-${randomBytes(16).toString('hex')}`;
+    const parts: Buffer[] = [];
+    for (const [name, value] of fields)
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`,
+        ),
+      );
+    for (const f of files) {
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${quote(f.field)}"; filename="${quote(f.filename)}"\r\nContent-Type: ${f.contentType}\r\n\r\n`,
+        ),
+        Buffer.from(f.bytes),
+        Buffer.from('\r\n'),
+      );
+    }
+    parts.push(Buffer.from(`--${boundary}--\r\n`));
+    const body = Buffer.concat(parts);
+    // A boundary that occurs in the content would cut a part short: pick another.
+    const inside = Buffer.concat([
+      ...fields.map(([, v]) => Buffer.from(v)),
+      ...files.map((f) => Buffer.from(f.bytes)),
+    ]);
+    if (!inside.includes(boundary))
+      return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+  }
 }
 
 /** A parsed Zulip success body. */
@@ -308,13 +362,19 @@ export class ZulipHttp {
     const encoded = encodeForm(req.params, req.jsonStrings);
     const fullPath = this.#basePath + req.path;
     const path = req.method === 'GET' && encoded !== '' ? `${fullPath}?${encoded}` : fullPath;
-    const body = req.method === 'GET' ? undefined : encoded;
+    const multipart =
+      req.files !== undefined && req.method !== 'GET'
+        ? encodeMultipart([...new URLSearchParams(encoded)], req.files)
+        : undefined;
+    const body: string | Buffer | undefined =
+      req.method === 'GET' ? undefined : (multipart?.body ?? encoded);
     const label = `${req.method} ${fullPath}`;
     const headers: Record<string, string> = {
       'user-agent': USER_AGENT,
       accept: 'application/json',
     };
-    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (body !== undefined)
+      headers['content-type'] = multipart?.contentType ?? 'application/x-www-form-urlencoded';
     if (authenticated && this.#credentials !== undefined) {
       headers.authorization = this.#credentials.authorizationHeader();
     }
@@ -457,6 +517,52 @@ export class ZulipHttp {
         },
       );
     }
+  }
+
+  /**
+   * Downloads a file the server links to (an emoji's `source_url`): a path on the site, or an
+   * absolute URL (uploads in S3). Never sends the credentials: Zulip serves these files to
+   * anyone with the URL, and an absolute URL may point at another host. Counted as a request;
+   * not retried. Throws `NETWORK_ERROR` when it cannot be read, `INVALID_RESPONSE` on a status
+   * other than 200 or a file larger than `maxBytes`.
+   */
+  public async download(url: string, maxBytes: number): Promise<Buffer> {
+    const target = new URL(url, this.site);
+    const label = `GET ${target.pathname}`;
+    this.#stats.requestCount += 1;
+    let status: number;
+    let bytes: Buffer;
+    try {
+      if (target.origin === this.#origin) {
+        // The site's own pool: its CA and timeouts.
+        const res = await this.#pool().request({
+          path: target.pathname + target.search,
+          method: 'GET',
+          headers: { 'user-agent': USER_AGENT },
+        });
+        status = res.statusCode;
+        bytes = Buffer.from(await res.body.arrayBuffer());
+      } else {
+        const res = await fetch(target, { headers: { 'user-agent': USER_AGENT } });
+        status = res.status;
+        bytes = Buffer.from(await res.arrayBuffer());
+      }
+    } catch (err) {
+      throw new ZulipCdkError('NETWORK_ERROR', `${label} failed: ${String(err)}`, {
+        where: label,
+      });
+    }
+    if (status !== 200)
+      throw new ZulipCdkError('INVALID_RESPONSE', `${label} returned HTTP ${status}`, {
+        where: label,
+      });
+    if (bytes.length > maxBytes)
+      throw new ZulipCdkError(
+        'INVALID_RESPONSE',
+        `${label} is ${bytes.length} bytes, more than the ${maxBytes} expected`,
+        { where: label },
+      );
+    return bytes;
   }
 
   #pool(): Pool {

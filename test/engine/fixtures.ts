@@ -66,6 +66,7 @@ export class LiveBuilder {
       linkifiers: [],
       playgrounds: [],
       savedSnippets: [],
+      customEmoji: [],
       subscriptionSettings: [],
       organizationSettings: null,
       defaultChannelGroups: [],

@@ -48,6 +48,8 @@ export class TestClient {
        * `query` the query string (the default for GET).
        */
       encoding?: 'form' | 'multipart' | 'query';
+      /** File parts (a multipart body): field name, file name, content type, bytes. */
+      files?: readonly { field: string; filename: string; type: string; bytes: Uint8Array }[];
     } = {},
   ): Promise<TestResponse> {
     const form = encodeParams(params);
@@ -56,7 +58,8 @@ export class TestClient {
       headers.authorization = `Basic ${Buffer.from(`${this.email}:${this.apiKey}`).toString('base64')}`;
     let url = `${this.emulator.url}${path}`;
     let body: string | FormData | undefined;
-    const encoding = opts.encoding ?? (method === 'GET' ? 'query' : 'form');
+    const encoding =
+      opts.encoding ?? (opts.files ? 'multipart' : method === 'GET' ? 'query' : 'form');
     if (encoding === 'query') {
       const q = form.toString();
       if (q) url += `${url.includes('?') ? '&' : '?'}${q}`;
@@ -64,6 +67,8 @@ export class TestClient {
       // fetch sets the multipart content type with its boundary.
       const data = new FormData();
       for (const [k, v] of form) data.append(k, v);
+      for (const f of opts.files ?? [])
+        data.append(f.field, new Blob([f.bytes], { type: f.type }), f.filename);
       body = data;
     } else {
       headers['content-type'] = 'application/x-www-form-urlencoded';

@@ -661,6 +661,23 @@ const CASES: readonly Case[] = [
     path: '/realm/playgrounds/3',
     call: (c) => c.removePlayground(3),
   },
+  { name: 'getRealmEmoji', path: '/realm/emoji', call: (c) => c.getRealmEmoji() },
+  {
+    name: 'uploadEmoji',
+    path: '/realm/emoji/party_parrot',
+    call: (c) =>
+      c.uploadEmoji('party_parrot', {
+        field: 'file',
+        filename: 'party_parrot.png',
+        contentType: 'image/png',
+        bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+      }),
+  },
+  {
+    name: 'deactivateEmoji',
+    path: '/realm/emoji/party_parrot',
+    call: (c) => c.deactivateEmoji('party_parrot'),
+  },
   { name: 'getSavedSnippets', path: '/saved_snippets', call: (c) => c.getSavedSnippets() },
   {
     name: 'createSavedSnippet',
@@ -684,6 +701,13 @@ const CASES: readonly Case[] = [
       c.getUsers({ client_gravatar: false, include_custom_profile_fields: true, user_ids: [1, 2] }),
     newer: { user_ids: { json: true, schema: INT_LIST } },
   },
+  {
+    name: 'deactivateUser',
+    path: '/users/25',
+    call: (c) =>
+      c.deactivateUser(25, { deactivation_notification_comment: 'Thanks for everything.' }),
+  },
+  { name: 'reactivateUser', path: '/users/25/reactivate', call: (c) => c.reactivateUser(25) },
   {
     name: 'updateUser',
     path: '/users/25',
@@ -951,6 +975,20 @@ describe.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
     const req = server.only();
     expect(req.method).toBe(ep.method);
     expect(req.path).toBe(`/api/v1${c.path}`);
+    if (c.name === 'uploadEmoji') {
+      // An upload is multipart with exactly one file (zerver/views/realm_emoji.py upload_emoji
+      // reads request.FILES) and no other parameter.
+      const type = String(req.headers['content-type']);
+      expect(type).toMatch(/^multipart\/form-data; boundary=/);
+      const boundary = type.replace(/^.*boundary=/, '');
+      const parts = req.body.split(`--${boundary}`).slice(1, -1);
+      expect(parts).toHaveLength(1);
+      expect(parts[0]).toContain(
+        'Content-Disposition: form-data; name="file"; filename="party_parrot.png"\r\nContent-Type: image/png\r\n\r\n',
+      );
+      expect(req.body.endsWith(`--${boundary}--\r\n`)).toBe(true);
+      return;
+    }
     if (ep.method !== 'GET') {
       expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded');
       expect(req.url).not.toContain('?');

@@ -313,18 +313,22 @@ async function run({
     });
     let result: engine.ApplyResult;
     try {
-      result = await engine.applyPlan(plan, new ZulipApplyTarget(conn.client, plan), {
-        allowDestroy: values['allow-destroy'] === true,
-        force: values.force === true,
-        allowPrivileged: values['allow-privileged'] === true,
-        ...(guards ? { guards } : {}),
-        keepGoing: values['keep-going'] === true,
-        onEvent: (event) => {
-          journal.write(event);
-          progress.onEvent(event);
+      result = await engine.applyPlan(
+        plan,
+        new ZulipApplyTarget(conn.client, plan, { baseDir: io.cwd }),
+        {
+          allowDestroy: values['allow-destroy'] === true,
+          force: values.force === true,
+          allowPrivileged: values['allow-privileged'] === true,
+          ...(guards ? { guards } : {}),
+          keepGoing: values['keep-going'] === true,
+          onEvent: (event) => {
+            journal.write(event);
+            progress.onEvent(event);
+          },
+          signal: abort.signal,
         },
-        signal: abort.signal,
-      });
+      );
     } catch (e) {
       // Refused or failed before writing: the journal says that nothing was applied, and why.
       journal.write({

@@ -57,7 +57,7 @@ left. Exit 0 when the second plan is empty, 1 otherwise.
       out(
         `   Organization '${desired.organization.id}': ${desired.channels.length} channels, ` +
           `${desired.userGroups.length} user groups, ${desired.channelFolders.length} channel folders, ` +
-          `${desired.linkifiers.length} linkifiers, ${desired.users.length} user roles.`,
+          `${desired.linkifiers.length} linkifiers, ${desired.customEmoji.length} custom emoji, ${desired.users.length} users.`,
       );
       out();
 

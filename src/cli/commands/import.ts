@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { IMPORT_KINDS, IMPORT_LAYOUTS, SUBSCRIBER_POLICIES, generateApp } from '../../import';
-import type { ImportKind, ImportLayout, SubscriberPolicy } from '../../import';
+import type { GeneratedApp, ImportKind, ImportLayout, SubscriberPolicy } from '../../import';
+import type { LiveState } from '../../model/live-state';
 import { UsageError } from '../command';
 import type { Command } from '../command';
-import { LIVE_SOURCE_OPTIONS, loadLiveState } from '../plan-sources';
+import { LIVE_SOURCE_OPTIONS, loadLiveWithFiles } from '../plan-sources';
 import { count, resourceCounts, shownPath } from '../words';
 
 function oneOf<T extends string>(
@@ -99,13 +101,19 @@ the same organization shows no change: commit it, and make every later change th
       );
     const outArg = typeof values.out === 'string' ? values.out : 'zulip-org';
     const dir = path.resolve(io.cwd, outArg);
-    const live = await loadLiveState(values, io);
-    const app = generateApp(live, {
-      ...(include && { include }),
-      ...(layout && { layout }),
-      ...(subscribers && { subscribers }),
-      ...(typeof orgId === 'string' && { orgId }),
-    });
+    let generated: GeneratedApp | undefined;
+    const generate = (live: LiveState): GeneratedApp =>
+      (generated ??= generateApp(live, {
+        ...(include && { include }),
+        ...(layout && { layout }),
+        ...(subscribers && { subscribers }),
+        ...(typeof orgId === 'string' && { orgId }),
+      }));
+    // Emoji images are downloaded while the connection is open (the embedded server's go with it).
+    const { live, files, failed } = await loadLiveWithFiles(values, io, (l) =>
+      generate(l).assets.map((a) => a.url),
+    );
+    const app = generate(live);
     const names = Object.keys(app.files).sort();
     const existing = names.filter((n) => existsSync(path.join(dir, n)));
     if (existing.length > 0 && values.force !== true) {
@@ -118,6 +126,19 @@ the same organization shows no change: commit it, and make every later change th
     }
     await mkdir(dir, { recursive: true });
     for (const n of names) await writeFile(path.join(dir, n), app.files[n] ?? '');
+    const missing: string[] = [];
+    for (const a of app.assets) {
+      const bytes = files.get(a.url);
+      const sha = bytes && createHash('sha256').update(bytes).digest('hex');
+      if (!bytes || sha !== a.sha256) {
+        missing.push(
+          `  ${path.join(outArg, a.file)}: ${failed.get(a.url) ?? 'the image changed while it was read'}`,
+        );
+        continue;
+      }
+      await mkdir(path.dirname(path.join(dir, a.file)), { recursive: true });
+      await writeFile(path.join(dir, a.file), bytes);
+    }
     const shown = shownPath(io.cwd, dir);
     const counts = resourceCounts(app.counts);
     io.stdout.write(`Wrote ${count(names.length, 'file')} to ${shown}:\n`);
@@ -126,6 +147,14 @@ the same organization shows no change: commit it, and make every later change th
     if (app.skipped.length > 0)
       io.stdout.write(
         `${count(app.skipped.length, 'object or setting', 'objects or settings')} left out or left as they are: see the comment at the top of main.ts.\n`,
+      );
+    if (app.assets.length > 0)
+      io.stdout.write(
+        `Wrote ${count(app.assets.length - missing.length, 'emoji image')} to ${path.join(shown, 'emoji')}.\n`,
+      );
+    if (missing.length > 0)
+      io.stdout.write(
+        `Not downloaded (${count(missing.length, 'emoji image')}; synth stops at each until the file is there: copy the image from the organization):\n${missing.join('\n')}\n`,
       );
     const main = shellPath(path.join(shown, 'main.ts'));
     io.stdout.write(

@@ -14,6 +14,7 @@ import {
   isModerator,
   isOwner,
 } from '../permissions';
+import { realmEmojiDict } from './realm-emoji';
 import type { EventQueue, RequestContext, Route, ServerCore } from '../router';
 import type { StoredUser } from '../state';
 import { PLAN_TYPES, realmPlanType } from '../state';
@@ -340,6 +341,7 @@ function register(ctx: RequestContext): Record<string, unknown> {
       pygments_language: pg.pygmentsLanguage,
       url_template: pg.urlTemplate,
     }));
+  if (want('realm_emoji')) out.realm_emoji = realmEmojiDict(org);
   if (want('realm_user')) Object.assign(out, realmUserData(ctx, userView));
   if (want('message')) {
     const mine = messages(org).filter((m) => m.flags[String(user.id)] !== undefined);

@@ -34,6 +34,11 @@ export function findCreated(
     }
     case 'defaultChannelGroup':
       return live.defaultChannelGroups.find((g) => g.name === key)?.id;
+    case 'customEmoji': {
+      // An archived emoji keeps its name: only a new, active one of that name is the create.
+      const old = new Set(before.customEmoji.map((e) => e.id));
+      return live.customEmoji.find((e) => e.name === key && !e.deactivated && !old.has(e.id))?.id;
+    }
     case 'user':
     case 'subscriptionSettings':
     case 'organizationSettings':

@@ -42,6 +42,7 @@ import { planChannels, planSubscriptionSettings } from './channels';
 import { planLinkifiers, planPlaygrounds, planSnippets } from './org-objects';
 import { planOrganizationSettings } from './organization';
 import { planDefaultChannelGroups } from './default-channel-groups';
+import { planCustomEmoji } from './custom-emoji';
 
 export type Props = Record<string, JsonValue>;
 /** The fields every change of one declared object shares. */
@@ -112,7 +113,7 @@ export const CONTENT_ACCESS_WIRES: ReadonlySet<string> = new Set(
  * 6. `keepNonEmptyFolders`: reads the folder archives in `changes` (phase 3) and
  *    `channelFolderAfter` (phase 5), and drops the archive of a folder a channel stays in:
  *    it must run after both.
- * 7. `planLinkifiers`, `planPlaygrounds`, `planSnippets`, `planUsers`: independent of the
+ * 7. `planLinkifiers`, `planPlaygrounds`, `planSnippets`, `planCustomEmoji`, `planUsers`: independent of the
  *    maps above (they read only the live index and the desired state).
  * 8. `planSubscriptionSettings`: reads `desiredChannels`, `channelMatch` and
  *    `channelSubscribersAfter` (Zulip sets only the caller's own subscription: a setting the
@@ -183,6 +184,7 @@ export class Planner {
     planLinkifiers(this);
     planPlaygrounds(this);
     planSnippets(this);
+    planCustomEmoji(this);
     planUsers(this);
     planSubscriptionSettings(this);
     planOrganizationSettings(this);

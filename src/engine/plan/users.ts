@@ -6,12 +6,12 @@
  * shared state.
  */
 import { resourceAddress } from '../../model/address';
-import type { GroupSettingValue } from '../../model/desired-state';
+import type { DesiredUser, GroupSettingValue } from '../../model/desired-state';
 import { ROLES, roleName } from '../../model/kinds';
 import type { PropertyChange } from '../plan-format';
 import type { LiveUser } from '../../model/live-state';
 import { closest } from '../../model/spelling';
-import { groupAddress } from './planner';
+import { groupAddress, isIgnored } from './planner';
 import type { Planner } from './planner';
 
 /**
@@ -93,10 +93,11 @@ export function checkUsers(p: Planner): void {
     const address = resourceAddress('user', d.email);
     const u = p.idx.user(d.email);
     if (!u) unknownUser(p, d.email, address, d.path, 'email');
-    else if (!u.isActive)
+    // Declared deactivated, or to be reactivated: nothing to warn about.
+    else if (!u.isActive && d.active === undefined)
       p.warn(
         'DEACTIVATED_USER',
-        `${d.email} is deactivated; its role and name are left as they are (zulip-cdk does not reactivate users)`,
+        `${d.email} is deactivated; its role and name are left as they are (declare active: true to reactivate the account, or active: false to record that it is offboarded)`,
         address,
         d.path,
       );
@@ -120,12 +121,130 @@ function unknownUser(
   p.errors.push(near.length > 0 ? `${line}; did you mean ${near.join(' or ')}?` : line);
 }
 
-export function planUsers(p: Planner): void {
+/**
+ * The human owners the organization has after the plan: active ones, minus those this plan
+ * deactivates or demotes, plus those it promotes or reactivates as owners.
+ */
+function ownersAfter(p: Planner): Set<number> {
+  const owners = new Set(
+    p.live.users.filter((u) => u.isActive && !u.isBot && u.role === ROLES.owner).map((u) => u.id),
+  );
   for (const d of p.desired.users) {
-    const l = p.idx.user(d.email);
+    const u = p.idx.user(d.email);
+    if (!u || u.isBot) continue;
+    const activeAfter =
+      d.active === undefined || isIgnored(d.lifecycle, 'active') ? u.isActive : d.active;
+    const roleAfter =
+      d.role === undefined || isIgnored(d.lifecycle, 'role') || !u.isActive
+        ? roleName(u.role)
+        : d.role;
+    if (activeAfter && roleAfter === 'owner') owners.add(u.id);
+    else owners.delete(u.id);
+  }
+  return owners;
+}
+
+/**
+ * `active: false` on an active user: `DELETE /users/{id}` (zerver/views/users.py
+ * `deactivate_user_backend`), with Zulip's refusals said at plan time.
+ */
+function planDeactivation(
+  p: Planner,
+  d: DesiredUser,
+  l: LiveUser,
+  address: string,
+  owners: () => Set<number>,
+): void {
+  const where = `${address} (${d.path})`;
+  const me = p.live.me;
+  if (d.lifecycle?.protect) {
+    p.protectedFinding(address, d.path, 'deactivate');
+    return;
+  }
+  if (l.id === me.userId) {
+    p.errors.push(
+      `${where}: active: false on the applying account (${me.email}): apply would lock itself out halfway; deactivate this account with another administrator's account`,
+    );
+    return;
+  }
+  if (l.isBot) {
+    p.errors.push(
+      `${where}: ${l.email} is a bot: Zulip deactivates bots with DELETE /bots/{id}, not as users ("No such user"); remove active: false`,
+    );
+    return;
+  }
+  if (me.role > ROLES.administrator)
+    p.errors.push(
+      `${where}: deactivating a user needs an organization administrator; Zulip refuses it for ${me.email} ("Insufficient permission")`,
+    );
+  // zerver/views/users.py check_last_owner.
+  if (l.role === ROLES.owner && owners().size === 0)
+    p.errors.push(
+      `${where}: ${l.email} is the organization's only owner after this plan; Zulip refuses ("Cannot deactivate the only organization owner"): make someone else an owner first`,
+    );
+  else if (l.role === ROLES.owner && me.role !== ROLES.owner)
+    p.warn(
+      'NEEDS_OWNER',
+      'deactivating an organization owner needs an organization owner; the applying account is not one ("Must be an organization owner")',
+      address,
+      d.path,
+    );
+  const bots = p.live.users
+    .filter((u) => u.isBot && u.isActive && u.botOwnerId === l.id)
+    .map((u) => u.email)
+    .sort();
+  p.add({
+    kind: 'user',
+    address,
+    key: l.email,
+    path: d.path,
+    id: `${address}#deactivate`,
+    action: 'deactivate',
+    dependsOn: [],
+    liveId: l.id,
+    reason: 'declared',
+    before: {
+      email: l.email,
+      fullName: l.fullName,
+      role: roleName(l.role) ?? String(l.role),
+      ownedBots: bots,
+    },
+  });
+}
+
+export function planUsers(p: Planner): void {
+  let owners: Set<number> | undefined;
+  const ownersOnce = (): Set<number> => (owners ??= ownersAfter(p));
+  for (const d of p.desired.users) {
+    const found = p.idx.user(d.email);
     const address = resourceAddress('user', d.email);
-    // Unknown users are plan errors and deactivated ones warnings (checkUsers).
-    if (!l?.isActive) continue;
+    // Unknown users are plan errors (checkUsers).
+    if (!found) continue;
+    const l = found;
+    if (d.active !== undefined && !isIgnored(d.lifecycle, 'active')) {
+      if (!d.active) {
+        // Nothing else changes on an account that is (or becomes) deactivated.
+        if (l.isActive) planDeactivation(p, d, l, address, ownersOnce);
+        continue;
+      }
+      if (!l.isActive) {
+        // zerver/views/users.py reactivate_user_backend: `for_admin` access.
+        if (p.live.me.role > ROLES.administrator)
+          p.errors.push(
+            `${address} (${d.path}): reactivating a user needs an organization administrator; Zulip refuses it for ${p.live.me.email} ("Insufficient permission")`,
+          );
+        p.add({
+          kind: 'user',
+          address,
+          key: l.email,
+          path: d.path,
+          id: `${address}#reactivate`,
+          action: 'reactivate',
+          dependsOn: [],
+          liveId: l.id,
+        });
+      }
+    } else if (!l.isActive) continue; // A DEACTIVATED_USER warning (checkUsers).
     // Unlike other resources, an absent role or name is not managed: there is no "default"
     // role a declared user should be reset to.
     const props: PropertyChange[] = [];

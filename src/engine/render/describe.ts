@@ -8,7 +8,14 @@ import {
 } from '../change-tags';
 import type { ChangeContext } from '../change-tags';
 import { LEFT_OUT_WARNING_CODES } from '../plan-format';
-import type { Change, ChangeAction, JsonValue, Plan, PlanSummary } from '../plan-format';
+import type {
+  Change,
+  ChangeAction,
+  JsonValue,
+  Plan,
+  PlanSummary,
+  RemoveChange,
+} from '../plan-format';
 
 /** Terraform-like symbols: `+` create, `~` update, `-` remove, `±` replace. */
 export const SYMBOLS: Record<ChangeAction, string> = {
@@ -46,6 +53,12 @@ export function formatValue(v: JsonValue | undefined): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  // An emoji image: where it is, its type and size, and its digest (never its bytes).
+  if (!Array.isArray(v) && typeof v.sha256 === 'string' && typeof v.size === 'number') {
+    const where = typeof v.file === 'string' ? `${v.file} ` : '';
+    const type = typeof v.contentType === 'string' ? `${v.contentType}, ` : '';
+    return `${where}(${type}${v.size} bytes, SHA-256 ${v.sha256})`;
+  }
   if (!Array.isArray(v) && Array.isArray(v.users) && Array.isArray(v.groups)) {
     const parts = [...v.users, ...v.groups].map((x) =>
       typeof x === 'string' ? x : JSON.stringify(x),
@@ -232,6 +245,24 @@ export function playgroundNote(c: Change): string | undefined {
   return `If ${lang} is the organization's default code block language, Zulip resets that setting to none.`;
 }
 
+/**
+ * What Zulip does when it deactivates a user (zerver/actions/users.py `do_deactivate_user`):
+ * the bots they own first, then the account (logged out everywhere: `delete_user_sessions`;
+ * invitations they sent revoked; scheduled e-mails to them cancelled); and what it keeps.
+ */
+function userDeactivationEffects(c: RemoveChange): string[] {
+  const bots = Array.isArray(c.before.ownedBots)
+    ? c.before.ownedBots.filter((b): b is string => typeof b === 'string')
+    : [];
+  return [
+    `Zulip logs ${c.key} out of every session, revokes the invitations they sent and cancels the e-mails scheduled for them.`,
+    bots.length > 0
+      ? `The ${countOf(bots.length, 'bot')} they own ${bots.length === 1 ? 'is' : 'are'} deactivated first: ${someOf(bots)}.`
+      : 'They own no active bot.',
+    'Kept: their messages, and their subscriptions and group memberships (inactive until they are reactivated). The account can be reactivated.',
+  ];
+}
+
 /** `a`, `a and b`, `a, b and c`. */
 export function joinAnd(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
@@ -337,11 +368,23 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
       else out.push(`Archiving is not deleting: the folder ${c.key} keeps its name reserved.`);
       break;
     case 'deactivate':
-      out.push(
-        archiveOnly(c, server)
-          ? `Deactivating is not deleting: the group ${c.key} keeps its name reserved and can be reactivated.`
-          : `Deactivating is not deleting: the group ${c.key} keeps its members and its name reserved, but this server cannot reactivate a group (that needs feature level 386).`,
-      );
+      if (c.kind === 'user') out.push(...userDeactivationEffects(c));
+      else if (c.kind === 'customEmoji')
+        out.push(
+          `Deactivating is not deleting: messages and reactions that used :${c.key}: keep showing it, nobody can use it any more, and the name is free for a new upload.`,
+        );
+      else
+        out.push(
+          archiveOnly(c, server)
+            ? `Deactivating is not deleting: the group ${c.key} keeps its name reserved and can be reactivated.`
+            : `Deactivating is not deleting: the group ${c.key} keeps its members and its name reserved, but this server cannot reactivate a group (that needs feature level 386).`,
+        );
+      break;
+    case 'reactivate':
+      if (c.kind === 'user')
+        out.push(
+          `${c.key} can log in again; their subscriptions and group memberships count again. Bots that were deactivated with them stay deactivated.`,
+        );
       break;
     case 'delete':
       out.push(
@@ -351,7 +394,11 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
       );
       break;
     case 'replace':
-      out.push('Zulip cannot edit a code playground: it is deleted and created again.');
+      out.push(
+        c.kind === 'customEmoji'
+          ? `Zulip cannot change an emoji's image: :${c.key}: is deactivated (messages and reactions that used it keep the old image) and the new image is uploaded under the same name.`
+          : 'Zulip cannot edit a code playground: it is deleted and created again.',
+      );
       break;
     case 'membership':
       if (c.kind === 'channel' && c.add.length > 0) out.push(subscriptionMessages(c, featureLevel));

@@ -7,6 +7,7 @@
 import { channel } from './channel';
 import { channelFolder } from './channel-folder';
 import { defaultChannelGroup } from './default-channel-group';
+import { customEmoji } from './custom-emoji';
 import { linkifier } from './linkifier';
 import { organizationSettings } from './organization-settings';
 import { playground } from './playground';
@@ -28,6 +29,7 @@ export const RESOURCE_KINDS = [
   'linkifier',
   'playground',
   'savedSnippet',
+  'customEmoji',
   'user',
   'subscriptionSettings',
   'organizationSettings',
@@ -43,6 +45,7 @@ export const KIND_SPECS = {
   linkifier,
   playground,
   savedSnippet,
+  customEmoji,
   user,
   subscriptionSettings,
   organizationSettings,

@@ -1,9 +1,10 @@
 import type { KindSpec } from './spec';
 
 /**
- * A user's role (and name), keyed by e-mail address, compared case-insensitively. zulip-cdk
- * never creates or removes users. Role changes are ranked last by the planner whatever this
- * rank says (the applying account keeps its rights while it works).
+ * A user's role, name and whether the account is active, keyed by e-mail address, compared
+ * case-insensitively. zulip-cdk never creates users, and deactivates or reactivates one only
+ * when its `active` is declared (never by pruning). Role changes are ranked last by the
+ * planner whatever this rank says (the applying account keeps its rights while it works).
  */
 export const user = {
   collection: 'users',
@@ -14,6 +15,6 @@ export const user = {
   compareKey: (key: string): string => key.toLowerCase(),
   removal: 'none',
   ordered: false,
-  ignorable: ['role', 'fullName'],
-  actions: ['update'],
+  ignorable: ['role', 'fullName', 'active'],
+  actions: ['update', 'deactivate', 'reactivate'],
 } as const satisfies KindSpec;

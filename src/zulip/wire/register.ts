@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WireRealmEmojiSchema } from './realm-emoji';
 import { WireChannelSchema } from './channel';
 import { WireChannelFolderSchema } from './channel-folder';
 import { ORGANIZATION_PROPERTIES } from '../../model/organization-settings';
@@ -66,6 +67,7 @@ export const ORG_READ_REGISTER_PARAMS = {
     'default_stream_groups',
     'realm_linkifiers',
     'realm_playgrounds',
+    'realm_emoji',
     'saved_snippets',
     'channel_folders',
     'stream',
@@ -127,6 +129,7 @@ export const RegisterResponseSchema = successWith({
   realm_default_stream_groups: z.array(WireDefaultStreamGroupSchema).optional(),
   realm_linkifiers: z.array(WireLinkifierSchema).optional(),
   realm_playgrounds: z.array(WirePlaygroundSchema).optional(),
+  realm_emoji: z.record(z.string(), WireRealmEmojiSchema).optional(),
   saved_snippets: z.array(WireSavedSnippetSchema).optional(),
   channel_folders: z.array(WireChannelFolderSchema).optional(),
   streams: z.array(WireChannelSchema).optional(),
