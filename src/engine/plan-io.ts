@@ -20,6 +20,8 @@ export function planDigest(plan: Omit<Plan, 'digest'> | Plan): string {
     summary: plan.summary,
     changes: plan.changes,
     findings: plan.findings,
+    // Absent in plans saved before it existed: left out, so their digests stay the same.
+    permissions: plan.permissions,
   });
 }
 

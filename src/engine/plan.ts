@@ -4,6 +4,7 @@ import { desiredStateDigest } from './digest';
 import { checkFeatures } from './feature-check';
 import type { Plan } from './plan-format';
 import { PLAN_FORMAT_VERSION } from './plan-format';
+import { effectivePermissions } from './effective-permissions';
 import { finishPlan } from './plan-finish';
 import { liveStateDigest, planDigest } from './plan-io';
 import { Planner } from './plan/planner';
@@ -61,6 +62,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     changes,
     warnings,
     findings,
+    permissions: effectivePermissions(changes, live, planner.idx),
     fingerprints,
     desired,
   };
