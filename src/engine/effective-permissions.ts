@@ -556,14 +556,17 @@ export function effectivePermissions(
       if (!sb && !sa) continue;
       const set = o.setBy.get(name) ?? [];
       const why = new Set<string>(set);
-      for (const s of [sb, sa])
-        for (const g of s?.groups ?? []) for (const id of causes.get(g) ?? []) why.add(id);
+      // A new object's holders are all new: its create (and the updates that set it) made them.
+      if (o.createdBy === undefined)
+        for (const s of [sb, sa])
+          for (const g of s?.groups ?? []) for (const id of causes.get(g) ?? []) why.add(id);
       // Untouched: no change sets it or anything it follows from, and its groups are unchanged.
       const implied = (info.alsoHeldBy ?? []).some(
         (h) => h.kind === 'setting' && o.setBy.has(h.name),
       );
       if (why.size === 0 && !implied) continue;
-      if (o.createdBy !== undefined && set.length === 0 && !implied) continue;
+      // On a new object, only what the configuration sets apart from Zulip's default.
+      if (o.createdBy !== undefined && set.length === 0) continue;
       if (o.before && o.after === undefined) continue; // archived: not an ability change to list
       const d = diff(sb, sa);
       if (d.gained.length === 0 && d.lost.length === 0 && set.length === 0) continue;

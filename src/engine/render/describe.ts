@@ -7,8 +7,18 @@ import {
   messagedUsers,
 } from '../change-tags';
 import type { ChangeContext } from '../change-tags';
+import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../../model/permissions';
+import type { PermissionSettingInfo } from '../../model/permissions';
 import { LEFT_OUT_WARNING_CODES } from '../plan-format';
-import type { Change, ChangeAction, JsonValue, Plan, PlanSummary } from '../plan-format';
+import type {
+  Change,
+  ChangeAction,
+  JsonValue,
+  PermissionEffect,
+  Plan,
+  PlanPermissions,
+  PlanSummary,
+} from '../plan-format';
 
 /** Terraform-like symbols: `+` create, `~` update, `-` remove, `±` replace. */
 export const SYMBOLS: Record<ChangeAction, string> = {
@@ -143,26 +153,13 @@ export function summaryLine(s: PlanSummary): string {
   return `Plan: ${parts.join(', ')}.`;
 }
 
-/** What a permission lets people do, for reviewers. */
-export const PERMISSION_MEANINGS: Record<string, string> = {
-  canAddSubscribersGroup: 'add subscribers',
-  canAdministerChannelGroup: 'administer the channel',
-  canCreateTopicGroup: 'start new topics',
-  canDeleteAnyMessageGroup: 'delete any message',
-  canDeleteOwnMessageGroup: 'delete their own messages',
-  canMoveMessagesOutOfChannelGroup: 'move messages out of the channel',
-  canMoveMessagesWithinChannelGroup: 'move messages between topics',
-  canRemoveSubscribersGroup: 'unsubscribe others',
-  canResolveTopicsGroup: 'resolve topics',
-  canSendMessageGroup: 'post',
-  canSubscribeGroup: 'subscribe themselves',
-  canAddMembersGroup: 'add members',
-  canJoinGroup: 'join the group',
-  canLeaveGroup: 'leave the group',
-  canManageGroup: 'manage the group',
-  canMentionGroup: 'mention the group',
-  canRemoveMembersGroup: 'remove members',
-};
+/** What a permission lets people do, for reviewers (the `ability` of the model's tables). */
+export const PERMISSION_MEANINGS: Record<string, string> = Object.fromEntries(
+  Object.entries({ ...CHANNEL_PERMISSIONS, ...GROUP_PERMISSIONS } as Record<
+    string,
+    PermissionSettingInfo
+  >).map(([name, info]) => [name, info.ability ?? info.wire]),
+);
 
 function holders(v: JsonValue): string[] {
   if (typeof v === 'string') return [v];
@@ -176,7 +173,9 @@ function holders(v: JsonValue): string[] {
 
 /**
  * "who gains / who loses" for a group-setting change, by the users and groups named in the
- * values (not expanded: a reviewer reads `role:members` better than 300 addresses).
+ * values, not expanded: only for plans saved before they carried effective permissions
+ * (`plan.permissions`), which {@link effectSentence} reads. A group named only before may still
+ * hold the permission through a group named after, hence "unless also covered otherwise".
  */
 export function permissionEffect(property: string, before: JsonValue, after: JsonValue): string {
   const name = property.replace(/^permissions\./, '');
@@ -195,6 +194,143 @@ export function permissionEffect(property: string, before: JsonValue, after: Jso
       }`,
     );
   return parts.join('; ');
+}
+
+/** Users of a gained or lost set: the named ones, then "and N more". */
+export function holdersText(h: { count: number; users: readonly string[] }, max = 10): string {
+  const shown = h.users.slice(0, max);
+  const more = h.count - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : joinAnd(shown);
+}
+
+/** The effective-permission entry of a property of an object, if the plan carries one. */
+export function effectFor(
+  permissions: PlanPermissions | undefined,
+  address: string,
+  property: string,
+): PermissionEffect | undefined {
+  return permissions?.effects.find((e) => e.address === address && e.permission === property);
+}
+
+/**
+ * The organization settings that also let people through some of the plan's permissions and
+ * that the plan could not count (`notCounted`), sorted.
+ */
+export function uncountedSettings(permissions: PlanPermissions | undefined): string[] {
+  return [...new Set((permissions?.effects ?? []).flatMap((e) => e.notCounted ?? []))].sort();
+}
+
+/** Whether anyone gains or loses the permission. */
+export function effectMoves(e: PermissionEffect): boolean {
+  return e.gained.count > 0 || e.lost.count > 0;
+}
+
+/**
+ * Who gains and who loses one permission, from its effective holders (nested groups, role
+ * groups and what Zulip always lets through counted), e.g. "alice and bob may now administer
+ * the channel; dave may no longer".
+ */
+export function effectSentence(e: PermissionEffect): string {
+  const parts: string[] = [];
+  if (e.before === null)
+    parts.push(
+      e.after === 0
+        ? `no one may ${e.ability}`
+        : `${countOf(e.after, 'user')} may ${e.ability}: ${holdersText(e.gained)}`,
+    );
+  else {
+    if (e.gained.count > 0) parts.push(`${holdersText(e.gained)} may now ${e.ability}`);
+    if (e.lost.count > 0)
+      parts.push(
+        e.gained.count > 0
+          ? `${holdersText(e.lost)} may no longer`
+          : `${holdersText(e.lost)} may no longer ${e.ability}`,
+      );
+    if (e.lost.count > 0 && e.after === 0) parts.push('no one may');
+    if (parts.length === 0)
+      parts.push(`no one gains or loses it: the same ${countOf(e.after, 'user')} may ${e.ability}`);
+  }
+  return parts.join('; ');
+}
+
+/**
+ * What a membership or role change gives and takes away through the permissions it reaches
+ * (directly or through nested groups): one sentence per ability and set of people, e.g.
+ * "dave may now administer the channel in channel["engineering"]". At most `max` sentences.
+ */
+export function abilitySentences(
+  changeId: string,
+  permissions: PlanPermissions | undefined,
+  max = 5,
+): string[] {
+  if (!permissions) return [];
+  const grouped = new Map<string, { text: string; addresses: string[] }>();
+  for (const e of permissions.effects) {
+    if (!e.changes.includes(changeId) || !effectMoves(e)) continue;
+    const who: string[] = [];
+    if (e.gained.count > 0) who.push(`${holdersText(e.gained)} may now ${e.ability}`);
+    if (e.lost.count > 0)
+      who.push(`${holdersText(e.lost)} may no longer${e.gained.count > 0 ? '' : ` ${e.ability}`}`);
+    const text = who.join('; ');
+    const g = grouped.get(text) ?? { text, addresses: [] };
+    g.addresses.push(e.address);
+    grouped.set(text, g);
+  }
+  const all = [...grouped.values()].map((g) => `${g.text} in ${someOf(g.addresses, 3)}`);
+  const out = all.slice(0, max).map((x) => `${x}.`);
+  if (all.length > max)
+    out.push(`And ${all.length - max} more permission changes (see who gains and who loses).`);
+  return out;
+}
+
+/** A person's gains or losses, e.g. "administer the channel in channel["eng"]", at most `max`. */
+export function abilityList(
+  items: readonly { address: string; permission: string }[],
+  total: number,
+  max = 10,
+): string {
+  const parts = items.slice(0, max).map((a) => {
+    const name = a.permission.replace(/^permissions\./, '');
+    return `${PERMISSION_MEANINGS[name] ?? name} in ${a.address}`;
+  });
+  return total > parts.length
+    ? `${parts.join(', ')} and ${total - parts.length} more`
+    : parts.join(', ');
+}
+
+/** One row of "who gains / who loses": the abilities on one object that the same people gain and lose. */
+export interface WhoGainsRow {
+  readonly address: string;
+  /** The object is created by the plan. */
+  readonly isNew: boolean;
+  readonly abilities: string[];
+  readonly gained: PermissionEffect['gained'];
+  readonly lost: PermissionEffect['lost'];
+}
+
+/**
+ * The permissions whose holders change, as rows: on one object, abilities that the same people
+ * gain and lose share a row (administering a channel brings unsubscribing and moving messages
+ * with it). Objects that exist come first, then new ones.
+ */
+export function whoGainsRows(permissions: PlanPermissions | undefined): WhoGainsRow[] {
+  const rows = new Map<string, WhoGainsRow>();
+  for (const e of permissions?.effects ?? []) {
+    if (!effectMoves(e)) continue;
+    const key = JSON.stringify([e.address, e.before === null, e.gained, e.lost]);
+    const row = rows.get(key);
+    if (row) row.abilities.push(e.ability);
+    else
+      rows.set(key, {
+        address: e.address,
+        isNew: e.before === null,
+        abilities: [e.ability],
+        gained: e.gained,
+        lost: e.lost,
+      });
+  }
+  const all = [...rows.values()];
+  return [...all.filter((r) => !r.isNew), ...all.filter((r) => r.isNew)];
 }
 
 /**
@@ -272,6 +408,8 @@ export interface SideEffectContext extends ChangeContext {
    * diff, the text plan prints them under it. Default true.
    */
   readonly restateDiff?: boolean | undefined;
+  /** The plan's effective permissions (`plan.permissions`): who gains and loses what. */
+  readonly permissions?: PlanPermissions | undefined;
 }
 
 /**
@@ -317,14 +455,25 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
       if (c.kind === 'channel' && c.remove.length > 0 && restate)
         out.push(`${countOf(c.remove.length, 'subscriber')} will be unsubscribed.`);
       if (c.kind === 'userGroup') out.push(...groupMembershipMessages(c));
+      if (c.kind === 'userGroup' && restate)
+        out.push(...abilitySentences(c.id, server.permissions));
       break;
     case 'update':
       for (const p of c.properties) {
         if (p.property.startsWith('permissions.')) {
-          const e = restate ? permissionEffect(p.property, p.before, p.after) : '';
+          if (!restate) continue;
+          const effect = effectFor(server.permissions, c.address, p.property);
+          const e = effect
+            ? effectSentence(effect)
+            : server.permissions
+              ? ''
+              : permissionEffect(p.property, p.before, p.after);
           if (e) out.push(`${p.property}: ${e}.`);
         } else if (p.property === 'role') {
-          if (restate) out.push(`role: ${formatValue(p.before)} → ${formatValue(p.after)}.`);
+          if (restate) {
+            out.push(`role: ${formatValue(p.before)} → ${formatValue(p.after)}.`);
+            out.push(...abilitySentences(c.id, server.permissions));
+          }
         } else if (p.property === 'private' && p.after === true) {
           out.push(`${c.key} becomes private: non-subscribers lose access to its content.`);
         } else if (p.property === 'private' && p.after === false) {

@@ -5,10 +5,15 @@ import {
   SYMBOLS,
   changeLabels,
   digestLine,
+  countOf,
+  holdersText,
+  joinAnd,
   formatValue,
   planSummaryLine,
   riskyChanges,
   sideEffects,
+  uncountedSettings,
+  whoGainsRows,
 } from './describe';
 import type { ChangeReason } from './describe';
 
@@ -65,6 +70,7 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
       lines.push('');
     }
   }
+  lines.push(...whoGainsLines(plan, paint));
   if (plan.warnings.length > 0) {
     lines.push(paint('yellow', `Warnings (${plan.warnings.length}):`));
     const max = options.maxWarningsPerCode ?? 20;
@@ -115,6 +121,35 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
   lines.push(paint('bold', planSummaryLine(plan)));
   lines.push(digestLine(planDigest(plan)));
   return lines.join('\n') + '\n';
+}
+
+/**
+ * Who gains and who loses each permission whose holders change, one line each (at most 50),
+ * from the plan's effective permissions.
+ */
+function whoGainsLines(plan: Plan, paint: (style: Style, s: string) => string): string[] {
+  const rows = whoGainsRows(plan.permissions);
+  if (rows.length === 0) return [];
+  const max = 50;
+  const people = plan.permissions?.usersCount ?? 0;
+  const out = [paint('bold', `Who gains / who loses (${countOf(people, 'person', 'people')}):`)];
+  for (const r of rows.slice(0, max)) {
+    const parts: string[] = [];
+    if (r.gained.count > 0) parts.push(`${paint('green', '+')} ${holdersText(r.gained)}`);
+    if (r.lost.count > 0) parts.push(`${paint('red', '-')} ${holdersText(r.lost)}`);
+    out.push(
+      `  ${r.address}${r.isNew ? ' (new)' : ''} ${joinAnd(r.abilities)}: ${parts.join('; ')}`,
+    );
+  }
+  if (rows.length > max)
+    out.push(`  ... and ${rows.length - max} more (plan --format json has them all)`);
+  const uncounted = uncountedSettings(plan.permissions);
+  if (uncounted.length > 0)
+    out.push(
+      `  Not counted: whoever the organization's ${uncounted.join(', ')} ${uncounted.length === 1 ? 'lets' : 'let'} through besides.`,
+    );
+  out.push('');
+  return out;
 }
 
 /** The lines of one change, as {@link renderText} shows them (also used by the Markdown diff). */
