@@ -399,8 +399,8 @@ export const PlanSchema = z.strictObject({
   warnings: z.array(WarningSchema),
   findings: z.array(FindingSchema),
   /**
-   * Who gains and who loses each permission the plan touches. Optional so that plans saved
-   * before it existed still parse; every plan made now has it.
+   * Who gains and who loses each permission the plan touches; absent when it touches none (and
+   * in plans saved before it existed, which still parse).
    */
   permissions: PlanPermissionsSchema.optional(),
   /** Address (or `<address>#membership`) → SHA-256 of the normalised live object. */

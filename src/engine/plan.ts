@@ -2,7 +2,7 @@ import type { DesiredState } from '../model/desired-state';
 import type { LiveState } from '../model/live-state';
 import { desiredStateDigest } from './digest';
 import { checkFeatures } from './feature-check';
-import type { Plan } from './plan-format';
+import type { Plan, PlanPermissions } from './plan-format';
 import { PLAN_FORMAT_VERSION } from './plan-format';
 import { effectivePermissions } from './effective-permissions';
 import { finishPlan } from './plan-finish';
@@ -20,6 +20,11 @@ export interface PlanOptions {
   readonly targets?: readonly string[];
   /** Recorded as `createdAt`; left out by default so plans are deterministic. */
   readonly createdAt?: string;
+}
+
+/** The plan's `permissions` field: absent when the plan touches no permission. */
+function withPermissions(p: PlanPermissions): { permissions?: PlanPermissions } {
+  return p.effects.length > 0 ? { permissions: p } : {};
 }
 
 /**
@@ -62,7 +67,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     changes,
     warnings,
     findings,
-    permissions: effectivePermissions(changes, live, planner.idx),
+    ...withPermissions(effectivePermissions(changes, live, planner.idx)),
     fingerprints,
     desired,
   };

@@ -1,5 +1,15 @@
-import { plan } from '../../src/engine';
+import Ajv2020 from 'ajv/dist/2020';
+import {
+  parsePlan,
+  plan,
+  planDigest,
+  planJsonSchema,
+  renderJson,
+  renderMarkdown,
+  renderText,
+} from '../../src/engine';
 import type { Plan, PermissionEffect } from '../../src/engine';
+import { reconcile } from '../../src/engine/apply/reconcile';
 import { ROLES } from '../../src/model';
 import { LiveBuilder, dChannel, dGroup, desired } from './fixtures';
 
@@ -335,5 +345,132 @@ describe('effective permissions', () => {
     expect(e?.gained.users).toHaveLength(20);
     expect(p.permissions?.usersCount).toBe(203);
     expect(p.permissions?.users).toHaveLength(50);
+  });
+});
+
+describe('effective permissions in the saved plan', () => {
+  const made = (): Plan =>
+    plan(
+      declared(quiet, { permissions: { canAdministerChannelGroup: 'engineering' } }),
+      org().build(),
+    );
+
+  it('reads back, and is in the JSON Schema with a description', () => {
+    const p = made();
+    expect(parsePlan(JSON.parse(renderJson(p)))).toEqual(p);
+    const schema = JSON.stringify(planJsonSchema());
+    expect(schema).toContain('"permissions"');
+    expect(schema).toContain('Who holds one permission before and after the plan');
+    const ajv = new Ajv2020({ strict: false });
+    expect(ajv.validate(planJsonSchema(), JSON.parse(renderJson(p)))).toBe(true);
+  });
+
+  it('is covered by the digest: a hand-edited effect is refused', () => {
+    const p = JSON.parse(renderJson(made())) as Plan;
+    const e = p.permissions!.effects[0]!;
+    e.gained = { count: 0, users: [] };
+    expect(() => parsePlan(p)).toThrow(/PLAN_TAMPERED|digest it records/);
+  });
+
+  it('apply refuses a plan whose effects were edited and its digest recomputed', () => {
+    const live = org().build();
+    const p = made();
+    const edited = structuredClone(p);
+    edited.permissions!.effects[0]!.lost = { count: 0, users: [] };
+    const forged = { ...edited, digest: planDigest(edited) };
+    expect(() => reconcile(forged, live)).toThrow(/who gains and who loses/);
+    expect(() => reconcile(p, live)).not.toThrow();
+  });
+
+  it('a plan that touches no permission has no field (and keeps its digest)', () => {
+    const p = plan(desired(), new LiveBuilder().build());
+    expect(p.permissions).toBeUndefined();
+  });
+});
+
+describe('who gains and who loses, rendered', () => {
+  // The issue's "done when": a channel's permission group and a nested group's membership change.
+  const p = (): Plan =>
+    plan(
+      declared(
+        (d) => {
+          quiet(d);
+          d.userGroups.find((g) => g.name === 'backend')!.members.users.push('gone@example.com');
+          d.userGroups.find((g) => g.name === 'leads')!.members.users = [];
+        },
+        { permissions: { canAdministerChannelGroup: 'engineering' } },
+      ),
+      org().build(),
+    );
+
+  it('the Markdown comment opens with the table, uncollapsed, naming each user who gains and who loses', () => {
+    const md = renderMarkdown(p());
+    const table = md.slice(md.indexOf('#### Who gains / who loses'), md.indexOf('<details'));
+    expect(md.indexOf('#### Who gains / who loses')).toBeLessThan(md.indexOf('<details'));
+    // carol leaves leads: she does not gain; alice and bob do; dave loses.
+    expect(table).toContain(
+      '| `channel["engineering"]` | add subscribers, administer the channel, move messages out of the channel, move messages between topics and unsubscribe others | alice and bob | dave |',
+    );
+    expect(table).toContain('Everyone named has an address at example.com.');
+    // The JSON says the same.
+    const e = effect(p(), 'channel["engineering"]', 'permissions.canAdministerChannelGroup');
+    expect(e?.gained.users).toEqual(['alice@example.com', 'bob@example.com']);
+    expect(e?.lost.users).toEqual(['dave@example.com']);
+    // The details are collapsed below: every permission, every person.
+    expect(md).toMatch(
+      /<details><summary>Who gains \/ who loses: every permission \(\d+\) and every person \(3\)<\/summary>/,
+    );
+    expect(md).toContain(
+      '- dave@example.com may no longer: add subscribers, administer the channel, move messages out of the channel, move messages between topics and unsubscribe others in channel\\["engineering"\\].',
+    );
+  });
+
+  it('the text plan has the same section', () => {
+    const text = renderText(p());
+    expect(text).toContain('Who gains / who loses (3 people):');
+    expect(text).toContain(
+      '  channel["engineering"]: + alice@example.com and bob@example.com may now add subscribers, administer the channel, move messages out of the channel, move messages between topics and unsubscribe others; - dave@example.com may no longer',
+    );
+  });
+
+  it('the update says it in words from the effective holders', () => {
+    const md = renderMarkdown(p());
+    expect(md).toContain(
+      '- `channel["engineering"]`: permissions.canAdministerChannelGroup: alice@example.com and bob@example.com may now administer the channel; dave@example.com may no longer.',
+    );
+    expect(md).not.toContain('unless also covered otherwise');
+  });
+
+  it('a long list is summarised: 10 names per cell, 20 rows, under the comment limit', () => {
+    const b = new LiveBuilder();
+    for (let i = 0; i < 3000; i++) {
+      b.state.users.push({
+        id: 5000 + i,
+        email: `user${i}@example.com`,
+        fullName: `u${i}`,
+        role: ROLES.member,
+        isActive: true,
+        isBot: false,
+      });
+      b.state.userGroups.find((g) => g.name === 'role:members')!.members.push(5000 + i);
+    }
+    for (let c = 0; c < 40; c++)
+      b.channel(`c${c}`, {
+        permissions: { can_send_message_group: b.groupId('role:administrators') },
+      });
+    const big = plan(
+      desired((d) => {
+        for (let c = 0; c < 40; c++)
+          d.channels.push(
+            dChannel(`c${c}`, { permissions: { canSendMessageGroup: 'role:members' } }),
+          );
+      }),
+      b.build(),
+    );
+    const md = renderMarkdown(big);
+    expect(md.length).toBeLessThan(60000);
+    expect(md).toContain('and 2993 more');
+    expect(md).toContain('20 more rows are in "every permission" below.');
+    expect(md.split('\n').filter((l) => l.startsWith('| `channel')).length).toBe(20);
   });
 });

@@ -81,6 +81,8 @@ function checkUnchanged(saved: Plan, replan: Plan, now: ReadonlyMap<string, Chan
     throw tampered('its safety findings are not the ones the desired state gives');
   if (canonicalJson(saved.warnings) !== canonicalJson(replan.warnings))
     throw tampered('its warnings are not the ones the desired state gives');
+  if (canonicalJson(saved.permissions ?? null) !== canonicalJson(replan.permissions ?? null))
+    throw tampered('who gains and who loses each permission is not what the desired state gives');
   if (canonicalJson(saved.fingerprints) !== canonicalJson(replan.fingerprints))
     throw tampered('its fingerprints are not those of the organization');
 }

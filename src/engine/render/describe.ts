@@ -264,19 +264,25 @@ export function abilitySentences(
   max = 5,
 ): string[] {
   if (!permissions) return [];
-  const grouped = new Map<string, { text: string; addresses: string[] }>();
-  for (const e of permissions.effects) {
-    if (!e.changes.includes(changeId) || !effectMoves(e)) continue;
+  const mine = {
+    ...permissions,
+    effects: permissions.effects.filter((e) => e.changes.includes(changeId)),
+  };
+  const grouped = new Map<string, string[]>();
+  for (const r of whoGainsRows(mine)) {
+    const what = joinAnd(r.abilities);
     const who: string[] = [];
-    if (e.gained.count > 0) who.push(`${holdersText(e.gained)} may now ${e.ability}`);
-    if (e.lost.count > 0)
-      who.push(`${holdersText(e.lost)} may no longer${e.gained.count > 0 ? '' : ` ${e.ability}`}`);
+    if (r.gained.count > 0)
+      who.push(`${holdersText(r.gained)} may${r.isNew ? '' : ' now'} ${what}`);
+    if (r.lost.count > 0)
+      who.push(`${holdersText(r.lost)} may no longer${r.gained.count > 0 ? '' : ` ${what}`}`);
     const text = who.join('; ');
-    const g = grouped.get(text) ?? { text, addresses: [] };
-    g.addresses.push(e.address);
-    grouped.set(text, g);
+    grouped.set(text, [...(grouped.get(text) ?? []), r.address]);
   }
-  const all = [...grouped.values()].map((g) => `${g.text} in ${someOf(g.addresses, 3)}`);
+  const all = [...grouped].map(
+    ([text, addresses]) =>
+      `${text} in ${addresses.length <= 3 ? joinAnd(addresses) : someOf(addresses, 3)}`,
+  );
   const out = all.slice(0, max).map((x) => `${x}.`);
   if (all.length > max)
     out.push(`And ${all.length - max} more permission changes (see who gains and who loses).`);
@@ -289,13 +295,17 @@ export function abilityList(
   total: number,
   max = 10,
 ): string {
-  const parts = items.slice(0, max).map((a) => {
+  const byAddress = new Map<string, string[]>();
+  for (const a of items.slice(0, max)) {
     const name = a.permission.replace(/^permissions\./, '');
-    return `${PERMISSION_MEANINGS[name] ?? name} in ${a.address}`;
-  });
-  return total > parts.length
-    ? `${parts.join(', ')} and ${total - parts.length} more`
-    : parts.join(', ');
+    byAddress.set(a.address, [
+      ...(byAddress.get(a.address) ?? []),
+      PERMISSION_MEANINGS[name] ?? name,
+    ]);
+  }
+  const parts = [...byAddress].map(([address, what]) => `${joinAnd(what)} in ${address}`);
+  const shown = Math.min(items.length, max);
+  return total > shown ? `${parts.join('; ')}; and ${total - shown} more` : parts.join('; ');
 }
 
 /** One row of "who gains / who loses": the abilities on one object that the same people gain and lose. */

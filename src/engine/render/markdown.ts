@@ -161,15 +161,15 @@ function whoGainsDetails(plan: Plan, open: string, budget: Budget): string[] {
     const uncounted = e.notCounted?.length
       ? `; not counted: whoever the organization's ${e.notCounted.join(', ')} lets through`
       : '';
-    const line = `- \`${e.address}\` ${escapeMd(e.ability)} (${e.permission}): ${counts} users${moves.length ? `; ${escapeMd(moves.join('; '))}` : ''}${escapeMd(uncounted)}. Because of ${e.changes.map((c) => `\`${c}\``).join(', ')}`;
+    const line = `- \`${e.address}\`: ${escapeMd(e.ability)} (${e.permission}), ${counts} users${moves.length ? `; ${escapeMd(moves.join('; '))}` : ''}${escapeMd(uncounted)}; because of ${e.changes.map((c) => `\`${c}\``).join(', ')}.`;
     if (budget.take(line)) lines.push(line);
   }
   const people: string[] = [];
   for (const u of perms.users) {
     const parts: string[] = [];
-    if (u.gainsCount > 0) parts.push(`gains: ${abilityList(u.gains, u.gainsCount)}`);
-    if (u.losesCount > 0) parts.push(`loses: ${abilityList(u.loses, u.losesCount)}`);
-    const line = `- ${escapeMd(u.email)}: ${escapeMd(parts.join('; '))}`;
+    if (u.gainsCount > 0) parts.push(`may now: ${abilityList(u.gains, u.gainsCount)}`);
+    if (u.losesCount > 0) parts.push(`may no longer: ${abilityList(u.loses, u.losesCount)}`);
+    const line = `- ${escapeMd(u.email)} ${escapeMd(parts.join('. It '))}.`;
     if (budget.take(line)) people.push(line);
   }
   if (perms.usersCount > perms.users.length)

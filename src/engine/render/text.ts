@@ -134,12 +134,17 @@ function whoGainsLines(plan: Plan, paint: (style: Style, s: string) => string): 
   const people = plan.permissions?.usersCount ?? 0;
   const out = [paint('bold', `Who gains / who loses (${countOf(people, 'person', 'people')}):`)];
   for (const r of rows.slice(0, max)) {
+    const what = joinAnd(r.abilities);
     const parts: string[] = [];
-    if (r.gained.count > 0) parts.push(`${paint('green', '+')} ${holdersText(r.gained)}`);
-    if (r.lost.count > 0) parts.push(`${paint('red', '-')} ${holdersText(r.lost)}`);
-    out.push(
-      `  ${r.address}${r.isNew ? ' (new)' : ''} ${joinAnd(r.abilities)}: ${parts.join('; ')}`,
-    );
+    if (r.gained.count > 0)
+      parts.push(
+        `${paint('green', '+')} ${holdersText(r.gained)} may${r.isNew ? '' : ' now'} ${what}`,
+      );
+    if (r.lost.count > 0)
+      parts.push(
+        `${paint('red', '-')} ${holdersText(r.lost)} may no longer${r.gained.count > 0 ? '' : ` ${what}`}`,
+      );
+    out.push(`  ${r.address}${r.isNew ? ' (new)' : ''}: ${parts.join('; ')}`);
   }
   if (rows.length > max)
     out.push(`  ... and ${rows.length - max} more (plan --format json has them all)`);
