@@ -60,6 +60,9 @@ export interface EffectivePermissionOptions {
   readonly maxUsers?: number;
 }
 
+/** Change ids listed per permission (a hundred promotions all reach role:moderators). */
+const MAX_CAUSES = 20;
+
 type Table = Readonly<Record<string, PermissionSettingInfo>>;
 
 /**
@@ -157,6 +160,14 @@ class World {
   }
 }
 
+/** Who gains and who loses between two holder sets, and their sizes. */
+interface Diff {
+  readonly gained: number[];
+  readonly lost: number[];
+  readonly before: number;
+  readonly after: number;
+}
+
 /** What a permission's holders are made of in one world; `key` identifies it. */
 interface Signature {
   readonly groups: readonly number[];
@@ -180,6 +191,13 @@ interface PermObject {
   createdBy?: string;
 }
 
+function sameSet(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
+}
+
 function sortedUnique(xs: Iterable<number>): number[] {
   return [...new Set(xs)].sort((a, b) => a - b);
 }
@@ -194,7 +212,8 @@ export function effectivePermissions(
   idx: LiveIndex,
   options: EffectivePermissionOptions = {},
 ): PlanPermissions {
-  const maxNames = options.maxNames ?? 20;
+  const maxNamed = options.maxNames ?? 20;
+  const maxNames = maxNamed;
   const maxUsers = options.maxUsers ?? 50;
 
   // --- Group names after the plan → IDs (new groups get negative IDs). ---
@@ -231,7 +250,7 @@ export function effectivePermissions(
   };
 
   // --- The world after the plan: memberships, subgroups and roles changed by the plan. ---
-  const afterMembers = new Map<number, number[]>();
+  const afterMemberSets = new Map<number, Set<number>>();
   const afterSubgroups = new Map<number, number[]>();
   const directlyChanged = new Map<number, Set<string>>(); // group → change ids
   const mark = (gid: number, changeId: string): void => {
@@ -240,18 +259,24 @@ export function effectivePermissions(
     directlyChanged.set(gid, s);
   };
   const liveGroup = (gid: number) => (gid > 0 ? idx.groupsById.get(gid) : undefined);
-  const membersAfter = (gid: number): number[] =>
-    afterMembers.get(gid) ?? [...(liveGroup(gid)?.members ?? [])];
+  const membersAfter = (gid: number): Set<number> => {
+    let set = afterMemberSets.get(gid);
+    if (!set) {
+      set = new Set(liveGroup(gid)?.members ?? []);
+      afterMemberSets.set(gid, set);
+    }
+    return set;
+  };
   const roleAfter = new Map<number, number>();
+  const roleChangeOf = new Map<number, string>();
+  const roleGroupIds = ROLE_GROUP_NAMES.map((name) => [name, nameToId.get(name)] as const);
   for (const c of changes) {
     if (c.kind === 'userGroup' && c.action === 'membership') {
       const gid = c.liveId ?? nameToId.get(c.key);
       if (gid === undefined) continue;
-      const removeU = new Set(c.remove.map((u) => u.id));
-      afterMembers.set(gid, [
-        ...membersAfter(gid).filter((u) => !removeU.has(u)),
-        ...c.add.map((u) => u.id),
-      ]);
+      const members = membersAfter(gid);
+      for (const u of c.remove) members.delete(u.id);
+      for (const u of c.add) members.add(u.id);
       const subId = (g: { name: string; id: number | null }): number | undefined =>
         g.id ?? nameToId.get(g.name);
       const removeG = new Set(c.removeSubgroups.map(subId));
@@ -272,14 +297,14 @@ export function effectivePermissions(
       const before = idx.usersById.get(c.liveId)?.role;
       if (after === undefined || before === undefined || after === before) continue;
       roleAfter.set(c.liveId, after);
-      for (const name of ROLE_GROUP_NAMES) {
-        const gid = nameToId.get(name);
+      roleChangeOf.set(c.liveId, c.id);
+      for (const [name, gid] of roleGroupIds) {
         if (gid === undefined) continue;
-        const had = membersAfter(gid);
+        const members = membersAfter(gid);
         const wants = (ROLE_GROUPS[after] ?? []).includes(name);
-        const has = had.includes(c.liveId);
-        if (has === wants) continue;
-        afterMembers.set(gid, wants ? [...had, c.liveId] : had.filter((u) => u !== c.liveId));
+        if (members.has(c.liveId) === wants) continue;
+        if (wants) members.add(c.liveId);
+        else members.delete(c.liveId);
         mark(gid, c.id);
       }
     }
@@ -289,6 +314,8 @@ export function effectivePermissions(
       const gid = nameToId.get(c.key);
       if (gid !== undefined) mark(gid, c.id);
     }
+  const afterMembers = new Map<number, number[]>();
+  for (const [gid, set] of afterMemberSets) afterMembers.set(gid, [...set]);
 
   const active = new Set<number>();
   const guestsBefore = new Set<number>();
@@ -312,7 +339,9 @@ export function effectivePermissions(
     guestsAfter,
   );
 
-  // --- Groups whose holders may differ: the changed ones and every group above them. ---
+  // --- Groups whose holders differ: the changed ones and the groups above them, kept only
+  // where the recursive members do differ (a member who becomes a moderator stays in
+  // role:members through role:moderators). ---
   const parents = (world: World): Map<number, number[]> => {
     const out = new Map<number, number[]>();
     const ids = new Set<number>([...idx.groupsById.keys(), ...nameToId.values()]);
@@ -325,34 +354,42 @@ export function effectivePermissions(
     return out;
   };
   const causes = new Map<number, Set<string>>(); // group → change ids that change its holders
-  if (directlyChanged.size > 0 || roleAfter.size > 0) {
+  const keep = new Set<number>(); // groups whose holders change though their members may not
+  if (directlyChanged.size > 0) {
     const up = [parents(before), parents(after)];
     // A user who becomes or stops being a guest changes what every group holding them gives
     // for settings that exclude guests, though the groups' members stay the same.
-    const guestFlips = [...roleAfter.keys()].filter(
-      (u) => guestsBefore.has(u) !== guestsAfter.has(u),
+    const flips = new Map(
+      [...roleChangeOf].filter(([u]) => guestsBefore.has(u) !== guestsAfter.has(u)),
     );
-    if (guestFlips.length > 0) {
-      const flips = new Set(guestFlips);
+    if (flips.size > 0)
       for (const g of live.userGroups)
-        if (g.members.some((u) => flips.has(u)))
-          for (const u of g.members.filter((m) => flips.has(m)))
-            for (const c of changes)
-              if (c.kind === 'user' && c.action === 'update' && c.liveId === u) mark(g.id, c.id);
-    }
-    for (const [gid, ids] of directlyChanged) {
-      const stack = [gid];
+        for (const u of g.members) {
+          const id = flips.get(u);
+          if (id === undefined) continue;
+          mark(g.id, id);
+          keep.add(g.id);
+        }
+    const walk = (from: number, each: (g: number) => void): void => {
+      const stack = [from];
       const seen = new Set<number>();
       while (stack.length > 0) {
         const g = stack.pop() as number;
         if (seen.has(g)) continue;
         seen.add(g);
+        each(g);
+        for (const p of up) for (const q of p.get(g) ?? []) stack.push(q);
+      }
+    };
+    for (const [gid, ids] of directlyChanged)
+      walk(gid, (g) => {
         const s = causes.get(g) ?? new Set<string>();
         for (const id of ids) s.add(id);
         causes.set(g, s);
-        for (const p of up) for (const q of p.get(g) ?? []) stack.push(q);
-      }
-    }
+      });
+    for (const g of [...keep]) walk(g, (x) => keep.add(x));
+    for (const g of [...causes.keys()])
+      if (!keep.has(g) && g > 0 && sameSet(before.expand(g), after.expand(g))) causes.delete(g);
   }
 
   // --- The objects with permissions: live ones, and those the plan creates. ---
@@ -507,14 +544,8 @@ export function effectivePermissions(
       notCounted,
     };
   };
-  const diffs = new Map<
-    string,
-    { gained: number[]; lost: number[]; before: number; after: number }
-  >();
-  const diff = (
-    b: Signature | undefined,
-    a: Signature | undefined,
-  ): { gained: number[]; lost: number[]; before: number; after: number } => {
+  const diffs = new Map<string, Diff>();
+  const diff = (b: Signature | undefined, a: Signature | undefined): Diff => {
     const key = `${b?.key ?? '-'}>${a?.key ?? '-'}`;
     const done = diffs.get(key);
     if (done) return done;
@@ -539,13 +570,32 @@ export function effectivePermissions(
     }
     return e;
   };
-  const names = (ids: readonly number[]): { count: number; users: string[] } => ({
-    count: ids.length,
-    users: ids.map(emailOf).sort().slice(0, maxNames),
-  });
+  const named = new WeakMap<readonly number[], { count: number; users: string[] }>();
+  const names = (
+    ids: readonly number[],
+    maxNames = maxNamed,
+  ): { count: number; users: string[] } => {
+    const done = named.get(ids);
+    if (done) return { count: done.count, users: [...done.users] };
+    // The first `maxNames` e-mails in order, without sorting them all.
+    const first: string[] = [];
+    for (const id of ids) {
+      const e = emailOf(id);
+      if (first.length === maxNames && e >= (first[maxNames - 1] as string)) continue;
+      let k = first.length;
+      while (k > 0 && (first[k - 1] as string) > e) k--;
+      first.splice(k, 0, e);
+      if (first.length > maxNames) first.pop();
+    }
+    const out = { count: ids.length, users: first };
+    named.set(ids, out);
+    return { count: out.count, users: [...first] };
+  };
 
   const effects: PermissionEffect[] = [];
-  const perUser = new Map<number, { gains: number[]; loses: number[] }>();
+  // Effects sharing one gained/lost pair (the same groups before and after) share its users:
+  // each pair's users are visited once, not once per effect.
+  const effectsOf = new Map<Diff, number[]>();
   const sortedObjects = [...objects.values()].sort((x, y) =>
     x.address < y.address ? -1 : x.address > y.address ? 1 : 0,
   );
@@ -581,40 +631,55 @@ export function effectivePermissions(
         permission: `permissions.${name}`,
         wire: info.wire,
         ability: info.ability ?? info.wire,
-        changes: [...why].sort(),
+        changes: [...why].sort().slice(0, MAX_CAUSES),
         before: o.before ? d.before : null,
         after: d.after,
         gained: names(d.gained),
         lost: names(d.lost),
         ...(notCounted.length > 0 ? { notCounted } : {}),
       });
-      for (const u of d.gained) {
-        const e = perUser.get(u) ?? { gains: [], loses: [] };
-        e.gains.push(i);
-        perUser.set(u, e);
-      }
-      for (const u of d.lost) {
-        const e = perUser.get(u) ?? { gains: [], loses: [] };
-        e.loses.push(i);
-        perUser.set(u, e);
-      }
+      const list = effectsOf.get(d);
+      if (list) list.push(i);
+      else effectsOf.set(d, [i]);
     }
   }
+  // User → the pairs they gain (2k) or lose (2k + 1) in.
+  const pairs = [...effectsOf.keys()];
+  const perUser = new Map<number, number[]>();
+  pairs.forEach((d, k) => {
+    for (const [ids, sign] of [
+      [d.gained, 0],
+      [d.lost, 1],
+    ] as const)
+      for (const u of ids) {
+        const l = perUser.get(u);
+        if (l) l.push(2 * k + sign);
+        else perUser.set(u, [2 * k + sign]);
+      }
+  });
+  const firstUsers = names([...perUser.keys()], maxUsers).users;
+  const idOf = new Map([...perUser.keys()].map((id) => [emailOf(id), id]));
   const ability = (i: number): { address: string; permission: string } => {
     const e = effects[i] as PermissionEffect;
     return { address: e.address, permission: e.permission };
   };
-  const users: UserAbilities[] = [...perUser.entries()]
-    .map(([id, e]) => ({ id, email: emailOf(id), e }))
-    .sort((x, y) => (x.email < y.email ? -1 : x.email > y.email ? 1 : 0))
-    .slice(0, maxUsers)
-    .map(({ email, e }) => ({
+  const users: UserAbilities[] = firstUsers.map((email) => {
+    const signs = perUser.get(idOf.get(email) as number) ?? [];
+    const of = (sign: number): number[] =>
+      signs
+        .filter((x) => x % 2 === sign)
+        .flatMap((x) => effectsOf.get(pairs[x >> 1] as Diff) ?? [])
+        .sort((a, b) => a - b);
+    const gains = of(0);
+    const loses = of(1);
+    return {
       email,
-      gains: e.gains.slice(0, maxNames).map(ability),
-      gainsCount: e.gains.length,
-      loses: e.loses.slice(0, maxNames).map(ability),
-      losesCount: e.loses.length,
-    }));
+      gains: gains.slice(0, maxNames).map(ability),
+      gainsCount: gains.length,
+      loses: loses.slice(0, maxNames).map(ability),
+      losesCount: loses.length,
+    };
+  });
   return { effects, users, usersCount: perUser.size };
 }
 
