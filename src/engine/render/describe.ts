@@ -408,6 +408,23 @@ function groupMembershipMessages(c: Extract<Change, { action: 'membership' }>): 
 }
 
 /**
+ * Where Zulip posts a channel's notices (zerver/lib/streams.py `channel_events_topic_name`): the
+ * "channel events" topic, or the general chat (the empty topic) in a channel whose topics
+ * policy is `empty_topic_only`. A change that does not set the policy cannot tell.
+ */
+function noticeTopic(c: Change): string {
+  const policy =
+    c.action === 'create'
+      ? c.properties.topicsPolicy
+      : c.action === 'update'
+        ? c.properties.find((p) => p.property === 'topicsPolicy')?.after
+        : undefined;
+  if (policy === 'empty_topic_only') return 'in its general chat, the only topic it allows';
+  if (policy !== undefined) return 'topic "channel events"';
+  return 'topic "channel events", or general chat if the channel allows only that';
+}
+
+/**
  * What the plan's server does (`plan.server`) and the plan's other changes (`plan.changes`), for
  * sentences that depend on them, and which sentences to give.
  */
@@ -433,7 +450,7 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
   const notices = channelNotices(c, server);
   if (notices.length > 0)
     out.push(
-      `Notification Bot will post a notice about ${joinAnd(notices)} in #${c.key} (topic "channel events"), seen by its subscribers.`,
+      `Notification Bot will post a notice about ${joinAnd(notices)} in #${c.key} (${noticeTopic(c)}), seen by its subscribers.`,
     );
   switch (c.action) {
     case 'archive':
@@ -445,7 +462,18 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
         out.push(
           `Archiving is not deleting: ${c.key}'s messages are kept and its name stays taken, but this server cannot unarchive a channel (that needs feature level 388).`,
         );
-      else out.push(`Archiving is not deleting: the folder ${c.key} keeps its name reserved.`);
+      // zerver/lib/channel_folders.py check_channel_folder_name looks only at folders that are
+      // not archived: the name is free for a new folder.
+      else
+        out.push(
+          `Archiving is not deleting: the folder ${c.key} can be unarchived; its name becomes free for a new folder.`,
+        );
+      // zerver/actions/streams.py do_deactivate_stream removes it from the default channels
+      // (and their groups); do_unarchive_stream does not put it back.
+      if (c.kind === 'channel' && c.before.defaultChannel === true)
+        out.push(
+          `${c.key} stops being a default channel (new users are no longer subscribed to it); unarchiving does not make it one again.`,
+        );
       break;
     case 'deactivate':
       out.push(
@@ -485,9 +513,12 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
             out.push(...abilitySentences(c.id, server.permissions));
           }
         } else if (p.property === 'private' && p.after === true) {
-          out.push(`${c.key} becomes private: non-subscribers lose access to its content.`);
+          // zerver/lib/streams.py user_has_content_access
+          out.push(
+            `${c.key} becomes private: non-subscribers lose access to its content, except those who may add subscribers or subscribe themselves (canAddSubscribersGroup, canSubscribeGroup).`,
+          );
         } else if (p.property === 'private' && p.after === false) {
-          out.push(`${c.key} becomes public: every member can read it.`);
+          out.push(`${c.key} becomes public: every member (not guests) can read it and join it.`);
         } else if (p.property === 'messageRetentionDays') {
           const gone = irreversibleReason(c, server);
           if (gone) out.push(`Irreversible: ${gone}.`);
@@ -497,7 +528,7 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
     case 'create':
       if (announcesCreation(c))
         out.push(
-          `Notification Bot will announce #${c.key} in the channel the organization set for new channel announcements, if any.`,
+          `Notification Bot will announce #${c.key} in the channel the organization set for new channel announcements (topic "new channels"), if it set one.`,
         );
       break;
     default:
