@@ -109,17 +109,27 @@ const ROLE_GROUP_NAMES = [
 class World {
   private readonly expanded = new Map<number, ReadonlySet<number>>();
   private readonly holders = new Map<string, ReadonlySet<number>>();
+  /**
+   * `base`: a world whose groups hold the same users as this one's, except `changed` ones
+   * (and guests the same unless `guestsDiffer`): their sets are shared, not built again.
+   */
   public constructor(
     private readonly members: (gid: number) => readonly number[],
     public readonly subgroups: (gid: number) => readonly number[],
     public readonly active: ReadonlySet<number>,
     public readonly guests: ReadonlySet<number>,
+    private readonly base?: { world: World; changed: ReadonlySet<number>; guestsDiffer: boolean },
   ) {}
 
   /** The active users of a group, through every level of subgroups (memoised). */
   public expand(gid: number, visiting = new Set<number>()): ReadonlySet<number> {
     const done = this.expanded.get(gid);
     if (done) return done;
+    if (this.base && gid > 0 && !this.base.changed.has(gid)) {
+      const shared = this.base.world.expand(gid);
+      this.expanded.set(gid, shared);
+      return shared;
+    }
     // Zulip refuses cycles (`lock_subgroups_with_respect_to_supergroup`); guard anyway.
     if (visiting.has(gid)) return new Set();
     visiting.add(gid);
@@ -144,6 +154,16 @@ class World {
   public holdersOf(sig: Signature): ReadonlySet<number> {
     const done = this.holders.get(sig.key);
     if (done) return done;
+    const base = this.base;
+    if (
+      base &&
+      !(sig.noGuests && base.guestsDiffer) &&
+      sig.groups.every((g) => g > 0 && !base.changed.has(g))
+    ) {
+      const shared = base.world.holdersOf(sig);
+      this.holders.set(sig.key, shared);
+      return shared;
+    }
     let out: ReadonlySet<number>;
     const only = sig.groups[0];
     if (sig.users.length === 0 && sig.groups.length === 1 && only !== undefined && !sig.noGuests)
@@ -189,13 +209,6 @@ interface PermObject {
   /** Setting name → ids of the changes that set it. */
   readonly setBy: Map<string, string[]>;
   createdBy?: string;
-}
-
-function sameSet(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
-  if (a === b) return true;
-  if (a.size !== b.size) return false;
-  for (const x of a) if (!b.has(x)) return false;
-  return true;
 }
 
 function sortedUnique(xs: Iterable<number>): number[] {
@@ -332,12 +345,6 @@ export function effectivePermissions(
     active,
     guestsBefore,
   );
-  const after = new World(
-    (gid) => afterMembers.get(gid) ?? liveGroup(gid)?.members ?? [],
-    (gid) => afterSubgroups.get(gid) ?? liveGroup(gid)?.subgroups ?? [],
-    active,
-    guestsAfter,
-  );
 
   // --- Groups whose holders differ: the changed ones and the groups above them, kept only
   // where the recursive members do differ (a member who becomes a moderator stays in
@@ -353,10 +360,91 @@ export function effectivePermissions(
       }
     return out;
   };
+  // Users whose groups may differ: those added or removed anywhere, those whose role changes,
+  // and the members of subgroups added or removed. A group's recursive members differ only
+  // among them, so only their groups are compared, never whole expansions.
+  const affected = new Set<number>(roleAfter.keys());
+  const subgroupMoves = new Set<number>();
+  for (const c of changes)
+    if (c.kind === 'userGroup' && c.action === 'membership') {
+      for (const u of c.add) affected.add(u.id);
+      for (const u of c.remove) affected.add(u.id);
+      for (const g of [...c.addSubgroups, ...c.removeSubgroups]) {
+        const id = g.id ?? nameToId.get(g.name);
+        if (id !== undefined) subgroupMoves.add(id);
+      }
+    }
+  const afterSubWorld = new World(
+    (gid) => afterMembers.get(gid) ?? liveGroup(gid)?.members ?? [],
+    (gid) => afterSubgroups.get(gid) ?? liveGroup(gid)?.subgroups ?? [],
+    active,
+    guestsAfter,
+  );
+  for (const g of subgroupMoves) {
+    if (g > 0) for (const u of before.expand(g)) affected.add(u);
+    for (const u of afterSubWorld.expand(g)) affected.add(u);
+  }
+  // New groups: nothing before.
+  const changedGroups = new Set<number>([...nameToId.values()].filter((g) => g < 0));
+  if (affected.size > 0) {
+    const directOf = (world: 'before' | 'after'): Map<number, number[]> => {
+      const out = new Map<number, number[]>();
+      const ids = new Set<number>([...idx.groupsById.keys(), ...nameToId.values()]);
+      for (const g of ids) {
+        const members =
+          world === 'after'
+            ? (afterMembers.get(g) ?? liveGroup(g)?.members ?? [])
+            : (liveGroup(g)?.members ?? []);
+        for (const u of members)
+          if (affected.has(u)) {
+            const l = out.get(u);
+            if (l) l.push(g);
+            else out.set(u, [g]);
+          }
+      }
+      return out;
+    };
+    const up = (world: 'before' | 'after'): Map<number, number[]> => {
+      const out = new Map<number, number[]>();
+      const ids = new Set<number>([...idx.groupsById.keys(), ...nameToId.values()]);
+      for (const g of ids)
+        for (const sub of world === 'after'
+          ? (afterSubgroups.get(g) ?? liveGroup(g)?.subgroups ?? [])
+          : (liveGroup(g)?.subgroups ?? [])) {
+          const l = out.get(sub);
+          if (l) l.push(g);
+          else out.set(sub, [g]);
+        }
+      return out;
+    };
+    const groupsOf = (
+      direct: Map<number, number[]>,
+      parentsOf: Map<number, number[]>,
+      u: number,
+    ): Set<number> => {
+      const seen = new Set<number>();
+      const stack = [...(direct.get(u) ?? [])];
+      while (stack.length > 0) {
+        const g = stack.pop() as number;
+        if (seen.has(g)) continue;
+        seen.add(g);
+        for (const q of parentsOf.get(g) ?? []) stack.push(q);
+      }
+      return seen;
+    };
+    const [db, da, pb, pa] = [directOf('before'), directOf('after'), up('before'), up('after')];
+    for (const u of affected) {
+      if (!active.has(u)) continue;
+      const gb = groupsOf(db, pb, u);
+      const ga = groupsOf(da, pa, u);
+      for (const g of gb) if (!ga.has(g)) changedGroups.add(g);
+      for (const g of ga) if (!gb.has(g)) changedGroups.add(g);
+    }
+  }
   const causes = new Map<number, Set<string>>(); // group → change ids that change its holders
   const keep = new Set<number>(); // groups whose holders change though their members may not
   if (directlyChanged.size > 0) {
-    const up = [parents(before), parents(after)];
+    const up = [parents(before), parents(afterSubWorld)];
     // A user who becomes or stops being a guest changes what every group holding them gives
     // for settings that exclude guests, though the groups' members stay the same.
     const flips = new Map(
@@ -389,8 +477,15 @@ export function effectivePermissions(
       });
     for (const g of [...keep]) walk(g, (x) => keep.add(x));
     for (const g of [...causes.keys()])
-      if (!keep.has(g) && g > 0 && sameSet(before.expand(g), after.expand(g))) causes.delete(g);
+      if (!keep.has(g) && g > 0 && !changedGroups.has(g)) causes.delete(g);
   }
+  const after = new World(
+    (gid) => afterMembers.get(gid) ?? liveGroup(gid)?.members ?? [],
+    (gid) => afterSubgroups.get(gid) ?? liveGroup(gid)?.subgroups ?? [],
+    active,
+    guestsAfter,
+    { world: before, changed: changedGroups, guestsDiffer: roleAfter.size > 0 },
+  );
 
   // --- The objects with permissions: live ones, and those the plan creates. ---
   const objects = new Map<string, PermObject>();
@@ -643,44 +738,42 @@ export function effectivePermissions(
       else effectsOf.set(d, [i]);
     }
   }
-  // User → the pairs they gain (2k) or lose (2k + 1) in.
+  // Everyone who gains or loses anything, counted; abilities listed for the first of them by
+  // e-mail only, found by one pass over each pair's users.
   const pairs = [...effectsOf.keys()];
-  const perUser = new Map<number, number[]>();
-  pairs.forEach((d, k) => {
-    for (const [ids, sign] of [
-      [d.gained, 0],
-      [d.lost, 1],
-    ] as const)
-      for (const u of ids) {
-        const l = perUser.get(u);
-        if (l) l.push(2 * k + sign);
-        else perUser.set(u, [2 * k + sign]);
-      }
-  });
-  const firstUsers = names([...perUser.keys()], maxUsers).users;
-  const idOf = new Map([...perUser.keys()].map((id) => [emailOf(id), id]));
+  const everyone = new Set<number>();
+  for (const d of pairs) {
+    for (const u of d.gained) everyone.add(u);
+    for (const u of d.lost) everyone.add(u);
+  }
+  const firstUsers = new Set(names([...everyone], maxUsers).users);
+  const wanted = new Map<number, { gains: number[]; loses: number[] }>();
+  for (const id of everyone)
+    if (firstUsers.has(emailOf(id))) wanted.set(id, { gains: [], loses: [] });
+  for (const d of pairs) {
+    const idxs = effectsOf.get(d) ?? [];
+    for (const u of d.gained) wanted.get(u)?.gains.push(...idxs);
+    for (const u of d.lost) wanted.get(u)?.loses.push(...idxs);
+  }
   const ability = (i: number): { address: string; permission: string } => {
     const e = effects[i] as PermissionEffect;
     return { address: e.address, permission: e.permission };
   };
-  const users: UserAbilities[] = firstUsers.map((email) => {
-    const signs = perUser.get(idOf.get(email) as number) ?? [];
-    const of = (sign: number): number[] =>
-      signs
-        .filter((x) => x % 2 === sign)
-        .flatMap((x) => effectsOf.get(pairs[x >> 1] as Diff) ?? [])
-        .sort((a, b) => a - b);
-    const gains = of(0);
-    const loses = of(1);
-    return {
-      email,
-      gains: gains.slice(0, maxNames).map(ability),
-      gainsCount: gains.length,
-      loses: loses.slice(0, maxNames).map(ability),
-      losesCount: loses.length,
-    };
-  });
-  return { effects, users, usersCount: perUser.size };
+  const users: UserAbilities[] = [...wanted.entries()]
+    .map(([id, w]) => ({ email: emailOf(id), w }))
+    .sort((x, y) => (x.email < y.email ? -1 : x.email > y.email ? 1 : 0))
+    .map(({ email, w }) => {
+      const gains = w.gains.sort((a, b) => a - b);
+      const loses = w.loses.sort((a, b) => a - b);
+      return {
+        email,
+        gains: gains.slice(0, maxNames).map(ability),
+        gainsCount: gains.length,
+        loses: loses.slice(0, maxNames).map(ability),
+        losesCount: loses.length,
+      };
+    });
+  return { effects, users, usersCount: everyone.size };
 }
 
 /** Whether a new object's setting is Zulip's default (the creator, for `creator` defaults). */
