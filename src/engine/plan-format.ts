@@ -386,6 +386,80 @@ export const PlanSummarySchema = z.strictObject({
 /** The counts of a plan, by action. */
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 
+const HoldersSchema = z
+  .strictObject({
+    count: z.number().int().describe('How many users.'),
+    users: z
+      .array(z.string())
+      .describe('The first of them by e-mail (at most 20); `count` says how many there are.'),
+  })
+  .describe('A set of users, counted, with the first ones named.');
+
+/** One permission whose holders the plan changes (see src/engine/effective-permissions.ts). */
+export const PermissionEffectSchema = z
+  .strictObject({
+    address: z.string().describe('The object the permission is on, e.g. `channel["engineering"]`.'),
+    path: z
+      .string()
+      .nullable()
+      .describe('The construct path that declared the object; null when it is not declared.'),
+    permission: z
+      .string()
+      .describe('The desired-state property, e.g. `permissions.canAdministerChannelGroup`.'),
+    wire: z.string().describe("Zulip's setting name, e.g. `can_administer_channel_group`."),
+    ability: z.string().describe('What holding it lets someone do, e.g. `administer the channel`.'),
+    changes: z
+      .array(z.string())
+      .describe(
+        'Ids of the changes that make the difference: the setting itself, a membership change of a group it names (directly or through nesting), a role change, a create.',
+      ),
+    before: z
+      .number()
+      .int()
+      .nullable()
+      .describe('How many users hold it now; null when the plan creates the object.'),
+    after: z.number().int().describe('How many users hold it after the plan.'),
+    gained: HoldersSchema.describe('Users who hold it after the plan and not now.'),
+    lost: HoldersSchema.describe('Users who hold it now and not after the plan.'),
+    notCounted: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "Organization settings (wire names) that also let people through and that the plan could not count, the organization's settings not being read.",
+      ),
+  })
+  .describe(
+    "Who holds one permission before and after the plan: the recursive members of the setting's groups (nested groups and role groups expanded, deactivated users left out, guests left out where Zulip refuses them), plus whoever Zulip always lets through (organization administrators for channel administration, channel administrators for unsubscribing, ...).",
+  );
+export type PermissionEffect = z.infer<typeof PermissionEffectSchema>;
+
+const AbilitySchema = z.strictObject({ address: z.string(), permission: z.string() });
+
+/** What one user gains and loses. */
+export const UserAbilitiesSchema = z
+  .strictObject({
+    email: z.string(),
+    gains: z.array(AbilitySchema).describe('Permissions the user gains (at most 20).'),
+    gainsCount: z.number().int(),
+    loses: z.array(AbilitySchema).describe('Permissions the user loses (at most 20).'),
+    losesCount: z.number().int(),
+  })
+  .describe('The abilities one user gains and loses through the plan, by permission.');
+export type UserAbilities = z.infer<typeof UserAbilitiesSchema>;
+
+export const PlanPermissionsSchema = z
+  .strictObject({
+    effects: z.array(PermissionEffectSchema).describe('By address, then permission.'),
+    users: z
+      .array(UserAbilitiesSchema)
+      .describe('Affected users by e-mail, at most 50; `usersCount` says how many there are.'),
+    usersCount: z.number().int().describe('How many users gain or lose any permission.'),
+  })
+  .describe(
+    'Effective permissions: for each permission the plan touches, who gains it and who loses it. Derived from the changes and the live organization; covered by `digest`.',
+  );
+export type PlanPermissions = z.infer<typeof PlanPermissionsSchema>;
+
 /** The zod schema of a saved plan (format version {@link PLAN_FORMAT_VERSION}); see the top of this file. */
 export const PlanSchema = z.strictObject({
   formatVersion: z.literal(PLAN_FORMAT_VERSION),
@@ -420,6 +494,11 @@ export const PlanSchema = z.strictObject({
   changes: z.array(ChangeSchema),
   warnings: z.array(WarningSchema),
   findings: z.array(FindingSchema),
+  /**
+   * Who gains and who loses each permission the plan touches; absent when it touches none (and
+   * in plans saved before it existed, which still parse).
+   */
+  permissions: PlanPermissionsSchema.optional(),
   /** Address (or `<address>#membership`) → SHA-256 of the normalised live object. */
   fingerprints: z.record(z.string(), z.string()),
   /** The desired state the plan was made from (its digest is `desiredDigest`). */

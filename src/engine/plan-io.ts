@@ -25,6 +25,8 @@ export function planDigest(plan: Omit<Plan, 'digest'> | Plan): string {
     // without `--base` has one digest, which apply on the merged branch can be pinned to.
     changes: plan.changes.map(stripOrigins),
     findings: plan.findings,
+    // Absent in plans saved before it existed: left out, so their digests stay the same.
+    permissions: plan.permissions,
   });
 }
 

@@ -2,9 +2,10 @@ import type { DesiredState } from '../model/desired-state';
 import type { LiveState } from '../model/live-state';
 import { desiredStateDigest } from './digest';
 import { checkFeatures } from './feature-check';
-import type { Change, IgnoredDrift, Plan, PlanWarning } from './plan-format';
+import type { Change, IgnoredDrift, Plan, PlanPermissions, PlanWarning } from './plan-format';
 import { ignoredDrift, markOrigins, withoutIgnoreChanges } from './origins';
 import { PLAN_FORMAT_VERSION } from './plan-format';
+import { effectivePermissions } from './effective-permissions';
 import { finishPlan } from './plan-finish';
 import { effectiveGuards } from './guards';
 import type { GuardOverrides } from './guards';
@@ -30,6 +31,11 @@ export interface PlanOptions {
    * the drift it leaves alone (`ignoredDrift`). Recorded as `base`; not part of the digest.
    */
   readonly base?: DesiredState;
+}
+
+/** The plan's `permissions` field: absent when the plan touches no permission. */
+function withPermissions(p: PlanPermissions): { permissions?: PlanPermissions } {
+  return p.effects.length > 0 ? { permissions: p } : {};
 }
 
 /**
@@ -77,6 +83,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     changes: withBase?.changes ?? changes,
     warnings: withBase?.warnings ?? warnings,
     findings,
+    ...withPermissions(effectivePermissions(changes, live, planner.idx)),
     fingerprints,
     desired,
     ...(withBase ? { base: options.base, ignoredDrift: withBase.ignoredDrift } : {}),

@@ -27,7 +27,34 @@ export interface PermissionSettingInfo {
   readonly allowedSystemGroups?: readonly SystemGroupName[];
   /** Changing it needs an organization owner (zerver/views/realm.py `update_realm`). */
   readonly ownerOnly?: boolean;
+  /** What holding it lets someone do, for reviewers: `post`, `administer the channel`. */
+  readonly ability?: string;
+  /**
+   * Who Zulip lets through besides the setting's own group (the effective holders of a
+   * permission are the group's recursive members, these, and never guests unless
+   * `allowEveryone`). Read by the plan's effective permissions (src/engine/effective-permissions.ts).
+   */
+  readonly alsoHeldBy?: readonly ImpliedHolder[];
 }
+
+/**
+ * Someone Zulip lets through for a permission besides its group:
+ * - `realmAdmins`: organization administrators and owners (`is_realm_admin`);
+ * - `setting`: the members of another setting of the same object, by its name in the same
+ *   table (its group, not who that setting lets through in turn), e.g. channel administrators
+ *   may unsubscribe anyone;
+ * - `realm`: the holders of an organization-level setting, by wire name, e.g.
+ *   `can_manage_all_groups` (counted when the plan knows the organization's settings).
+ */
+export type ImpliedHolder =
+  | { readonly kind: 'realmAdmins' }
+  | { readonly kind: 'setting'; readonly name: string }
+  | { readonly kind: 'realm'; readonly wire: string };
+
+const ADMINS: ImpliedHolder = { kind: 'realmAdmins' };
+const CHANNEL_ADMINS: ImpliedHolder = { kind: 'setting', name: 'canAdministerChannelGroup' };
+const realm = (wire: string): ImpliedHolder => ({ kind: 'realm', wire });
+const setting = (name: string): ImpliedHolder => ({ kind: 'setting', name });
 
 /**
  * Channel group settings by wire name in Zulip's own order (`Stream.stream_permission_group_settings`,
@@ -56,59 +83,89 @@ export const CHANNEL_PERMISSIONS = {
     default: 'role:nobody',
     allowEveryone: false,
     needsContentAccess: true,
+    ability: 'add subscribers',
+    // zerver/lib/streams.py get_streams_to_which_user_cannot_add_subscribers
+    alsoHeldBy: [ADMINS, CHANNEL_ADMINS, realm('can_add_subscribers_group')],
   },
   canAdministerChannelGroup: {
     wire: 'can_administer_channel_group',
     feature: 'canAdministerChannelGroup',
     default: 'creator',
     allowEveryone: false,
+    ability: 'administer the channel',
+    // zerver/lib/streams.py check_stream_access_for_delete_or_update_requiring_metadata_access
+    alsoHeldBy: [ADMINS],
   },
   canCreateTopicGroup: {
     wire: 'can_create_topic_group',
     feature: 'canCreateTopicGroup',
     default: 'role:everyone',
     allowEveryone: true,
+    ability: 'start new topics',
   },
   canDeleteAnyMessageGroup: {
     wire: 'can_delete_any_message_group',
     feature: 'canDeleteMessageGroups',
     default: 'role:nobody',
     allowEveryone: true,
+    ability: 'delete any message',
+    // zerver/views/message_edit.py validate_can_delete_message
+    alsoHeldBy: [realm('can_delete_any_message_group')],
   },
   canDeleteOwnMessageGroup: {
     wire: 'can_delete_own_message_group',
     feature: 'canDeleteMessageGroups',
     default: 'role:nobody',
     allowEveryone: true,
+    ability: 'delete their own messages',
+    // zerver/views/message_edit.py validate_can_delete_message: who may delete any message
+    alsoHeldBy: [
+      setting('canDeleteAnyMessageGroup'),
+      realm('can_delete_any_message_group'),
+      realm('can_delete_own_message_group'),
+    ],
   },
   canMoveMessagesOutOfChannelGroup: {
     wire: 'can_move_messages_out_of_channel_group',
     feature: 'canMoveMessagesGroups',
     default: 'role:nobody',
     allowEveryone: true,
+    ability: 'move messages out of the channel',
+    // zerver/lib/streams.py can_move_messages_out_of_channel
+    alsoHeldBy: [ADMINS, CHANNEL_ADMINS, realm('can_move_messages_between_channels_group')],
   },
   canMoveMessagesWithinChannelGroup: {
     wire: 'can_move_messages_within_channel_group',
     feature: 'canMoveMessagesGroups',
     default: 'role:nobody',
     allowEveryone: true,
+    ability: 'move messages between topics',
+    // zerver/lib/streams.py can_move_messages_within_channel, can_edit_topic
+    alsoHeldBy: [ADMINS, CHANNEL_ADMINS, realm('can_move_messages_between_topics_group')],
   },
   canRemoveSubscribersGroup: {
     wire: 'can_remove_subscribers_group',
     default: 'role:administrators',
     allowEveryone: true,
+    ability: 'unsubscribe others',
+    // zerver/lib/streams.py bulk_can_remove_subscribers_from_streams
+    alsoHeldBy: [ADMINS, CHANNEL_ADMINS],
   },
   canResolveTopicsGroup: {
     wire: 'can_resolve_topics_group',
     feature: 'canResolveTopicsGroup',
     default: 'role:nobody',
     allowEveryone: true,
+    ability: 'resolve topics',
+    // zerver/lib/streams.py can_resolve_topics
+    alsoHeldBy: [realm('can_resolve_topics_group')],
   },
   canSendMessageGroup: {
     wire: 'can_send_message_group',
     feature: 'canSendMessageGroup',
     default: 'role:everyone',
     allowEveryone: true,
+    ability: 'post',
   },
   canSubscribeGroup: {
     wire: 'can_subscribe_group',
@@ -116,6 +173,9 @@ export const CHANNEL_PERMISSIONS = {
     default: 'role:nobody',
     allowEveryone: false,
     needsContentAccess: true,
+    ability: 'subscribe themselves',
+    // zerver/lib/streams.py user_has_content_access: either setting grants content access
+    alsoHeldBy: [setting('canAddSubscribersGroup')],
   },
 } as const satisfies Record<string, PermissionSettingInfo>;
 export type ChannelPermissionName = keyof typeof CHANNEL_PERMISSIONS;
@@ -127,15 +187,58 @@ export const CHANNEL_GROUP_SETTINGS: readonly ChannelGroupSettingName[] =
   CHANNEL_PERMISSION_NAMES.map((n) => CHANNEL_PERMISSIONS[n].wire);
 
 export const GROUP_PERMISSIONS = {
-  canAddMembersGroup: { wire: 'can_add_members_group', default: 'creator', allowEveryone: false },
-  canJoinGroup: { wire: 'can_join_group', default: 'role:nobody', allowEveryone: false },
-  canLeaveGroup: { wire: 'can_leave_group', default: 'role:everyone', allowEveryone: true },
-  canManageGroup: { wire: 'can_manage_group', default: 'creator', allowEveryone: false },
-  canMentionGroup: { wire: 'can_mention_group', default: 'role:everyone', allowEveryone: true },
+  // zerver/lib/user_groups.py access_user_group_for_update: whoever may manage a group (or all
+  // groups) may do everything to it; zerver/views/user_groups.py: one who may add (remove)
+  // members may also join (leave).
+  canAddMembersGroup: {
+    wire: 'can_add_members_group',
+    default: 'creator',
+    allowEveryone: false,
+    ability: 'add members',
+    alsoHeldBy: [setting('canManageGroup'), realm('can_manage_all_groups')],
+  },
+  canJoinGroup: {
+    wire: 'can_join_group',
+    default: 'role:nobody',
+    allowEveryone: false,
+    ability: 'join the group',
+    alsoHeldBy: [
+      setting('canManageGroup'),
+      setting('canAddMembersGroup'),
+      realm('can_manage_all_groups'),
+    ],
+  },
+  canLeaveGroup: {
+    wire: 'can_leave_group',
+    default: 'role:everyone',
+    allowEveryone: true,
+    ability: 'leave the group',
+    alsoHeldBy: [
+      setting('canManageGroup'),
+      setting('canRemoveMembersGroup'),
+      realm('can_manage_all_groups'),
+    ],
+  },
+  canManageGroup: {
+    wire: 'can_manage_group',
+    default: 'creator',
+    allowEveryone: false,
+    ability: 'manage the group',
+    alsoHeldBy: [realm('can_manage_all_groups')],
+  },
+  // zerver/lib/mention.py sender_can_mention_group
+  canMentionGroup: {
+    wire: 'can_mention_group',
+    default: 'role:everyone',
+    allowEveryone: true,
+    ability: 'mention the group',
+  },
   canRemoveMembersGroup: {
     wire: 'can_remove_members_group',
     default: 'role:nobody',
     allowEveryone: false,
+    ability: 'remove members',
+    alsoHeldBy: [setting('canManageGroup'), realm('can_manage_all_groups')],
   },
 } as const satisfies Record<string, PermissionSettingInfo>;
 export type GroupPermissionName = keyof typeof GROUP_PERMISSIONS;
@@ -156,6 +259,7 @@ export const USER_GROUP_SETTINGS: readonly UserGroupSettingName[] = GROUP_PERMIS
 export const ORGANIZATION_PERMISSIONS = {
   canAccessAllUsersGroup: {
     wire: 'can_access_all_users_group',
+    ability: 'see all other users',
     default: 'role:everyone',
     allowEveryone: true,
     allowNobody: false,
@@ -164,37 +268,44 @@ export const ORGANIZATION_PERMISSIONS = {
   },
   canAddCustomEmojiGroup: {
     wire: 'can_add_custom_emoji_group',
+    ability: 'add custom emoji',
     default: 'role:members',
     allowEveryone: false,
   },
   canAddSubscribersGroup: {
     wire: 'can_add_subscribers_group',
+    ability: 'add subscribers',
     default: 'role:members',
     allowEveryone: false,
   },
   canCreateBotsGroup: {
     wire: 'can_create_bots_group',
+    ability: 'create bots',
     default: 'role:members',
     allowEveryone: false,
   },
   canCreateGroups: {
     wire: 'can_create_groups',
+    ability: 'create user groups',
     default: 'role:members',
     allowEveryone: false,
     ownerOnly: true,
   },
   canCreatePrivateChannelGroup: {
     wire: 'can_create_private_channel_group',
+    ability: 'create private channels',
     default: 'role:members',
     allowEveryone: false,
   },
   canCreatePublicChannelGroup: {
     wire: 'can_create_public_channel_group',
+    ability: 'create public channels',
     default: 'role:members',
     allowEveryone: false,
   },
   canCreateWebPublicChannelGroup: {
     wire: 'can_create_web_public_channel_group',
+    ability: 'create web-public channels',
     default: 'role:owners',
     allowEveryone: false,
     requireSystemGroup: true,
@@ -202,27 +313,32 @@ export const ORGANIZATION_PERMISSIONS = {
   },
   canCreateWriteOnlyBotsGroup: {
     wire: 'can_create_write_only_bots_group',
+    ability: 'create bots that can only send messages',
     default: 'role:members',
     allowEveryone: false,
   },
   canDeleteAnyMessageGroup: {
     wire: 'can_delete_any_message_group',
+    ability: 'delete any message',
     default: 'role:administrators',
     allowEveryone: false,
   },
   canDeleteOwnMessageGroup: {
     wire: 'can_delete_own_message_group',
+    ability: 'delete their own messages',
     default: 'role:everyone',
     allowEveryone: true,
   },
   canInviteUsersGroup: {
     wire: 'can_invite_users_group',
+    ability: 'invite people to the organization',
     default: 'role:members',
     allowEveryone: false,
     ownerOnly: true,
   },
   canManageAllGroups: {
     wire: 'can_manage_all_groups',
+    ability: 'manage every user group',
     default: 'role:owners',
     allowEveryone: false,
     allowNobody: false,
@@ -230,6 +346,7 @@ export const ORGANIZATION_PERMISSIONS = {
   },
   canManageBillingGroup: {
     wire: 'can_manage_billing_group',
+    ability: "manage the organization's billing",
     default: 'role:administrators',
     allowEveryone: false,
     allowNobody: false,
@@ -237,54 +354,64 @@ export const ORGANIZATION_PERMISSIONS = {
   },
   canMentionManyUsersGroup: {
     wire: 'can_mention_many_users_group',
+    ability: 'use wildcard mentions in large channels',
     default: 'role:administrators',
     allowEveryone: true,
   },
   canMoveMessagesBetweenChannelsGroup: {
     wire: 'can_move_messages_between_channels_group',
+    ability: 'move messages between channels',
     default: 'role:members',
     allowEveryone: false,
   },
   canMoveMessagesBetweenTopicsGroup: {
     wire: 'can_move_messages_between_topics_group',
+    ability: 'move messages between topics',
     default: 'role:everyone',
     allowEveryone: true,
   },
   canResolveTopicsGroup: {
     wire: 'can_resolve_topics_group',
+    ability: 'resolve topics',
     default: 'role:everyone',
     allowEveryone: true,
   },
   canSetDeleteMessagePolicyGroup: {
     wire: 'can_set_delete_message_policy_group',
+    ability: "change channels' message deletion permissions",
     feature: 'canDeleteMessageGroups',
     default: 'role:moderators',
     allowEveryone: false,
   },
   canSetTopicsPolicyGroup: {
     wire: 'can_set_topics_policy_group',
+    ability: "change channels' topics policy",
     feature: 'topicsPolicy',
     default: 'role:members',
     allowEveryone: true,
   },
   canSummarizeTopicsGroup: {
     wire: 'can_summarize_topics_group',
+    ability: 'summarize topics with AI',
     default: 'role:everyone',
     allowEveryone: true,
   },
   createMultiuseInviteGroup: {
     wire: 'create_multiuse_invite_group',
+    ability: 'create reusable invitation links',
     default: 'role:administrators',
     allowEveryone: false,
     ownerOnly: true,
   },
   directMessageInitiatorGroup: {
     wire: 'direct_message_initiator_group',
+    ability: 'start direct message conversations',
     default: 'role:everyone',
     allowEveryone: true,
   },
   directMessagePermissionGroup: {
     wire: 'direct_message_permission_group',
+    ability: 'take part in direct messages',
     default: 'role:everyone',
     allowEveryone: true,
   },

@@ -97,13 +97,28 @@ describe('renderers', () => {
       'get no message: Zulip does not message the subscribers a channel is created with',
     );
     expect(md).toContain('will not get a message');
-    expect(md).toContain('may no longer post');
+    // role:everyone → role:members takes posting away from guests only, and there are none:
+    // the sentence says so instead of "role:everyone may no longer post".
+    expect(md).not.toContain('may no longer post');
     // Every side effect says which object it is about (several channels gain subscribers).
-    const effects = md.split('\n').filter((l) => l.startsWith('- ') && /subscriber|may /.test(l));
+    const effects = [...md.matchAll(/Side effects:\n([\s\S]*?)<\/details>/g)]
+      .flatMap((m) => (m[1] ?? '').split('\n'))
+      .filter((l) => l.startsWith('- ') && /subscriber|may /.test(l));
     expect(effects.length).toBeGreaterThan(3);
-    for (const line of effects) expect(line).toMatch(/^- `(channel|userGroup)\["[^"]+"\]`: /);
+    for (const line of effects) expect(line).toMatch(/^- `(channel|userGroup|user)\["[^"]+"\]`: /);
+    // A demotion says what the user loses, on every channel it reaches.
     expect(md).toContain(
-      '- `channel["general"]`: permissions.canSendMessageGroup: role:members may now post',
+      '- `user["admin@example.com"]`: admin@example.com may no longer add subscribers, administer the channel, move messages out of the channel, move messages between topics and unsubscribe others in channel\\["general"\\] and channel\\["new-name"\\].',
+    );
+    expect(md).toContain(
+      '- `channel["general"]`: permissions.canSendMessageGroup: no one gains or loses it: the same 5 users may post.',
+    );
+    // The who-gains table comes first, before the safety findings, uncollapsed.
+    const table = md.indexOf('#### Who gains / who loses');
+    expect(table).toBeGreaterThan(0);
+    expect(table).toBeLessThan(md.indexOf('Safety findings'));
+    expect(md).toContain(
+      '| `channel["general"]` | add subscribers, administer the channel, move messages out of the channel, move messages between topics and unsubscribe others | — | admin |',
     );
     // The snippet holds a fence: the diff block uses a longer one.
     expect(md).toContain('````diff');
@@ -193,7 +208,7 @@ describe('who new subscribers hear from, in the comment', () => {
 });
 
 describe('who gains and who loses a permission', () => {
-  it('names both sides; role:nobody is no one', () => {
+  it('plans saved before effective permissions: the groups as named; role:nobody is no one', () => {
     expect(
       permissionEffect('permissions.canSendMessageGroup', 'role:everyone', 'role:members'),
     ).toBe(

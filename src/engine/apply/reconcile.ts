@@ -88,6 +88,8 @@ function checkUnchanged(saved: Plan, replan: Plan, now: ReadonlyMap<string, Chan
     throw tampered('its warnings are not the ones the desired state gives');
   if (canonicalJson(saved.ignoredDrift ?? null) !== canonicalJson(replan.ignoredDrift ?? null))
     throw tampered('its ignored drift is not the one the desired state gives');
+  if (canonicalJson(saved.permissions ?? null) !== canonicalJson(replan.permissions ?? null))
+    throw tampered('who gains and who loses each permission is not what the desired state gives');
   if (canonicalJson(saved.fingerprints) !== canonicalJson(replan.fingerprints))
     throw tampered('its fingerprints are not those of the organization');
 }

@@ -7,12 +7,20 @@ import {
   messagedUsers,
 } from '../change-tags';
 import type { ChangeContext } from '../change-tags';
+import {
+  CHANNEL_PERMISSIONS,
+  GROUP_PERMISSIONS,
+  ORGANIZATION_PERMISSIONS,
+} from '../../model/permissions';
+import type { PermissionSettingInfo } from '../../model/permissions';
 import { LEFT_OUT_WARNING_CODES } from '../plan-format';
 import type {
   Change,
   ChangeAction,
   JsonValue,
+  PermissionEffect,
   Plan,
+  PlanPermissions,
   PlanSummary,
   RemoveChange,
 } from '../plan-format';
@@ -156,48 +164,17 @@ export function summaryLine(s: PlanSummary): string {
   return `Plan: ${parts.join(', ')}.`;
 }
 
-/** What a permission lets people do, for reviewers. */
-export const PERMISSION_MEANINGS: Record<string, string> = {
-  canAddSubscribersGroup: 'add subscribers',
-  canAdministerChannelGroup: 'administer the channel',
-  canCreateTopicGroup: 'start new topics',
-  canDeleteAnyMessageGroup: 'delete any message',
-  canDeleteOwnMessageGroup: 'delete their own messages',
-  canMoveMessagesOutOfChannelGroup: 'move messages out of the channel',
-  canMoveMessagesWithinChannelGroup: 'move messages between topics',
-  canRemoveSubscribersGroup: 'unsubscribe others',
-  canResolveTopicsGroup: 'resolve topics',
-  canSendMessageGroup: 'post',
-  canSubscribeGroup: 'subscribe themselves',
-  canAddMembersGroup: 'add members',
-  canJoinGroup: 'join the group',
-  canLeaveGroup: 'leave the group',
-  canManageGroup: 'manage the group',
-  canMentionGroup: 'mention the group',
-  canRemoveMembersGroup: 'remove members',
-  // The organization's (ORGANIZATION_PERMISSIONS); the names it shares with channels read the
-  // same for both.
-  canAccessAllUsersGroup: 'see all other users',
-  canAddCustomEmojiGroup: 'add custom emoji',
-  canCreateBotsGroup: 'create bots',
-  canCreateGroups: 'create user groups',
-  canCreatePrivateChannelGroup: 'create private channels',
-  canCreatePublicChannelGroup: 'create public channels',
-  canCreateWebPublicChannelGroup: 'create web-public channels',
-  canCreateWriteOnlyBotsGroup: 'create bots that can only send messages',
-  canInviteUsersGroup: 'invite people to the organization',
-  canManageAllGroups: 'manage every user group',
-  canManageBillingGroup: "manage the organization's billing",
-  canMentionManyUsersGroup: 'use wildcard mentions in large channels',
-  canMoveMessagesBetweenChannelsGroup: 'move messages between channels',
-  canMoveMessagesBetweenTopicsGroup: 'move messages between topics',
-  canSetDeleteMessagePolicyGroup: "change channels' message deletion permissions",
-  canSetTopicsPolicyGroup: "change channels' topics policy",
-  canSummarizeTopicsGroup: 'summarize topics with AI',
-  createMultiuseInviteGroup: 'create reusable invitation links',
-  directMessageInitiatorGroup: 'start direct message conversations',
-  directMessagePermissionGroup: 'take part in direct messages',
-};
+/** What a permission lets people do, for reviewers (the `ability` of the model's tables). */
+export const PERMISSION_MEANINGS: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    ...ORGANIZATION_PERMISSIONS,
+    ...CHANNEL_PERMISSIONS,
+    ...GROUP_PERMISSIONS,
+  } as Record<string, PermissionSettingInfo>).map(([name, info]) => [
+    name,
+    info.ability ?? info.wire,
+  ]),
+);
 
 function holders(v: JsonValue): string[] {
   if (typeof v === 'string') return [v];
@@ -211,7 +188,9 @@ function holders(v: JsonValue): string[] {
 
 /**
  * "who gains / who loses" for a group-setting change, by the users and groups named in the
- * values (not expanded: a reviewer reads `role:members` better than 300 addresses).
+ * values, not expanded: only for plans saved before they carried effective permissions
+ * (`plan.permissions`), which {@link effectSentence} reads. A group named only before may still
+ * hold the permission through a group named after, hence "unless also covered otherwise".
  */
 export function permissionEffect(property: string, before: JsonValue, after: JsonValue): string {
   const name = property.replace(/^permissions\./, '');
@@ -230,6 +209,153 @@ export function permissionEffect(property: string, before: JsonValue, after: Jso
       }`,
     );
   return parts.join('; ');
+}
+
+/** Users of a gained or lost set: the named ones, then "and N more". */
+export function holdersText(h: { count: number; users: readonly string[] }, max = 10): string {
+  const shown = h.users.slice(0, max);
+  const more = h.count - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : joinAnd(shown);
+}
+
+/** The effective-permission entry of a property of an object, if the plan carries one. */
+export function effectFor(
+  permissions: PlanPermissions | undefined,
+  address: string,
+  property: string,
+): PermissionEffect | undefined {
+  return permissions?.effects.find((e) => e.address === address && e.permission === property);
+}
+
+/**
+ * The organization settings that also let people through some of the plan's permissions and
+ * that the plan could not count (`notCounted`), sorted.
+ */
+export function uncountedSettings(permissions: PlanPermissions | undefined): string[] {
+  return [...new Set((permissions?.effects ?? []).flatMap((e) => e.notCounted ?? []))].sort();
+}
+
+/** Whether anyone gains or loses the permission. */
+export function effectMoves(e: PermissionEffect): boolean {
+  return e.gained.count > 0 || e.lost.count > 0;
+}
+
+/**
+ * Who gains and who loses one permission, from its effective holders (nested groups, role
+ * groups and what Zulip always lets through counted), e.g. "alice and bob may now administer
+ * the channel; dave may no longer".
+ */
+export function effectSentence(e: PermissionEffect): string {
+  const parts: string[] = [];
+  if (e.before === null)
+    parts.push(
+      e.after === 0
+        ? `no one may ${e.ability}`
+        : `${countOf(e.after, 'user')} may ${e.ability}: ${holdersText(e.gained)}`,
+    );
+  else {
+    if (e.gained.count > 0) parts.push(`${holdersText(e.gained)} may now ${e.ability}`);
+    if (e.lost.count > 0)
+      parts.push(
+        e.gained.count > 0
+          ? `${holdersText(e.lost)} may no longer`
+          : `${holdersText(e.lost)} may no longer ${e.ability}`,
+      );
+    if (e.lost.count > 0 && e.after === 0) parts.push('no one may');
+    if (parts.length === 0)
+      parts.push(`no one gains or loses it: the same ${countOf(e.after, 'user')} may ${e.ability}`);
+  }
+  return parts.join('; ');
+}
+
+/**
+ * What a membership or role change gives and takes away through the permissions it reaches
+ * (directly or through nested groups): one sentence per ability and set of people, e.g.
+ * "dave may now administer the channel in channel["engineering"]". At most `max` sentences.
+ */
+export function abilitySentences(
+  changeId: string,
+  permissions: PlanPermissions | undefined,
+  max = 5,
+): string[] {
+  if (!permissions) return [];
+  const mine = {
+    ...permissions,
+    effects: permissions.effects.filter((e) => e.changes.includes(changeId)),
+  };
+  const grouped = new Map<string, string[]>();
+  for (const r of whoGainsRows(mine)) {
+    const what = joinAnd(r.abilities);
+    const who: string[] = [];
+    if (r.gained.count > 0)
+      who.push(`${holdersText(r.gained)} may${r.isNew ? '' : ' now'} ${what}`);
+    if (r.lost.count > 0)
+      who.push(`${holdersText(r.lost)} may no longer${r.gained.count > 0 ? '' : ` ${what}`}`);
+    const text = who.join('; ');
+    grouped.set(text, [...(grouped.get(text) ?? []), r.address]);
+  }
+  const all = [...grouped].map(
+    ([text, addresses]) =>
+      `${text} in ${addresses.length <= 3 ? joinAnd(addresses) : someOf(addresses, 3)}`,
+  );
+  const out = all.slice(0, max).map((x) => `${x}.`);
+  if (all.length > max)
+    out.push(`And ${all.length - max} more permission changes (see who gains and who loses).`);
+  return out;
+}
+
+/** A person's gains or losses, e.g. "administer the channel in channel["eng"]", at most `max`. */
+export function abilityList(
+  items: readonly { address: string; permission: string }[],
+  total: number,
+  max = 10,
+): string {
+  const byAddress = new Map<string, string[]>();
+  for (const a of items.slice(0, max)) {
+    const name = a.permission.replace(/^permissions\./, '');
+    byAddress.set(a.address, [
+      ...(byAddress.get(a.address) ?? []),
+      PERMISSION_MEANINGS[name] ?? name,
+    ]);
+  }
+  const parts = [...byAddress].map(([address, what]) => `${joinAnd(what)} in ${address}`);
+  const shown = Math.min(items.length, max);
+  return total > shown ? `${parts.join('; ')}; and ${total - shown} more` : parts.join('; ');
+}
+
+/** One row of "who gains / who loses": the abilities on one object that the same people gain and lose. */
+export interface WhoGainsRow {
+  readonly address: string;
+  /** The object is created by the plan. */
+  readonly isNew: boolean;
+  readonly abilities: string[];
+  readonly gained: PermissionEffect['gained'];
+  readonly lost: PermissionEffect['lost'];
+}
+
+/**
+ * The permissions whose holders change, as rows: on one object, abilities that the same people
+ * gain and lose share a row (administering a channel brings unsubscribing and moving messages
+ * with it). Objects that exist come first, then new ones.
+ */
+export function whoGainsRows(permissions: PlanPermissions | undefined): WhoGainsRow[] {
+  const rows = new Map<string, WhoGainsRow>();
+  for (const e of permissions?.effects ?? []) {
+    if (!effectMoves(e)) continue;
+    const key = JSON.stringify([e.address, e.before === null, e.gained, e.lost]);
+    const row = rows.get(key);
+    if (row) row.abilities.push(e.ability);
+    else
+      rows.set(key, {
+        address: e.address,
+        isNew: e.before === null,
+        abilities: [e.ability],
+        gained: e.gained,
+        lost: e.lost,
+      });
+  }
+  const all = [...rows.values()];
+  return [...all.filter((r) => !r.isNew), ...all.filter((r) => r.isNew)];
 }
 
 /**
@@ -315,6 +441,23 @@ function groupMembershipMessages(c: Extract<Change, { action: 'membership' }>): 
 }
 
 /**
+ * Where Zulip posts a channel's notices (zerver/lib/streams.py `channel_events_topic_name`): the
+ * "channel events" topic, or the general chat (the empty topic) in a channel whose topics
+ * policy is `empty_topic_only`. A change that does not set the policy cannot tell.
+ */
+function noticeTopic(c: Change): string {
+  const policy =
+    c.action === 'create'
+      ? c.properties.topicsPolicy
+      : c.action === 'update'
+        ? c.properties.find((p) => p.property === 'topicsPolicy')?.after
+        : undefined;
+  if (policy === 'empty_topic_only') return 'in its general chat, the only topic it allows';
+  if (policy !== undefined) return 'topic "channel events"';
+  return 'topic "channel events", or general chat if the channel allows only that';
+}
+
+/**
  * What the plan's server does (`plan.server`) and the plan's other changes (`plan.changes`), for
  * sentences that depend on them, and which sentences to give.
  */
@@ -325,6 +468,8 @@ export interface SideEffectContext extends ChangeContext {
    * diff, the text plan prints them under it. Default true.
    */
   readonly restateDiff?: boolean | undefined;
+  /** The plan's effective permissions (`plan.permissions`): who gains and loses what. */
+  readonly permissions?: PlanPermissions | undefined;
 }
 
 /** What a change of a default channel group's channels does: `adds #a; removes #b`. */
@@ -353,7 +498,7 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
   const notices = channelNotices(c, server);
   if (notices.length > 0)
     out.push(
-      `Notification Bot will post a notice about ${joinAnd(notices)} in #${c.key} (topic "channel events"), seen by its subscribers.`,
+      `Notification Bot will post a notice about ${joinAnd(notices)} in #${c.key} (${noticeTopic(c)}), seen by its subscribers.`,
     );
   switch (c.action) {
     case 'archive':
@@ -365,7 +510,18 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
         out.push(
           `Archiving is not deleting: ${c.key}'s messages are kept and its name stays taken, but this server cannot unarchive a channel (that needs feature level 388).`,
         );
-      else out.push(`Archiving is not deleting: the folder ${c.key} keeps its name reserved.`);
+      // zerver/lib/channel_folders.py check_channel_folder_name looks only at folders that are
+      // not archived: the name is free for a new folder.
+      else
+        out.push(
+          `Archiving is not deleting: the folder ${c.key} can be unarchived; its name becomes free for a new folder.`,
+        );
+      // zerver/actions/streams.py do_deactivate_stream removes it from the default channels
+      // (and their groups); do_unarchive_stream does not put it back.
+      if (c.kind === 'channel' && c.before.defaultChannel === true)
+        out.push(
+          `${c.key} stops being a default channel (new users are no longer subscribed to it); unarchiving does not make it one again.`,
+        );
       break;
     case 'deactivate':
       if (c.kind === 'user') out.push(...userDeactivationEffects(c));
@@ -405,18 +561,32 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
       if (c.kind === 'channel' && c.remove.length > 0 && restate)
         out.push(`${countOf(c.remove.length, 'subscriber')} will be unsubscribed.`);
       if (c.kind === 'userGroup') out.push(...groupMembershipMessages(c));
+      if (c.kind === 'userGroup' && restate)
+        out.push(...abilitySentences(c.id, server.permissions));
       break;
     case 'update':
       for (const p of c.properties) {
         if (p.property.startsWith('permissions.')) {
-          const e = restate ? permissionEffect(p.property, p.before, p.after) : '';
+          if (!restate) continue;
+          const effect = effectFor(server.permissions, c.address, p.property);
+          const e = effect
+            ? effectSentence(effect)
+            : server.permissions
+              ? ''
+              : permissionEffect(p.property, p.before, p.after);
           if (e) out.push(`${p.property}: ${e}.`);
         } else if (p.property === 'role') {
-          if (restate) out.push(`role: ${formatValue(p.before)} → ${formatValue(p.after)}.`);
+          if (restate) {
+            out.push(`role: ${formatValue(p.before)} → ${formatValue(p.after)}.`);
+            out.push(...abilitySentences(c.id, server.permissions));
+          }
         } else if (p.property === 'private' && p.after === true) {
-          out.push(`${c.key} becomes private: non-subscribers lose access to its content.`);
+          // zerver/lib/streams.py user_has_content_access
+          out.push(
+            `${c.key} becomes private: non-subscribers lose access to its content, except those who may add subscribers or subscribe themselves (canAddSubscribersGroup, canSubscribeGroup).`,
+          );
         } else if (p.property === 'private' && p.after === false) {
-          out.push(`${c.key} becomes public: every member can read it.`);
+          out.push(`${c.key} becomes public: every member (not guests) can read it and join it.`);
         } else if (p.property === 'channels' && c.kind === 'defaultChannelGroup' && restate) {
           const e = channelSetEffect(p.before, p.after);
           if (e) out.push(`channels: ${e}.`);
@@ -429,7 +599,7 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
     case 'create':
       if (announcesCreation(c))
         out.push(
-          `Notification Bot will announce #${c.key} in the channel the organization set for new channel announcements, if any.`,
+          `Notification Bot will announce #${c.key} in the channel the organization set for new channel announcements (topic "new channels"), if it set one.`,
         );
       break;
     default:

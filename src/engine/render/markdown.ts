@@ -2,7 +2,19 @@ import { KIND_SPECS, RESOURCE_KINDS } from '../../model/kinds';
 import type { ChangeContext } from '../change-tags';
 import type { Change, Plan } from '../plan-format';
 import { planDigest } from '../plan-io';
-import { VERBS, digestLine, planSummaryLine, riskyChanges, sideEffects } from './describe';
+import {
+  VERBS,
+  abilityList,
+  digestLine,
+  effectMoves,
+  holdersText,
+  joinAnd,
+  planSummaryLine,
+  riskyChanges,
+  sideEffects,
+  uncountedSettings,
+  whoGainsRows,
+} from './describe';
 import type { ChangeReason } from './describe';
 import { changeLines, findingFlags } from './text';
 import { ORIGIN_SECTIONS, changesByOrigin } from '../origins';
@@ -83,6 +95,98 @@ function reasonList(items: readonly ChangeReason[], max = 30): string[] {
   return out;
 }
 
+const cell = (s: string): string => escapeMd(s).replace(/\n/g, ' ');
+
+/**
+ * The "Who gains / who loses" table, shown first and never collapsed: one row per object and
+ * set of people (at most `maxRows`), each naming at most 10 people per side. When everyone
+ * named has an address at the same domain, the table shows the part before the `@`.
+ */
+function whoGainsTable(plan: Plan, maxRows = 20): string[] {
+  const effects = plan.permissions?.effects ?? [];
+  if (effects.length === 0) return [];
+  const rows = whoGainsRows(plan.permissions);
+  const still = effects.filter((e) => !effectMoves(e)).length;
+  const out = ['#### Who gains / who loses', ''];
+  if (rows.length > 0) {
+    const shown = rows.slice(0, maxRows);
+    const domains = new Set(
+      shown.flatMap((r) => [...r.gained.users, ...r.lost.users]).map((e) => e.split('@')[1]),
+    );
+    const domain = domains.size === 1 ? [...domains][0] : undefined;
+    const short = (h: { count: number; users: readonly string[] }): string =>
+      cell(
+        holdersText(
+          domain ? { count: h.count, users: h.users.map((u) => u.split('@')[0] ?? u) } : h,
+        ),
+      );
+    out.push('| On | May | Gains | Loses |', '| --- | --- | --- | --- |');
+    for (const r of shown) {
+      const gains = r.gained.count > 0 ? short(r.gained) : '—';
+      const loses = r.lost.count > 0 ? short(r.lost) : '—';
+      out.push(
+        `| \`${r.address}\`${r.isNew ? ' (new)' : ''} | ${cell(joinAnd(r.abilities))} | ${gains} | ${loses} |`,
+      );
+    }
+    out.push('');
+    const notes: string[] = [];
+    if (domain) notes.push(`Everyone named has an address at ${cell(domain)}.`);
+    if (rows.length > maxRows)
+      notes.push(`${rows.length - maxRows} more rows are in "every permission" below.`);
+    if (notes.length > 0) out.push(notes.join(' '), '');
+  }
+  const uncounted = uncountedSettings(plan.permissions);
+  if (uncounted.length > 0)
+    out.push(
+      `Not counted: whoever the organization's ${uncounted.map((w) => `\`${w}\``).join(', ')} ${uncounted.length === 1 ? 'lets' : 'let'} through besides (zulip-cdk does not read organization settings).`,
+      '',
+    );
+  if (still > 0)
+    out.push(
+      `${still === 1 ? 'One other changed setting changes' : `${still} other changed settings change`} nothing in who holds ${still === 1 ? 'it' : 'them'} (nested groups, role groups and organization administrators counted).`,
+      '',
+    );
+  return out;
+}
+
+/** Every permission and every person, collapsed below the table, within the budget. */
+function whoGainsDetails(plan: Plan, open: string, budget: Budget): string[] {
+  const perms = plan.permissions;
+  if (!perms || perms.effects.length === 0) return [];
+  const lines: string[] = [];
+  for (const e of perms.effects) {
+    const counts = e.before === null ? `new, ${e.after}` : `${e.before} → ${e.after}`;
+    const moves: string[] = [];
+    if (e.gained.count > 0) moves.push(`gains: ${holdersText(e.gained)}`);
+    if (e.lost.count > 0) moves.push(`loses: ${holdersText(e.lost)}`);
+    const uncounted = e.notCounted?.length
+      ? `; not counted: whoever the organization's ${e.notCounted.join(', ')} lets through`
+      : '';
+    const line = `- \`${e.address}\`: ${escapeMd(e.ability)} (${e.permission}), ${counts} users${moves.length ? `; ${escapeMd(moves.join('; '))}` : ''}${escapeMd(uncounted)}; because of ${e.changes.map((c) => `\`${c}\``).join(', ')}.`;
+    if (budget.take(line)) lines.push(line);
+  }
+  const people: string[] = [];
+  for (const u of perms.users) {
+    const parts: string[] = [];
+    if (u.gainsCount > 0) parts.push(`may now: ${abilityList(u.gains, u.gainsCount)}`);
+    if (u.losesCount > 0) parts.push(`may no longer: ${abilityList(u.loses, u.losesCount)}`);
+    const line = `- ${escapeMd(u.email)} ${escapeMd(parts.join('. It '))}.`;
+    if (budget.take(line)) people.push(line);
+  }
+  if (perms.usersCount > perms.users.length)
+    people.push(`- … and ${perms.usersCount - perms.users.length} more people`);
+  return [
+    `<details${open}><summary>Who gains / who loses: every permission (${perms.effects.length}) and every person (${perms.usersCount})</summary>`,
+    '',
+    ...lines,
+    '',
+    ...people,
+    '',
+    '</details>',
+    '',
+  ];
+}
+
 /**
  * The changes per kind, in the order the comment shows them; with `--base`, once per section
  * (this pull request's changes, then reverted drift), each section's heading with its first kind.
@@ -125,6 +229,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
     '',
   );
   out.push(`**${planSummaryLine(plan)}**`, '');
+  out.push(...whoGainsTable(plan));
   if (plan.findings.length > 0) {
     out.push(`#### :no_entry: Safety findings (${plan.findings.length})`, '');
     out.push(
@@ -189,9 +294,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
     }
     // Each effect names its object: "4 new subscriber(s) ..." alone does not say where.
     const effects = changes.flatMap((c) =>
-      sideEffects(c, { ...plan.server, changes: plan.changes }).map(
-        (e) => `- \`${c.address}\`: ${escapeMd(e)}`,
-      ),
+      sideEffects(c, {
+        ...plan.server,
+        changes: plan.changes,
+        permissions: plan.permissions,
+      }).map((e) => `- \`${c.address}\`: ${escapeMd(e)}`),
     );
     const shown = effects.filter((e) => budget.take(e));
     if (shown.length > 0) out.push('Side effects:', '', ...shown, '');
@@ -213,6 +320,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
     else out.push('None.');
     out.push('');
   }
+  out.push(...whoGainsDetails(plan, open, budget));
   if (plan.warnings.length > 0) {
     const lines = plan.warnings
       .map((w) => `- ${w.address ? `\`${w.address}\`: ` : ''}${escapeMd(w.message)} (${w.code})`)

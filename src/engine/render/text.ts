@@ -6,10 +6,15 @@ import {
   SYMBOLS,
   changeLabels,
   digestLine,
+  countOf,
+  holdersText,
+  joinAnd,
   formatValue,
   planSummaryLine,
   riskyChanges,
   sideEffects,
+  uncountedSettings,
+  whoGainsRows,
 } from './describe';
 import type { ChangeReason } from './describe';
 
@@ -87,6 +92,7 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
       lines.push(`  ${paint('dim', '=')} ... and ${plan.ignoredDrift.length - max} more`);
     lines.push('');
   }
+  lines.push(...whoGainsLines(plan, paint));
   if (plan.warnings.length > 0) {
     lines.push(paint('yellow', `Warnings (${plan.warnings.length}):`));
     const max = options.maxWarningsPerCode ?? 20;
@@ -145,6 +151,40 @@ export function findingFlags(plan: Pick<Plan, 'findings'>): string {
   if (privileged === 0) return '--force';
   if (privileged === plan.findings.length) return '--allow-privileged';
   return '--force, and privileged changes without --allow-privileged';
+}
+
+/**
+ * Who gains and who loses each permission whose holders change, one line each (at most 50),
+ * from the plan's effective permissions.
+ */
+function whoGainsLines(plan: Plan, paint: (style: Style, s: string) => string): string[] {
+  const rows = whoGainsRows(plan.permissions);
+  if (rows.length === 0) return [];
+  const max = 50;
+  const people = plan.permissions?.usersCount ?? 0;
+  const out = [paint('bold', `Who gains / who loses (${countOf(people, 'person', 'people')}):`)];
+  for (const r of rows.slice(0, max)) {
+    const what = joinAnd(r.abilities);
+    const parts: string[] = [];
+    if (r.gained.count > 0)
+      parts.push(
+        `${paint('green', '+')} ${holdersText(r.gained)} may${r.isNew ? '' : ' now'} ${what}`,
+      );
+    if (r.lost.count > 0)
+      parts.push(
+        `${paint('red', '-')} ${holdersText(r.lost)} may no longer${r.gained.count > 0 ? '' : ` ${what}`}`,
+      );
+    out.push(`  ${r.address}${r.isNew ? ' (new)' : ''}: ${parts.join('; ')}`);
+  }
+  if (rows.length > max)
+    out.push(`  ... and ${rows.length - max} more (plan --format json has them all)`);
+  const uncounted = uncountedSettings(plan.permissions);
+  if (uncounted.length > 0)
+    out.push(
+      `  Not counted: whoever the organization's ${uncounted.join(', ')} ${uncounted.length === 1 ? 'lets' : 'let'} through besides.`,
+    );
+  out.push('');
+  return out;
 }
 
 /** The lines of one change, as {@link renderText} shows them (also used by the Markdown diff). */
