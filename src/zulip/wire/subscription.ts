@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { intListSchema } from '../../model/int-list';
 import { WireChannelSchema } from './channel';
 import type { ChannelCreationSettings } from './channel';
 import { successWith } from './common';
@@ -83,8 +84,8 @@ export const WireSubscriptionSchema = WireChannelSchema.extend({
   push_notifications: z.boolean().nullable().optional(),
   email_notifications: z.boolean().nullable().optional(),
   wildcard_mentions_notify: z.boolean().nullable().optional(),
-  subscribers: z.array(z.number().int()).optional(),
-  partial_subscribers: z.array(z.number().int()).optional(),
+  subscribers: intListSchema().optional(),
+  partial_subscribers: intListSchema().optional(),
 });
 export type WireSubscription = z.infer<typeof WireSubscriptionSchema>;
 
