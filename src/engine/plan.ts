@@ -19,6 +19,11 @@ export interface PlanOptions {
   readonly targets?: readonly string[];
   /** Recorded as `createdAt`; left out by default so plans are deterministic. */
   readonly createdAt?: string;
+  /**
+   * Filled with the time of each phase (ms): `features`, `planner`, `finish`, `digests`, for
+   * the bench (issue 17). The plan does not depend on it.
+   */
+  readonly timings?: Record<string, number>;
 }
 
 /**
@@ -30,10 +35,20 @@ export interface PlanOptions {
  * before producing any change.
  */
 export function plan(desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
+  const timings = options.timings;
+  let last = timings ? performance.now() : 0;
+  const phase = (name: string): void => {
+    if (!timings) return;
+    const now = performance.now();
+    timings[name] = (timings[name] ?? 0) + now - last;
+    last = now;
+  };
   checkFeatures(desired, live.server);
+  phase('features');
   const planner = new Planner(desired, live);
   planner.run();
   planner.throwErrors();
+  phase('planner');
   const { changes, warnings, findings, fingerprints, summary } = finishPlan({
     changes: planner.changes,
     meta: planner.meta,
@@ -44,11 +59,14 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     ...(options.targets ? { targets: options.targets } : {}),
     maxRemovals: desired.organization.maxRemovals ?? 10,
   });
+  phase('finish');
+  const desiredDigest = desiredStateDigest(desired);
+  const liveDigest = liveStateDigest(live);
   const made: Omit<Plan, 'digest'> = {
     formatVersion: PLAN_FORMAT_VERSION,
     ...(options.createdAt !== undefined ? { createdAt: options.createdAt } : {}),
-    desiredDigest: desiredStateDigest(desired),
-    liveDigest: liveStateDigest(live),
+    desiredDigest,
+    liveDigest,
     server: {
       site: live.server.site,
       featureLevel: live.server.featureLevel,
@@ -64,5 +82,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     fingerprints,
     desired,
   };
-  return { ...made, digest: planDigest(made) };
+  const digest = planDigest(made);
+  phase('digests');
+  return { ...made, digest };
 }
