@@ -1,4 +1,5 @@
-import { applyPlan, executionOrder, plan } from '../src/engine';
+import { applyPlan, plan } from '../src/engine';
+import { predictRequests } from '../src/engine/apply/batching';
 import type { Change } from '../src/engine';
 import type { DesiredState } from '../src/model/desired-state';
 import { readLiveState } from '../src/provider/read-live-state';
@@ -85,7 +86,7 @@ export async function measureApply(
     const p = plan(desired, live);
     let naivePerItem = 0;
     for (const c of p.changes) naivePerItem += itemsOf(c);
-    const predictedRequests = executionOrder(p.changes).order.length + READ_REQUESTS;
+    const predictedRequests = predictRequests(p.changes, p.server.featureLevel);
     const base = {
       changes: p.changes.length,
       floor: requestFloor(p.changes),

@@ -2,7 +2,14 @@ import { KIND_SPECS, RESOURCE_KINDS } from '../../model/kinds';
 import type { ChangeContext } from '../change-tags';
 import type { Change, Plan } from '../plan-format';
 import { planDigest } from '../plan-io';
-import { VERBS, digestLine, planSummaryLine, riskyChanges, sideEffects } from './describe';
+import {
+  VERBS,
+  applyCostLine,
+  digestLine,
+  planSummaryLine,
+  riskyChanges,
+  sideEffects,
+} from './describe';
 import type { ChangeReason } from './describe';
 import { changeLines } from './text';
 
@@ -97,6 +104,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
     '',
   );
   out.push(`**${planSummaryLine(plan)}**`, '');
+  const cost = applyCostLine(plan);
+  if (cost !== undefined) out.push(cost, '');
   if (plan.findings.length > 0) {
     out.push(`#### :no_entry: Safety findings (${plan.findings.length})`, '');
     out.push('Apply refuses this plan unless it is run with `--force`:', '');

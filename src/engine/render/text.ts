@@ -4,6 +4,7 @@ import { planDigest } from '../plan-io';
 import {
   SYMBOLS,
   changeLabels,
+  applyCostLine,
   digestLine,
   formatValue,
   planSummaryLine,
@@ -113,6 +114,8 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
     );
   }
   lines.push(paint('bold', planSummaryLine(plan)));
+  const cost = applyCostLine(plan);
+  if (cost !== undefined) lines.push(cost);
   lines.push(digestLine(planDigest(plan)));
   return lines.join('\n') + '\n';
 }
