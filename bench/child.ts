@@ -40,12 +40,16 @@ export type ToChild =
     }
   | { readonly type: 'cpu' }
   | { readonly type: 'mode'; readonly mode: 'record' | 'replay' }
+  /** Write the recorded register response body to `file` (the JSON.parse floor). */
+  | { readonly type: 'dump'; readonly file: string }
   | { readonly type: 'stop' }
   | {
       readonly type: 'measure';
       readonly target: Target;
       readonly desiredFile: string;
       readonly strategy: 'ours' | 'naive';
+      /** A register response body to time a bare JSON.parse of, after the measurement. */
+      readonly floorFile?: string;
     }
   | {
       readonly type: 'apply';
@@ -66,6 +70,7 @@ export type FromChild =
     }
   | { readonly type: 'cpu'; readonly cpuMs: number; readonly peakRssMb: number }
   | { readonly type: 'mode'; readonly replayed: number; readonly forwarded: number }
+  | { readonly type: 'dumped'; readonly bytes: number }
   | { readonly type: 'plan-result'; readonly result: PlanMeasurement }
   | { readonly type: 'apply-result'; readonly result: ApplyMeasurement }
   | { readonly type: 'subscribe-result'; readonly result: SubscribeMeasurement }
@@ -84,6 +89,26 @@ function send(msg: FromChild): Promise<void> {
 function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
+}
+
+/**
+ * The floor of a read (issue 17): a bare JSON.parse of the register response, and the UTF-8
+ * decoding before it, in the measuring process after its measurement (best of three).
+ */
+async function parseFloor(file: string): Promise<NonNullable<PlanMeasurement['floor']>> {
+  const bytes = await readFile(file);
+  let parseMs = Infinity;
+  let decodeMs = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const text = bytes.toString('utf8');
+    const t1 = performance.now();
+    JSON.parse(text);
+    const t2 = performance.now();
+    decodeMs = Math.min(decodeMs, t1 - t0);
+    parseMs = Math.min(parseMs, t2 - t1);
+  }
+  return { bytes: bytes.length, parseMs, decodeMs };
 }
 
 let emulator: Emulator | undefined;
@@ -116,6 +141,13 @@ async function handle(msg: ToChild): Promise<void> {
       proxy.setMode(msg.mode);
       await send({ type: 'mode', ...proxy.stats });
       return;
+    case 'dump': {
+      const body = proxy?.registerBody();
+      if (!body) throw new Error('no register response recorded');
+      await writeFile(msg.file, body);
+      await send({ type: 'dumped', bytes: body.length });
+      return;
+    }
     case 'stop':
       await proxy?.close();
       await emulator?.close();
@@ -127,6 +159,7 @@ async function handle(msg: ToChild): Promise<void> {
       const result = await measurePlan(msg.target, desired, msg.strategy);
       result.peakRssMb = peakRssMb();
       result.startRssMb = startRssMb;
+      if (msg.floorFile !== undefined) result.floor = await parseFloor(msg.floorFile);
       await send({ type: 'plan-result', result });
       process.disconnect();
       return;

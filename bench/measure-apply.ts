@@ -1,8 +1,11 @@
-import { applyPlan, executionOrder, plan } from '../src/engine';
+import { applyPlan, plan } from '../src/engine';
+import { predictRequests } from '../src/engine/apply/batching';
 import type { Change } from '../src/engine';
 import type { DesiredState } from '../src/model/desired-state';
 import { readLiveState } from '../src/provider/read-live-state';
 import { ZulipApplyTarget } from '../src/provider/write-target';
+import { requestFloor } from './floor';
+import type { RequestFloor } from './floor';
 import { benchClient } from './measure';
 import type { Target } from './measure';
 
@@ -18,8 +21,12 @@ export interface ApplyMeasurement {
   readonly predictedRequests: number;
   /** 429 responses the client waited out. */
   readonly rateLimitHits?: number;
-  /** Changes in the plan from nothing. */
+  /** Changes in the plan. */
   readonly changes: number;
+  /** The fewest write requests Zulip's API allows for them (bench/floor.ts). */
+  readonly floor?: RequestFloor;
+  /** Our apply's write requests (its requests less the re-read), or predicted ones. */
+  readonly writes?: number;
   /** A tool that sends one request per plan change. */
   readonly naivePerChange: number;
   /**
@@ -79,9 +86,10 @@ export async function measureApply(
     const p = plan(desired, live);
     let naivePerItem = 0;
     for (const c of p.changes) naivePerItem += itemsOf(c);
-    const predictedRequests = executionOrder(p.changes).order.length + READ_REQUESTS;
+    const predictedRequests = predictRequests(p.changes, p.server.featureLevel);
     const base = {
       changes: p.changes.length,
+      floor: requestFloor(p.changes),
       naivePerChange: p.changes.length,
       naivePerItem,
       predictedRequests,
@@ -92,6 +100,7 @@ export async function measureApply(
         ...base,
         available: true,
         executed: false,
+        writes: predictedRequests - READ_REQUESTS,
         requests: null,
         wallMs: null,
         leftAfter: null,
@@ -102,7 +111,11 @@ export async function measureApply(
       if (e.type === 'response') byEndpoint[e.endpoint] = (byEndpoint[e.endpoint] ?? 0) + 1;
     });
     const started = performance.now();
+    // The incremental plan unsubscribes, removes members and demotes: the bench's own
+    // organization, so destructive changes and safety findings are allowed.
     const result = await applyPlan(p, new ZulipApplyTarget(client, p), {
+      allowDestroy: true,
+      force: true,
       // The generated organization nests teams in groups that administer channels.
       allowPrivileged: true,
     });
@@ -119,6 +132,7 @@ export async function measureApply(
       available: true,
       executed: true,
       requests,
+      writes: requests - READ_REQUESTS - client.stats.rateLimitHits,
       rateLimitHits: client.stats.rateLimitHits,
       byEndpoint,
       wallMs,

@@ -31,6 +31,13 @@ export interface PlanMeasurement {
   /** Its resident memory before the measurement (node, tsx and the modules loaded), MB. */
   startRssMb?: number;
   readonly channelsRead: number;
+  /**
+   * The read's floor, measured after it in the same process (replayed `ours` only): a bare
+   * JSON.parse of the register response, and its UTF-8 decoding.
+   */
+  floor?: { readonly bytes: number; readonly parseMs: number; readonly decodeMs: number };
+  /** The planner's phases (ms), when `plan` reports them. */
+  planPhases?: Readonly<Record<string, number>>;
 }
 
 /** The client the bench uses: rate limiting is off on the server, so no budget applies. */
@@ -72,7 +79,8 @@ export async function measurePlan(
       strategy === 'ours' ? await readLiveState(client) : await readLiveStateNaively(client);
     const requests = client.requestCount - before;
     const read = performance.now();
-    const p = plan(desired, live);
+    const planPhases: Record<string, number> = {};
+    const p = plan(desired, live, { timings: planPhases });
     const done = performance.now();
     return {
       strategy,
@@ -83,6 +91,7 @@ export async function measurePlan(
       changes: p.changes.length,
       planDigest: digestOf(p.changes),
       channelsRead: live.channels.length,
+      planPhases,
     };
   } finally {
     await client.close();

@@ -15,6 +15,8 @@ import type { AddressInfo } from 'node:net';
 export interface ReplayProxy {
   readonly site: string;
   setMode(mode: 'record' | 'replay'): void;
+  /** The largest `POST /register` response body recorded, if any. */
+  registerBody(): Buffer | undefined;
   /** Requests answered from memory, and forwarded, since the start. */
   readonly stats: { replayed: number; forwarded: number };
   close(): Promise<void>;
@@ -105,6 +107,13 @@ export async function startReplayProxy(upstream: string): Promise<ReplayProxy> {
       mode = m;
     },
     stats,
+    registerBody() {
+      let best: Buffer | undefined;
+      for (const [key, rec] of cache)
+        if (key.startsWith('POST ') && key.split(' ')[1]?.endsWith('/register'))
+          if (!best || rec.body.length > best.length) best = rec.body;
+      return best;
+    },
     close() {
       return new Promise<void>((resolve) => {
         server.closeAllConnections();

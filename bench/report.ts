@@ -63,6 +63,8 @@ export interface BenchResults {
     readonly executed: ApplyRun;
     /** Executed with the emulator's rate limit at 200/min (at --rate-limited-scale). */
     readonly rateLimited: ApplyRun | null;
+    /** (e) The ~5% change of (a) applied to the full organization (absent in older results). */
+    readonly incremental?: ApplyRun | null;
   } | null;
   /** (d) bulk subscribe; absent in results written before it existed. */
   readonly subscribe?: SubscribeRun | null;
@@ -117,6 +119,7 @@ export function renderReport(r: BenchResults): string {
   );
   if (r.plan) renderPlan(r.plan, out);
   if (r.only === undefined) renderApply(r.apply, out);
+  if (r.only === undefined) renderIncremental(r.apply?.incremental, out);
   if (r.subscribe) renderSubscribe(r.subscribe, out);
   out.push('', `bench total: ${duration(r.totalMs)}`);
   return out.join('\n') + '\n';
@@ -216,6 +219,25 @@ function renderPlan(plan: NonNullable<BenchResults['plan']>, out: string[]): voi
     `Zulip's default of ${DEFAULT_RATE_PER_MINUTE} requests per minute, which dominates on a real server.`,
   );
 
+  const floor = rep.ours.floor;
+  if (floor) {
+    out.push(
+      '',
+      `Floor (issue 17): a bare JSON.parse of the same register response (${(floor.bytes / 1e6).toFixed(1)} MB) in the`,
+      `replayed process after its measurement, best of three: ${duration(floor.parseMs)} (UTF-8 decoding before it: ${duration(floor.decodeMs)}).`,
+      `  replayed read + plan / JSON.parse: ${duration(rep.ours.totalMs)} / ${duration(floor.parseMs)} = ${ratio(rep.ours.totalMs, floor.parseMs)} (target: 3x at most, and 3 s)`,
+      `  replayed read / JSON.parse: ${ratio(rep.ours.readMs, floor.parseMs)}; plan / JSON.parse: ${ratio(rep.ours.planMs, floor.parseMs)}`,
+      `  peak RSS of the replayed planning process: ${int(rep.ours.peakRssMb ?? 0)} MB (target: 450 MB at most)`,
+    );
+  }
+  const phases = rep.ours.planPhases;
+  if (phases)
+    out.push(
+      '  plan phases: ' +
+        Object.entries(phases)
+          .map(([k, ms]) => `${k} ${duration(ms)}`)
+          .join(', '),
+    );
   if (!rep.complete)
     out.push('note: some replayed requests were not in the recording and went to the emulator.');
 }
@@ -303,13 +325,66 @@ function renderApply(a: BenchResults['apply'], out: string[]): void {
               .join(', '),
         );
     };
+    out.push(
+      '',
+      floorLine(full, full.executed ? 'measured' : 'predicted'),
+      `  floor: ${floorParts(full)}`,
+    );
     run(ex, `executed at scale ${ex.scale}, rate limiting off`);
+    if (ex !== full) out.push(floorLine(ex, 'measured'));
     if (a.rateLimited)
       run(
         a.rateLimited,
         `executed at scale ${a.rateLimited.scale} with the emulator's rate limit at ${DEFAULT_RATE_PER_MINUTE}/min`,
       );
   }
+}
+
+function floorParts(x: ApplyRun): string {
+  return Object.entries(x.floor?.byKind ?? {})
+    .map(([k, n]) => `${k} ${int(n)}`)
+    .join(', ');
+}
+
+/** Our write requests against the fewest Zulip allows (bench/floor.ts); target 1.2x at most. */
+function floorLine(x: ApplyRun, how: string): string {
+  const floor = x.floor?.total ?? 0;
+  const writes = x.writes ?? 0;
+  return `  write requests (${how}) / the API's floor: ${int(writes)} / ${int(floor)} = ${ratio(writes, floor)} (target: 1.2x at most)`;
+}
+
+/** (e). */
+function renderIncremental(x: ApplyRun | null | undefined, out: string[]): void {
+  if (!x) return;
+  out.push(
+    '',
+    `(e) incremental apply: the plan of (a), ${int(x.changes)} changes, applied to the full organization at scale ${x.scale}`,
+    '',
+    table([
+      [
+        '  requests sent (reads included) / write requests',
+        `${int(x.requests ?? 0)} / ${int(x.writes ?? 0)}`,
+      ],
+      ["  the API's floor (fewest write requests)", int(x.floor?.total ?? 0)],
+      ['  write requests / floor (target 1.2x at most)', ratio(x.writes ?? 0, x.floor?.total ?? 0)],
+      ['  1 request per change / per item', `${int(x.naivePerChange)} / ${int(x.naivePerItem)}`],
+      ['  wall time (measured, rate limiting off)', duration(x.wallMs ?? 0)],
+      [
+        `  wall time modelled at ${DEFAULT_RATE_PER_MINUTE} req/min`,
+        duration(modelledMinutes(x.requests ?? 0) * 60_000),
+      ],
+      ['  changes left by the next plan', int(x.leftAfter ?? -1)],
+    ]),
+    `  floor: ${floorParts(x)}`,
+  );
+  if (x.byEndpoint)
+    out.push(
+      '  by endpoint: ' +
+        Object.entries(x.byEndpoint)
+          .sort((p, q) => q[1] - p[1])
+          .map(([e, n]) => `${e} ${int(n)}`)
+          .join(', '),
+    );
 }
 
 /** (d). */

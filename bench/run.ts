@@ -36,6 +36,8 @@ const USAGE = `usage: npm run bench -- [--scale N] [--apply-scale N] [--rate-lim
   --rate-limited-scale N  also execute it at this size with the emulator's rate limit at
                           Zulip's default of 200 requests per minute (default 0.1 when
                           --scale is 1 or more, else off; 0: off). Takes a minute or more.
+  --incremental-scale N   size at which the incremental apply (the ~5% change of (a)) is
+                          executed (default: --scale; 0: off)
   --no-apply              skip the apply measurements
   --subscribe-channels N  (d) subscribes to N new channels in one call, then to 10 N, and
                           reports the ratio to linear growth (default 2000: 2,000 and 20,000)
@@ -101,6 +103,8 @@ interface Server {
   cpuMs(): Promise<number>;
   /** Switches the recording proxy; returns its counts so far. */
   mode(mode: 'record' | 'replay'): Promise<{ replayed: number; forwarded: number }>;
+  /** Writes the recorded register response body to a file. */
+  dump(file: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -128,6 +132,10 @@ async function startServer(
       const m = await child.expect('mode');
       return { replayed: m.replayed, forwarded: m.forwarded };
     },
+    async dump(file) {
+      child.send({ type: 'dump', file });
+      await child.expect('dumped');
+    },
     async stop() {
       child.send({ type: 'stop' });
       await child.done();
@@ -139,10 +147,17 @@ async function measureIn(
   server: Server,
   desiredFile: string,
   strategy: 'ours' | 'naive',
+  floorFile?: string,
 ): Promise<PlanMeasurement & { serverCpuMs: number }> {
   const before = await server.cpuMs();
   const child = new Child(`measure-${strategy}`);
-  child.send({ type: 'measure', target: server.target, desiredFile, strategy });
+  child.send({
+    type: 'measure',
+    target: server.target,
+    desiredFile,
+    strategy,
+    ...(floorFile === undefined ? {} : { floorFile }),
+  });
   const { result } = await child.expect('plan-result');
   await child.done();
   const after = await server.cpuMs();
@@ -172,16 +187,20 @@ async function subscribeRun(channels: number): Promise<SubscribeRun> {
   };
 }
 
-/** Starts a users-only organization at `scale`, plans (and maybe applies) into it, stops it. */
+/**
+ * Starts an organization at `scale` (users only: an apply from nothing; full: the incremental
+ * apply of the ~5% change), plans (and maybe applies) into it, stops it.
+ */
 async function applyAt(
   dir: string,
   scale: number,
   execute: boolean,
   rateLimit: number | false,
   track: Server[],
+  org: 'full' | 'users-only' = 'users-only',
 ): Promise<ApplyRun> {
-  const desiredFile = path.join(dir, `desired-apply-${scale}-${String(rateLimit)}.json`);
-  const server = await startServer(scale, 'users-only', desiredFile, rateLimit);
+  const desiredFile = path.join(dir, `desired-apply-${org}-${scale}-${String(rateLimit)}.json`);
+  const server = await startServer(scale, org, desiredFile, rateLimit);
   track.push(server);
   const before = await server.cpuMs();
   const child = new Child('apply');
@@ -228,6 +247,7 @@ async function main(): Promise<number> {
         scale: { type: 'string' },
         'apply-scale': { type: 'string' },
         'rate-limited-scale': { type: 'string' },
+        'incremental-scale': { type: 'string' },
         'no-apply': { type: 'boolean' },
         'subscribe-channels': { type: 'string' },
         only: { type: 'string' },
@@ -247,11 +267,13 @@ async function main(): Promise<number> {
   const scale = Number(args.scale ?? '1');
   const applyScale = Number(args['apply-scale'] ?? scale);
   const rateLimitedScale = Number(args['rate-limited-scale'] ?? (scale >= 1 ? 0.1 : 0));
+  const incrementalScale = Number(args['incremental-scale'] ?? scale);
   const subscribeChannels = Number(args['subscribe-channels'] ?? '2000');
   if (
     !(scale > 0) ||
     !(applyScale > 0) ||
     !(rateLimitedScale >= 0) ||
+    !(incrementalScale >= 0) ||
     !Number.isInteger(subscribeChannels) ||
     !(subscribeChannels > 0)
   ) {
@@ -305,7 +327,10 @@ async function main(): Promise<number> {
     const naive = await measureIn(server, desiredFile, 'naive');
     progress('(a) and (b) again, with the recorded responses replayed from memory');
     const recorded = await server.mode('replay');
-    const oursReplayed = await measureIn(server, desiredFile, 'ours');
+    const registerFile = path.join(dir, 'register.json');
+    await server.dump(registerFile);
+    const oursReplayed = await measureIn(server, desiredFile, 'ours', registerFile);
+    await rm(registerFile, { force: true });
     const naiveReplayed = await measureIn(server, desiredFile, 'naive');
     const replayStats = await server.mode('record');
     await server.stop();
@@ -326,7 +351,12 @@ async function main(): Promise<number> {
         );
         rateLimited = await applyAt(dir, rateLimitedScale, true, DEFAULT_RATE_PER_MINUTE, children);
       }
-      apply = { atScale: predicted ?? executed, executed, rateLimited };
+      let incremental: ApplyRun | null = null;
+      if (incrementalScale > 0) {
+        progress(`(e) incremental apply of the ~5% change at scale ${incrementalScale}`);
+        incremental = await applyAt(dir, incrementalScale, true, false, children, 'full');
+      }
+      apply = { atScale: predicted ?? executed, executed, rateLimited, incremental };
     }
     progress(`(d) bulk subscribe: ${subscribeChannels} and ${subscribeChannels * 10} channels`);
     const subscribe = await subscribeRun(subscribeChannels);

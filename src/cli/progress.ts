@@ -162,6 +162,23 @@ export class ApplyProgress {
     this.line(retryLine(e));
   }
 
+  /** The client waits for the rate-limit budget (issue 17: paced, not a 429). */
+  public pace(e: {
+    readonly endpoint: string;
+    readonly delayMs: number;
+    readonly limit: number | undefined;
+  }): void {
+    if (this.mode === 'json') {
+      this.io.stdout.write(
+        `${JSON.stringify({ type: 'pace', endpoint: e.endpoint, delayMs: e.delayMs, ...(e.limit === undefined ? {} : { limit: e.limit }) })}\n`,
+      );
+      return;
+    }
+    this.line(
+      `  … rate limit budget spent${e.limit === undefined ? '' : ` (${e.limit} requests a minute)`}: waiting ${(e.delayMs / 1000).toFixed(1)} s as the server's X-RateLimit-Reset says`,
+    );
+  }
+
   private counter(done: number, total: number): string {
     const w = String(total).length;
     return `[${String(done).padStart(w)}/${total}]`;

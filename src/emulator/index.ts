@@ -7,6 +7,7 @@ import { ZulipCdkError } from '../model/errors';
 import { FEATURE_LEVELS, MIN_FEATURE_LEVEL } from '../model/features';
 import { ROLES } from '../model/kinds';
 import { FaultInjector } from './faults';
+import { buildIndexes } from './indexes';
 import { StateFile } from './persist';
 import { writePrivateFile } from './private-file';
 import type { FaultOptions } from './faults';
@@ -186,6 +187,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   checkEmulatorFeatureLevel(featureLevel);
   const org = completeOrgState(await initialOrg(options, clock.now()));
   if (options.planType !== undefined) setRealmPlanType(org.realm, options.planType);
+  // As a database has its indexes when it starts answering: the first request of a large
+  // organization (1,000,000 subscriptions) does not pay for building them.
+  buildIndexes(org);
   const stateFile =
     options.persist === true && typeof options.state === 'string'
       ? new StateFile(options.state, () => core.org)

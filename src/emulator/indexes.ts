@@ -178,6 +178,13 @@ export function channelsByName(org: OrgState): (name: string) => StoredChannel |
   return (name) => byName.get(name.trim().toLowerCase());
 }
 
+/** Builds the subscription, user and group indexes now rather than on first use. */
+export function buildIndexes(org: OrgState): void {
+  subscriptionIndex(org);
+  userById(org, -1);
+  groupById(org, -1);
+}
+
 /** Checks every index against a scan of its array; returns the differences (tests). */
 export function indexProblems(org: OrgState): string[] {
   const problems: string[] = [];

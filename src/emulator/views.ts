@@ -58,7 +58,7 @@ export function channelToApi(
   org: OrgState,
   fl: number,
   ch: StoredChannel,
-  extra: { isDefault?: boolean } = {},
+  extra: { isDefault?: boolean; subscriberIds?: readonly number[] } = {},
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {
     stream_id: ch.id,
@@ -83,7 +83,7 @@ export function channelToApi(
   if (supports(fl, 'channelFolders')) out.folder_id = ch.folderId;
   if (supports(fl, 'topicsPolicy')) out.topics_policy = ch.topicsPolicy;
   if (supports(fl, 'channelSubscriberCount'))
-    out.subscriber_count = subscriberIds(org, ch.id).length;
+    out.subscriber_count = (extra.subscriberIds ?? subscriberIds(org, ch.id)).length;
   if (extra.isDefault !== undefined) out.is_default = extra.isDefault;
   return out;
 }
@@ -100,8 +100,10 @@ export function subscriptionToApi(
   sub: StoredSubscription | undefined,
   withSubscribers: boolean,
   viewer?: StoredUser,
+  /** The channel's {@link subscriberIds}, when the caller has them already. */
+  subscribers: readonly number[] = subscriberIds(org, ch.id),
 ): Record<string, unknown> {
-  const base = channelToApi(org, fl, ch);
+  const base = channelToApi(org, fl, ch, { subscriberIds: subscribers });
   delete base.stream_weekly_traffic;
   const out: Record<string, unknown> = { ...base, stream_weekly_traffic: null };
   if (sub) {
@@ -118,8 +120,7 @@ export function subscriptionToApi(
     });
   }
   if (withSubscribers)
-    out.subscribers =
-      viewer === undefined || canSeeSubscribers(org, viewer, ch) ? subscriberIds(org, ch.id) : [];
+    out.subscribers = viewer === undefined || canSeeSubscribers(org, viewer, ch) ? subscribers : [];
   return out;
 }
 
@@ -163,6 +164,8 @@ export interface UserViewOptions {
   readonly clientGravatar?: boolean;
   /** Include `profile_data` (`GET /users` only with `include_custom_profile_fields=true`). */
   readonly profileData?: boolean;
+  /** Include `is_active` (default true; register's user lists leave it out). */
+  readonly isActive?: boolean;
 }
 
 /** A user object (`GET /users`). */
@@ -173,18 +176,19 @@ export function userToApi(u: StoredUser, opts: UserViewOptions = {}): Record<str
     delivery_email: u.email,
     full_name: u.fullName,
     date_joined: pythonIsoFormat(u.dateJoined),
-    is_active: u.isActive,
-    is_owner: isOwner(u),
-    is_admin: isAdmin(u),
-    is_guest: isGuest(u),
-    is_bot: u.isBot,
-    bot_type: u.botType,
-    bot_owner_id: u.botOwnerId,
-    role: u.role,
-    timezone: u.timezone,
-    avatar_url: opts.clientGravatar === true ? null : avatarUrl(u.email),
-    avatar_version: 1,
   };
+  // Added in order, never deleted (a `delete` makes 100,000 slow objects in a register).
+  if (opts.isActive !== false) out.is_active = u.isActive;
+  out.is_owner = isOwner(u);
+  out.is_admin = isAdmin(u);
+  out.is_guest = isGuest(u);
+  out.is_bot = u.isBot;
+  out.bot_type = u.botType;
+  out.bot_owner_id = u.botOwnerId;
+  out.role = u.role;
+  out.timezone = u.timezone;
+  out.avatar_url = opts.clientGravatar === true ? null : avatarUrl(u.email);
+  out.avatar_version = 1;
   if (opts.profileData !== false) out.profile_data = {};
   return out;
 }

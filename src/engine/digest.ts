@@ -10,7 +10,12 @@ export function canonicalJson(value: unknown): string {
 }
 
 function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
+  if (Array.isArray(value)) {
+    // A list of numbers or strings (subscriber IDs, member emails: a million at the largest
+    // sizes) has nothing to sort: JSON.stringify writes it as it is.
+    if (value.every(isScalar)) return value;
+    return value.map(sortKeys);
+  }
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(value).sort()) {
@@ -20,6 +25,11 @@ function sortKeys(value: unknown): unknown {
     return out;
   }
   return value;
+}
+
+function isScalar(v: unknown): boolean {
+  const t = typeof v;
+  return t === 'number' || t === 'string' || t === 'boolean' || v === null;
 }
 
 /** SHA-256 (hex) of the canonical JSON of `value`. */

@@ -98,7 +98,9 @@ export class LiveIndex {
 
   /** A user by email, case-insensitively. */
   public user(email: string): LiveUser | undefined {
-    return this.usersByEmail.get(email.toLowerCase());
+    // The keys are lower-cased: an address found as written is its own lower case (the plan
+    // looks up every subscriber and member, about a million at the largest sizes).
+    return this.usersByEmail.get(email) ?? this.usersByEmail.get(email.toLowerCase());
   }
 
   /** The email we show and compare for a user ID; `#<id>` when the reader could not see it. */

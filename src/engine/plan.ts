@@ -31,6 +31,11 @@ export interface PlanOptions {
    * the drift it leaves alone (`ignoredDrift`). Recorded as `base`; not part of the digest.
    */
   readonly base?: DesiredState;
+  /**
+   * Filled with the time of each phase (ms): `features`, `planner`, `finish`, `permissions`, `base`, `digests`, for
+   * the bench (issue 17). The plan does not depend on it.
+   */
+  readonly timings?: Record<string, number>;
 }
 
 /** The plan's `permissions` field: absent when the plan touches no permission. */
@@ -47,10 +52,20 @@ function withPermissions(p: PlanPermissions): { permissions?: PlanPermissions } 
  * before producing any change.
  */
 export function plan(desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
+  const timings = options.timings;
+  let last = timings ? performance.now() : 0;
+  const phase = (name: string): void => {
+    if (!timings) return;
+    const now = performance.now();
+    timings[name] = (timings[name] ?? 0) + now - last;
+    last = now;
+  };
   checkFeatures(desired, live.server);
+  phase('features');
   const planner = new Planner(desired, live);
   planner.run();
   planner.throwErrors();
+  phase('planner');
   const { changes, warnings, findings, fingerprints, summary } = finishPlan({
     changes: planner.changes,
     meta: planner.meta,
@@ -62,12 +77,18 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     desired,
     guards: effectiveGuards(desired, options.guards),
   });
+  phase('finish');
+  const permissions = effectivePermissions(changes, live, planner.idx);
+  phase('permissions');
   const withBase = options.base ? fromBase(desired, live, options, changes, warnings) : undefined;
+  phase('base');
+  const desiredDigest = desiredStateDigest(desired);
+  const liveDigest = liveStateDigest(live);
   const made: Omit<Plan, 'digest'> = {
     formatVersion: PLAN_FORMAT_VERSION,
     ...(options.createdAt !== undefined ? { createdAt: options.createdAt } : {}),
-    desiredDigest: desiredStateDigest(desired),
-    liveDigest: liveStateDigest(live),
+    desiredDigest,
+    liveDigest,
     server: {
       site: live.server.site,
       featureLevel: live.server.featureLevel,
@@ -83,12 +104,14 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     changes: withBase?.changes ?? changes,
     warnings: withBase?.warnings ?? warnings,
     findings,
-    ...withPermissions(effectivePermissions(changes, live, planner.idx)),
+    ...withPermissions(permissions),
     fingerprints,
     desired,
     ...(withBase ? { base: options.base, ignoredDrift: withBase.ignoredDrift } : {}),
   };
-  return { ...made, digest: planDigest(made) };
+  const digest = planDigest(made);
+  phase('digests');
+  return { ...made, digest };
 }
 
 /**

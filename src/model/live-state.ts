@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { intListSchema } from './int-list';
 import { TOPICS_POLICIES } from './kinds';
 
 /**
@@ -46,9 +47,9 @@ export const LiveUserGroupSchema = z.strictObject({
   deactivated: z.boolean(),
   creatorId: z.number().int().nullable(),
   /** Direct members, user IDs, sorted. */
-  members: z.array(z.number().int()),
+  members: intListSchema(),
   /** Direct subgroups, group IDs, sorted. */
-  subgroups: z.array(z.number().int()),
+  subgroups: intListSchema(),
   /** By wire name, e.g. `can_manage_group`. */
   permissions,
 });
@@ -71,7 +72,7 @@ export const LiveChannelSchema = z.strictObject({
   /** By wire name, e.g. `can_send_message_group`. */
   permissions,
   /** Subscribed user IDs, sorted; null when the reader could not see them. */
-  subscribers: z.array(z.number().int()).nullable(),
+  subscribers: intListSchema().nullable(),
 });
 export type LiveChannel = z.infer<typeof LiveChannelSchema>;
 

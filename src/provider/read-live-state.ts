@@ -188,9 +188,11 @@ export function liveStateFromRegister(
 ): LiveState {
   const fl = reg.zulip_feature_level;
   const wireUsers = [...(reg.realm_users ?? []), ...(reg.realm_non_active_users ?? [])];
+  // `realm_users` holds the active users; Zulip's register leaves `is_active` out of them.
+  const activeCount = reg.realm_users?.length ?? 0;
   const users: LiveUser[] = [];
   const seenUsers = new Set<number>();
-  for (const u of wireUsers) {
+  for (const [i, u] of wireUsers.entries()) {
     if (seenUsers.has(u.user_id)) continue;
     seenUsers.add(u.user_id);
     users.push({
@@ -198,7 +200,7 @@ export function liveStateFromRegister(
       email: u.delivery_email ?? u.email,
       fullName: u.full_name,
       role: roleOf(u),
-      isActive: u.is_active ?? (reg.realm_users ?? []).includes(u),
+      isActive: u.is_active ?? i < activeCount,
       isBot: u.is_bot,
       ...(u.is_bot && typeof u.bot_owner_id === 'number' ? { botOwnerId: u.bot_owner_id } : {}),
     });

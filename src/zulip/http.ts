@@ -65,6 +65,20 @@ export type ClientEvent =
       readonly errorCode?: string;
     }
   | {
+      /**
+       * The rate-limit budget of the last response was spent (`X-RateLimit-Remaining: 0`):
+       * the request waits until `X-RateLimit-Reset` instead of running into a 429.
+       */
+      readonly type: 'pace';
+      readonly endpoint: string;
+      readonly request: string;
+      readonly delayMs: number;
+      /** `X-RateLimit-Limit`, when the server sent it. */
+      readonly limit: number | undefined;
+      /** `X-RateLimit-Reset` (epoch seconds). */
+      readonly resetAt: number;
+    }
+  | {
       readonly type: 'response';
       readonly endpoint: string;
       readonly request: string;
@@ -95,6 +109,9 @@ export interface HttpStats {
   readonly retryCount: number;
   /** 429 responses received. */
   readonly rateLimitHits: number;
+  /** Waits for the rate-limit budget (`pace` events), and their total (ms). */
+  readonly paceWaits: number;
+  readonly paceWaitMs: number;
 }
 
 /** Options of {@link ZulipHttp}. */
@@ -246,7 +263,7 @@ export class ZulipHttp {
   readonly #now: () => number;
   readonly #listeners = new Set<(event: ClientEvent) => void>();
   readonly #warnings: ClientWarning[] = [];
-  #stats = { requestCount: 0, retryCount: 0, rateLimitHits: 0 };
+  #stats = { requestCount: 0, retryCount: 0, rateLimitHits: 0, paceWaits: 0, paceWaitMs: 0 };
   #budget: RateLimitBudget = {
     limit: undefined,
     remaining: undefined,
@@ -293,6 +310,7 @@ export class ZulipHttp {
       maxDelayMs: options.retry?.maxDelayMs ?? 8_000,
       maxRateLimitRetries: options.retry?.maxRateLimitRetries ?? 5,
       maxRetryAfterMs: options.retry?.maxRetryAfterMs ?? 120_000,
+      paceFromHeaders: options.retry?.paceFromHeaders ?? true,
     };
     this.#connections = options.connections ?? 4;
     this.#sleep =
@@ -388,6 +406,7 @@ export class ZulipHttp {
           where: req.endpoint,
         });
       }
+      await this.#pace(req, label);
       const started = this.#now();
       let status: number;
       let resHeaders: Record<string, string | string[] | undefined>;
@@ -458,6 +477,8 @@ export class ZulipHttp {
             status,
           });
           await this.#sleep(delayMs);
+          // Retry-After was the wait: the 429's budget headers are not waited for again.
+          this.#budget = { ...this.#budget, remaining: undefined };
           continue;
         }
         throw this.#apiError(req, label, status, {
@@ -651,6 +672,45 @@ export class ZulipHttp {
     };
     this.#warnings.push(warning);
     this.#emit(warning);
+  }
+
+  /**
+   * Waits, before sending, while the rate-limit budget is spent. Zulip's headers
+   * (zerver/middleware.py RateLimitMiddleware.set_response_headers, zerver/lib/rate_limiter.py
+   * get_api_calls_left): `X-RateLimit-Remaining` is what is left of the sliding window after
+   * the request, `X-RateLimit-Reset` when the newest call leaves it (the whole budget is back),
+   * truncated to a second: so the wait lasts until a second after it. Each request sent takes
+   * one from the budget until its answer brings the server's count, so requests sent at once
+   * do not all spend the last one.
+   */
+  async #pace(req: ZulipRequest, label: string): Promise<void> {
+    if (!this.#retry.paceFromHeaders) return;
+    const b = this.#budget;
+    if (b.remaining === undefined || b.resetAt === undefined) return;
+    if (b.remaining > 0) {
+      this.#budget = { ...b, remaining: b.remaining - 1 };
+      return;
+    }
+    const delayMs = Math.ceil((b.resetAt + 1) * 1000 - this.#now());
+    if (delayMs > 0 && delayMs <= this.#retry.maxRetryAfterMs) {
+      this.#stats.paceWaits += 1;
+      this.#stats.paceWaitMs += delayMs;
+      this.#emit({
+        type: 'pace',
+        endpoint: req.endpoint,
+        request: label,
+        delayMs,
+        limit: b.limit,
+        resetAt: b.resetAt,
+      });
+      await this.#sleep(delayMs);
+    }
+    // The window has emptied: the whole budget, less this request, until an answer says more.
+    this.#budget = {
+      ...b,
+      remaining: b.limit === undefined ? undefined : b.limit - 1,
+      updatedAt: this.#now(),
+    };
   }
 
   #readBudget(headers: Record<string, string | string[] | undefined>): void {

@@ -22,6 +22,12 @@ export interface RetryOptions {
   readonly maxRateLimitRetries?: number;
   /** A 429 whose Retry-After is longer than this is not waited out but thrown. @default 120000 */
   readonly maxRetryAfterMs?: number;
+  /**
+   * Wait for the rate-limit budget when the last `X-RateLimit-Remaining` was 0, until
+   * `X-RateLimit-Reset`, instead of sending into a 429 (a wait longer than `maxRetryAfterMs`
+   * is not made: the request goes, and a 429 is handled as usual). @default true
+   */
+  readonly paceFromHeaders?: boolean;
 }
 
 /** Connection errors that happen before a single byte of the request is sent. */

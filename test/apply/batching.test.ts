@@ -1,6 +1,7 @@
 import { addUser } from '../../src/emulator/state';
 import { emptyDesiredState } from '../../src/model';
 import type { DesiredState } from '../../src/model';
+import { predictRequests } from '../../src/engine/apply/batching';
 import { harness, summary } from './helpers';
 import type { Harness } from './helpers';
 
@@ -39,6 +40,8 @@ describe('batching: requests per kind of change (FL 478)', () => {
     expect(p.changes.filter((c) => c.action === 'membership')).toHaveLength(10);
     const r = await h.apply(p);
     expect(r.outcome).toBe('applied');
+    // The plan's apply-cost line predicts exactly what apply sends.
+    expect(predictRequests(p.changes, p.server.featureLevel)).toBe(r.requests.length);
     expect(r.requests).toEqual([...READ, 'POST /users/me/subscriptions']);
     expect(summary(await h.plan(d))).toEqual([]);
     // Nobody was messaged about it.
@@ -53,6 +56,8 @@ describe('batching: requests per kind of change (FL 478)', () => {
     const p = await h.plan(d);
     const r = await h.apply(p, { allowDestroy: true });
     expect(r.outcome).toBe('applied');
+    // The plan's apply-cost line predicts exactly what apply sends.
+    expect(predictRequests(p.changes, p.server.featureLevel)).toBe(r.requests.length);
     expect(r.requests).toEqual([...READ, 'DELETE /users/me/subscriptions']);
     expect(summary(await h.plan(d))).toEqual([]);
   });
@@ -76,6 +81,8 @@ describe('batching: requests per kind of change (FL 478)', () => {
     d.userGroups = [g('g-sub', emails.slice(0, 2)), g('g-top', emails.slice(4, 9), [])];
     const p = await h.plan(d);
     const r = await h.apply(p, { allowDestroy: true });
+    // The plan's apply-cost line predicts exactly what apply sends.
+    expect(predictRequests(p.changes, p.server.featureLevel)).toBe(r.requests.length);
     expect(r.requests).toEqual([...READ, 'POST /user_groups/{id}/members']);
     expect(summary(await h.plan(d))).toEqual([]);
   });
@@ -103,6 +110,8 @@ describe('batching: requests per kind of change (FL 478)', () => {
     const p = await h.plan(d);
     const r = await h.apply(p);
     expect(r.outcome).toBe('applied');
+    // The plan's apply-cost line predicts exactly what apply sends.
+    expect(predictRequests(p.changes, p.server.featureLevel)).toBe(r.requests.length);
     expect(r.requests).toEqual([
       ...READ,
       'POST /channels/create',
@@ -115,8 +124,11 @@ describe('batching: requests per kind of change (FL 478)', () => {
     const d = emptyDesiredState('b');
     d.channels.push({ path: 'b/solo', name: 'solo', permissions: {} });
     d.subscriptionSettings.push({ path: 'b/s/solo', channel: 'Solo', isMuted: true });
-    const r = await h.apply(await h.plan(d));
+    const p = await h.plan(d);
+    const r = await h.apply(p);
     expect(r.outcome).toBe('applied');
+    // The plan's apply-cost line predicts exactly what apply sends.
+    expect(predictRequests(p.changes, p.server.featureLevel)).toBe(r.requests.length);
     expect(r.requests).toEqual([
       ...READ,
       'POST /channels/create',
@@ -136,7 +148,10 @@ describe('batching: requests per kind of change (FL 478)', () => {
         canResolveTopicsGroup: 'role:moderators',
       },
     });
-    const r = await h.apply(await h.plan(d));
+    const p = await h.plan(d);
+    const r = await h.apply(p);
+    // The plan's apply-cost line predicts exactly what apply sends.
+    expect(predictRequests(p.changes, p.server.featureLevel)).toBe(r.requests.length);
     expect(r.requests).toEqual([...READ, 'PATCH /streams/{id}', 'PATCH /streams/{id}']);
   });
 });
@@ -165,8 +180,11 @@ describe('before POST /channels/create (FL 372): channels are created by the sub
       { path: 'b/mine', name: 'my-room', description: 'Mine', permissions: {} },
     );
     d.subscriptionSettings.push({ path: 'b/s', channel: 'my-room', color: '#abcdef' });
-    const r = await h.apply(await h.plan(d));
+    const p = await h.plan(d);
+    const r = await h.apply(p);
     expect(r.outcome).toBe('applied');
+    // The plan's apply-cost line predicts exactly what apply sends.
+    expect(predictRequests(p.changes, p.server.featureLevel)).toBe(r.requests.length);
     expect(r.requests).toEqual([
       ...READ,
       'POST /users/me/subscriptions',

@@ -130,6 +130,20 @@ describe('bench smoke test', () => {
     expect(p.changes).toHaveLength(0);
   });
 
+  it('applies the ~5% change to the full organization as predicted, within 1.2x of the API floor', async () => {
+    const bench = generateBenchOrg({ scale: 0.01, channels: 20 });
+    const z = await startEmulator({ state: bench.org, rateLimit: false });
+    running.push(z);
+    const target = { site: z.site, ...bench.owner };
+    const a = await measureApply(target, bench.desired, { execute: true });
+    expect(a.leftAfter).toBe(0);
+    // Subscriptions are batched: fewer requests than changes, and the prediction knows it.
+    expect(a.requests).toBe(a.predictedRequests);
+    expect(a.floor!.total).toBeGreaterThan(0);
+    expect(a.writes! / a.floor!.total).toBeLessThanOrEqual(1.2);
+    expect(a.byEndpoint?.['POST /users/me/subscriptions']).toBe(a.floor!.byKind.subscribe);
+  });
+
   it('reports ratios and the modelled time at 200 requests per minute', () => {
     expect(modelledMinutes(2000)).toBe(10);
     const m = (requests: number, totalMs: number) => ({

@@ -304,6 +304,7 @@ async function run({
     });
     const stopRetries = conn.client.onEvent((e) => {
       if (e.type === 'retry') progress.retry(e);
+      if (e.type === 'pace') progress.pace(e);
     });
     // Ctrl-C stops between two requests; the journal says what was sent.
     const abort = new AbortController();

@@ -7,12 +7,14 @@ import { realmPermissionInfos, realmProperty, realmPropertyInfos } from '../real
 import { subscriptionOf } from '../indexes';
 import { expectBool, expectDict } from '../params';
 import {
+  canSeeSubscribers,
   hasMetadataAccess,
   holdsRealmSetting,
   isAdmin,
   isGuest,
   isModerator,
   isOwner,
+  subscriberIds,
 } from '../permissions';
 import { realmEmojiDict } from './realm-emoji';
 import type { EventQueue, RequestContext, Route, ServerCore } from '../router';
@@ -200,11 +202,8 @@ function realmUserData(
   userView: { clientGravatar: boolean; profileData: boolean },
 ): Record<string, unknown> {
   const { org, user } = ctx;
-  const view = (u: StoredUser): Record<string, unknown> => {
-    const d = userToApi(u, userView);
-    delete d.is_active;
-    return d;
-  };
+  const withoutIsActive = { ...userView, isActive: false };
+  const view = (u: StoredUser): Record<string, unknown> => userToApi(u, withoutIsActive);
   const sorted = [...org.users].sort((a, b) => a.id - b.id);
   const canPrivate = holdsRealmSetting(org, user, 'can_create_private_channel_group');
   const canPublic = holdsRealmSetting(org, user, 'can_create_public_channel_group');
@@ -237,6 +236,7 @@ function subscriptionData(
   ctx: RequestContext,
   withSubscribers: boolean,
   archivedChannels: boolean,
+  idsOf: (channelId: number) => readonly number[],
 ): Record<string, Record<string, unknown>[]> {
   const { org, user, featureLevel: fl } = ctx;
   const subscribed: Record<string, unknown>[] = [];
@@ -245,14 +245,15 @@ function subscriptionData(
   for (const ch of org.channels) {
     if (!archivedChannels && ch.isArchived) continue;
     const sub = subscriptionOf(org, user.id, ch.id);
-    if (sub?.active) subscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers, user));
+    if (sub?.active)
+      subscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers, user, idsOf(ch.id)));
     else if (sub) {
       if (hasMetadataAccess(org, user, ch))
-        unsubscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers, user));
+        unsubscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers, user, idsOf(ch.id)));
     } else if (hasMetadataAccess(org, user, ch)) {
-      const c = channelToApi(org, fl, ch);
-      if (withSubscribers)
-        c.subscribers = subscriptionToApi(org, fl, ch, undefined, true, user).subscribers;
+      const ids = idsOf(ch.id);
+      const c = channelToApi(org, fl, ch, { subscriberIds: ids });
+      if (withSubscribers) c.subscribers = canSeeSubscribers(org, user, ch) ? ids : [];
       never.push(c);
     }
   }
@@ -297,6 +298,14 @@ function register(ctx: RequestContext): Record<string, unknown> {
     throw badRequest('User not authorized for this query');
   const want = (t: string): boolean => fetchTypes === undefined || fetchTypes.includes(t);
 
+  // Each channel's subscribers once per request (its count and its list are in several parts).
+  const subscribersByChannel = new Map<number, readonly number[]>();
+  const idsOf = (channelId: number): readonly number[] => {
+    let ids = subscribersByChannel.get(channelId);
+    if (ids === undefined)
+      subscribersByChannel.set(channelId, (ids = subscriberIds(org, channelId)));
+    return ids;
+  };
   const queue: EventQueue = {
     id: randomUUID(),
     userId: user.id,
@@ -356,7 +365,7 @@ function register(ctx: RequestContext): Record<string, unknown> {
   if (want('drafts')) out.drafts = draftsForRegister(ctx);
   if (want('scheduled_messages')) out.scheduled_messages = undeliveredScheduledMessages(ctx);
   if (want('subscription'))
-    Object.assign(out, subscriptionData(ctx, withSubscribers, cap('archived_channels')));
+    Object.assign(out, subscriptionData(ctx, withSubscribers, cap('archived_channels'), idsOf));
   if (want('channel_folders') && supports(fl, 'channelFolders'))
     out.channel_folders = sortedFolders(fl, org.folders).map((f) => folderToApi(fl, f));
   if (want('starred_messages'))
@@ -370,7 +379,7 @@ function register(ctx: RequestContext): Record<string, unknown> {
         (ch) => (cap('archived_channels') || !ch.isArchived) && hasMetadataAccess(org, user, ch),
       )
       .sort((a, b) => a.id - b.id)
-      .map((ch) => channelToApi(org, fl, ch));
+      .map((ch) => channelToApi(org, fl, ch, { subscriberIds: idsOf(ch.id) }));
   // Guests are told the organization has no default channels.
   if (want('default_streams'))
     out.realm_default_streams = isGuest(user) ? [] : [...org.defaultChannelIds];

@@ -1,3 +1,4 @@
+import { supports } from '../../model/features';
 import type { Change, CreateChange, MembershipChange } from '../plan-format';
 import { REMOVAL_ACTIONS } from '../plan-format';
 import type { SubscribeCall, UnsubscribeCall } from './types';
@@ -194,4 +195,55 @@ export function subscriptionCalls(changes: readonly MembershipChange[]): {
 /** Whether a change creates an object (a retry must first check that it did not land). */
 export function isCreate(c: Change): c is CreateChange {
   return c.action === 'create';
+}
+
+/** Zulip's default limit for authenticated API requests (`api_by_user`: 200 a minute). */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 200;
+
+/** The re-read apply makes before writing (`POST /register`, `DELETE /events`). */
+const APPLY_READ_REQUESTS = 2;
+
+/**
+ * The requests an apply of these changes sends when nothing fails, reads included: the walk of
+ * `applyPlan` (executor.ts) without sending anything. Memberships of new objects go with their
+ * create; channel memberships and subscription settings are batched until a barrier or a change
+ * that depends on them; a replace is two requests, and a channel update with both plain fields
+ * and group settings two `PATCH /streams/{id}` (they are kept apart, write-channels.ts).
+ * Below FL 417 a channel is created by a subscribe and looked up by `GET /streams` (two
+ * requests). Creates whose settings Zulip ignores on creation can add a `PATCH` each: the
+ * prediction is a floor of what apply sends.
+ */
+export function predictRequests(changes: readonly Change[], featureLevel?: number): number {
+  const createChannel =
+    featureLevel === undefined || supports(featureLevel, 'channelsCreate') ? 1 : 2;
+  const exec = executionOrder(changes);
+  let requests = APPLY_READ_REQUESTS;
+  let memberships: MembershipChange[] = [];
+  let settings = 0;
+  const pending = new Set<string>();
+  const flush = (): void => {
+    const calls = subscriptionCalls(memberships);
+    requests += calls.subscribe.length + calls.unsubscribe.length + (settings > 0 ? 1 : 0);
+    memberships = [];
+    settings = 0;
+    pending.clear();
+  };
+  for (const c of exec.order) {
+    const deps = exec.deps.get(c.id) ?? [];
+    if (pending.size > 0 && (isBarrier(c) || deps.some((d) => pending.has(d)))) flush();
+    if (c.action === 'membership' && c.kind === 'channel') {
+      memberships.push(c);
+      pending.add(c.id);
+    } else if (c.action === 'update' && c.kind === 'subscriptionSettings') {
+      settings += 1;
+      pending.add(c.id);
+    } else if (c.action === 'replace') requests += 2;
+    else if (c.action === 'update' && c.kind === 'channel') {
+      const group = c.properties.filter((p) => p.property.startsWith('permissions.')).length;
+      requests += group > 0 && group < c.properties.length ? 2 : 1;
+    } else if (c.action === 'create' && c.kind === 'channel') requests += createChannel;
+    else requests += 1;
+  }
+  if (pending.size > 0) flush();
+  return requests;
 }

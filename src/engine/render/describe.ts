@@ -1,3 +1,4 @@
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, predictRequests } from '../apply/batching';
 import {
   announcesCreation,
   archiveOnly,
@@ -150,6 +151,19 @@ export function changeLabels(c: Change, ctx: ChangeContext = {}): string[] {
  */
 export function digestLine(digest: string, code: (s: string) => string = (s) => s): string {
   return `Plan digest: ${code(digest)} (for ${code('zulip-cdk apply --expect-digest')})`;
+}
+
+/**
+ * What applying the plan costs at Zulip's default rate limit (issue 17): the requests apply
+ * will send (predicted from its order and batches, reads included) and the minutes they take at
+ * 200 requests a minute; undefined for an empty plan.
+ */
+export function applyCostLine(plan: Pick<Plan, 'changes' | 'server'>): string | undefined {
+  if (plan.changes.length === 0) return undefined;
+  const n = predictRequests(plan.changes, plan.server.featureLevel);
+  const minutes = n / DEFAULT_RATE_LIMIT_PER_MINUTE;
+  const time = minutes < 1 ? 'under a minute' : `about ${minutes.toFixed(1)} minutes`;
+  return `Apply: ${countOf(n, 'request')}, ${time} at Zulip's default rate limit of ${DEFAULT_RATE_LIMIT_PER_MINUTE} requests a minute.`;
 }
 
 /** The footer line. */

@@ -5,6 +5,7 @@ import { planDigest } from '../plan-io';
 import {
   VERBS,
   abilityList,
+  applyCostLine,
   digestLine,
   effectMoves,
   holdersText,
@@ -229,6 +230,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
     '',
   );
   out.push(`**${planSummaryLine(plan)}**`, '');
+  const cost = applyCostLine(plan);
+  if (cost !== undefined) out.push(cost, '');
   out.push(...whoGainsTable(plan));
   if (plan.findings.length > 0) {
     out.push(`#### :no_entry: Safety findings (${plan.findings.length})`, '');

@@ -5,6 +5,7 @@ import { ORIGIN_SECTIONS, changesByOrigin } from '../origins';
 import {
   SYMBOLS,
   changeLabels,
+  applyCostLine,
   digestLine,
   countOf,
   holdersText,
@@ -141,6 +142,8 @@ export function renderText(plan: Plan, options: TextRenderOptions = {}): string 
     );
   }
   lines.push(paint('bold', planSummaryLine(plan)));
+  const cost = applyCostLine(plan);
+  if (cost !== undefined) lines.push(cost);
   lines.push(digestLine(planDigest(plan)));
   return lines.join('\n') + '\n';
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { intListSchema } from '../../model/int-list';
 import { SUBSCRIPTION_PROPERTY_WIRE_NAMES } from '../../model/kinds';
 import type { SubscriptionPropertyWireName } from '../../model/kinds';
 import { WireChannelSchema } from './channel';
@@ -81,8 +82,8 @@ export const WireSubscriptionSchema = WireChannelSchema.extend({
   push_notifications: z.boolean().nullable().optional(),
   email_notifications: z.boolean().nullable().optional(),
   wildcard_mentions_notify: z.boolean().nullable().optional(),
-  subscribers: z.array(z.number().int()).optional(),
-  partial_subscribers: z.array(z.number().int()).optional(),
+  subscribers: intListSchema().optional(),
+  partial_subscribers: intListSchema().optional(),
 });
 /** A subscription as Zulip sends it, as parsed by {@link WireSubscriptionSchema}. */
 export type WireSubscription = z.infer<typeof WireSubscriptionSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { intListSchema } from '../../model/int-list';
 import { USER_GROUP_SETTINGS } from '../../model/permissions';
 import type { UserGroupSettingName } from '../../model/permissions';
 import { WireGroupSettingSchema, successWith } from './common';
@@ -18,8 +19,8 @@ export const WireUserGroupSchema = z.looseObject({
   name: z.string(),
   description: z.string(),
   /** Direct members only. */
-  members: z.array(z.number().int()),
-  direct_subgroup_ids: z.array(z.number().int()),
+  members: intListSchema(),
+  direct_subgroup_ids: intListSchema(),
   is_system_group: z.boolean(),
   creator_id: z.number().int().nullable().optional(),
   date_created: z.number().nullable().optional(),
