@@ -1,5 +1,5 @@
 import type { DesiredState } from '../model/desired-state';
-import { isZulipCdkError } from '../model/errors';
+import { ZulipCdkError, isZulipCdkError } from '../model/errors';
 import { KIND_SPECS, RESOURCE_KINDS } from '../model/kinds';
 import type { ChangeAction, ResourceKind } from '../model/kinds';
 import type { LiveState } from '../model/live-state';
@@ -339,7 +339,11 @@ export async function watchDrift(options: WatchOptions): Promise<void> {
     if (previous !== undefined && previous.id !== queue?.id)
       await client.deleteEventQueue(previous.id).catch(() => undefined);
     if (queue === undefined)
-      throw new Error('POST /register returned no event queue (an unauthenticated client?)');
+      throw new ZulipCdkError(
+        'UNEXPECTED_RESPONSE',
+        'POST /register returned no event queue, so there is nothing to watch.',
+        { where: 'POST /register', hint: 'Watch with credentials of a user of the organization.' },
+      );
     const live = await liveStateOfRegistration(client, reg);
     const next = differences(desired, live);
     const at = now().toISOString();
