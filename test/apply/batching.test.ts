@@ -51,7 +51,8 @@ describe('batching: requests per kind of change (FL 478)', () => {
     const d = emptyDesiredState('b');
     declare(d, [h.z.owner.email, ...emails.slice(10)], 'exact');
     const p = await h.plan(d);
-    const r = await h.apply(p, { allowDestroy: true });
+    // Removing this many is beyond the default guard on members removed: reviewed here.
+    const r = await h.apply(p, { allowDestroy: true, force: true });
     expect(r.outcome).toBe('applied');
     expect(r.requests).toEqual([...READ, 'DELETE /users/me/subscriptions']);
     expect(summary(await h.plan(d))).toEqual([]);
@@ -75,7 +76,8 @@ describe('batching: requests per kind of change (FL 478)', () => {
     ]);
     d.userGroups = [g('g-sub', emails.slice(0, 2)), g('g-top', emails.slice(4, 9), [])];
     const p = await h.plan(d);
-    const r = await h.apply(p, { allowDestroy: true });
+    // Removing this many is beyond the default guard on members removed: reviewed here.
+    const r = await h.apply(p, { allowDestroy: true, force: true });
     expect(r.requests).toEqual([...READ, 'POST /user_groups/{id}/members']);
     expect(summary(await h.plan(d))).toEqual([]);
   });
