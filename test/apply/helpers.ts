@@ -85,7 +85,11 @@ export async function harness(
     },
     async converge(desired) {
       const first = await h.plan(desired);
-      const result = await h.apply(first, { allowDestroy: true, force: true });
+      const result = await h.apply(first, {
+        allowDestroy: true,
+        force: true,
+        allowPrivileged: true,
+      });
       const after = await h.plan(desired);
       return { first, result, after };
     },
