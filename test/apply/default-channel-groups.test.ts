@@ -79,3 +79,32 @@ describe.each([FEATURE_LEVELS.zulip10, FEATURE_LEVELS.zulip11, FEATURE_LEVELS.ne
     });
   },
 );
+
+describe('default channel groups: a hand change after review', () => {
+  it('is reported as a conflict, not overwritten', async () => {
+    const h = await harness();
+    try {
+      await h.converge(stage(1));
+      const saved = await h.plan({
+        ...stage(1),
+        defaultChannelGroups: [
+          {
+            path: 'dcg/group',
+            name: 'Group one',
+            description: 'reviewed',
+            channels: ['dcg-a', 'dcg-b'],
+          },
+        ],
+      });
+      expect(summary(saved)).toEqual(['update defaultChannelGroup["Group one"]']);
+      // Someone changes the group by hand after the plan was reviewed.
+      const id = (await readLiveState(h.client)).defaultChannelGroups[0]!.id;
+      await h.client.updateDefaultStreamGroupInfo(id, { new_description: 'by hand' });
+      const r = await h.apply(saved);
+      expect(r.journal.entries.find((x) => x.id === saved.changes[0]!.id)?.status).toBe('conflict');
+      expect((await readLiveState(h.client)).defaultChannelGroups[0]!.description).toBe('by hand');
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -10,7 +10,7 @@ import type { Harness } from './helpers';
 
 const desired = (): DesiredState => Testing.synth(acme(Testing.app()));
 const CREATES =
-  /^POST \/(channels\/create|user_groups\/create|channel_folders\/create|realm\/filters|realm\/playgrounds|saved_snippets)$/;
+  /^POST \/(channels\/create|user_groups\/create|channel_folders\/create|realm\/filters|realm\/playgrounds|saved_snippets|default_stream_groups\/create)$/;
 
 /** Nothing was created twice: names are unique, and so are the applying account's snippet titles. */
 function expectNoDuplicates(h: Harness): void {
@@ -21,6 +21,7 @@ function expectNoDuplicates(h: Harness): void {
   expect(dupes(h.z.org.linkifiers.map((l) => l.pattern))).toEqual([]);
   expect(dupes(h.z.org.playgrounds.map((p) => `${p.pygmentsLanguage}/${p.name}`))).toEqual([]);
   expect(dupes(h.z.org.snippets.map((s) => `${s.userId}/${s.title}`))).toEqual([]);
+  expect(dupes((h.z.org.defaultChannelGroups ?? []).map((g) => g.name))).toEqual([]);
 }
 
 /** Successful creates in the request log since `from`. */

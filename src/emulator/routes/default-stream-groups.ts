@@ -11,8 +11,16 @@ import { nextId } from '../state';
 import type { OrgState, StoredChannel, StoredDefaultChannelGroup } from '../state';
 import { atomic, pathInt, requireAdmin } from './common';
 
-/** The organization's groups (absent in state files written before they existed). */
-export function defaultChannelGroups(org: OrgState): StoredDefaultChannelGroup[] {
+/**
+ * The organization's groups (absent in state files written before they existed). Reading
+ * does not add the list: a state file changes only when the organization does.
+ */
+export function defaultChannelGroups(org: OrgState): readonly StoredDefaultChannelGroup[] {
+  return org.defaultChannelGroups ?? [];
+}
+
+/** The list to change (created on the first write). */
+function writableGroups(org: OrgState): StoredDefaultChannelGroup[] {
   return (org.defaultChannelGroups ??= []);
 }
 
@@ -111,7 +119,7 @@ function create(ctx: RequestContext): Record<string, unknown> {
   const channels = names.map((n) => accessStreamByName(ctx, n));
   for (const ch of channels) refuseDefaultChannel(ctx, ch, name);
   checkName(name);
-  const groups = defaultChannelGroups(ctx.org);
+  const groups = writableGroups(ctx.org);
   // get_or_create(name, realm, description): a group of that name exists. (Zulip answers a
   // server error when it exists with another description; "already exists" here.)
   if (groups.some((g) => g.name === name))
