@@ -83,6 +83,19 @@ describe('custom emoji', () => {
     expect(() => desired([{ name: 'ok' }])).toThrow(/acme\/e0.*image is missing/);
   });
 
+  it("deactivating someone else's emoji needs an administrator: a plan error", async () => {
+    const png = file('parrot.png', PNG);
+    await h.converge(desired([{ name: 'party_parrot', image: png }]));
+    const me = h.z.org.users.find((u) => u.email === h.z.owner.email);
+    const bob = h.z.org.users.find((u) => u.email.startsWith('bob@'));
+    const emoji = h.z.org.emoji?.[0];
+    if (me) me.role = 400;
+    if (emoji && bob) emoji.authorId = bob.id;
+    await expect(h.plan(desired([{ name: 'party_parrot', deactivated: true }]))).rejects.toThrow(
+      /needs an organization administrator or its author \(bob@zulip-cdk.example\)/,
+    );
+  });
+
   it('apply refuses an image that changed after the plan', async () => {
     const png = file('parrot.png', PNG);
     const p = await h.plan(desired([{ name: 'party_parrot', image: png }]));
@@ -127,8 +140,29 @@ describe('user lifecycle', () => {
     await expect(h.plan(desired([], [{ email: h.z.owner.email, active: false }]))).rejects.toThrow(
       /active: false on the applying account/,
     );
-    // Another owner deactivated while the applying owner is demoted: no owner is left.
-    const others = h.z.org.users.filter((u) => u.role === 100 && u.email !== h.z.owner.email);
-    expect(others).toEqual([]);
+    // A second owner deactivated while the applying owner is demoted: no owner would be left.
+    const ada = h.z.org.users.find((u) => u.email.startsWith('admin@'));
+    if (ada) ada.role = 100;
+    const both = desired(
+      [],
+      [
+        { email: h.z.owner.email, role: 'administrator' },
+        { email: ada?.email ?? '', active: false },
+      ],
+    );
+    await expect(h.plan(both)).rejects.toThrow(
+      /only owner after this plan; Zulip refuses \("Cannot deactivate the only organization owner"\)/,
+    );
+    // With the applying owner kept, the same deactivation is fine.
+    const one = await h.plan(desired([], [{ email: ada?.email ?? '', active: false }]));
+    expect(summary(one)).toEqual([`deactivate user["${ada?.email}"]`]);
+  });
+
+  it('a member cannot deactivate: the plan says so before apply', async () => {
+    const me = h.z.org.users.find((u) => u.email === h.z.owner.email);
+    if (me) me.role = 400;
+    await expect(
+      h.plan(desired([], [{ email: 'alice@zulip-cdk.example', active: false }])),
+    ).rejects.toThrow(/needs an organization administrator.*"Insufficient permission"/);
   });
 });

@@ -403,6 +403,19 @@ describe('test_users.py ActivateTest', () => {
     expectSuccess(await iago.delete(`/users/${id('owner')}`));
     expect((await user('deploy-bot')).is_active).toBe(false);
   });
+
+  it('reactivate_user_backend: reactivating a bot needs can_create_bots_group (check_can_create_bot)', async () => {
+    const bot = z.org.users.find((u) => u.isBot);
+    if (bot) bot.isActive = false;
+    const owners = z.org.groups.find((g) => g.name === 'role:owners')?.id ?? -1;
+    z.org.realm.settings.can_create_bots_group = owners;
+    z.org.realm.settings.can_create_write_only_bots_group = owners;
+    expectError(
+      await iago.post(`/users/${id('deploy-bot')}/reactivate`),
+      'Insufficient permission',
+    );
+    expectSuccess(await desdemona.post(`/users/${id('deploy-bot')}/reactivate`));
+  });
 });
 
 describe('test_users.py GetProfileTest', () => {

@@ -29,6 +29,7 @@ describe('the kind registry', () => {
       'linkifier',
       'playground',
       'savedSnippet',
+      'customEmoji',
       'defaultChannelGroup',
     ]);
   });

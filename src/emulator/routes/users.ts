@@ -2,7 +2,7 @@ import { FEATURES, supports } from '../../model/features';
 import { ROLES } from '../../model/kinds';
 import { checkFullName, codePointLength, pyStrip } from '../../model/rules';
 import { adminRequired, badRequest, insufficientPermission, ownerRequired } from '../errors';
-import { findUser, isAdmin, isOwner } from '../permissions';
+import { findUser, holdsRealmSetting, isAdmin, isOwner } from '../permissions';
 import type { RequestContext, Route } from '../router';
 import type { StoredUser } from '../state';
 import { userToApi } from '../views';
@@ -248,6 +248,17 @@ export const userRoutes: Route[] = [
         allowBots: true,
         forAdmin: true,
       });
+      // zerver/lib/users.py check_can_create_bot: reactivating a bot needs the right to create
+      // one (can_create_bots_group; for an incoming webhook, can_create_write_only_bots_group).
+      if (
+        target.isBot &&
+        !holdsRealmSetting(ctx.org, ctx.user, 'can_create_bots_group') &&
+        !(
+          target.botType === 2 &&
+          holdsRealmSetting(ctx.org, ctx.user, 'can_create_write_only_bots_group')
+        )
+      )
+        throw insufficientPermission();
       target.isActive = true;
       ctx.events.push({
         users: 'all',
