@@ -35,7 +35,16 @@ export interface PlanMeasurement {
    * The read's floor, measured after it in the same process (replayed `ours` only): a bare
    * JSON.parse of the register response, and its UTF-8 decoding.
    */
-  floor?: { readonly bytes: number; readonly parseMs: number; readonly decodeMs: number };
+  floor?: {
+    readonly bytes: number;
+    readonly parseMs: number;
+    readonly decodeMs: number;
+    /** CPU time of the parse (best of three). */
+    readonly parseCpuMs?: number;
+  };
+  /** CPU time of this process for the read and for the plan (steadier than wall time on a loaded machine). */
+  readCpuMs?: number;
+  planCpuMs?: number;
   /** The planner's phases (ms), when `plan` reports them. */
   planPhases?: Readonly<Record<string, number>>;
 }
@@ -73,15 +82,22 @@ export async function measurePlan(
 ): Promise<PlanMeasurement> {
   const client = benchClient(target);
   try {
+    const cpu = (): number => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+    const cpu0 = cpu();
     const started = performance.now();
     const before = client.requestCount;
     const live: LiveState =
       strategy === 'ours' ? await readLiveState(client) : await readLiveStateNaively(client);
     const requests = client.requestCount - before;
     const read = performance.now();
+    const cpu1 = cpu();
     const planPhases: Record<string, number> = {};
     const p = plan(desired, live, { timings: planPhases });
     const done = performance.now();
+    const cpu2 = cpu();
     return {
       strategy,
       requests,
@@ -92,6 +108,8 @@ export async function measurePlan(
       planDigest: digestOf(p.changes),
       channelsRead: live.channels.length,
       planPhases,
+      readCpuMs: cpu1 - cpu0,
+      planCpuMs: cpu2 - cpu1,
     };
   } finally {
     await client.close();

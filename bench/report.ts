@@ -227,6 +227,13 @@ function renderPlan(plan: NonNullable<BenchResults['plan']>, out: string[]): voi
       `replayed process after its measurement, best of three: ${duration(floor.parseMs)} (UTF-8 decoding before it: ${duration(floor.decodeMs)}).`,
       `  replayed read + plan / JSON.parse: ${duration(rep.ours.totalMs)} / ${duration(floor.parseMs)} = ${ratio(rep.ours.totalMs, floor.parseMs)} (target: 3x at most, and 3 s)`,
       `  replayed read / JSON.parse: ${ratio(rep.ours.readMs, floor.parseMs)}; plan / JSON.parse: ${ratio(rep.ours.planMs, floor.parseMs)}`,
+      ...(floor.parseCpuMs !== undefined &&
+      rep.ours.readCpuMs !== undefined &&
+      rep.ours.planCpuMs !== undefined
+        ? [
+            `  by CPU time (steadier on a loaded machine): read ${duration(rep.ours.readCpuMs)} + plan ${duration(rep.ours.planCpuMs)} / JSON.parse ${duration(floor.parseCpuMs)} = ${ratio(rep.ours.readCpuMs + rep.ours.planCpuMs, floor.parseCpuMs)}`,
+          ]
+        : []),
       `  peak RSS of the replayed planning process: ${int(rep.ours.peakRssMb ?? 0)} MB (target: 450 MB at most)`,
     );
   }

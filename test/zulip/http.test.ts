@@ -113,7 +113,13 @@ describe('requests', () => {
     await client.getStreams();
     await client.getUsers();
     expect(client.requestCount).toBe(2);
-    expect(client.stats).toEqual({ requestCount: 2, retryCount: 0, rateLimitHits: 0 });
+    expect(client.stats).toEqual({
+      requestCount: 2,
+      retryCount: 0,
+      rateLimitHits: 0,
+      paceWaits: 0,
+      paceWaitMs: 0,
+    });
   });
 });
 
@@ -287,7 +293,13 @@ describe('rate limits', () => {
     expect(res.group_id).toBe(8);
     expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
     expect(sleeps).toEqual([250]);
-    expect(client.stats).toEqual({ requestCount: 2, retryCount: 1, rateLimitHits: 1 });
+    expect(client.stats).toEqual({
+      requestCount: 2,
+      retryCount: 1,
+      rateLimitHits: 1,
+      paceWaits: 0,
+      paceWaitMs: 0,
+    });
     expect(client.rateLimit).toMatchObject({ limit: 200, remaining: 199, resetAt: 1700000061 });
     expect(events.find((e) => e.type === 'retry')).toMatchObject({
       reason: 'rate-limit',
