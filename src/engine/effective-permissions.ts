@@ -694,8 +694,26 @@ export function effectivePermissions(
   const sortedObjects = [...objects.values()].sort((x, y) =>
     x.address < y.address ? -1 : x.address > y.address ? 1 : 0,
   );
+  // Whether a value names a group whose holders change, or a user who becomes or stops being
+  // a guest: checked on the raw values before any signature is built.
+  const flipped = new Set(
+    [...roleAfter.keys()].filter((u) => guestsBefore.has(u) !== guestsAfter.has(u)),
+  );
+  const hit = (v: Value | undefined): boolean =>
+    v !== undefined &&
+    (v.groups.some((g) => causes.has(g)) ||
+      (flipped.size > 0 && v.users.some((u) => flipped.has(u))));
+  const adminsMove = adminsId !== undefined && causes.has(adminsId);
   for (const o of sortedObjects) {
     for (const [name, info] of Object.entries(o.table)) {
+      if (!o.setBy.has(name) && o.createdBy === undefined) {
+        let touched = hit(o.before?.[name]) || hit(o.after?.[name]);
+        for (const h of info.alsoHeldBy ?? [])
+          if (h.kind === 'realmAdmins') touched ||= adminsMove;
+          else if (h.kind === 'setting')
+            touched ||= o.setBy.has(h.name) || hit(o.before?.[h.name]) || hit(o.after?.[h.name]);
+        if (!touched) continue;
+      }
       const sb = o.before && name in o.before ? signature(o.before, info, name) : undefined;
       const sa = o.after && name in o.after ? signature(o.after, info, name) : undefined;
       if (!sb && !sa) continue;
