@@ -78,7 +78,8 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     guards: effectiveGuards(desired, options.guards),
   });
   phase('finish');
-  const permissions = effectivePermissions(changes, live, planner.idx);
+  const realm = live.organizationSettings?.permissions;
+  const permissions = effectivePermissions(changes, live, planner.idx, realm ? { realm } : {});
   phase('permissions');
   const withBase = options.base ? fromBase(desired, live, options, changes, warnings) : undefined;
   phase('base');

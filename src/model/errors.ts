@@ -50,6 +50,8 @@ export const ERROR_CODES = [
   'PLAN_INVALID',
   /** A saved plan was edited after it was made (its digest or its changes do not agree). */
   'PLAN_TAMPERED',
+  /** A custom emoji's image file cannot be read where apply runs (not the directory synth ran in). */
+  'EMOJI_IMAGE_UNREADABLE',
   /** A saved plan's digest is not the one given with `--plan-digest`. */
   'PLAN_DIGEST_MISMATCH',
   /** A saved plan was made for another server. */

@@ -34,7 +34,7 @@ async function readImage(change: CreateChange | ReplaceChange, baseDir: string):
     bytes = await readFile(file);
   } catch (e) {
     throw new ZulipCdkError(
-      'PLAN_TAMPERED',
+      'EMOJI_IMAGE_UNREADABLE',
       `${change.address}: the emoji image ${image.file} cannot be read (${e instanceof Error ? e.message : String(e)})`,
       {
         where: change.path ?? change.address,

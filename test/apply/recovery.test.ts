@@ -275,7 +275,7 @@ describe('a plan edited after it was made is refused before any write (issue 13)
       ZULIP_API_KEY: h.z.owner.apiKey,
       ZULIP_SITE: h.z.site,
     };
-    const run = async (args: string[]): Promise<{ code: number; err: string }> => {
+    const run = async (args: string[], cwd = dir): Promise<{ code: number; err: string }> => {
       let err = '';
       const sink = (f: (s: string) => void): NodeJS.WritableStream =>
         new Writable({
@@ -289,7 +289,7 @@ describe('a plan edited after it was made is refused before any write (issue 13)
         stderr: sink((t) => (err += t)),
         stdin: process.stdin,
         env,
-        cwd: dir,
+        cwd,
       });
       return { code, err };
     };
@@ -320,15 +320,20 @@ describe('a plan edited after it was made is refused before any write (issue 13)
     expect(other.code).toBe(4);
     expect(other.err).toContain('PLAN_DIGEST_MISMATCH');
     expect(summary(await h.plan(desired()))).toEqual(before);
-    const ok = await run([
-      'apply',
-      reviewed,
-      '--allow-destroy',
-      '--expect-digest',
-      `sha256:${p.digest.toUpperCase()}`,
-      '--journal',
-      path.join(dir, 'j3.jsonl'),
-    ]);
+    // Applied where synth ran (the repository), as CI does: the example's emoji image is
+    // recorded relative to it.
+    const ok = await run(
+      [
+        'apply',
+        reviewed,
+        '--allow-destroy',
+        '--expect-digest',
+        `sha256:${p.digest.toUpperCase()}`,
+        '--journal',
+        path.join(dir, 'j3.jsonl'),
+      ],
+      process.cwd(),
+    );
     expect(ok.err).toBe('');
     expect(ok.code).toBe(0);
     expect(summary(await h.plan(desired()))).toEqual([]);

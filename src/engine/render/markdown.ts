@@ -139,7 +139,7 @@ function whoGainsTable(plan: Plan, maxRows = 20): string[] {
   const uncounted = uncountedSettings(plan.permissions);
   if (uncounted.length > 0)
     out.push(
-      `Not counted: whoever the organization's ${uncounted.map((w) => `\`${w}\``).join(', ')} ${uncounted.length === 1 ? 'lets' : 'let'} through besides (zulip-cdk does not read organization settings).`,
+      `Not counted: whoever the organization's ${uncounted.map((w) => `\`${w}\``).join(', ')} ${uncounted.length === 1 ? 'lets' : 'let'} through besides (the organization's settings were not read: a snapshot made before they were).`,
       '',
     );
   if (still > 0)
