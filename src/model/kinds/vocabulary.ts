@@ -68,6 +68,7 @@ export type SubscriptionPropertyName = keyof typeof SUBSCRIPTION_PROPERTIES;
  */
 export type SubscriptionPropertyWireName =
   (typeof SUBSCRIPTION_PROPERTIES)[SubscriptionPropertyName] | 'in_home_view';
+/** The names of {@link SubscriptionPropertyWireName}, the model's first. */
 export const SUBSCRIPTION_PROPERTY_WIRE_NAMES: readonly SubscriptionPropertyWireName[] = [
   ...Object.values(SUBSCRIPTION_PROPERTIES),
   'in_home_view',

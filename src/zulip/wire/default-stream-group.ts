@@ -11,6 +11,7 @@ export const WireDefaultStreamGroupSchema = z.looseObject({
   description: z.string(),
   streams: z.array(z.number().int()),
 });
+/** A default channel group as `POST /register` sends it (`realm_default_stream_groups`). */
 export type WireDefaultStreamGroup = z.infer<typeof WireDefaultStreamGroupSchema>;
 
 /** `POST /default_stream_groups/create` (zerver/views/streams.py `create_default_stream_group`). */
