@@ -35,8 +35,13 @@ import type { GroupSettingValue } from '../model/desired-state';
 import { ROLES, isSystemGroupName } from '../model/kinds';
 import type { ResourceKind } from '../model/kinds';
 import type { LiveState, WireGroupSettingValue } from '../model/live-state';
-import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
+import {
+  CHANNEL_PERMISSIONS,
+  GROUP_PERMISSIONS,
+  ORGANIZATION_PERMISSIONS,
+} from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
+import { ORGANIZATION_SETTINGS_KEY } from '../model/organization-settings';
 import type { LiveIndex } from './live-index';
 import type {
   Change,
@@ -65,13 +70,11 @@ const MAX_CAUSES = 20;
 
 type Table = Readonly<Record<string, PermissionSettingInfo>>;
 
-/**
- * The kinds whose objects carry group-setting permissions, with their table. Organization
- * settings plug in here: their kind, with its table, and the live values in `liveValues`.
- */
+/** The kinds whose objects carry group-setting permissions, with their table. */
 function tableOf(kind: ResourceKind): Table | undefined {
   if (kind === 'channel') return CHANNEL_PERMISSIONS;
   if (kind === 'userGroup') return GROUP_PERMISSIONS;
+  if (kind === 'organizationSettings') return ORGANIZATION_PERMISSIONS;
   return undefined;
 }
 
@@ -503,7 +506,9 @@ export function effectivePermissions(
         ? idx.channelsById.get(liveId)
         : kind === 'userGroup'
           ? idx.groupsById.get(liveId)
-          : undefined;
+          : kind === 'organizationSettings'
+            ? (live.organizationSettings ?? undefined)
+            : undefined;
     if (!o) return undefined;
     const values: Record<string, Value> = {};
     for (const [name, info] of Object.entries(table)) {
@@ -596,6 +601,13 @@ export function effectivePermissions(
       if (Object.values(g.permissions).some(touches))
         liveObject(resourceAddress('userGroup', idx.groupNameOf(g.id)), 'userGroup', g.id);
     }
+    // The organization's own settings (one object; its changes carry the liveId 0).
+    if (Object.values(live.organizationSettings?.permissions ?? {}).some(touches))
+      liveObject(
+        resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY),
+        'organizationSettings',
+        0,
+      );
   }
   // Paths of objects reached only through groups: their declaring change, if any.
   for (const c of changes) {

@@ -218,7 +218,9 @@ describe('planning organization settings', () => {
     // Undeclared settings (the waiting period, can_manage_all_groups) are not touched.
     expect(JSON.stringify(c)).not.toContain('waitingPeriodThreshold');
     expect(renderMarkdown(p)).toContain(
-      'permissions.canCreatePublicChannelGroup: role:moderators may now create public channels; role:members may no longer create public channels',
+      // From who holds it before and after (role:moderators is inside role:members): the
+      // members who are not moderators lose it, and nobody gains it.
+      'permissions.canCreatePublicChannelGroup: alice@example.com and bob@example.com may no longer create public channels.',
     );
   });
 
@@ -316,5 +318,32 @@ describe('planning organization settings', () => {
     expect(err.message).toContain('the live state has no organization settings');
     // Without a declaration there is nothing to plan.
     expect(plan(desired(), live).changes).toEqual([]);
+  });
+});
+
+describe('who gains and who loses an organization permission', () => {
+  test('narrowing who may create public channels names the members who lose it', () => {
+    const { live } = liveWithSettings();
+    const p = plan(
+      withSettings({ permissions: { canCreatePublicChannelGroup: 'role:moderators' } }),
+      live,
+    );
+    const effect = p.permissions?.effects.find(
+      (e) => e.address === 'organizationSettings["organization"]',
+    );
+    const members = live.users.filter((u) => u.isActive && !u.isBot && u.role === ROLES.member);
+    const staff = live.users.filter((u) => u.isActive && !u.isBot && u.role <= ROLES.moderator);
+    expect(members.length).toBeGreaterThan(0);
+    expect(effect).toMatchObject({
+      permission: 'permissions.canCreatePublicChannelGroup',
+      wire: 'can_create_public_channel_group',
+      path: 'acme/settings',
+      after: staff.length,
+      gained: { count: 0 },
+      lost: { count: members.length },
+    });
+    expect(effect?.lost.users).toEqual(expect.arrayContaining(members.map((u) => u.email)));
+    const md = renderMarkdown(p);
+    expect(md.indexOf('Who gains / who loses')).toBeLessThan(md.indexOf('organizationSettings'));
   });
 });
