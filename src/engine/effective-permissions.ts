@@ -172,10 +172,12 @@ class World {
     if (sig.users.length === 0 && sig.groups.length === 1 && only !== undefined && !sig.noGuests)
       out = this.expand(only);
     else {
+      // Guests are left out as each user is added: one look-up per holder, never a pass over
+      // every guest of the organization per signature.
       const set = new Set<number>();
-      for (const g of sig.groups) for (const u of this.expand(g)) set.add(u);
-      for (const u of sig.users) if (this.active.has(u)) set.add(u);
-      if (sig.noGuests) for (const u of this.guests) set.delete(u);
+      const guests = sig.noGuests && this.guests.size > 0 ? this.guests : undefined;
+      for (const g of sig.groups) for (const u of this.expand(g)) if (!guests?.has(u)) set.add(u);
+      for (const u of sig.users) if (this.active.has(u) && !guests?.has(u)) set.add(u);
       out = set;
     }
     this.holders.set(sig.key, out);
