@@ -32,3 +32,20 @@ export interface Command {
 export class UsageError extends Error {
   public override readonly name = 'UsageError';
 }
+
+/**
+ * An option that takes one of a few words (`--format text|json`): the word, or undefined when
+ * the option is not given; any other value is a usage error naming the words allowed.
+ */
+export function oneOf<T extends string>(
+  name: string,
+  value: unknown,
+  allowed: readonly T[],
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
+    throw new UsageError(
+      `--${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`,
+    );
+  return value as T;
+}

@@ -5,23 +5,10 @@ import path from 'node:path';
 import { IMPORT_KINDS, IMPORT_LAYOUTS, SUBSCRIBER_POLICIES, generateApp } from '../../import';
 import type { GeneratedApp, ImportKind, ImportLayout, SubscriberPolicy } from '../../import';
 import type { LiveState } from '../../model/live-state';
-import { UsageError } from '../command';
+import { UsageError, oneOf } from '../command';
 import type { Command } from '../command';
 import { LIVE_SOURCE_OPTIONS, loadLiveWithFiles } from '../plan-sources';
 import { count, resourceCounts, shownPath } from '../words';
-
-function oneOf<T extends string>(
-  name: string,
-  value: unknown,
-  allowed: readonly T[],
-): T | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
-    throw new UsageError(
-      `--${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`,
-    );
-  return value as T;
-}
 
 function parseInclude(value: unknown): ImportKind[] | undefined {
   if (value === undefined) return undefined;

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as engine from '../../engine';
-import { UsageError } from '../command';
+import { UsageError, oneOf } from '../command';
 import type { Command } from '../command';
 import {
   GUARD_OPTIONS,
@@ -65,11 +65,7 @@ Exit codes: 0 success, 1 error; with --detailed-exitcode 0 no differences, 2 dif
     ...GUARD_OPTIONS,
   },
   async run({ values, io }) {
-    const format = (values.format ?? 'text') as Format;
-    if (!FORMATS.includes(format))
-      throw new UsageError(
-        `--format must be one of ${FORMATS.join(', ')}, got '${String(values.format)}'`,
-      );
+    const format: Format = oneOf('format', values.format, FORMATS) ?? 'text';
     if (values.app !== undefined && values.desired !== undefined)
       throw new UsageError('use only one of --app and --desired');
     const targets = Array.isArray(values.target)

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ZulipClient } from '../../zulip';
 import { watchDrift } from '../../provider/watch';
 import type { WatchEvent } from '../../provider/watch';
-import { UsageError } from '../command';
+import { UsageError, oneOf } from '../command';
 import type { Command } from '../command';
 import { loadDesiredStates, pickOrganization } from '../plan-sources';
 import { retryLine } from '../progress';
@@ -89,11 +89,7 @@ difference seen; ${WATCH_DRIFT_EXIT_CODE} with --exit-on-drift, a difference was
     for: { type: 'string' },
   },
   async run({ values, io }) {
-    const format = (values.format ?? 'text') as Format;
-    if (!FORMATS.includes(format))
-      throw new UsageError(
-        `--format must be one of ${FORMATS.join(', ')}, got '${String(values.format)}'`,
-      );
+    const format: Format = oneOf('format', values.format, FORMATS) ?? 'text';
     if (values.app !== undefined && values.desired !== undefined)
       throw new UsageError('use only one of --app and --desired');
     let forMs: number | undefined;
