@@ -1,13 +1,22 @@
 /**
- * The pieces of planning that every keyed kind shares: matching a declared object to the live
- * one it manages (by natural key, else through `renamedFrom`), and the slot order of the kinds
- * whose declaration order is Zulip's order (folders, linkifiers).
+ * The generic keyed planner ({@link planKeyed}), used by every kind whose objects have a natural
+ * key: it matches a declared object to the live one it manages (by natural key, else through
+ * `renamedFrom`), creates, renames, removes or restores, diffs properties into an update (or a
+ * replace), says what is undeclared (pruning it when asked) and puts ordered kinds in order.
+ * What it knows of a kind is its `KindSpec` (`KIND_SPECS[kind].keyed`: keys, the declared and
+ * live objects in the same terms, which properties update and which replace) and a
+ * {@link KeyedPlan}: where the kind's objects are, and the hooks of what only that kind does
+ * (a channel's permissions and subscribers, a group's members).
  */
 import type { Lifecycle } from '../../model/desired-state';
 import { KIND_SPECS } from '../../model/kinds';
-import type { ResourceKind } from '../../model/kinds';
+import type { KeyedFacts, KindSpec, ResourceKind } from '../../model/kinds';
 import { resourceAddress } from '../../model/address';
-import type { ReorderChange } from '../plan-format';
+import type { FeatureName } from '../../model/features';
+import type { JsonValue, PropertyChange, ReorderChange } from '../plan-format';
+import type { ChangeMeta } from '../plan-finish';
+import type { ChangeBase, Planner, Props } from './planner';
+import { isIgnored, jsonEqual } from './planner';
 
 /** The live object a declared one manages, and whether it was found through `renamedFrom`. */
 export interface LiveMatch<L> {
@@ -79,7 +88,7 @@ export class SlotOrder {
   /** Declared objects whose order is managed, in declaration order. */
   private readonly declaredOrder: OrderEntry[] = [];
 
-  public constructor(private readonly kind: 'channelFolder' | 'linkifier') {}
+  public constructor(private readonly kind: OrderedKind) {}
 
   /** A declared object: live (`id`) or created now (`null`). */
   public declare(key: string, id: number | null, lifecycle: Lifecycle | undefined): void {
@@ -120,3 +129,229 @@ export class SlotOrder {
     };
   }
 }
+
+/** The kinds the generic keyed planner plans: those whose spec has `keyed` facts. */
+export type KeyedKind = {
+  [K in ResourceKind]: (typeof KIND_SPECS)[K] extends { keyed: object } ? K : never;
+}[ResourceKind];
+
+/** What every declared object has. */
+export interface DeclaredObject {
+  readonly path: string;
+  readonly lifecycle?: Lifecycle | undefined;
+}
+
+/** The base of every change of one declared object of a keyed kind. */
+export type KeyedBase = ChangeBase & { kind: KeyedKind; path: string };
+
+/** What a hook adds to a create or an update: the change's meta, and what follows it. */
+export interface HookResult {
+  readonly meta?: ChangeMeta;
+  /** Runs after the change is added (a group's members follow its create). */
+  readonly then?: () => void;
+}
+
+/**
+ * Where a keyed kind's objects are, and what only that kind does, for {@link planKeyed}. All
+ * hooks are optional: a kind made only of properties (linkifiers, playgrounds, snippets) needs
+ * none.
+ */
+export interface KeyedPlan<D extends DeclaredObject, L extends { readonly id: number }> {
+  readonly kind: KeyedKind;
+  /** The declared objects, in declaration order. */
+  readonly declared: (p: Planner) => readonly D[];
+  /** The live objects, in live order: those matched, said undeclared, and ordered. */
+  readonly live: (p: Planner) => readonly L[];
+  /** Live objects that are never undeclared (system groups, archived channels). */
+  readonly unmanaged?: (l: L) => boolean;
+  /** The live objects by compared key; default: the first of each key. */
+  readonly index?: (p: Planner, live: readonly L[]) => ReadonlyMap<string, L>;
+  /** The match of a declared object, when the planner made it already (`matchAll`). */
+  readonly match?: (p: Planner, d: D, key: string) => L | undefined;
+  /** False leaves the declared object out (the hook said why). */
+  readonly check?: (p: Planner, d: D, base: KeyedBase) => boolean;
+  /** A declared object declared removed that does not exist; default: ARCHIVED_NOT_FOUND. */
+  readonly notFound?: (p: Planner, d: D, base: KeyedBase) => void;
+  /** The rest of a create (`props` as it will be sent can be completed) and its meta. */
+  readonly create?: (p: Planner, d: D, base: KeyedBase, props: Props) => HookResult | undefined;
+  /** The rest of an update (after the diff of the spec's `updatable`) and its meta. */
+  readonly update?: (
+    p: Planner,
+    d: D,
+    l: L,
+    base: KeyedBase,
+    props: PropertyChange[],
+  ) => HookResult | undefined;
+  /** False when the live object cannot be compared for a replace (the hook said why). */
+  readonly comparable?: (p: Planner, d: D, l: L, base: KeyedBase) => boolean;
+  /** Runs when the plan removes (or replaces) a live object: declared, pruned or replaced. */
+  readonly removing?: (
+    p: Planner,
+    l: L,
+    base: Omit<KeyedBase, 'path'> & { path: string | null },
+  ) => void;
+  /** A restore the server may lack (`reactivate` of a group, `unarchive` of a channel). */
+  readonly restoreNeeds?: { feature: FeatureName; what: string; hint?: string };
+  /** True when a removed object's other properties are still diffed (a folder's description). */
+  readonly diffsRemoved?: boolean;
+  /** How a replace is described in a PROTECTED finding (`delete and re-create`). */
+  readonly replaceIs?: string;
+  /** What a removal shows as `before`, when it needs more than the live object (channel names). */
+  readonly removed?: (p: Planner, l: L) => Props;
+  /** The key an undeclared live object is said under (a duplicate's own address). */
+  readonly undeclaredKey?: (p: Planner, l: L) => string;
+  /** Runs after the declared objects, before the undeclared ones. */
+  readonly afterDeclared?: (p: Planner) => void;
+  /** What is done with the reorder of an ordered kind; default: added. */
+  readonly reorder?: (p: Planner, change: Omit<ReorderChange, 'tags'>) => void;
+}
+
+const RESTORE = { archive: 'unarchive', deactivate: 'reactivate' } as const;
+
+/** The first live object of each compared key. */
+function firstOfEachKey<L>(live: readonly L[], key: (l: L) => string): Map<string, L> {
+  const out = new Map<string, L>();
+  for (const l of live) {
+    const k = key(l);
+    if (!out.has(k)) out.set(k, l);
+  }
+  return out;
+}
+
+/**
+ * Plans one keyed kind: for each declared object, in declaration order, its create, or its
+ * rename, removal or restore, update or replace; then the live objects nothing declares
+ * (removed when pruning is on, else an UNDECLARED warning), then the order of an ordered kind.
+ */
+export function planKeyed<D extends DeclaredObject, L extends { readonly id: number }>(
+  p: Planner,
+  k: KeyedPlan<D, L>,
+): void {
+  const kind = k.kind;
+  const spec: KindSpec = KIND_SPECS[kind];
+  const facts = spec.keyed as unknown as KeyedFacts<D, L>;
+  const compare = spec.compareKey;
+  const declared = k.declared(p);
+  const live = k.live(p);
+  const byKey = k.match
+    ? undefined
+    : (k.index?.(p, live) ?? firstOfEachKey(live, (l) => compare(facts.liveKey(l))));
+  const declaredKeys = new Set(declared.map((d) => compare(facts.key(d))));
+  const claimed = new Set<number>();
+  const order = spec.ordered ? new SlotOrder(kind as OrderedKind) : undefined;
+  const renames = (spec.actions as readonly string[]).includes('rename');
+  const removal =
+    spec.removal === 'archive' || spec.removal === 'deactivate' ? spec.removal : undefined;
+  for (const d of declared) {
+    const key = facts.key(d);
+    const address = resourceAddress(kind, key);
+    const base: KeyedBase = { kind, address, key, path: d.path };
+    if (k.check && !k.check(p, d, base)) continue;
+    const lc = d.lifecycle;
+    const l = byKey
+      ? matchLive(
+          kind,
+          key,
+          facts.followsRenames ? lc?.renamedFrom : undefined,
+          byKey,
+          declaredKeys,
+          (c) => claimed.has(c.id),
+        ).live
+      : k.match?.(p, d, key);
+    const flag = facts.removedFlag;
+    const removedDeclared = flag !== undefined && (d as Record<string, unknown>)[flag] === true;
+    if (!l) {
+      if (removedDeclared) {
+        if (k.notFound) k.notFound(p, d, base);
+        else p.removedNotFound(flag, address, d.path);
+        continue;
+      }
+      const props: Props = { ...(facts.created ?? facts.desired)(d, p.fl) } as Props;
+      const r = k.create?.(p, d, base, props);
+      p.addCreate(base, props, r?.meta);
+      order?.declare(key, null, lc);
+      r?.then?.();
+      continue;
+    }
+    claimed.add(l.id);
+    order?.declare(key, l.id, lc);
+    const renamed = compare(facts.liveKey(l)) !== compare(key);
+    if (renamed && renames) p.addRename(base, l.id, facts.liveKey(l), key);
+    if (flag !== undefined && removal !== undefined) {
+      const liveRemoved = (l as unknown as Record<string, boolean>)[flag] === true;
+      const wanted = isIgnored(lc, flag) ? liveRemoved : removedDeclared;
+      p.addRemoveOrRestore(base, l.id, {
+        live: liveRemoved,
+        declared: wanted,
+        protect: lc?.protect,
+        remove: removal,
+        restore: RESTORE[removal],
+        ...(k.restoreNeeds ? { restoreNeeds: k.restoreNeeds } : {}),
+        before: k.removed?.(p, l) ?? (facts.removed(l) as Props),
+      });
+      if (wanted && !liveRemoved && lc?.protect !== true) k.removing?.(p, l, base);
+      if (wanted && k.diffsRemoved !== true) continue;
+    }
+    const before = facts.live(l) as Props;
+    const after = facts.desired(d, p.fl) as Props;
+    if (facts.replaces.length > 0) {
+      if (k.comparable && !k.comparable(p, d, l, base)) continue;
+      const differs = facts.replaces.some(
+        (name) => !isIgnored(lc, name) && !jsonEqual(before[name], after[name]),
+      );
+      if (!differs) continue;
+      if (lc?.protect) {
+        p.protectedFinding(address, d.path, `replace (${k.replaceIs ?? 'delete and re-create'})`);
+        continue;
+      }
+      k.removing?.(p, l, base);
+      p.add({
+        ...base,
+        id: `${address}#replace`,
+        action: 'replace',
+        dependsOn: [],
+        liveId: l.id,
+        before,
+        after: (facts.created ?? facts.desired)(d, p.fl) as Props,
+      });
+      continue;
+    }
+    const props: PropertyChange[] = [];
+    for (const name of facts.updatable) {
+      if (renamed && name === facts.keyProperty) continue;
+      if (!(name in before) || !(name in after)) continue;
+      p.prop(props, lc, name, before[name] as JsonValue, after[name] as JsonValue);
+    }
+    const r = k.update?.(p, d, l, base, props);
+    p.addUpdate(base, l.id, props, r?.meta);
+    r?.then?.();
+  }
+  k.afterDeclared?.(p);
+  for (const l of live) {
+    if (claimed.has(l.id)) continue;
+    const key = k.undeclaredKey?.(p, l) ?? facts.liveKey(l);
+    if (k.unmanaged?.(l)) {
+      order?.keep(key, l.id);
+      continue;
+    }
+    const removed =
+      spec.removal !== 'none' &&
+      p.undeclared(
+        kind,
+        key,
+        l.id,
+        k.removed?.(p, l) ?? (facts.removed(l) as Props),
+      );
+    if (removed) k.removing?.(p, l, { kind, address: resourceAddress(kind, key), key, path: null });
+    // An object that stays keeps its slot; so does an archived one (Zulip's order lists it).
+    if (!removed || spec.removal !== 'delete') order?.keep(key, l.id);
+  }
+  if (!order) return;
+  const reorder = order.reorder(live, live.map(facts.liveKey), p.desired.organization.path);
+  if (!reorder) return;
+  if (k.reorder) k.reorder(p, reorder);
+  else p.add(reorder);
+}
+
+type OrderedKind = 'channelFolder' | 'linkifier';
+type PrunableKeyedKind = Parameters<Planner['undeclared']>[0];

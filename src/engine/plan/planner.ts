@@ -33,13 +33,13 @@ import type {
   UntaggedChange,
   WarningCode,
 } from '../plan-format';
-import { matchLive } from './keyed';
+import { matchLive, planKeyed } from './keyed';
 import type { ChangeMeta } from '../plan-finish';
 import { checkUsers, planUsers } from './users';
 import { keepNonEmptyFolders, planFolders } from './folders';
 import { planGroups } from './groups';
 import { planChannels, planSubscriptionSettings } from './channels';
-import { planLinkifiers, planPlaygrounds, planSnippets } from './org-objects';
+import { linkifiers, playgrounds, savedSnippets } from './org-objects';
 import { planOrganizationSettings } from './organization';
 import { planDefaultChannelGroups } from './default-channel-groups';
 import { planCustomEmoji } from './custom-emoji';
@@ -181,9 +181,9 @@ export class Planner {
     planGroups(this);
     planChannels(this);
     keepNonEmptyFolders(this);
-    planLinkifiers(this);
-    planPlaygrounds(this);
-    planSnippets(this);
+    planKeyed(this, linkifiers);
+    planKeyed(this, playgrounds);
+    planKeyed(this, savedSnippets);
     planCustomEmoji(this);
     planUsers(this);
     planSubscriptionSettings(this);

@@ -1,4 +1,6 @@
-import type { KindSpec } from './spec';
+import type { DesiredSavedSnippet } from '../desired-state';
+import type { LiveSavedSnippet } from '../live-state';
+import type { KeyedFacts, KindSpec } from './spec';
 import { exactKey } from './spec';
 
 /** A saved snippet of the applying account, keyed by its title. */
@@ -13,4 +15,18 @@ export const savedSnippet = {
   ordered: false,
   ignorable: ['content'],
   actions: ['create', 'update', 'rename', 'delete'],
+  // Zulip strips the title and the content (zerver/views/saved_snippets.py
+  // `create_saved_snippet`, `edit_saved_snippet`).
+  keyed: {
+    key: (d) => d.title.trim(),
+    keyProperty: 'title',
+    liveKey: (l) => l.title,
+    desired: (d) => ({ title: d.title.trim(), content: d.content.trim() }),
+    created: (d) => ({ title: d.title.trim(), content: d.content }),
+    live: (l) => ({ title: l.title, content: l.content.trim() }),
+    removed: (l) => ({ title: l.title, content: l.content }),
+    updatable: ['content'],
+    replaces: [],
+    followsRenames: true,
+  } satisfies KeyedFacts<DesiredSavedSnippet, LiveSavedSnippet>,
 } as const satisfies KindSpec;

@@ -60,9 +60,63 @@ export interface KindSpec {
    * handler is a compile error, and apply refuses any other action (`PLAN_INVALID`).
    */
   readonly actions: readonly ChangeAction[];
+  /**
+   * For a kind with a natural key, what the generic keyed planner needs of it (see
+   * {@link KeyedFacts}); absent for the kinds planned by a phase of their own (users,
+   * organization settings, subscription settings).
+   */
+  readonly keyed?: KeyedFacts<never, never>;
 }
 
 /** Exact comparison: keys that differ only in case are different objects. */
 export function exactKey(key: string): string {
   return key;
+}
+
+/** A value as a plan shows it: JSON. */
+export type PlanValue =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly PlanValue[]
+  | { readonly [property: string]: PlanValue };
+/** An object's properties as a plan shows them. */
+export type PlanObject = Record<string, PlanValue>;
+
+/**
+ * What the generic keyed planner (`src/engine/plan/keyed.ts`) needs to know of a kind whose
+ * objects have a natural key: how to key, view and compare a declared object (`D`, from the
+ * desired state) and a live one (`L`, from the live state). Both views are in desired-state
+ * terms, so that the planner diffs them property by property.
+ */
+export interface KeyedFacts<D, L> {
+  /** The natural key of a declared object, as Zulip stores it (trimmed where Zulip trims). */
+  readonly key: (d: D) => string;
+  /** The natural key of a live object. */
+  readonly liveKey: (l: L) => string;
+  /** The property that holds the key (a rename changes it; it is not diffed after a rename). */
+  readonly keyProperty: string;
+  /**
+   * The declared object with Zulip's defaults filled in, as the plan shows it and an update
+   * sends it (`fl`: the server's feature level, for properties newer servers have).
+   */
+  readonly desired: (d: D, fl: number) => PlanObject;
+  /** What a create sends, when it is not {@link desired} (a property Zulip strips on create). */
+  readonly created?: (d: D, fl: number) => PlanObject;
+  /** The live object in the terms of {@link desired}. */
+  readonly live: (l: L) => PlanObject;
+  /** What a removal (archive, deactivate, delete) shows as the object's `before`. */
+  readonly removed: (l: L) => PlanObject;
+  /**
+   * The properties an `update` changes in place, diffed in this order. A property missing from
+   * either view is not compared (a setting the server does not report).
+   */
+  readonly updatable: readonly string[];
+  /** The properties Zulip cannot change in place: a difference is a `replace` (delete, create). */
+  readonly replaces: readonly string[];
+  /** The declared flag that removes a live object and restores it (`archived`, `deactivated`). */
+  readonly removedFlag?: 'archived' | 'deactivated';
+  /** False when `renamedFrom` is not followed (the kind has no rename: a new key is a new object). */
+  readonly followsRenames: boolean;
 }
