@@ -1,87 +1,36 @@
 /**
- * Channel folders: create, rename, update, archive, reorder, and the check that a folder to
- * archive is empty once the channels have moved (`keepNonEmptyFolders`).
+ * Channel folders (create, rename, update, archive, reorder: the generic keyed planner), and the
+ * check that a folder to archive is empty once the channels have moved (`keepNonEmptyFolders`).
  *
  * Functions of the planner's phases (see `Planner` in `./planner.ts`): they read and write its
  * shared state.
  */
-import { channelNameKey, resourceAddress } from '../../model/address';
+import { channelNameKey } from '../../model/address';
+import type { DesiredChannelFolder } from '../../model/desired-state';
 import { FEATURES } from '../../model/features';
 import type { LiveChannelFolder } from '../../model/live-state';
-import { normaliseFolderDescription } from '../live-index';
-import type { PropertyChange } from '../plan-format';
-import { SlotOrder } from './keyed';
-import { isIgnored } from './planner';
+import type { KeyedPlan } from './keyed';
 import type { Planner } from './planner';
 
-export function planFolders(p: Planner): void {
-  const claimed = new Set<number>();
-  const order = new SlotOrder('channelFolder');
-  for (const d of p.desired.channelFolders) {
-    const address = resourceAddress('channelFolder', d.name);
-    const l = p.folderMatch.get(channelNameKey(d.name)) ?? null;
-    const base = { kind: 'channelFolder' as const, address, key: d.name, path: d.path };
-    if (!l) {
-      if (d.archived === true) {
-        p.removedNotFound('archived', address, d.path);
-        continue;
-      }
-      p.addCreate(base, {
-        name: d.name,
-        description: normaliseFolderDescription(d.description ?? ''),
-      });
-      order.declare(d.name, null, d.lifecycle);
-      continue;
-    }
-    claimed.add(l.id);
-    order.declare(d.name, l.id, d.lifecycle);
-    const renamed = channelNameKey(l.name) !== channelNameKey(d.name);
-    if (renamed) p.addRename(base, l.id, l.name, d.name);
-    const archived = isIgnored(d.lifecycle, 'archived') ? l.archived : (d.archived ?? false);
-    p.addRemoveOrRestore(base, l.id, {
-      live: l.archived,
-      declared: archived,
-      protect: d.lifecycle?.protect,
-      remove: 'archive',
-      restore: 'unarchive',
-      before: { name: l.name, description: l.description },
-    });
-    const props: PropertyChange[] = [];
-    if (!renamed) p.prop(props, d.lifecycle, 'name', l.name, d.name);
-    p.prop(
-      props,
-      d.lifecycle,
-      'description',
-      l.description,
-      normaliseFolderDescription(d.description ?? ''),
-    );
-    p.addUpdate(base, l.id, props);
-  }
-  for (const l of p.live.channelFolders) {
-    if (claimed.has(l.id)) continue;
-    // Undeclared folders keep their slot, archived ones included (Zulip's reorder lists them).
-    order.keep(l.name, l.id);
-    if (l.archived) continue;
-    p.undeclared('channelFolder', l.name, l.id, {
-      name: l.name,
-      description: l.description,
-    });
-  }
-  // Zulip appends a new folder (order = its id). Folders are archived, never deleted: every
-  // live folder stays in the order.
-  const reorder = order.reorder(
-    p.live.channelFolders,
-    p.live.channelFolders.map((f) => f.name),
-    p.desired.organization.path,
-  );
-  if (!reorder) return;
-  if (!p.supports('channelFolderOrder'))
-    p.warn(
-      'REORDER_UNSUPPORTED',
-      `channel folders are not in the declared order, and reordering them needs feature level ${FEATURES.channelFolderOrder.level} (the server is at ${p.fl})`,
-    );
-  else p.add(reorder);
-}
+export const channelFolders: KeyedPlan<DesiredChannelFolder, LiveChannelFolder> = {
+  kind: 'channelFolder',
+  declared: (p) => p.desired.channelFolders,
+  // Folders are archived, never deleted: every live folder stays in the order (Zulip appends a
+  // new folder, order = its id), and an undeclared archived one keeps its slot.
+  live: (p) => p.live.channelFolders,
+  unmanaged: (l) => l.archived,
+  match: (p, d) => p.folderMatch.get(channelNameKey(d.name)) ?? undefined,
+  // An archived folder's description is still managed.
+  diffsRemoved: true,
+  reorder: (p, change) => {
+    if (!p.supports('channelFolderOrder'))
+      p.warn(
+        'REORDER_UNSUPPORTED',
+        `channel folders are not in the declared order, and reordering them needs feature level ${FEATURES.channelFolderOrder.level} (the server is at ${p.fl})`,
+      );
+    else p.add(change);
+  },
+};
 
 /**
  * Zulip refuses to archive a folder that still holds any channel, archived ones included:

@@ -336,12 +336,7 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
     }
     const removed =
       spec.removal !== 'none' &&
-      p.undeclared(
-        kind,
-        key,
-        l.id,
-        k.removed?.(p, l) ?? (facts.removed(l) as Props),
-      );
+      p.undeclared(kind, key, l.id, k.removed?.(p, l) ?? (facts.removed(l) as Props));
     if (removed) k.removing?.(p, l, { kind, address: resourceAddress(kind, key), key, path: null });
     // An object that stays keeps its slot; so does an archived one (Zulip's order lists it).
     if (!removed || spec.removal !== 'delete') order?.keep(key, l.id);
@@ -354,4 +349,3 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
 }
 
 type OrderedKind = 'channelFolder' | 'linkifier';
-type PrunableKeyedKind = Parameters<Planner['undeclared']>[0];

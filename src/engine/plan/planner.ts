@@ -36,13 +36,13 @@ import type {
 import { matchLive, planKeyed } from './keyed';
 import type { ChangeMeta } from '../plan-finish';
 import { checkUsers, planUsers } from './users';
-import { keepNonEmptyFolders, planFolders } from './folders';
+import { channelFolders, keepNonEmptyFolders } from './folders';
 import { planGroups } from './groups';
 import { planChannels, planSubscriptionSettings } from './channels';
 import { linkifiers, playgrounds, savedSnippets } from './org-objects';
 import { planOrganizationSettings } from './organization';
 import { planDefaultChannelGroups } from './default-channel-groups';
-import { planCustomEmoji } from './custom-emoji';
+import { customEmoji } from './custom-emoji';
 
 export type Props = Record<string, JsonValue>;
 /** The fields every change of one declared object shares. */
@@ -177,14 +177,14 @@ export class Planner {
   public run(): void {
     checkUsers(this);
     this.matchAll();
-    planFolders(this);
+    planKeyed(this, channelFolders);
     planGroups(this);
     planChannels(this);
     keepNonEmptyFolders(this);
     planKeyed(this, linkifiers);
     planKeyed(this, playgrounds);
     planKeyed(this, savedSnippets);
-    planCustomEmoji(this);
+    planKeyed(this, customEmoji);
     planUsers(this);
     planSubscriptionSettings(this);
     planOrganizationSettings(this);

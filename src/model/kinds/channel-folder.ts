@@ -1,5 +1,8 @@
 import { channelNameKey } from '../address';
-import type { KindSpec } from './spec';
+import type { DesiredChannelFolder } from '../desired-state';
+import type { LiveChannelFolder } from '../live-state';
+import { normaliseFolderDescription } from './normalise';
+import type { KeyedFacts, KindSpec } from './spec';
 
 /** A channel folder (Zulip 11, FL 389). Names compare like channel names. */
 export const channelFolder = {
@@ -13,4 +16,19 @@ export const channelFolder = {
   ordered: true,
   ignorable: ['description', 'archived', 'order'],
   actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'reorder'],
+  keyed: {
+    key: (d) => d.name,
+    keyProperty: 'name',
+    liveKey: (l) => l.name,
+    desired: (d) => ({
+      name: d.name,
+      description: normaliseFolderDescription(d.description ?? ''),
+    }),
+    live: (l) => ({ name: l.name, description: l.description }),
+    removed: (l) => ({ name: l.name, description: l.description }),
+    updatable: ['name', 'description'],
+    replaces: [],
+    removedFlag: 'archived',
+    followsRenames: true,
+  } satisfies KeyedFacts<DesiredChannelFolder, LiveChannelFolder>,
 } as const satisfies KindSpec;

@@ -1,4 +1,6 @@
-import type { KindSpec } from './spec';
+import type { DesiredCustomEmoji } from '../desired-state';
+import type { LiveCustomEmoji } from '../live-state';
+import type { KeyedFacts, KindSpec, PlanObject } from './spec';
 import { exactKey } from './spec';
 
 /**
@@ -17,4 +19,30 @@ export const customEmoji = {
   ordered: false,
   ignorable: ['image'],
   actions: ['create', 'replace', 'deactivate'],
+  // An image is compared by its digest; a new one is a `replace`. Emoji have no rename: Zulip
+  // keeps a deactivated emoji, and `renamedFrom` is not followed.
+  keyed: {
+    key: (d) => d.name,
+    keyProperty: 'name',
+    liveKey: (l) => l.name,
+    desired: (d) => ({
+      name: d.name,
+      image: d.image ? { sha256: d.image.sha256, size: d.image.size } : null,
+    }),
+    created: (d) => ({ name: d.name, image: { ...d.image } }),
+    live: liveEmoji,
+    removed: liveEmoji,
+    updatable: [],
+    replaces: ['image'],
+    removedFlag: 'deactivated',
+    followsRenames: false,
+  } satisfies KeyedFacts<DesiredCustomEmoji, LiveCustomEmoji>,
 } as const satisfies KindSpec;
+
+/** What a reviewer sees of a live emoji: its name and its image's digest, never its bytes. */
+function liveEmoji(l: LiveCustomEmoji): PlanObject {
+  return {
+    name: l.name,
+    image: l.image === null ? null : { sha256: l.image.sha256, size: l.image.size },
+  };
+}

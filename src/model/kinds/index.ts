@@ -20,6 +20,7 @@ import { userGroup } from './user-group';
 export * from './vocabulary';
 export * from './spec';
 export { creatorDefault } from './creator';
+export * from './normalise';
 
 /** The kinds of resource zulip-cdk manages, in the order a rendered plan shows them. */
 export const RESOURCE_KINDS = [
