@@ -1,6 +1,6 @@
 /**
  * Default channel groups (`/default_stream_groups`): keyed by name, with a description and a
- * set of channels. Runs after `planChannels` (it reads `channelMatch` and `desiredChannels`:
+ * set of channels; planned by the generic keyed planner with the hooks below. Runs after the channels (it reads `channelMatch` and `desiredChannels`:
  * a group names channels as they are called after the plan, and waits for their creation,
  * rename or change of default status).
  *
@@ -14,11 +14,10 @@
  */
 import { channelNameKey, resourceAddress } from '../../model/address';
 import type { LiveChannel, LiveDefaultChannelGroup } from '../../model/live-state';
-import type { PropertyChange } from '../plan-format';
-import type { GroupSettingValue } from '../../model/desired-state';
+import type { DesiredDefaultChannelGroup, GroupSettingValue } from '../../model/desired-state';
 import { contentAccess } from './channels';
 import { expandGroup } from './groups';
-import { matchLive } from './keyed';
+import type { KeyedPlan } from './keyed';
 import type { Planner } from './planner';
 import { isIgnored } from './planner';
 
@@ -46,7 +45,13 @@ const byName = (a: string, b: string): number => {
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
-export function planDefaultChannelGroups(p: Planner): void {
+/** What a default channel group's planning shares: the channels as they are after the plan. */
+interface Context {
+  readonly resolve: (name: string) => ChannelRef | undefined;
+  readonly nameAfter: (id: number) => string | undefined;
+}
+
+function context(p: Planner): Context {
   // Live channel ID → the desired key that manages it.
   const managedBy = new Map<number, string>();
   for (const [key, l] of p.channelMatch) if (l) managedBy.set(l.id, key);
@@ -110,120 +115,123 @@ export function planDefaultChannelGroups(p: Planner): void {
     return d ? d.name.trim() : l.name;
   };
 
-  const liveByName = new Map<string, LiveDefaultChannelGroup>();
-  for (const g of p.live.defaultChannelGroups)
-    if (!liveByName.has(g.name)) liveByName.set(g.name, g);
-  const declared = new Set(p.desired.defaultChannelGroups.map((d) => d.name));
-  const claimed = new Set<number>();
+  return { resolve, nameAfter };
+}
 
-  for (const d of p.desired.defaultChannelGroups) {
-    const address = resourceAddress('defaultChannelGroup', d.name);
-    const base = { kind: 'defaultChannelGroup' as const, address, key: d.name, path: d.path };
-    const where = `${address} (${d.path})`;
-    const refs: ChannelRef[] = [];
-    for (const name of d.channels) {
-      const r = resolve(name);
-      if (!r) {
-        const l = p.idx.channelsByKey.get(channelNameKey(name));
-        p.errors.push(
-          l?.archived === true || p.desiredChannels.get(channelNameKey(name))?.archived === true
-            ? `${where}: channel '${name}' is archived; Zulip adds only active channels to a default channel group ("Invalid channel name '${name}'"). Remove it from channels, or unarchive it`
-            : `${where}: channel '${name}' does not exist; declare it or fix the name`,
-        );
-        continue;
-      }
-      refs.push(r);
-    }
-    const { live: l, renamed } = matchLive(
-      'defaultChannelGroup',
-      d.name,
-      d.lifecycle?.renamedFrom,
-      liveByName,
-      declared,
-      (c) => claimed.has(c.id),
-    );
-    if (l) claimed.add(l.id);
-    const liveIds = new Set(l?.channelIds ?? []);
-    const ignoreChannels = l !== undefined && isIgnored(d.lifecycle, 'channels');
-    // Channels the plan adds to the group: Zulip refuses default channels and private
-    // channels the applying account cannot read.
-    const adding = ignoreChannels ? [] : refs.filter((r) => !r.live || !liveIds.has(r.live.id));
-    const refused = new Set<ChannelRef>();
-    for (const r of adding) {
-      if (r.defaultAfter) {
-        refused.add(r);
-        p.errors.push(
-          `${where}: channel '${r.name}' is a default channel, and Zulip refuses to add a default channel to a default channel group ("'${r.name}' is a default channel and cannot be added to '${d.name}'"). Remove it from channels, or make it not a default channel (defaultChannel: false)`,
-        );
-      } else if (!r.readable) {
-        refused.add(r);
-        warnNoAccess(p, r.name, `adding #${r.name} to the group`, address, d.path);
-      }
-    }
-    const after = refs.filter((r) => !refused.has(r));
-    // Changes must wait for the channels they name to exist under their new names and, for the
-    // ones they add, to stop being default channels.
-    const meta = {
-      refs: [...new Set(refs.map((r) => r.address))],
-      after: [
-        ...adding
-          .filter((r) => r.live?.defaultChannel === true && !r.defaultAfter)
-          .map((r) => `${r.address}#update`),
-        ...adding.filter((r) => r.readableThroughPlan).map((r) => `${r.address}#membership`),
-      ],
-    };
-    const afterNames = [...new Set(after.map((r) => r.name))].sort(byName);
-    const description = d.description ?? '';
-    if (!l) {
-      p.addCreate(base, { name: d.name, description, channels: afterNames }, meta);
+/** A declared group's channels after the plan, the ones it adds and the meta of its change. */
+function groupChannels(
+  p: Planner,
+  ctx: Context,
+  d: DesiredDefaultChannelGroup,
+  l: LiveDefaultChannelGroup | undefined,
+  address: string,
+) {
+  const where = `${address} (${d.path})`;
+  const refs: ChannelRef[] = [];
+  for (const name of d.channels) {
+    const r = ctx.resolve(name);
+    if (!r) {
+      const l = p.idx.channelsByKey.get(channelNameKey(name));
+      p.errors.push(
+        l?.archived === true || p.desiredChannels.get(channelNameKey(name))?.archived === true
+          ? `${where}: channel '${name}' is archived; Zulip adds only active channels to a default channel group ("Invalid channel name '${name}'"). Remove it from channels, or unarchive it`
+          : `${where}: channel '${name}' does not exist; declare it or fix the name`,
+      );
       continue;
     }
-    if (renamed) p.addRename(base, l.id, l.name, d.name);
-    const props: PropertyChange[] = [];
-    if (!isIgnored(d.lifecycle, 'description') && description !== l.description) {
-      if (description === '')
-        p.warn(
-          'NOT_WRITABLE',
-          `left out of this plan: clearing the description. Zulip cannot clear a default channel group's description ("You must pass "new_description" or "new_group_name"."); give it a description, or delete and declare the group again`,
-          address,
-          d.path,
-        );
-      else p.prop(props, d.lifecycle, 'description', l.description, description);
-    }
-    if (!ignoreChannels) {
-      const beforeNames: string[] = [];
-      for (const id of l.channelIds) {
-        const name = nameAfter(id);
-        if (name === undefined) continue;
-        const ch = p.idx.channelsById.get(id);
-        const kept = after.some((r) => r.live?.id === id);
-        if (!kept && ch?.private === true && !contentAccess(p, ch)) {
-          // Zulip cannot remove it either: it stays, and the plan says so.
-          warnNoAccess(p, ch.name, `removing #${name} from the group`, address, d.path);
-          afterNames.push(name);
-        }
-        beforeNames.push(name);
-      }
-      beforeNames.sort(byName);
-      afterNames.sort(byName);
-      p.prop(props, d.lifecycle, 'channels', beforeNames, [...new Set(afterNames)]);
-      // Channels are removed by their names after the plan: a rename goes first.
-      meta.refs = [
-        ...new Set([...meta.refs, ...beforeNames.map((n) => resourceAddress('channel', n))]),
-      ];
-    }
-    p.addUpdate(base, l.id, props, meta);
+    refs.push(r);
   }
-  for (const g of p.live.defaultChannelGroups) {
-    if (claimed.has(g.id)) continue;
-    p.undeclared('defaultChannelGroup', g.name, g.id, {
+  const liveIds = new Set(l?.channelIds ?? []);
+  const ignoreChannels = l !== undefined && isIgnored(d.lifecycle, 'channels');
+  // Channels the plan adds to the group: Zulip refuses default channels and private
+  // channels the applying account cannot read.
+  const adding = ignoreChannels ? [] : refs.filter((r) => !r.live || !liveIds.has(r.live.id));
+  const refused = new Set<ChannelRef>();
+  for (const r of adding) {
+    if (r.defaultAfter) {
+      refused.add(r);
+      p.errors.push(
+        `${where}: channel '${r.name}' is a default channel, and Zulip refuses to add a default channel to a default channel group ("'${r.name}' is a default channel and cannot be added to '${d.name}'"). Remove it from channels, or make it not a default channel (defaultChannel: false)`,
+      );
+    } else if (!r.readable) {
+      refused.add(r);
+      warnNoAccess(p, r.name, `adding #${r.name} to the group`, address, d.path);
+    }
+  }
+  const after = refs.filter((r) => !refused.has(r));
+  // Changes must wait for the channels they name to exist under their new names and, for the
+  // ones they add, to stop being default channels.
+  const meta = {
+    refs: [...new Set(refs.map((r) => r.address))],
+    after: [
+      ...adding
+        .filter((r) => r.live?.defaultChannel === true && !r.defaultAfter)
+        .map((r) => `${r.address}#update`),
+      ...adding.filter((r) => r.readableThroughPlan).map((r) => `${r.address}#membership`),
+    ],
+  };
+  const afterNames = [...new Set(after.map((r) => r.name))].sort(byName);
+  return { ignoreChannels, after, meta, afterNames };
+}
+
+export function defaultChannelGroups(
+  p: Planner,
+): KeyedPlan<DesiredDefaultChannelGroup, LiveDefaultChannelGroup> {
+  const ctx = context(p);
+  return {
+    kind: 'defaultChannelGroup',
+    declared: (p) => p.desired.defaultChannelGroups,
+    live: (p) => p.live.defaultChannelGroups,
+    create: (p, d, base, props) => {
+      const { meta, afterNames } = groupChannels(p, ctx, d, undefined, base.address);
+      props.channels = afterNames;
+      return { meta };
+    },
+    update: (p, d, l, base, props) => {
+      const { ignoreChannels, after, meta, afterNames } = groupChannels(p, ctx, d, l, base.address);
+      const description = d.description ?? '';
+      if (!isIgnored(d.lifecycle, 'description') && description !== l.description) {
+        if (description === '')
+          p.warn(
+            'NOT_WRITABLE',
+            `left out of this plan: clearing the description. Zulip cannot clear a default channel group's description ("You must pass "new_description" or "new_group_name"."); give it a description, or delete and declare the group again`,
+            base.address,
+            d.path,
+          );
+        else p.prop(props, d.lifecycle, 'description', l.description, description);
+      }
+      if (!ignoreChannels) {
+        const beforeNames: string[] = [];
+        for (const id of l.channelIds) {
+          const name = ctx.nameAfter(id);
+          if (name === undefined) continue;
+          const ch = p.idx.channelsById.get(id);
+          const kept = after.some((r) => r.live?.id === id);
+          if (!kept && ch?.private === true && !contentAccess(p, ch)) {
+            // Zulip cannot remove it either: it stays, and the plan says so.
+            warnNoAccess(p, ch.name, `removing #${name} from the group`, base.address, d.path);
+            afterNames.push(name);
+          }
+          beforeNames.push(name);
+        }
+        beforeNames.sort(byName);
+        afterNames.sort(byName);
+        p.prop(props, d.lifecycle, 'channels', beforeNames, [...new Set(afterNames)]);
+        // Channels are removed by their names after the plan: a rename goes first.
+        meta.refs = [
+          ...new Set([...meta.refs, ...beforeNames.map((n) => resourceAddress('channel', n))]),
+        ];
+      }
+      return { meta };
+    },
+    removed: (p, g) => ({
       name: g.name,
       description: g.description,
       channels: g.channelIds
         .map((id) => p.idx.channelsById.get(id)?.name ?? `channel#${id}`)
         .sort(byName),
-    });
-  }
+    }),
+  };
 }
 
 function warnNoAccess(

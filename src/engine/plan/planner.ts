@@ -41,7 +41,7 @@ import { planGroups } from './groups';
 import { planChannels, planSubscriptionSettings } from './channels';
 import { linkifiers, playgrounds, savedSnippets } from './org-objects';
 import { planOrganizationSettings } from './organization';
-import { planDefaultChannelGroups } from './default-channel-groups';
+import { defaultChannelGroups } from './default-channel-groups';
 import { customEmoji } from './custom-emoji';
 
 export type Props = Record<string, JsonValue>;
@@ -188,7 +188,7 @@ export class Planner {
     planUsers(this);
     planSubscriptionSettings(this);
     planOrganizationSettings(this);
-    planDefaultChannelGroups(this);
+    planKeyed(this, defaultChannelGroups(this));
   }
 
   public throwErrors(): void {

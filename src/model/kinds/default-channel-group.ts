@@ -1,4 +1,6 @@
-import type { KindSpec } from './spec';
+import type { DesiredDefaultChannelGroup } from '../desired-state';
+import type { LiveDefaultChannelGroup } from '../live-state';
+import type { KeyedFacts, KindSpec } from './spec';
 import { exactKey } from './spec';
 
 /**
@@ -18,4 +20,18 @@ export const defaultChannelGroup = {
   ordered: false,
   ignorable: ['description', 'channels'],
   actions: ['create', 'update', 'rename', 'delete'],
+  // A group names channels as they are called after the plan, and Zulip cannot clear its
+  // description: both properties are diffed by the planner's hooks
+  // (src/engine/plan/default-channel-groups.ts), which know the channels after the plan.
+  keyed: {
+    key: (d) => d.name,
+    keyProperty: 'name',
+    liveKey: (l) => l.name,
+    desired: (d) => ({ name: d.name, description: d.description ?? '', channels: [...d.channels] }),
+    live: (l) => ({ name: l.name, description: l.description }),
+    removed: (l) => ({ name: l.name, description: l.description }),
+    updatable: [],
+    replaces: [],
+    followsRenames: true,
+  } satisfies KeyedFacts<DesiredDefaultChannelGroup, LiveDefaultChannelGroup>,
 } as const satisfies KindSpec;
