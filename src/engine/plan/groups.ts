@@ -10,8 +10,9 @@ import { creatorDefault, isSystemGroupName } from '../../model/kinds';
 import type { LiveUserGroup } from '../../model/live-state';
 import { GROUP_PERMISSIONS } from '../../model/permissions';
 import type { PermissionSettingInfo } from '../../model/permissions';
-import type { PropertyChange } from '../plan-format';
-import type { Planner, Props } from './planner';
+import type { Change, PropertyChange } from '../plan-format';
+import type { KeyedPlan } from './keyed';
+import type { Planner } from './planner';
 import { groupAddress, groupsIn, isIgnored } from './planner';
 import { checkGroupRef, createPermissions, updatePermissions } from './permissions';
 
@@ -94,101 +95,72 @@ function expandGroupUncached(p: Planner, name: string, seen: Set<string>): Set<n
   return out;
 }
 
-export function planGroups(p: Planner): void {
-  const claimed = new Set<number>();
+/** User groups, for the generic keyed planner (one per plan: it knows the groups created later). */
+export function userGroups(p: Planner): KeyedPlan<DesiredUserGroup, LiveUserGroup> {
   const createdLater = groupsCreatedLater(p);
-  for (const d of p.desired.userGroups) {
-    const address = groupAddress(d.name);
-    const base = { kind: 'userGroup' as const, address, key: d.name, path: d.path };
-    if (isSystemGroupName(d.name)) {
-      p.errors.push(`${address} (${d.path}): system groups cannot be declared`);
-      continue;
-    }
-    const l = p.groupMatch.get(d.name) ?? null;
-    if (!l) {
-      if (d.deactivated === true) {
-        p.removedNotFound('deactivated', address, d.path);
-        continue;
-      }
+  return {
+    kind: 'userGroup',
+    declared: (p) => p.desired.userGroups,
+    live: (p) => p.live.userGroups,
+    unmanaged: (l) => l.isSystemGroup || l.deactivated,
+    match: (p, d) => p.groupMatch.get(d.name) ?? undefined,
+    check: (p, d, base) => {
+      if (!isSystemGroupName(d.name)) return true;
+      p.errors.push(`${base.address} (${d.path}): system groups cannot be declared`);
+      return false;
+    },
+    restoreNeeds: {
+      feature: 'groupReactivation',
+      what: 'the group is deactivated and reactivating it',
+    },
+    create: (p, d, base, props) => {
       if (p.limitedPlan())
         p.errors.push(
-          `${address} (${d.path}): Zulip Cloud Free does not create user groups ("Available on Zulip Cloud Standard. Upgrade to access.", ensure_not_on_limited_plan); upgrade the organization's plan, or remove the group from the configuration`,
+          `${base.address} (${d.path}): Zulip Cloud Free does not create user groups ("Available on Zulip Cloud Standard. Upgrade to access.", ensure_not_on_limited_plan); upgrade the organization's plan, or remove the group from the configuration`,
         );
-      const props: Props = { name: d.name, description: d.description ?? '' };
       const deferred: PropertyChange[] = [];
       const refs = createPermissions(
         p,
         GROUP_PERMISSIONS,
         d.permissions,
-        address,
+        base.address,
         d.path,
         props,
         createdLater.get(d.name),
         deferred,
       );
-      p.addCreate(base, props, { refs: refs.map(groupAddress) });
-      if (deferred.length > 0)
-        p.addUpdate(base, null, deferred, {
-          refs: deferred.flatMap((p) => groupsIn(p.after)).map(groupAddress),
-        });
-      groupMembership(p, d, null, address);
-      continue;
-    }
-    claimed.add(l.id);
-    if (l.name !== d.name) p.addRename(base, l.id, l.name, d.name);
-    const deactivated = isIgnored(d.lifecycle, 'deactivated')
-      ? l.deactivated
-      : (d.deactivated ?? false);
-    p.addRemoveOrRestore(base, l.id, {
-      live: l.deactivated,
-      declared: deactivated,
-      protect: d.lifecycle?.protect,
-      remove: 'deactivate',
-      restore: 'reactivate',
-      restoreNeeds: {
-        feature: 'groupReactivation',
-        what: 'the group is deactivated and reactivating it',
-      },
-      before: { name: l.name, description: l.description },
-    });
-    if (deactivated) {
-      if (!l.deactivated && d.lifecycle?.protect !== true) releaseOwnSettings(p, base, l);
-      continue;
-    }
-    const props: PropertyChange[] = [];
-    const meta = { refs: [] as string[], releases: [] as string[] };
-    p.prop(props, d.lifecycle, 'description', l.description, d.description ?? '');
-    updatePermissions(
-      p,
-      GROUP_PERMISSIONS,
-      d.permissions,
-      l,
-      l.creatorId,
-      d.lifecycle,
-      address,
-      d.path,
-      props,
-      meta,
-    );
-    p.addUpdate(base, l.id, props, {
-      refs: meta.refs.map(groupAddress),
-      releases: meta.releases.map(groupAddress),
-    });
-    groupMembership(p, d, l, address);
-  }
-  for (const l of p.live.userGroups) {
-    if (claimed.has(l.id) || l.isSystemGroup || l.deactivated) continue;
-    const deactivated = p.undeclared('userGroup', l.name, l.id, {
-      name: l.name,
-      description: l.description,
-    });
-    if (deactivated)
-      releaseOwnSettings(
+      return {
+        meta: { refs: refs.map(groupAddress) },
+        then: () => {
+          if (deferred.length > 0)
+            p.addUpdate(base, null, deferred, {
+              refs: deferred.flatMap((p) => groupsIn(p.after)).map(groupAddress),
+            });
+          groupMembership(p, d, null, base.address);
+        },
+      };
+    },
+    update: (p, d, l, base, props) => {
+      const meta = { refs: [] as string[], releases: [] as string[] };
+      updatePermissions(
         p,
-        { kind: 'userGroup', address: groupAddress(l.name), key: l.name, path: null },
+        GROUP_PERMISSIONS,
+        d.permissions,
         l,
+        l.creatorId,
+        d.lifecycle,
+        base.address,
+        d.path,
+        props,
+        meta,
       );
-  }
+      return {
+        meta: { refs: meta.refs.map(groupAddress), releases: meta.releases.map(groupAddress) },
+        then: () => groupMembership(p, d, l, base.address),
+      };
+    },
+    removing: releaseOwnSettings,
+  };
 }
 
 /**
@@ -200,8 +172,8 @@ export function planGroups(p: Planner): void {
  */
 function releaseOwnSettings(
   p: Planner,
-  base: { kind: 'userGroup'; address: string; key: string; path: string | null },
   l: LiveUserGroup,
+  base: Pick<Change, 'kind' | 'address' | 'key' | 'path'>,
 ): void {
   const props: PropertyChange[] = [];
   const after = creatorDefault(p.live.me.userId, p.idx.usersById);

@@ -37,7 +37,7 @@ import { matchLive, planKeyed } from './keyed';
 import type { ChangeMeta } from '../plan-finish';
 import { checkUsers, planUsers } from './users';
 import { channelFolders, keepNonEmptyFolders } from './folders';
-import { planGroups } from './groups';
+import { userGroups } from './groups';
 import { planChannels, planSubscriptionSettings } from './channels';
 import { linkifiers, playgrounds, savedSnippets } from './org-objects';
 import { planOrganizationSettings } from './organization';
@@ -178,7 +178,7 @@ export class Planner {
     checkUsers(this);
     this.matchAll();
     planKeyed(this, channelFolders);
-    planGroups(this);
+    planKeyed(this, userGroups(this));
     planChannels(this);
     keepNonEmptyFolders(this);
     planKeyed(this, linkifiers);

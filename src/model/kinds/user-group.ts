@@ -1,5 +1,7 @@
 import { GROUP_PERMISSION_NAMES } from '../permissions';
-import type { KindSpec } from './spec';
+import type { DesiredUserGroup } from '../desired-state';
+import type { LiveUserGroup } from '../live-state';
+import type { KeyedFacts, KindSpec } from './spec';
 import { exactKey } from './spec';
 
 /** A user group. Group names are unique exactly, case included (zerver/models/groups.py `NamedUserGroup.Meta.unique_together`). */
@@ -14,4 +16,18 @@ export const userGroup = {
   ordered: false,
   ignorable: ['description', 'members', 'deactivated', ...GROUP_PERMISSION_NAMES],
   actions: ['create', 'update', 'rename', 'deactivate', 'reactivate', 'membership'],
+  // Permissions and members are planned by the hooks in src/engine/plan/groups.ts: they name
+  // other groups and users, as they are after the plan.
+  keyed: {
+    key: (d) => d.name,
+    keyProperty: 'name',
+    liveKey: (l) => l.name,
+    desired: (d) => ({ name: d.name, description: d.description ?? '' }),
+    live: (l) => ({ name: l.name, description: l.description }),
+    removed: (l) => ({ name: l.name, description: l.description }),
+    updatable: ['name', 'description'],
+    replaces: [],
+    removedFlag: 'deactivated',
+    followsRenames: true,
+  } satisfies KeyedFacts<DesiredUserGroup, LiveUserGroup>,
 } as const satisfies KindSpec;
