@@ -12,116 +12,64 @@ import { SUBSCRIPTION_PROPERTIES } from '../../model/kinds';
 import type { SubscriptionPropertyName } from '../../model/kinds';
 import type { LiveChannel } from '../../model/live-state';
 import { CHANNEL_PERMISSIONS } from '../../model/permissions';
-import { normaliseChannelDescription, retentionToNatural } from '../live-index';
 import type { PropertyChange } from '../plan-format';
 import { joinAnd, someOf } from '../render/describe';
-import type { ChangeMeta } from '../plan-finish';
+import type { KeyedPlan } from './keyed';
 import type { Planner, Props } from './planner';
 import { CONTENT_ACCESS_WIRES, groupAddress, isIgnored } from './planner';
 import { checkGroupRef, createPermissions, updatePermissions } from './permissions';
 import { folderTarget, nameOfLiveFolder } from './folders';
 import { expandGroup } from './groups';
 
-export function planChannels(p: Planner): void {
-  const claimed = new Set<number>();
-  const folders = p.supports('channelFolders');
-  for (const d of p.desired.channels) {
-    const address = resourceAddress('channel', d.name);
-    const base = { kind: 'channel' as const, address, key: d.name, path: d.path };
-    const key = channelNameKey(d.name);
-    const l = p.channelMatch.get(key) ?? null;
-    const isPrivate = d.private ?? false;
-    const folderRefs =
-      typeof d.folder === 'string'
-        ? [
-            resourceAddress(
-              'channelFolder',
-              p.desiredFolders.get(channelNameKey(d.folder))?.name ?? d.folder,
-            ),
-          ]
-        : [];
-    if (!l) {
-      if (d.archived === true) {
-        p.removedNotFound('archived', address, d.path);
-        continue;
-      }
-      const props: Props = {
-        name: d.name.trim(),
-        description: normaliseChannelDescription(d.description ?? ''),
-        private: isPrivate,
-        webPublic: d.webPublic ?? false,
-        historyPublicToSubscribers: d.historyPublicToSubscribers ?? !isPrivate,
-        defaultChannel: d.defaultChannel ?? false,
-        messageRetentionDays: d.messageRetentionDays ?? 'realm_default',
-      };
-      if (props.messageRetentionDays !== 'realm_default')
-        p.checkRetention('creating a channel with its own message retention', address, d.path);
-      if (p.supports('topicsPolicy')) props.topicsPolicy = d.topicsPolicy ?? 'inherit';
-      if (folders) {
-        const folder = d.folder ?? null;
-        if (folder !== null) folderTarget(p, folder, address, d.path);
-        props.folder =
-          folder === null ? null : (p.desiredFolders.get(channelNameKey(folder))?.name ?? folder);
-      }
-      if (d.announce !== undefined) props.announce = d.announce;
-      const refs = createPermissions(p, CHANNEL_PERMISSIONS, d.permissions, address, d.path, props);
-      p.addCreate(base, props, { refs: [...refs.map(groupAddress), ...folderRefs] });
-      channelMembership(p, d, null, address);
-      announceNeedsSubscribers(p, d, props, address);
-      continue;
+/** The folder a declared channel's change refers to (it must exist first). */
+function folderRefs(p: Planner, d: DesiredChannel): string[] {
+  if (typeof d.folder !== 'string') return [];
+  const name = p.desiredFolders.get(channelNameKey(d.folder))?.name ?? d.folder;
+  return [resourceAddress('channelFolder', name)];
+}
+
+/**
+ * Channels, for the generic keyed planner: its hooks add a channel's folder, permissions and
+ * subscribers, the checks of its message retention, and leave out what needs content access.
+ */
+export const channels: KeyedPlan<DesiredChannel, LiveChannel> = {
+  kind: 'channel',
+  declared: (p) => p.desired.channels,
+  live: (p) => p.live.channels,
+  unmanaged: (l) => l.archived,
+  match: (p, d) => p.channelMatch.get(channelNameKey(d.name)) ?? undefined,
+  restoreNeeds: {
+    feature: 'channelUnarchive',
+    what: 'the channel is archived (its name stays reserved) and unarchiving',
+    hint: 'rename the channel or unarchive it in Zulip',
+  },
+  create: (p, d, base, props) => {
+    const { address } = base;
+    if (props.messageRetentionDays !== 'realm_default')
+      p.checkRetention('creating a channel with its own message retention', address, d.path);
+    if (p.supports('channelFolders')) {
+      const folder = d.folder ?? null;
+      if (folder !== null) folderTarget(p, folder, address, d.path);
+      props.folder =
+        folder === null ? null : (p.desiredFolders.get(channelNameKey(folder))?.name ?? folder);
     }
-    claimed.add(l.id);
-    const renamed = channelNameKey(l.name) !== key;
-    if (renamed) p.addRename(base, l.id, l.name, d.name);
-    const archived = isIgnored(d.lifecycle, 'archived') ? l.archived : (d.archived ?? false);
-    p.addRemoveOrRestore(base, l.id, {
-      live: l.archived,
-      declared: archived,
-      protect: d.lifecycle?.protect,
-      remove: 'archive',
-      restore: 'unarchive',
-      restoreNeeds: {
-        feature: 'channelUnarchive',
-        what: 'the channel is archived (its name stays reserved) and unarchiving',
-        hint: 'rename the channel or unarchive it in Zulip',
+    if (d.announce !== undefined) props.announce = d.announce;
+    const refs = createPermissions(p, CHANNEL_PERMISSIONS, d.permissions, address, d.path, props);
+    return {
+      meta: { refs: [...refs.map(groupAddress), ...folderRefs(p, d)] },
+      then: () => {
+        channelMembership(p, d, null, address);
+        announceNeedsSubscribers(p, d, props, address);
       },
-      before: { name: l.name, description: l.description, private: l.private },
-    });
-    if (archived) continue;
-    const props: PropertyChange[] = [];
-    const meta = { refs: [] as string[], releases: [] as string[] };
+    };
+  },
+  update: (p, d, l, base, props) => {
+    const { address } = base;
     const lc = d.lifecycle;
-    if (!renamed) p.prop(props, lc, 'name', l.name, d.name.trim());
-    p.prop(
-      props,
-      lc,
-      'description',
-      l.description,
-      normaliseChannelDescription(d.description ?? ''),
-    );
-    p.prop(props, lc, 'private', l.private, isPrivate);
-    p.prop(props, lc, 'webPublic', l.webPublic, d.webPublic ?? false);
-    p.prop(
-      props,
-      lc,
-      'historyPublicToSubscribers',
-      l.historyPublicToSubscribers,
-      d.historyPublicToSubscribers ?? !isPrivate,
-    );
-    p.prop(props, lc, 'defaultChannel', l.defaultChannel, d.defaultChannel ?? false);
-    const retentionBefore = props.length;
-    p.prop(
-      props,
-      lc,
-      'messageRetentionDays',
-      retentionToNatural(l.messageRetentionDays),
-      d.messageRetentionDays ?? 'realm_default',
-    );
-    if (props.length > retentionBefore)
+    if (props.some((c) => c.property === 'messageRetentionDays'))
       p.checkRetention('changing message retention', address, d.path);
-    if (p.supports('topicsPolicy') && l.topicsPolicy !== null)
-      p.prop(props, lc, 'topicsPolicy', l.topicsPolicy, d.topicsPolicy ?? 'inherit');
-    if (folders && !isIgnored(lc, 'folder')) {
+    const meta = { refs: [] as string[], releases: [] as string[] };
+    if (p.supports('channelFolders') && !isIgnored(lc, 'folder')) {
       const folder = d.folder ?? null;
       const target = folderTarget(p, folder, address, d.path);
       p.channelFolderAfter.set(l.id, target);
@@ -133,7 +81,7 @@ export function planChannels(p: Planner): void {
         const after =
           folder === null ? null : (p.desiredFolders.get(channelNameKey(folder))?.name ?? folder);
         props.push({ property: 'folder', before, after });
-        meta.refs.push(...folderRefs);
+        meta.refs.push(...folderRefs(p, d));
         if (l.folderId !== null) {
           const lf = p.idx.foldersById.get(l.folderId);
           if (lf) meta.releases.push(resourceAddress('channelFolder', nameOfLiveFolder(p, lf)));
@@ -155,21 +103,11 @@ export function planChannels(p: Planner): void {
     );
     meta.refs.push(...groupMeta.refs.map(groupAddress));
     meta.releases.push(...groupMeta.releases.map(groupAddress));
-    const updateMeta: ChangeMeta = meta;
     dropGatedProps(p, l, props, address, d.path);
-    p.addUpdate(base, l.id, props, updateMeta);
-    channelMembership(p, d, l, address);
-  }
-  warnLeftOut(p);
-  for (const l of p.live.channels) {
-    if (claimed.has(l.id) || l.archived) continue;
-    p.undeclared('channel', l.name, l.id, {
-      name: l.name,
-      description: l.description,
-      private: l.private,
-    });
-  }
-}
+    return { meta, then: () => channelMembership(p, d, l, address) };
+  },
+  afterDeclared: warnLeftOut,
+};
 
 /**
  * `POST /channels/create` returns before announcing when the channel has no subscribers

@@ -38,7 +38,7 @@ import type { ChangeMeta } from '../plan-finish';
 import { checkUsers, planUsers } from './users';
 import { channelFolders, keepNonEmptyFolders } from './folders';
 import { userGroups } from './groups';
-import { planChannels, planSubscriptionSettings } from './channels';
+import { channels, planSubscriptionSettings } from './channels';
 import { linkifiers, playgrounds, savedSnippets } from './org-objects';
 import { planOrganizationSettings } from './organization';
 import { defaultChannelGroups } from './default-channel-groups';
@@ -179,7 +179,7 @@ export class Planner {
     this.matchAll();
     planKeyed(this, channelFolders);
     planKeyed(this, userGroups(this));
-    planChannels(this);
+    planKeyed(this, channels);
     keepNonEmptyFolders(this);
     planKeyed(this, linkifiers);
     planKeyed(this, playgrounds);

@@ -1,6 +1,10 @@
 import { channelNameKey } from '../address';
 import { CHANNEL_PERMISSION_NAMES } from '../permissions';
-import type { KindSpec } from './spec';
+import type { DesiredChannel } from '../desired-state';
+import { supports } from '../features';
+import type { LiveChannel } from '../live-state';
+import { normaliseChannelDescription, retentionToNatural } from './normalise';
+import type { KeyedFacts, KindSpec } from './spec';
 
 /** A channel. Zulip finds channels by name case-insensitively (zerver/models/streams.py `get_stream`, `name__iexact`). */
 export const channel = {
@@ -26,4 +30,49 @@ export const channel = {
     ...CHANNEL_PERMISSION_NAMES,
   ],
   actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'membership'],
+  // The folder, permissions and subscribers are planned by the hooks in
+  // src/engine/plan/channels.ts: they name folders, groups and users as they are after the plan.
+  keyed: {
+    key: (d) => d.name,
+    keyProperty: 'name',
+    liveKey: (l) => l.name,
+    desired: (d, fl) => {
+      const isPrivate = d.private ?? false;
+      return {
+        name: d.name.trim(),
+        description: normaliseChannelDescription(d.description ?? ''),
+        private: isPrivate,
+        webPublic: d.webPublic ?? false,
+        historyPublicToSubscribers: d.historyPublicToSubscribers ?? !isPrivate,
+        defaultChannel: d.defaultChannel ?? false,
+        messageRetentionDays: d.messageRetentionDays ?? 'realm_default',
+        ...(supports(fl, 'topicsPolicy') ? { topicsPolicy: d.topicsPolicy ?? 'inherit' } : {}),
+      };
+    },
+    live: (l) => ({
+      name: l.name,
+      description: l.description,
+      private: l.private,
+      webPublic: l.webPublic,
+      historyPublicToSubscribers: l.historyPublicToSubscribers,
+      defaultChannel: l.defaultChannel,
+      messageRetentionDays: retentionToNatural(l.messageRetentionDays),
+      // Null: the server does not report it.
+      ...(l.topicsPolicy !== null ? { topicsPolicy: l.topicsPolicy } : {}),
+    }),
+    removed: (l) => ({ name: l.name, description: l.description, private: l.private }),
+    updatable: [
+      'name',
+      'description',
+      'private',
+      'webPublic',
+      'historyPublicToSubscribers',
+      'defaultChannel',
+      'messageRetentionDays',
+      'topicsPolicy',
+    ],
+    replaces: [],
+    removedFlag: 'archived',
+    followsRenames: true,
+  } satisfies KeyedFacts<DesiredChannel, LiveChannel>,
 } as const satisfies KindSpec;
