@@ -15,8 +15,7 @@
 import { channelNameKey, resourceAddress } from '../../model/address';
 import type { LiveChannel, LiveDefaultChannelGroup } from '../../model/live-state';
 import type { DesiredDefaultChannelGroup, GroupSettingValue } from '../../model/desired-state';
-import { contentAccess } from './channels';
-import { expandGroup } from './groups';
+import { contentAccess, expandGroup } from './cross-kind';
 import type { KeyedPlan } from './keyed';
 import type { Planner } from './planner';
 import { isIgnored } from './planner';

@@ -1,16 +1,13 @@
 /**
- * Channel folders (create, rename, update, archive, reorder: the generic keyed planner), and the
- * check that a folder to archive is empty once the channels have moved (`keepNonEmptyFolders`).
- *
- * Functions of the planner's phases (see `Planner` in `./planner.ts`): they read and write its
- * shared state.
+ * Channel folders, planned by the generic keyed planner (`./keyed.ts`): create, rename,
+ * update, archive, reorder. The check that a folder to archive is empty once the channels have
+ * moved is in `./cross-kind.ts` (`keepNonEmptyFolders`).
  */
 import { channelNameKey } from '../../model/address';
 import type { DesiredChannelFolder } from '../../model/desired-state';
 import { FEATURES } from '../../model/features';
 import type { LiveChannelFolder } from '../../model/live-state';
 import type { KeyedPlan } from './keyed';
-import type { Planner } from './planner';
 
 export const channelFolders: KeyedPlan<DesiredChannelFolder, LiveChannelFolder> = {
   kind: 'channelFolder',
@@ -31,52 +28,3 @@ export const channelFolders: KeyedPlan<DesiredChannelFolder, LiveChannelFolder> 
     else p.add(change);
   },
 };
-
-/**
- * Zulip refuses to archive a folder that still holds any channel, archived ones included:
- * drop such archives (and say why) rather than plan a step that cannot succeed.
- */
-export function keepNonEmptyFolders(p: Planner): void {
-  const drop = new Set<string>();
-  for (const c of p.changes) {
-    if (c.kind !== 'channelFolder' || c.action !== 'archive') continue;
-    const remaining = p.live.channels.filter((ch) => {
-      const after = p.channelFolderAfter.has(ch.id) ? p.channelFolderAfter.get(ch.id) : ch.folderId;
-      return after === c.liveId;
-    });
-    if (remaining.length === 0) continue;
-    drop.add(c.id);
-    p.warn(
-      'FOLDER_NOT_EMPTY',
-      `not archived: Zulip archives only empty folders, and ${remaining.map((ch) => ch.name).join(', ')} would still be in it; move those channels out first`,
-      c.address,
-      c.path ?? undefined,
-    );
-  }
-  if (drop.size === 0) return;
-  const kept = p.changes.filter((c) => !drop.has(c.id));
-  p.changes.length = 0;
-  p.changes.push(...kept);
-}
-
-export function nameOfLiveFolder(p: Planner, f: LiveChannelFolder): string {
-  for (const [k, m] of p.folderMatch)
-    if (m?.id === f.id) return p.desiredFolders.get(k)?.name ?? f.name;
-  return f.name;
-}
-
-/** The live folder ID a desired `folder` value points at; undefined when the folder is created. */
-export function folderTarget(
-  p: Planner,
-  folder: string | null,
-  address: string,
-  path: string,
-): number | null | undefined {
-  if (folder === null) return null;
-  const k = channelNameKey(folder);
-  if (p.desiredFolders.has(k)) return p.folderMatch.get(k)?.id ?? undefined;
-  const l = p.idx.foldersByKey.get(k);
-  if (l) return l.id;
-  p.errors.push(`${address} (${path}): channel folder '${folder}' does not exist`);
-  return null;
-}

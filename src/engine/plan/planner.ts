@@ -1,5 +1,4 @@
-import { folderRenameStandIn } from '../../model/rules';
-import { channelNameKey, resourceAddress } from '../../model/address';
+import { resourceAddress } from '../../model/address';
 import type {
   DesiredChannel,
   DesiredChannelFolder,
@@ -11,7 +10,7 @@ import type {
 import { ZulipCdkError } from '../../model/errors';
 import { FEATURES, supports } from '../../model/features';
 import type { FeatureName } from '../../model/features';
-import { KIND_SPECS, ROLES } from '../../model/kinds';
+import { KIND_SPECS, RESOURCE_KINDS, ROLES } from '../../model/kinds';
 import type { PrunableKind } from '../../model/kinds';
 import type {
   LiveChannel,
@@ -33,16 +32,10 @@ import type {
   UntaggedChange,
   WarningCode,
 } from '../plan-format';
-import { matchLive, planKeyed } from './keyed';
 import type { ChangeMeta } from '../plan-finish';
-import { checkUsers, planUsers } from './users';
-import { channelFolders, keepNonEmptyFolders } from './folders';
-import { userGroups } from './groups';
-import { channels, planSubscriptionSettings } from './channels';
-import { linkifiers, playgrounds, savedSnippets } from './org-objects';
-import { planOrganizationSettings } from './organization';
-import { defaultChannelGroups } from './default-channel-groups';
-import { customEmoji } from './custom-emoji';
+import { checkUsers } from './users';
+import { matchAll } from './cross-kind';
+import { KIND_PLANNERS } from './kinds';
 
 export type Props = Record<string, JsonValue>;
 /** The fields every change of one declared object shares. */
@@ -86,51 +79,13 @@ export const CONTENT_ACCESS_WIRES: ReadonlySet<string> = new Set(
 );
 
 /**
- * Turns desired and live state into changes, warnings, findings and errors. `run()` runs these
- * phases, in this order; each reads what the phases before it wrote into the planner's shared
- * maps, and nothing else checks that order, so a new phase goes after every phase it reads.
- *
- * 1. `checkUsers`: every e-mail the configuration names, against the live users. Writes
- *    `errors` (unknown users, once each via `unknownUserLines`) and `DEACTIVATED_USER`
- *    warnings. Later phases only leave such users out (`resolveUsers`), without a word.
- * 2. `matchAll`: declared → live, by natural key then `renamedFrom`, for folders, groups and
- *    channels (`matchLive`). Writes `desiredFolders`, `desiredGroups`, `desiredChannels`,
- *    `folderMatch`, `groupMatch`, `channelMatch`, `idx.groupRenames` (a renamed group's new
- *    name, used to describe group-setting values) and `referenced` (undeclared live groups and
- *    folders the configuration uses). It comes before any diffing because kinds refer to each
- *    other (a channel's folder and groups, a group's subgroups): every phase must resolve a
- *    reference to the same live object, whichever kind it plans.
- * 3. `planFolders`: reads `folderMatch` and `referenced` (a referenced folder is never pruned).
- *    Pushes folder changes, archives of undeclared folders included, and the folder reorder.
- * 4. `planGroups`: reads `groupMatch` (also for which groups this plan creates: settings that
- *    name a group created later are deferred to an update), `desiredGroups` and `referenced`;
- *    fills the `expansions` cache (group name → the user IDs it holds after the plan).
- * 5. `planChannels`: reads `channelMatch`, `folderMatch`/`desiredFolders` (a channel's
- *    folder), `groupMatch` and `expansions` (subscribers through groups, content access).
- *    Writes `channelFolderAfter` (each live channel's folder after the plan),
- *    `channelSubscribersAfter` (each channel's subscribers after the plan), `myGroups` (a
- *    cache), and `leftOut`, which it reports itself at its end (`warnLeftOut`).
- * 6. `keepNonEmptyFolders`: reads the folder archives in `changes` (phase 3) and
- *    `channelFolderAfter` (phase 5), and drops the archive of a folder a channel stays in:
- *    it must run after both.
- * 7. `planLinkifiers`, `planPlaygrounds`, `planSnippets`, `planCustomEmoji`, `planUsers`: independent of the
- *    maps above (they read only the live index and the desired state).
- * 8. `planSubscriptionSettings`: reads `desiredChannels`, `channelMatch` and
- *    `channelSubscribersAfter` (Zulip sets only the caller's own subscription: a setting the
- *    applying account will not be subscribed to after the plan is a `NOT_SUBSCRIBED` warning),
- *    so it runs after `planChannels`.
- * 9. `planOrganizationSettings` (`organization.ts`): reads `desiredChannels` and
- *    `channelMatch` (a channel-valued setting may name a channel this plan creates) and writes
- *    `referenced` for the live channels it names; runs after `planChannels`. The groups its
- *    permissions name are added to `referenced` by `matchAll`.
- * 10. `planDefaultChannelGroups`: reads `channelMatch` and `desiredChannels` (a group names
- *    channels by their names after the plan, and waits for their creation, rename or change of
- *    default status), so it runs after `planChannels`.
- *
- * Each phase is a function in this folder (`users.ts`, `folders.ts`, `groups.ts`,
- * `channels.ts`, `org-objects.ts`; `permissions.ts` for group-setting values, `keyed.ts` for
- * what keyed kinds share) that takes the planner: the shared maps and helpers below are public
- * for them. Only `plan()` (src/engine/plan.ts) uses the planner from outside this folder.
+ * Turns desired and live state into changes, warnings, findings and errors. `run()` checks the
+ * users, matches declared objects to live ones (`matchAll`), then plans each kind in the order
+ * of `RESOURCE_KINDS` with its entry in `KIND_PLANNERS` (`./kinds.ts`): the generic keyed
+ * planner (`./keyed.ts`) for keyed kinds, a phase of its own for the others. What crosses
+ * kinds, and the order it needs, is in `./cross-kind.ts` (its note says which phase writes
+ * which of the shared maps below). Only `plan()` (src/engine/plan.ts) uses the planner from
+ * outside this folder.
  *
  * The order of `changes` also matters for the output: `finishPlan` sorts topologically by
  * dependencies and kind rank, and keeps push order among equals, so moving a phase can change
@@ -176,19 +131,8 @@ export class Planner {
 
   public run(): void {
     checkUsers(this);
-    this.matchAll();
-    planKeyed(this, channelFolders);
-    planKeyed(this, userGroups(this));
-    planKeyed(this, channels);
-    keepNonEmptyFolders(this);
-    planKeyed(this, linkifiers);
-    planKeyed(this, playgrounds);
-    planKeyed(this, savedSnippets);
-    planKeyed(this, customEmoji);
-    planUsers(this);
-    planSubscriptionSettings(this);
-    planOrganizationSettings(this);
-    planKeyed(this, defaultChannelGroups(this));
+    matchAll(this);
+    for (const kind of RESOURCE_KINDS) KIND_PLANNERS[kind](this);
   }
 
   public throwErrors(): void {
@@ -407,89 +351,6 @@ export class Planner {
   ): void {
     if (isIgnored(lifecycle, property) || jsonEqual(before, after)) return;
     out.push({ property, before, after });
-  }
-
-  // ---------------------------------------------------------------- matching
-
-  /**
-   * Matches declared objects to live ones by natural key, then through `renamedFrom`, before any
-   * diffing: references between kinds (a channel's folder, a group's subgroups) must resolve to
-   * the same live object whichever kind is planned first.
-   */
-  public matchAll(): void {
-    for (const f of this.desired.channelFolders) this.desiredFolders.set(channelNameKey(f.name), f);
-    for (const g of this.desired.userGroups) this.desiredGroups.set(g.name, g);
-    for (const c of this.desired.channels) this.desiredChannels.set(channelNameKey(c.name), c);
-
-    const match = <D extends { name: string; lifecycle?: Lifecycle | undefined }, L>(
-      kind: 'channelFolder' | 'userGroup' | 'channel',
-      items: readonly D[],
-      live: { get(key: string): L | undefined },
-      declared: { has(key: string): boolean },
-      out: Map<string, L | null>,
-    ): void => {
-      const key = KIND_SPECS[kind].compareKey;
-      for (const d of items)
-        out.set(
-          key(d.name),
-          matchLive(kind, d.name, d.lifecycle?.renamedFrom, live, declared).live ?? null,
-        );
-    };
-    match(
-      'channelFolder',
-      this.desired.channelFolders,
-      {
-        // A folder left under its stand-in name by an interrupted case-only rename is the same
-        // folder.
-        get: (k) =>
-          this.idx.foldersByKey.get(k) ??
-          this.idx.foldersByKey.get(channelNameKey(folderRenameStandIn(k))),
-      },
-      this.desiredFolders,
-      this.folderMatch,
-    );
-    match(
-      'userGroup',
-      this.desired.userGroups,
-      {
-        get: (k) => {
-          const g = this.idx.groupsByName.get(k);
-          return g && !g.isSystemGroup ? g : undefined;
-        },
-      },
-      this.desiredGroups,
-      this.groupMatch,
-    );
-    for (const [name, g] of this.groupMatch)
-      if (g && g.name !== name) this.idx.groupRenames.set(g.id, name);
-    const refGroup = (name: string): void => {
-      if (!this.desiredGroups.has(name)) this.referenced.add(groupAddress(name));
-    };
-    const refValue = (v: GroupSettingValue | undefined): void => {
-      for (const g of groupsIn(v)) refGroup(g);
-    };
-    for (const g of this.desired.userGroups) {
-      g.members.groups.forEach(refGroup);
-      Object.values(g.permissions).forEach(refValue);
-    }
-    for (const o of this.desired.organizationSettings)
-      Object.values(o.permissions).forEach(refValue);
-    for (const c of this.desired.channels) {
-      c.subscribers?.groups.forEach(refGroup);
-      Object.values(c.permissions).forEach(refValue);
-      if (typeof c.folder === 'string') {
-        const l = this.idx.foldersByKey.get(channelNameKey(c.folder));
-        if (l && !this.desiredFolders.has(channelNameKey(c.folder)))
-          this.referenced.add(resourceAddress('channelFolder', l.name));
-      }
-    }
-    match(
-      'channel',
-      this.desired.channels,
-      this.idx.channelsByKey,
-      this.desiredChannels,
-      this.channelMatch,
-    );
   }
 
   // ---------------------------------------------------------------- undeclared objects

@@ -1,0 +1,55 @@
+/**
+ * The planner's registry: how each resource kind is planned, typed over `ResourceKind`, so
+ * that a kind added to `RESOURCE_KINDS` is a compile error here until it is planned. A keyed
+ * kind is planned by the generic keyed planner ({@link planKeyed}) from its spec's `keyed`
+ * facts and a {@link KeyedPlan} (where its objects are, and its hooks); the others by a phase
+ * of their own. `Planner.run()` plans the kinds in the order of `RESOURCE_KINDS`; what one
+ * kind reads of another's planning, and why that order is needed, is in `./cross-kind.ts`.
+ */
+import type { ResourceKind } from '../../model/kinds';
+import { channels } from './channels';
+import { keepNonEmptyFolders, planSubscriptionSettings } from './cross-kind';
+import { customEmoji } from './custom-emoji';
+import { defaultChannelGroups } from './default-channel-groups';
+import { channelFolders } from './folders';
+import { userGroups } from './groups';
+import type { DeclaredObject, KeyedPlan } from './keyed';
+import { planKeyed } from './keyed';
+import { linkifiers, playgrounds, savedSnippets } from './org-objects';
+import { planOrganizationSettings } from './organization';
+import type { Planner } from './planner';
+import { planUsers } from './users';
+
+/** Plans one kind: pushes its changes, warnings, findings and errors into the planner. */
+export type KindPlanner = (p: Planner) => void;
+
+/**
+ * The generic keyed planner for a kind: `plan` is its {@link KeyedPlan}, or makes it for one
+ * planning when its hooks share what they compute once (the groups a group's create cannot
+ * name yet).
+ */
+function keyed<D extends DeclaredObject, L extends { readonly id: number }>(
+  plan: KeyedPlan<D, L> | ((p: Planner) => KeyedPlan<D, L>),
+): KindPlanner {
+  return (p) => planKeyed(p, typeof plan === 'function' ? plan(p) : plan);
+}
+
+export const KIND_PLANNERS = {
+  channelFolder: keyed(channelFolders),
+  userGroup: keyed(userGroups),
+  channel: (p) => {
+    planKeyed(p, channels);
+    // Folder emptiness: needs the folder archives and where every channel is after the plan.
+    keepNonEmptyFolders(p);
+  },
+  linkifier: keyed(linkifiers),
+  playground: keyed(playgrounds),
+  savedSnippet: keyed(savedSnippets),
+  customEmoji: keyed(customEmoji),
+  // Users are never created, renamed or removed by zulip-cdk, and an absent role is not
+  // managed: not a keyed kind.
+  user: planUsers,
+  subscriptionSettings: planSubscriptionSettings,
+  organizationSettings: planOrganizationSettings,
+  defaultChannelGroup: keyed(defaultChannelGroups),
+} satisfies Record<ResourceKind, KindPlanner>;
