@@ -1,7 +1,7 @@
 /** The import: each kind's constructs from the live organization, then the printed app. */
 import { normaliseChannelDescription, retentionToNatural } from '../engine/live-index';
 import { ROLES, roleName } from '../model/kinds';
-import type { RoleName } from '../model/kinds';
+import type { ResourceKind, RoleName } from '../model/kinds';
 import type { LiveChannel, LiveChannelFolder, LiveState, LiveUserGroup } from '../model/live-state';
 import { channelNameKey } from '../model/address';
 import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
@@ -36,20 +36,30 @@ export function generateApp(live: LiveState, options: GenerateAppOptions = {}): 
   return new Importer(live, options).run();
 }
 
+/**
+ * The importer of each kind (an `Importer` method), run in this order. Typed over
+ * `ResourceKind`: a kind added to `RESOURCE_KINDS` is a compile error here until it is
+ * imported. `null`: imported with another kind (folders with the channels in them).
+ */
+const IMPORTERS = {
+  user: 'users',
+  userGroup: 'groups',
+  channel: 'channels',
+  channelFolder: null,
+  linkifier: 'linkifiers',
+  playground: 'playgrounds',
+  savedSnippet: 'snippets',
+  customEmoji: 'customEmoji',
+  subscriptionSettings: 'subscriptionSettings',
+  organizationSettings: 'organizationSettings',
+  defaultChannelGroup: 'defaultChannelGroups',
+} as const satisfies Record<ResourceKind, string | null>;
+
 /** Declares each kind's constructs, then prints them. */
 class Importer extends ImportContext {
   public run(): GeneratedApp {
     this.select();
-    this.users();
-    this.groups();
-    this.channels();
-    this.linkifiers();
-    this.playgrounds();
-    this.snippets();
-    this.customEmoji();
-    this.subscriptionSettings();
-    this.organizationSettings();
-    this.defaultChannelGroups();
+    for (const step of Object.values(IMPORTERS)) if (step !== null) this[step]();
     return {
       files: this.print(),
       assets: this.assets,

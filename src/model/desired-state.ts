@@ -18,7 +18,7 @@ import {
   SUBSCRIPTION_PROPERTIES,
   TOPICS_POLICIES,
 } from './kinds';
-import type { RoleName, SubscriptionPropertyName } from './kinds';
+import type { KindCollection, RoleName, SubscriptionPropertyName } from './kinds';
 
 /**
  * The desired state: what synth writes and plan reads. Plain JSON, keyed by natural keys
@@ -296,6 +296,8 @@ export const DesiredStateSchema = z.strictObject({
   defaultChannelGroups: z.array(DefaultChannelGroupSchema).default([]),
 });
 export type DesiredState = z.infer<typeof DesiredStateSchema>;
+/** A compile error when a kind of `RESOURCE_KINDS` has no collection in the desired state. */
+type _EveryKindIsDesired = Pick<DesiredState, KindCollection>;
 
 /** An empty desired state, for tests and as a starting point. */
 export function emptyDesiredState(id = 'org'): DesiredState {

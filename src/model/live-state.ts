@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { intListSchema } from './int-list';
 import { TOPICS_POLICIES } from './kinds';
+import type { KindCollection } from './kinds';
 
 /**
  * The live organization as read from Zulip, in one typed shape: Zulip IDs kept (apply needs
@@ -220,3 +221,5 @@ export const LiveStateSchema = z.strictObject({
   requestCount: z.number().int().optional(),
 });
 export type LiveState = z.infer<typeof LiveStateSchema>;
+/** A compile error when a kind of `RESOURCE_KINDS` has no collection in the live state. */
+type _EveryKindIsLive = Pick<LiveState, KindCollection>;

@@ -4,7 +4,7 @@ import { MAX_EMOJI_FILE_SIZE_MIB } from '../model/emoji';
 import { isZulipCdkError } from '../model/errors';
 import { supports } from '../model/features';
 import { LIMITS, ROLES, TOPICS_POLICIES } from '../model/kinds';
-import type { TopicsPolicy } from '../model/kinds';
+import type { KindCollection, TopicsPolicy } from '../model/kinds';
 import { LIVE_STATE_FORMAT_VERSION, LiveStateSchema } from '../model/live-state';
 import type {
   LiveChannel,
@@ -177,6 +177,12 @@ function organizationSettings(reg: RegisterResponse): LiveOrganizationSettings {
   const prefixed = Object.fromEntries(wires.map((w) => [w, realm[`realm_${w}`]]));
   return { properties, permissions: permissions(prefixed, wires) };
 }
+
+/**
+ * A compile error when a kind of `RESOURCE_KINDS` has no collection in the live state: then
+ * the read below must fill it too (`liveStateFromRegister`).
+ */
+type _EveryKindIsRead = Pick<LiveState, KindCollection>;
 
 /**
  * The LiveState a register response describes. Pure, so the mapping is tested without HTTP.
