@@ -1,5 +1,6 @@
 import { channelNameKey } from '../model/address';
 import type { GroupSettingValue } from '../model/desired-state';
+import { KIND_SPECS } from '../model/kinds';
 import type { ResourceKind } from '../model/kinds';
 import { canonicalGroupSetting } from '../model/group-setting';
 import {
@@ -76,14 +77,6 @@ export class LiveIndex {
         return this.groupsById.get(id);
       case 'channelFolder':
         return this.foldersById.get(id);
-      case 'linkifier':
-        return live.linkifiers.find((l) => l.id === id);
-      case 'playground':
-        return live.playgrounds.find((p) => p.id === id);
-      case 'savedSnippet':
-        return live.savedSnippets.find((s) => s.id === id);
-      case 'customEmoji':
-        return live.customEmoji.find((e) => e.id === id);
       case 'user':
         return this.usersById.get(id);
       case 'subscriptionSettings':
@@ -91,8 +84,11 @@ export class LiveIndex {
       case 'organizationSettings':
         // One per organization: its changes carry the liveId 0.
         return id === 0 ? (live.organizationSettings ?? undefined) : undefined;
-      case 'defaultChannelGroup':
-        return live.defaultChannelGroups.find((g) => g.id === id);
+      default:
+        // Any other kind: its objects, by ID.
+        return (live[KIND_SPECS[kind].collection] as readonly { id: number }[]).find(
+          (o) => o.id === id,
+        );
     }
   }
 

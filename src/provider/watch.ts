@@ -11,30 +11,6 @@ import type { WireEvent } from '../zulip/wire/register';
 import { liveStateOfRegistration } from './read-live-state';
 
 /**
- * The Zulip event types that announce a change to each kind (zerver/lib/event_types.py; the
- * `type` of the events Zulip's actions send: zerver/actions/streams.py `do_change_stream_*`
- * send `stream` `update`, zerver/actions/user_groups.py `user_group`, realm_linkifiers.py
- * `realm_linkifiers`, and so on). A channel's permissions name groups, so channels also listen
- * to `user_group` (a group renamed or deactivated by hand changes what a setting means).
- */
-export const WATCH_EVENT_TYPES: Readonly<Record<ResourceKind, readonly string[]>> = {
-  channelFolder: ['channel_folder'],
-  userGroup: ['user_group'],
-  channel: ['stream', 'subscription', 'default_streams', 'user_group'],
-  linkifier: ['realm_linkifiers'],
-  playground: ['realm_playgrounds'],
-  savedSnippet: ['saved_snippets'],
-  user: ['realm_user'],
-  subscriptionSettings: ['subscription'],
-  // zerver/actions/realm_settings.py do_set_realm_property, do_change_realm_permission_group_setting.
-  organizationSettings: ['realm', 'user_group'],
-  // zerver/actions/default_streams.py notify_default_stream_groups.
-  defaultChannelGroup: ['default_stream_groups', 'stream'],
-  // zerver/actions/realm_emoji.py notify_realm_emoji.
-  customEmoji: ['realm_emoji'],
-};
-
-/**
  * The event types to register for: those of every kind the configuration declares objects of
  * or prunes (a hand-made object of a pruned kind is drift too), sorted.
  */
@@ -44,7 +20,7 @@ export function watchEventTypes(desired: DesiredState): string[] {
   for (const kind of RESOURCE_KINDS) {
     const list = (desired as unknown as Record<string, unknown[]>)[KIND_SPECS[kind].collection];
     if ((list !== undefined && list.length > 0) || prune[kind] === true)
-      for (const t of WATCH_EVENT_TYPES[kind]) types.add(t);
+      for (const t of KIND_SPECS[kind].events) types.add(t);
   }
   return [...types].sort();
 }
@@ -243,7 +219,7 @@ function eventIds(e: WireEvent): { channels: number[]; groups: number[] } {
  * naming its ID (or naming no channel or group); for other kinds, those of the kind's types.
  */
 function eventsAbout(d: Difference, events: readonly WireEvent[]): string[] {
-  const types = WATCH_EVENT_TYPES[d.kind];
+  const types: readonly string[] = KIND_SPECS[d.kind].events;
   const id = d.kind === 'channel' || d.kind === 'userGroup' ? d.liveId : undefined;
   return events
     .filter((e) => {

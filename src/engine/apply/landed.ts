@@ -1,4 +1,6 @@
-import { channelNameKey, playgroundKey } from '../../model/address';
+import { channelNameKey } from '../../model/address';
+import { KIND_SPECS } from '../../model/kinds';
+import type { KeyedFacts, KindCollection, KindSpec, ResourceKind } from '../../model/kinds';
 import type { LiveState } from '../../model/live-state';
 import type { CreateChange } from '../plan-format';
 
@@ -16,32 +18,30 @@ export function findCreated(
 ): number | undefined {
   const key = change.key;
   switch (change.kind) {
-    case 'channel':
-      return live.channels.find((c) => channelNameKey(c.name) === channelNameKey(key))?.id;
     case 'channelFolder':
       return live.channelFolders.find(
         (f) => !f.archived && channelNameKey(f.name) === channelNameKey(key),
       )?.id;
-    case 'userGroup':
-      return live.userGroups.find((g) => g.name === key)?.id;
-    case 'linkifier':
-      return live.linkifiers.find((l) => l.pattern === key)?.id;
-    case 'playground':
-      return live.playgrounds.find((p) => playgroundKey(p) === key)?.id;
     case 'savedSnippet': {
       const old = new Set(before.savedSnippets.map((s) => s.id));
       return live.savedSnippets.find((s) => s.title === key && !old.has(s.id))?.id;
     }
-    case 'defaultChannelGroup':
-      return live.defaultChannelGroups.find((g) => g.name === key)?.id;
     case 'customEmoji': {
       // An archived emoji keeps its name: only a new, active one of that name is the create.
       const old = new Set(before.customEmoji.map((e) => e.id));
       return live.customEmoji.find((e) => e.name === key && !e.deactivated && !old.has(e.id))?.id;
     }
-    case 'user':
-    case 'subscriptionSettings':
-    case 'organizationSettings':
-      return undefined;
+    default:
+      return findByKey(change.kind, key, live);
   }
+}
+
+/** The live object of a keyed kind with this natural key, as its spec compares and reads keys. */
+function findByKey(kind: ResourceKind, key: string, live: LiveState): number | undefined {
+  const spec: KindSpec = KIND_SPECS[kind];
+  const facts = spec.keyed as KeyedFacts<never, { id: number }> | undefined;
+  if (!facts) return undefined;
+  const objects = live[spec.collection as KindCollection] as unknown as readonly { id: number }[];
+  const wanted = spec.compareKey(key);
+  return objects.find((l) => spec.compareKey(facts.liveKey(l)) === wanted)?.id;
 }

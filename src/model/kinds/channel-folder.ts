@@ -16,6 +16,7 @@ export const channelFolder = {
   ordered: true,
   ignorable: ['description', 'archived', 'order'],
   actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'reorder'],
+  events: ['channel_folder'],
   keyed: {
     key: (d) => d.name,
     keyProperty: 'name',

@@ -30,6 +30,7 @@ export const channel = {
     ...CHANNEL_PERMISSION_NAMES,
   ],
   actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'membership'],
+  events: ['stream', 'subscription', 'default_streams', 'user_group'],
   // The folder, permissions and subscribers are planned by the hooks in
   // src/engine/plan/channels.ts: they name folders, groups and users as they are after the plan.
   keyed: {

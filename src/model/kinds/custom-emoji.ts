@@ -19,6 +19,8 @@ export const customEmoji = {
   ordered: false,
   ignorable: ['image'],
   actions: ['create', 'replace', 'deactivate'],
+  // zerver/actions/realm_emoji.py notify_realm_emoji.
+  events: ['realm_emoji'],
   // An image is compared by its digest; a new one is a `replace`. Emoji have no rename: Zulip
   // keeps a deactivated emoji, and `renamedFrom` is not followed.
   keyed: {

@@ -20,6 +20,8 @@ export const defaultChannelGroup = {
   ordered: false,
   ignorable: ['description', 'channels'],
   actions: ['create', 'update', 'rename', 'delete'],
+  // zerver/actions/default_streams.py notify_default_stream_groups.
+  events: ['default_stream_groups', 'stream'],
   // A group names channels as they are called after the plan, and Zulip cannot clear its
   // description: both properties are diffed by the planner's hooks
   // (src/engine/plan/default-channel-groups.ts), which know the channels after the plan.

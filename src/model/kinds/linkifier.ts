@@ -15,6 +15,7 @@ export const linkifier = {
   ordered: true,
   ignorable: ['urlTemplate', 'order'],
   actions: ['create', 'update', 'rename', 'delete', 'reorder'],
+  events: ['realm_linkifiers'],
   // Zulip strips both (zerver/actions/realm_linkifiers.py `do_add_linkifier`,
   // `do_update_linkifier`): compare and send what it will store.
   keyed: {

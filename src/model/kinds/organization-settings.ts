@@ -17,4 +17,6 @@ export const organizationSettings = {
   ordered: false,
   ignorable: [],
   actions: ['update'],
+  // zerver/actions/realm_settings.py do_set_realm_property, do_change_realm_permission_group_setting.
+  events: ['realm', 'user_group'],
 } as const satisfies KindSpec;

@@ -16,6 +16,7 @@ export const playground = {
   ordered: false,
   ignorable: ['urlTemplate'],
   actions: ['create', 'replace', 'delete'],
+  events: ['realm_playgrounds'],
   // Zulip has no PATCH for playgrounds: a change is a delete and a create.
   keyed: {
     key: (d) => playgroundKey({ pygmentsLanguage: d.pygmentsLanguage.trim(), name: d.name.trim() }),

@@ -15,6 +15,7 @@ export const savedSnippet = {
   ordered: false,
   ignorable: ['content'],
   actions: ['create', 'update', 'rename', 'delete'],
+  events: ['saved_snippets'],
   // Zulip strips the title and the content (zerver/views/saved_snippets.py
   // `create_saved_snippet`, `edit_saved_snippet`).
   keyed: {

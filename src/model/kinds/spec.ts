@@ -61,6 +61,15 @@ export interface KindSpec {
    */
   readonly actions: readonly ChangeAction[];
   /**
+   * The Zulip event types that announce a change to this kind (zerver/lib/event_types.py; the
+   * `type` of the events Zulip's actions send: zerver/actions/streams.py `do_change_stream_*`
+   * send `stream` `update`, zerver/actions/user_groups.py `user_group`, realm_linkifiers.py
+   * `realm_linkifiers`, and so on): what `zulip-cdk watch` registers for. A kind whose settings
+   * name groups also listens to `user_group` (a group renamed or deactivated by hand changes
+   * what a setting means).
+   */
+  readonly events: readonly string[];
+  /**
    * For a kind with a natural key, what the generic keyed planner needs of it (see
    * {@link KeyedFacts}); absent for the kinds planned by a phase of their own (users,
    * organization settings, subscription settings).

@@ -22,4 +22,5 @@ export const subscriptionSettings = {
   ordered: false,
   ignorable: PROPERTY_NAMES,
   actions: ['update'],
+  events: ['subscription'],
 } as const satisfies KindSpec;

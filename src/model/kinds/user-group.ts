@@ -16,6 +16,7 @@ export const userGroup = {
   ordered: false,
   ignorable: ['description', 'members', 'deactivated', ...GROUP_PERMISSION_NAMES],
   actions: ['create', 'update', 'rename', 'deactivate', 'reactivate', 'membership'],
+  events: ['user_group'],
   // Permissions and members are planned by the hooks in src/engine/plan/groups.ts: they name
   // other groups and users, as they are after the plan.
   keyed: {

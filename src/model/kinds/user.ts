@@ -17,4 +17,5 @@ export const user = {
   ordered: false,
   ignorable: ['role', 'fullName', 'active'],
   actions: ['update', 'deactivate', 'reactivate'],
+  events: ['realm_user'],
 } as const satisfies KindSpec;
