@@ -139,14 +139,19 @@ async function phases(dir: string): Promise<void> {
     const idx = new LiveIndex(live);
     step('LiveIndex');
     void idx;
-    const p = plan(desired, live);
+    const timings: Record<string, number> = {};
+    const p = plan(desired, live, { timings });
     step('plan');
     desiredStateDigest(desired);
     step('(desired digest)');
     liveStateDigest(live);
     step('(live digest)');
     process.stdout.write(
-      `${t.map(([n, ms]) => `${n} ${Math.round(ms)}`).join(', ')} ms CPU; ${p.changes.length} changes\n`,
+      `${t.map(([n, ms]) => `${n} ${Math.round(ms)}`).join(', ')} ms CPU; ${p.changes.length} changes; ` +
+        `plan phases (wall ms): ${Object.entries(timings)
+          .map(([n, ms]) => `${n} ${Math.round(ms)}`)
+          .join(', ')}; ${p.permissions?.effects.length ?? 0} permission effects; ` +
+        `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
     );
   }
 }
