@@ -20,6 +20,7 @@ import type { DesiredState } from '../src/model/desired-state';
 import { startEmulator } from '../src/emulator';
 import { liveStateFromRegister, readLiveState } from '../src/provider/read-live-state';
 import { desiredStateDigest } from '../src/engine/digest';
+import { effectivePermissions } from '../src/engine/effective-permissions';
 import { LiveIndex } from '../src/engine/live-index';
 import { liveStateDigest } from '../src/engine/plan-io';
 import { RegisterResponseSchema } from '../src/zulip/wire/register';
@@ -144,6 +145,10 @@ async function phases(dir: string): Promise<void> {
     step('plan');
     desiredStateDigest(desired);
     step('(desired digest)');
+    // The plan's `permissions` phase again, alone, by CPU (the phases above are wall times).
+    const realm = live.organizationSettings?.permissions;
+    effectivePermissions(p.changes, live, idx, realm ? { realm } : {});
+    step('(effective permissions again)');
     liveStateDigest(live);
     step('(live digest)');
     process.stdout.write(

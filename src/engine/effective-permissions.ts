@@ -341,10 +341,8 @@ export function effectivePermissions(
     }
   for (const [base, { sets, left }] of bases)
     for (const u of base) if ((left.get(u) ?? 0) < sets) everyone.add(u);
-  const firstUsers = new Set(people.first(everyone, maxUsers));
   const wanted = new Map<number, { gains: number[]; loses: number[] }>();
-  for (const id of everyone)
-    if (firstUsers.has(people.emailOf(id))) wanted.set(id, { gains: [], loses: [] });
+  for (const id of people.first(everyone, maxUsers)) wanted.set(id, { gains: [], loses: [] });
   for (const d of pairs) {
     const idxs = effectsOf.get(d) ?? [];
     for (const [u, w] of wanted) {

@@ -277,31 +277,31 @@ export class HolderDiffs {
 
 /** The first e-mails of user sets in order, found without sorting whole sets. */
 export class UserNames {
-  private readonly emails = new Map<number, string>();
-  private readonly prefixes = new WeakMap<ReadonlySet<number>, string[]>();
+  /** Per shared base: its first users by e-mail, in order (as many as were asked for). */
+  private readonly prefixes = new WeakMap<ReadonlySet<number>, number[]>();
 
   public constructor(private readonly idx: LiveIndex) {}
 
   public emailOf(id: number): string {
-    let e = this.emails.get(id);
-    if (e === undefined) {
-      e = this.idx.emailOf(id);
-      this.emails.set(id, e);
-    }
-    return e;
+    return this.idx.emailOf(id);
   }
 
-  /** The first `max` e-mails of `ids` in order (one pass, without sorting them all). */
-  public first(ids: Iterable<number>, max: number): string[] {
-    const first: string[] = [];
+  /** The first `max` users of `ids` by e-mail, in order (one pass, without sorting them all). */
+  public first(ids: Iterable<number>, max: number): number[] {
+    const first: number[] = [];
+    const emails: string[] = [];
     if (max <= 0) return first;
     for (const id of ids) {
-      const e = this.emailOf(id);
-      if (first.length === max && e >= (first[max - 1] as string)) continue;
-      let k = first.length;
-      while (k > 0 && (first[k - 1] as string) > e) k--;
-      first.splice(k, 0, e);
-      if (first.length > max) first.pop();
+      const e = this.idx.emailOf(id);
+      if (emails.length === max && e >= (emails[max - 1] as string)) continue;
+      let k = emails.length;
+      while (k > 0 && (emails[k - 1] as string) > e) k--;
+      emails.splice(k, 0, e);
+      first.splice(k, 0, id);
+      if (emails.length > max) {
+        emails.pop();
+        first.pop();
+      }
     }
     return first;
   }
@@ -315,16 +315,13 @@ export class UserNames {
       prefix = this.first(set.base, Math.max(want, 2 * prefix.length));
       this.prefixes.set(set.base, prefix);
     }
-    const excluded = new Set<string>();
-    for (const u of set.exclude) excluded.add(this.emailOf(u));
-    const fromBase: string[] = [];
-    for (const e of prefix) {
-      if (fromBase.length === max) break;
-      if (!excluded.has(e)) fromBase.push(e);
+    const emails: string[] = [];
+    for (const id of prefix) {
+      if (emails.length === max) break;
+      if (!set.exclude.has(id)) emails.push(this.idx.emailOf(id));
     }
-    const merged = [...fromBase, ...this.first(set.extra, max)].sort((p, q) =>
-      p < q ? -1 : p > q ? 1 : 0,
-    );
-    return { count: set.count, users: merged.slice(0, max) };
+    for (const id of this.first(set.extra, max)) emails.push(this.idx.emailOf(id));
+    emails.sort((p, q) => (p < q ? -1 : p > q ? 1 : 0));
+    return { count: set.count, users: emails.slice(0, max) };
   }
 }

@@ -150,7 +150,9 @@ export function planWorlds(
   };
 
   // --- The world after the plan: memberships, subgroups and roles changed by the plan. ---
-  const afterMemberSets = new Map<number, Set<number>>();
+  // Members after the plan, as what the plan adds to and removes from the live members (a
+  // large group is never copied to change a few of its members).
+  const moves = new Map<number, { add: Set<number>; remove: Set<number> }>();
   const afterSubgroups = new Map<number, number[]>();
   const directlyChanged = new Map<number, Set<string>>(); // group → change ids
   const mark = (gid: number, changeId: string): void => {
@@ -159,13 +161,35 @@ export function planWorlds(
     directlyChanged.set(gid, s);
   };
   const liveGroup = (gid: number) => (gid > 0 ? idx.groupsById.get(gid) : undefined);
-  const membersAfter = (gid: number): Set<number> => {
-    let set = afterMemberSets.get(gid);
+  const movesOf = (gid: number): { add: Set<number>; remove: Set<number> } => {
+    let m = moves.get(gid);
+    if (!m) {
+      m = { add: new Set(), remove: new Set() };
+      moves.set(gid, m);
+    }
+    return m;
+  };
+  const addMember = (gid: number, u: number): void => {
+    const m = movesOf(gid);
+    m.remove.delete(u);
+    m.add.add(u);
+  };
+  const removeMember = (gid: number, u: number): void => {
+    const m = movesOf(gid);
+    m.add.delete(u);
+    m.remove.add(u);
+  };
+  const liveSets = new Map<number, ReadonlySet<number>>();
+  const isMemberAfter = (gid: number, u: number): boolean => {
+    const m = moves.get(gid);
+    if (m?.add.has(u)) return true;
+    if (m?.remove.has(u)) return false;
+    let set = liveSets.get(gid);
     if (!set) {
       set = new Set(liveGroup(gid)?.members ?? []);
-      afterMemberSets.set(gid, set);
+      liveSets.set(gid, set);
     }
-    return set;
+    return set.has(u);
   };
   const roleAfter = new Map<number, number>();
   const roleChangeOf = new Map<number, string>();
@@ -174,9 +198,8 @@ export function planWorlds(
     if (c.kind === 'userGroup' && c.action === 'membership') {
       const gid = c.liveId ?? nameToId.get(c.key);
       if (gid === undefined) continue;
-      const members = membersAfter(gid);
-      for (const u of c.remove) members.delete(u.id);
-      for (const u of c.add) members.add(u.id);
+      for (const u of c.remove) removeMember(gid, u.id);
+      for (const u of c.add) addMember(gid, u.id);
       const subId = (g: { name: string; id: number | null }): number | undefined =>
         g.id ?? nameToId.get(g.name);
       const removeG = new Set(c.removeSubgroups.map(subId));
@@ -200,11 +223,10 @@ export function planWorlds(
       roleChangeOf.set(c.liveId, c.id);
       for (const [name, gid] of roleGroupIds) {
         if (gid === undefined) continue;
-        const members = membersAfter(gid);
         const wants = (ROLE_GROUPS[after] ?? []).includes(name);
-        if (members.has(c.liveId) === wants) continue;
-        if (wants) members.add(c.liveId);
-        else members.delete(c.liveId);
+        if (isMemberAfter(gid, c.liveId) === wants) continue;
+        if (wants) addMember(gid, c.liveId);
+        else removeMember(gid, c.liveId);
         mark(gid, c.id);
       }
     }
@@ -214,10 +236,18 @@ export function planWorlds(
       const gid = nameToId.get(c.key);
       if (gid !== undefined) mark(gid, c.id);
     }
-  const afterMembers = new Map<number, number[]>();
-  for (const [gid, set] of afterMemberSets) afterMembers.set(gid, [...set]);
-  const membersIn = (gid: number): readonly number[] =>
-    afterMembers.get(gid) ?? liveGroup(gid)?.members ?? [];
+  const afterMembers = new Map<number, readonly number[]>();
+  const membersIn = (gid: number): readonly number[] => {
+    const live = liveGroup(gid)?.members ?? [];
+    const m = moves.get(gid);
+    if (!m) return live;
+    let out = afterMembers.get(gid);
+    if (!out) {
+      out = [...live.filter((u) => !m.remove.has(u) && !m.add.has(u)), ...m.add];
+      afterMembers.set(gid, out);
+    }
+    return out;
+  };
   const subgroupsIn = (gid: number): readonly number[] =>
     afterSubgroups.get(gid) ?? liveGroup(gid)?.subgroups ?? [];
 
@@ -274,21 +304,33 @@ export function planWorlds(
   // New groups: nothing before.
   const changedGroups = new Set<number>([...nameToId.values()].filter((g) => g < 0));
   if (affected.size > 0) {
-    const directOf = (world: 'before' | 'after'): Map<number, number[]> => {
-      const out = new Map<number, number[]>();
-      for (const g of allIds()) {
-        const members = world === 'after' ? membersIn(g) : (liveGroup(g)?.members ?? []);
-        for (const u of members)
-          if (affected.has(u)) {
-            const l = out.get(u);
-            if (l) l.push(g);
-            else out.set(u, [g]);
-          }
+    // Each affected user's groups before (one pass over every group's members), and after
+    // (those, with what the plan adds and removes).
+    const db = new Map<number, number[]>();
+    for (const g of allIds())
+      for (const u of liveGroup(g)?.members ?? [])
+        if (affected.has(u)) {
+          const l = db.get(u);
+          if (l) l.push(g);
+          else db.set(u, [g]);
+        }
+    const movedGroups = new Map<number, Set<number>>();
+    const groupsAfterOf = (u: number): Set<number> => {
+      let set = movedGroups.get(u);
+      if (!set) {
+        set = new Set(db.get(u) ?? []);
+        movedGroups.set(u, set);
       }
-      return out;
+      return set;
     };
+    for (const [g, m] of moves) {
+      for (const u of m.remove) groupsAfterOf(u).delete(g);
+      for (const u of m.add) groupsAfterOf(u).add(g);
+    }
+    const da = new Map<number, readonly number[]>(db);
+    for (const [u, set] of movedGroups) da.set(u, [...set]);
     const groupsOf = (
-      direct: Map<number, number[]>,
+      direct: ReadonlyMap<number, readonly number[]>,
       parentsOf: Map<number, number[]>,
       u: number,
     ): Set<number> => {
@@ -302,12 +344,7 @@ export function planWorlds(
       }
       return seen;
     };
-    const [db, da, pb, pa] = [
-      directOf('before'),
-      directOf('after'),
-      parents(before),
-      parents(afterSubWorld),
-    ];
+    const [pb, pa] = [parents(before), parents(afterSubWorld)];
     for (const u of affected) {
       if (!active.has(u)) continue;
       const gb = groupsOf(db, pb, u);
