@@ -236,10 +236,19 @@ export function effectivePermissions(
 
   // --- Holders before and after, and who gains and loses. ---
   const adminsId = nameToId.get('role:administrators');
+  // The organization's own settings after the plan: those it changes, by wire name. Channel and
+  // group permissions they also let through are counted with them after the plan.
+  const orgObject = [...objects.values()].find((o) => o.kind === 'organizationSettings');
+  const realmSetBy = new Map<string, { value: Value | undefined; ids: readonly string[] }>();
+  for (const [name, ids] of orgObject?.setBy ?? []) {
+    const info = ORGANIZATION_PERMISSIONS[name as keyof typeof ORGANIZATION_PERMISSIONS];
+    if (info) realmSetBy.set(info.wire, { value: orgObject?.after?.[name], ids });
+  }
   const signature = (
     values: Readonly<Record<string, Value>>,
     info: PermissionSettingInfo,
     name: string,
+    state: 'before' | 'after',
   ): Signature => {
     const parts: (Value | undefined)[] = [values[name]];
     const notCounted: string[] = [];
@@ -248,8 +257,10 @@ export function effectivePermissions(
         parts.push({ users: [], groups: [adminsId] });
       else if (h.kind === 'setting') parts.push(values[h.name]);
       else if (h.kind === 'realm') {
-        const v = options.realm?.[h.wire];
-        if (v === undefined) notCounted.push(h.wire);
+        const planned = state === 'after' ? realmSetBy.get(h.wire) : undefined;
+        const v = planned ? undefined : options.realm?.[h.wire];
+        if (planned) parts.push(planned.value);
+        else if (v === undefined) notCounted.push(h.wire);
         else parts.push(fromWire(v));
       }
     }
@@ -280,10 +291,12 @@ export function effectivePermissions(
           if (h.kind === 'realmAdmins') touched ||= adminsMove;
           else if (h.kind === 'setting')
             touched ||= o.setBy.has(h.name) || hit(o.before?.[h.name]) || hit(o.after?.[h.name]);
+          else touched ||= realmSetBy.has(h.wire);
         if (!touched) continue;
       }
-      const sb = o.before && name in o.before ? signature(o.before, info, name) : undefined;
-      const sa = o.after && name in o.after ? signature(o.after, info, name) : undefined;
+      const sb =
+        o.before && name in o.before ? signature(o.before, info, name, 'before') : undefined;
+      const sa = o.after && name in o.after ? signature(o.after, info, name, 'after') : undefined;
       if (!sb && !sa) continue;
       const set = o.setBy.get(name) ?? [];
       const why = new Set<string>(set);
@@ -293,7 +306,9 @@ export function effectivePermissions(
           for (const g of s?.groups ?? []) for (const id of causes.get(g) ?? []) why.add(id);
       // Untouched: no change sets it or anything it follows from, and its groups are unchanged.
       const implied = (info.alsoHeldBy ?? []).some(
-        (h) => h.kind === 'setting' && o.setBy.has(h.name),
+        (h) =>
+          (h.kind === 'setting' && o.setBy.has(h.name)) ||
+          (h.kind === 'realm' && realmSetBy.has(h.wire)),
       );
       if (why.size === 0 && !implied) continue;
       // On a new object, only what the configuration sets apart from Zulip's default.
@@ -304,6 +319,8 @@ export function effectivePermissions(
       if (implied)
         for (const h of info.alsoHeldBy ?? [])
           if (h.kind === 'setting') for (const id of o.setBy.get(h.name) ?? []) why.add(id);
+          else if (h.kind === 'realm')
+            for (const id of realmSetBy.get(h.wire)?.ids ?? []) why.add(id);
       const notCounted = [...new Set([...(sb?.notCounted ?? []), ...(sa?.notCounted ?? [])])];
       const i = effects.length;
       effects.push({

@@ -482,6 +482,52 @@ describe('effective permissions with large groups (compared by their groups, not
   });
 });
 
+describe('an organization setting changed in the same plan', () => {
+  it("counts the organization's setting after the plan in the holders of the group permissions it also lets through", () => {
+    const b = new LiveBuilder();
+    b.group('design', { members: [3] });
+    const live = b.build();
+    live.organizationSettings = {
+      properties: {},
+      permissions: { can_manage_all_groups: b.groupId('role:owners') },
+    };
+    const p = plan(
+      desired((d) => {
+        d.userGroups.push(
+          dGroup('design', {
+            members: { mode: 'exact', users: ['alice@example.com'], groups: [] },
+            permissions: {
+              canAddMembersGroup: { users: ['owner@example.com'], groups: [] },
+              canManageGroup: { users: ['owner@example.com', 'bob@example.com'], groups: [] },
+            },
+          }),
+        );
+        d.organizationSettings.push({
+          path: 'acme/settings',
+          properties: {},
+          permissions: { canManageAllGroups: 'role:administrators' },
+        });
+      }),
+      live,
+    );
+    // Before: the owner (named, and can_manage_all_groups = role:owners). After: bob (named)
+    // and admin@ (can_manage_all_groups = role:administrators, changed by this plan).
+    expect(effect(p, 'userGroup["design"]', 'permissions.canManageGroup')).toMatchObject({
+      changes: ['organizationSettings["organization"]#update', 'userGroup["design"]#update'],
+      before: 1,
+      after: 3,
+      gained: { count: 2, users: ['admin@example.com', 'bob@example.com'] },
+      lost: { count: 0 },
+    });
+    // Adding members follows managing the group and can_manage_all_groups: admin@ and bob gain
+    // it though the plan does not set it.
+    expect(effect(p, 'userGroup["design"]', 'permissions.canAddMembersGroup')).toMatchObject({
+      changes: ['organizationSettings["organization"]#update', 'userGroup["design"]#update'],
+      gained: { count: 2, users: ['admin@example.com', 'bob@example.com'] },
+    });
+  });
+});
+
 describe('effective permissions in the saved plan', () => {
   const made = (): Plan =>
     plan(
