@@ -133,7 +133,7 @@ class Side {
   public inSmall(u: number): boolean {
     if (!this.admits(u)) return false;
     for (const g of this.small) if (this.world.expand(g).has(u)) return true;
-    return this.users.has(u) && this.world.active.has(u);
+    return this.users.has(u) && this.world.isActive(u);
   }
 
   public holds(u: number): boolean {
@@ -146,7 +146,7 @@ class Side {
     const out = new Set<number>();
     for (const g of this.small)
       for (const u of this.world.expand(g)) if (this.admits(u)) out.add(u);
-    for (const u of this.sig.users) if (this.world.active.has(u) && this.admits(u)) out.add(u);
+    for (const u of this.sig.users) if (this.world.isActive(u) && this.admits(u)) out.add(u);
     this.smallSet = out;
     return out;
   }

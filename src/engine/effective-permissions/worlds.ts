@@ -55,7 +55,8 @@ export class World {
   public constructor(
     private readonly members: (gid: number) => readonly number[],
     public readonly subgroups: (gid: number) => readonly number[],
-    public readonly active: ReadonlySet<number>,
+    /** Whether a user is active (Zulip never counts a deactivated user). */
+    public readonly isActive: (u: number) => boolean,
     public readonly guests: ReadonlySet<number>,
     private readonly base?: { world: World; changed: ReadonlySet<number> },
   ) {}
@@ -80,7 +81,7 @@ export class World {
       out = this.expand(only, visiting);
     else {
       const set = new Set<number>();
-      for (const u of direct) if (this.active.has(u)) set.add(u);
+      for (const u of direct) if (this.isActive(u)) set.add(u);
       for (const s of subs) for (const u of this.expand(s, visiting)) set.add(u);
       out = set;
     }
@@ -179,17 +180,25 @@ export function planWorlds(
     m.add.delete(u);
     m.remove.add(u);
   };
-  const liveSets = new Map<number, ReadonlySet<number>>();
+  // Whether a user whose role changes is a direct member of a role group as read: one pass
+  // over each role group's members, never a set of them.
+  const roleChanged = new Set<number>();
+  for (const c of changes)
+    if (c.kind === 'user' && c.action === 'update' && c.liveId !== null) roleChanged.add(c.liveId);
+  const liveDirect = new Map<number, Set<number>>();
+  if (roleChanged.size > 0)
+    for (const name of ROLE_GROUP_NAMES) {
+      const gid = nameToId.get(name);
+      if (gid === undefined) continue;
+      const set = new Set<number>();
+      for (const u of liveGroup(gid)?.members ?? []) if (roleChanged.has(u)) set.add(u);
+      liveDirect.set(gid, set);
+    }
   const isMemberAfter = (gid: number, u: number): boolean => {
     const m = moves.get(gid);
     if (m?.add.has(u)) return true;
     if (m?.remove.has(u)) return false;
-    let set = liveSets.get(gid);
-    if (!set) {
-      set = new Set(liveGroup(gid)?.members ?? []);
-      liveSets.set(gid, set);
-    }
-    return set.has(u);
+    return liveDirect.get(gid)?.has(u) ?? false;
   };
   const roleAfter = new Map<number, number>();
   const roleChangeOf = new Map<number, string>();
@@ -251,19 +260,18 @@ export function planWorlds(
   const subgroupsIn = (gid: number): readonly number[] =>
     afterSubgroups.get(gid) ?? liveGroup(gid)?.subgroups ?? [];
 
-  const active = new Set<number>();
+  const isActive = (u: number): boolean => idx.usersById.get(u)?.isActive === true;
   const guestsBefore = new Set<number>();
   const guestsAfter = new Set<number>();
   for (const u of live.users) {
     if (!u.isActive) continue;
-    active.add(u.id);
     if (u.role === ROLES.guest) guestsBefore.add(u.id);
     if ((roleAfter.get(u.id) ?? u.role) === ROLES.guest) guestsAfter.add(u.id);
   }
   const before = new World(
     (gid) => liveGroup(gid)?.members ?? [],
     (gid) => liveGroup(gid)?.subgroups ?? [],
-    active,
+    isActive,
     guestsBefore,
   );
   const allIds = (): Set<number> =>
@@ -296,7 +304,7 @@ export function planWorlds(
         if (id !== undefined) subgroupMoves.add(id);
       }
     }
-  const afterSubWorld = new World(membersIn, subgroupsIn, active, guestsAfter);
+  const afterSubWorld = new World(membersIn, subgroupsIn, isActive, guestsAfter);
   for (const g of subgroupMoves) {
     if (g > 0) for (const u of before.expand(g)) affected.add(u);
     for (const u of afterSubWorld.expand(g)) affected.add(u);
@@ -346,7 +354,7 @@ export function planWorlds(
     };
     const [pb, pa] = [parents(before), parents(afterSubWorld)];
     for (const u of affected) {
-      if (!active.has(u)) continue;
+      if (!isActive(u)) continue;
       const gb = groupsOf(db, pb, u);
       const ga = groupsOf(da, pa, u);
       for (const g of gb) if (!ga.has(g)) changedGroups.add(g);
@@ -390,7 +398,7 @@ export function planWorlds(
     for (const g of [...causes.keys()])
       if (!keep.has(g) && g > 0 && !changedGroups.has(g)) causes.delete(g);
   }
-  const after = new World(membersIn, subgroupsIn, active, guestsAfter, {
+  const after = new World(membersIn, subgroupsIn, isActive, guestsAfter, {
     world: before,
     changed: changedGroups,
   });
