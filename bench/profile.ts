@@ -143,6 +143,7 @@ async function phases(dir: string): Promise<void> {
     const timings: Record<string, number> = {};
     const p = plan(desired, live, { timings });
     step('plan');
+    const rssAfterPlan = process.resourceUsage().maxRSS;
     desiredStateDigest(desired);
     step('(desired digest)');
     // The plan's `permissions` phase again, alone, by CPU (the phases above are wall times).
@@ -156,7 +157,7 @@ async function phases(dir: string): Promise<void> {
         `plan phases (wall ms): ${Object.entries(timings)
           .map(([n, ms]) => `${n} ${Math.round(ms)}`)
           .join(', ')}; ${p.permissions?.effects.length ?? 0} permission effects; ` +
-        `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
+        `peak RSS ${Math.round(rssAfterPlan / 1024)} MB after the plan, ${Math.round(process.resourceUsage().maxRSS / 1024)} MB at the end\n`,
     );
   }
 }
