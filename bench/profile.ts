@@ -20,6 +20,7 @@ import type { DesiredState } from '../src/model/desired-state';
 import { startEmulator } from '../src/emulator';
 import { liveStateFromRegister, readLiveState } from '../src/provider/read-live-state';
 import { desiredStateDigest } from '../src/engine/digest';
+import { effectivePermissions } from '../src/engine/effective-permissions';
 import { LiveIndex } from '../src/engine/live-index';
 import { liveStateDigest } from '../src/engine/plan-io';
 import { RegisterResponseSchema } from '../src/zulip/wire/register';
@@ -139,14 +140,24 @@ async function phases(dir: string): Promise<void> {
     const idx = new LiveIndex(live);
     step('LiveIndex');
     void idx;
-    const p = plan(desired, live);
+    const timings: Record<string, number> = {};
+    const p = plan(desired, live, { timings });
     step('plan');
+    const rssAfterPlan = process.resourceUsage().maxRSS;
     desiredStateDigest(desired);
     step('(desired digest)');
+    // The plan's `permissions` phase again, alone, by CPU (the phases above are wall times).
+    const realm = live.organizationSettings?.permissions;
+    effectivePermissions(p.changes, live, idx, realm ? { realm } : {});
+    step('(effective permissions again)');
     liveStateDigest(live);
     step('(live digest)');
     process.stdout.write(
-      `${t.map(([n, ms]) => `${n} ${Math.round(ms)}`).join(', ')} ms CPU; ${p.changes.length} changes\n`,
+      `${t.map(([n, ms]) => `${n} ${Math.round(ms)}`).join(', ')} ms CPU; ${p.changes.length} changes; ` +
+        `plan phases (wall ms): ${Object.entries(timings)
+          .map(([n, ms]) => `${n} ${Math.round(ms)}`)
+          .join(', ')}; ${p.permissions?.effects.length ?? 0} permission effects; ` +
+        `peak RSS ${Math.round(rssAfterPlan / 1024)} MB after the plan, ${Math.round(process.resourceUsage().maxRSS / 1024)} MB at the end\n`,
     );
   }
 }

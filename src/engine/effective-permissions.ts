@@ -25,14 +25,14 @@
  * becomes a member is counted as a full member (Zulip decides that by account age, which the
  * plan does not know).
  *
- * Cost: groups are expanded lazily and once per world (memoised), holder sets are memoised by
- * what makes them (their groups, users and guest rule), and gains and losses by the pair of
- * those; only groups reachable from a changed group are compared, and only settings naming
- * one of them are expanded.
+ * Cost: groups are expanded lazily and once per world (memoised, and shared between the
+ * worlds when the plan leaves them alone; ./effective-permissions/worlds.ts); only groups
+ * reachable from a changed group are compared, and only settings naming one of them are
+ * looked at. Holders are never built per permission: two signatures are compared by their
+ * groups, the large groups' part once per pair and shared (./effective-permissions/holders.ts).
  */
 import { resourceAddress } from '../model/address';
-import type { GroupSettingValue } from '../model/desired-state';
-import { ROLES, isSystemGroupName } from '../model/kinds';
+import { isSystemGroupName } from '../model/kinds';
 import type { ResourceKind } from '../model/kinds';
 import type { LiveState, WireGroupSettingValue } from '../model/live-state';
 import {
@@ -42,6 +42,10 @@ import {
 } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import { ORGANIZATION_SETTINGS_KEY } from '../model/organization-settings';
+import { HolderDiffs, UserNames, hasUser, signatureOf } from './effective-permissions/holders';
+import type { Diff, Signature } from './effective-permissions/holders';
+import { fromWire, planWorlds } from './effective-permissions/worlds';
+import type { Value } from './effective-permissions/worlds';
 import type { LiveIndex } from './live-index';
 import type {
   Change,
@@ -78,131 +82,6 @@ function tableOf(kind: ResourceKind): Table | undefined {
   return undefined;
 }
 
-/** A group-setting value with IDs resolved: users and groups. */
-interface Value {
-  readonly users: readonly number[];
-  readonly groups: readonly number[];
-}
-
-function fromWire(v: WireGroupSettingValue | undefined): Value | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v === 'number') return { users: [], groups: [v] };
-  return { users: v.direct_members, groups: v.direct_subgroups };
-}
-
-/** Role → the system groups a user of that role is a direct member of (`do_change_user_role`). */
-const ROLE_GROUPS: Record<number, readonly string[]> = {
-  [ROLES.owner]: ['role:owners'],
-  [ROLES.administrator]: ['role:administrators'],
-  [ROLES.moderator]: ['role:moderators'],
-  // `update_users_in_full_members_system_group`: a member past the waiting period.
-  [ROLES.member]: ['role:members', 'role:fullmembers'],
-  [ROLES.guest]: ['role:everyone'],
-};
-const ROLE_GROUP_NAMES = [
-  'role:owners',
-  'role:administrators',
-  'role:moderators',
-  'role:members',
-  'role:fullmembers',
-  'role:everyone',
-];
-
-/** One state of the organization's groups and roles: the live one, or the one after the plan. */
-class World {
-  private readonly expanded = new Map<number, ReadonlySet<number>>();
-  private readonly holders = new Map<string, ReadonlySet<number>>();
-  /**
-   * `base`: a world whose groups hold the same users as this one's, except `changed` ones
-   * (and guests the same unless `guestsDiffer`): their sets are shared, not built again.
-   */
-  public constructor(
-    private readonly members: (gid: number) => readonly number[],
-    public readonly subgroups: (gid: number) => readonly number[],
-    public readonly active: ReadonlySet<number>,
-    public readonly guests: ReadonlySet<number>,
-    private readonly base?: { world: World; changed: ReadonlySet<number>; guestsDiffer: boolean },
-  ) {}
-
-  /** The active users of a group, through every level of subgroups (memoised). */
-  public expand(gid: number, visiting = new Set<number>()): ReadonlySet<number> {
-    const done = this.expanded.get(gid);
-    if (done) return done;
-    if (this.base && gid > 0 && !this.base.changed.has(gid)) {
-      const shared = this.base.world.expand(gid);
-      this.expanded.set(gid, shared);
-      return shared;
-    }
-    // Zulip refuses cycles (`lock_subgroups_with_respect_to_supergroup`); guard anyway.
-    if (visiting.has(gid)) return new Set();
-    visiting.add(gid);
-    const direct = this.members(gid);
-    const subs = this.subgroups(gid);
-    let out: ReadonlySet<number>;
-    const only = subs[0];
-    if (direct.length === 0 && subs.length === 1 && only !== undefined)
-      out = this.expand(only, visiting);
-    else {
-      const set = new Set<number>();
-      for (const u of direct) if (this.active.has(u)) set.add(u);
-      for (const s of subs) for (const u of this.expand(s, visiting)) set.add(u);
-      out = set;
-    }
-    visiting.delete(gid);
-    this.expanded.set(gid, out);
-    return out;
-  }
-
-  /** Holders of a signature (memoised by its key). */
-  public holdersOf(sig: Signature): ReadonlySet<number> {
-    const done = this.holders.get(sig.key);
-    if (done) return done;
-    const base = this.base;
-    if (
-      base &&
-      !(sig.noGuests && base.guestsDiffer) &&
-      sig.groups.every((g) => g > 0 && !base.changed.has(g))
-    ) {
-      const shared = base.world.holdersOf(sig);
-      this.holders.set(sig.key, shared);
-      return shared;
-    }
-    let out: ReadonlySet<number>;
-    const only = sig.groups[0];
-    if (sig.users.length === 0 && sig.groups.length === 1 && only !== undefined && !sig.noGuests)
-      out = this.expand(only);
-    else {
-      // Guests are left out as each user is added: one look-up per holder, never a pass over
-      // every guest of the organization per signature.
-      const set = new Set<number>();
-      const guests = sig.noGuests && this.guests.size > 0 ? this.guests : undefined;
-      for (const g of sig.groups) for (const u of this.expand(g)) if (!guests?.has(u)) set.add(u);
-      for (const u of sig.users) if (this.active.has(u) && !guests?.has(u)) set.add(u);
-      out = set;
-    }
-    this.holders.set(sig.key, out);
-    return out;
-  }
-}
-
-/** Who gains and who loses between two holder sets, and their sizes. */
-interface Diff {
-  readonly gained: number[];
-  readonly lost: number[];
-  readonly before: number;
-  readonly after: number;
-}
-
-/** What a permission's holders are made of in one world; `key` identifies it. */
-interface Signature {
-  readonly groups: readonly number[];
-  readonly users: readonly number[];
-  readonly noGuests: boolean;
-  readonly key: string;
-  /** Organization settings that let people through and could not be counted. */
-  readonly notCounted: readonly string[];
-}
-
 /** An object with permissions: its settings before (undefined: new) and after (undefined: gone). */
 interface PermObject {
   readonly kind: ResourceKind;
@@ -216,10 +95,6 @@ interface PermObject {
   createdBy?: string;
 }
 
-function sortedUnique(xs: Iterable<number>): number[] {
-  return [...new Set(xs)].sort((a, b) => a - b);
-}
-
 /**
  * The effective permissions of a plan (see the module comment). `changes` are the plan's
  * finished changes; `idx` the live index the planner used (its group renames included).
@@ -230,267 +105,9 @@ export function effectivePermissions(
   idx: LiveIndex,
   options: EffectivePermissionOptions = {},
 ): PlanPermissions {
-  const maxNamed = options.maxNames ?? 20;
-  const maxNames = maxNamed;
+  const maxNames = options.maxNames ?? 20;
   const maxUsers = options.maxUsers ?? 50;
-
-  // --- Group names after the plan → IDs (new groups get negative IDs). ---
-  const nameToId = new Map<string, number>();
-  for (const g of live.userGroups) {
-    const name = idx.groupNameOf(g.id);
-    const prev = nameToId.get(name);
-    if (prev === undefined || idx.groupsById.get(prev)?.deactivated) nameToId.set(name, g.id);
-  }
-  let nextNew = -1;
-  for (const c of changes)
-    if (c.kind === 'userGroup' && c.action === 'create') nameToId.set(c.key, nextNew--);
-  const userId = (email: string): number | undefined => idx.user(email)?.id;
-  const fromNatural = (v: JsonValue | GroupSettingValue | undefined): Value | undefined => {
-    if (typeof v === 'string') {
-      const id = nameToId.get(v);
-      return id === undefined ? undefined : { users: [], groups: [id] };
-    }
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const users = Array.isArray(v.users) ? v.users : [];
-      const groups = Array.isArray(v.groups) ? v.groups : [];
-      return {
-        users: users.flatMap((e) => {
-          const id = typeof e === 'string' ? userId(e) : undefined;
-          return id === undefined ? [] : [id];
-        }),
-        groups: groups.flatMap((n) => {
-          const id = typeof n === 'string' ? nameToId.get(n) : undefined;
-          return id === undefined ? [] : [id];
-        }),
-      };
-    }
-    return undefined;
-  };
-
-  // --- The world after the plan: memberships, subgroups and roles changed by the plan. ---
-  const afterMemberSets = new Map<number, Set<number>>();
-  const afterSubgroups = new Map<number, number[]>();
-  const directlyChanged = new Map<number, Set<string>>(); // group → change ids
-  const mark = (gid: number, changeId: string): void => {
-    const s = directlyChanged.get(gid) ?? new Set<string>();
-    s.add(changeId);
-    directlyChanged.set(gid, s);
-  };
-  const liveGroup = (gid: number) => (gid > 0 ? idx.groupsById.get(gid) : undefined);
-  const membersAfter = (gid: number): Set<number> => {
-    let set = afterMemberSets.get(gid);
-    if (!set) {
-      set = new Set(liveGroup(gid)?.members ?? []);
-      afterMemberSets.set(gid, set);
-    }
-    return set;
-  };
-  const roleAfter = new Map<number, number>();
-  const roleChangeOf = new Map<number, string>();
-  const roleGroupIds = ROLE_GROUP_NAMES.map((name) => [name, nameToId.get(name)] as const);
-  for (const c of changes) {
-    if (c.kind === 'userGroup' && c.action === 'membership') {
-      const gid = c.liveId ?? nameToId.get(c.key);
-      if (gid === undefined) continue;
-      const members = membersAfter(gid);
-      for (const u of c.remove) members.delete(u.id);
-      for (const u of c.add) members.add(u.id);
-      const subId = (g: { name: string; id: number | null }): number | undefined =>
-        g.id ?? nameToId.get(g.name);
-      const removeG = new Set(c.removeSubgroups.map(subId));
-      const subs = afterSubgroups.get(gid) ?? [...(liveGroup(gid)?.subgroups ?? [])];
-      afterSubgroups.set(gid, [
-        ...subs.filter((s) => !removeG.has(s)),
-        ...c.addSubgroups.flatMap((g) => {
-          const id = subId(g);
-          return id === undefined ? [] : [id];
-        }),
-      ]);
-      mark(gid, c.id);
-    }
-    if (c.kind === 'user' && c.action === 'update' && c.liveId !== null) {
-      const role = c.properties.find((p) => p.property === 'role');
-      const after =
-        typeof role?.after === 'string' ? (ROLES as Record<string, number>)[role.after] : undefined;
-      const before = idx.usersById.get(c.liveId)?.role;
-      if (after === undefined || before === undefined || after === before) continue;
-      roleAfter.set(c.liveId, after);
-      roleChangeOf.set(c.liveId, c.id);
-      for (const [name, gid] of roleGroupIds) {
-        if (gid === undefined) continue;
-        const members = membersAfter(gid);
-        const wants = (ROLE_GROUPS[after] ?? []).includes(name);
-        if (members.has(c.liveId) === wants) continue;
-        if (wants) members.add(c.liveId);
-        else members.delete(c.liveId);
-        mark(gid, c.id);
-      }
-    }
-  }
-  for (const c of changes)
-    if (c.kind === 'userGroup' && c.action === 'create') {
-      const gid = nameToId.get(c.key);
-      if (gid !== undefined) mark(gid, c.id);
-    }
-  const afterMembers = new Map<number, number[]>();
-  for (const [gid, set] of afterMemberSets) afterMembers.set(gid, [...set]);
-
-  const active = new Set<number>();
-  const guestsBefore = new Set<number>();
-  const guestsAfter = new Set<number>();
-  for (const u of live.users) {
-    if (!u.isActive) continue;
-    active.add(u.id);
-    if (u.role === ROLES.guest) guestsBefore.add(u.id);
-    if ((roleAfter.get(u.id) ?? u.role) === ROLES.guest) guestsAfter.add(u.id);
-  }
-  const before = new World(
-    (gid) => liveGroup(gid)?.members ?? [],
-    (gid) => liveGroup(gid)?.subgroups ?? [],
-    active,
-    guestsBefore,
-  );
-
-  // --- Groups whose holders differ: the changed ones and the groups above them, kept only
-  // where the recursive members do differ (a member who becomes a moderator stays in
-  // role:members through role:moderators). ---
-  const parents = (world: World): Map<number, number[]> => {
-    const out = new Map<number, number[]>();
-    const ids = new Set<number>([...idx.groupsById.keys(), ...nameToId.values()]);
-    for (const g of ids)
-      for (const s of world.subgroups(g)) {
-        const list = out.get(s);
-        if (list) list.push(g);
-        else out.set(s, [g]);
-      }
-    return out;
-  };
-  // Users whose groups may differ: those added or removed anywhere, those whose role changes,
-  // and the members of subgroups added or removed. A group's recursive members differ only
-  // among them, so only their groups are compared, never whole expansions.
-  const affected = new Set<number>(roleAfter.keys());
-  const subgroupMoves = new Set<number>();
-  for (const c of changes)
-    if (c.kind === 'userGroup' && c.action === 'membership') {
-      for (const u of c.add) affected.add(u.id);
-      for (const u of c.remove) affected.add(u.id);
-      for (const g of [...c.addSubgroups, ...c.removeSubgroups]) {
-        const id = g.id ?? nameToId.get(g.name);
-        if (id !== undefined) subgroupMoves.add(id);
-      }
-    }
-  const afterSubWorld = new World(
-    (gid) => afterMembers.get(gid) ?? liveGroup(gid)?.members ?? [],
-    (gid) => afterSubgroups.get(gid) ?? liveGroup(gid)?.subgroups ?? [],
-    active,
-    guestsAfter,
-  );
-  for (const g of subgroupMoves) {
-    if (g > 0) for (const u of before.expand(g)) affected.add(u);
-    for (const u of afterSubWorld.expand(g)) affected.add(u);
-  }
-  // New groups: nothing before.
-  const changedGroups = new Set<number>([...nameToId.values()].filter((g) => g < 0));
-  if (affected.size > 0) {
-    const directOf = (world: 'before' | 'after'): Map<number, number[]> => {
-      const out = new Map<number, number[]>();
-      const ids = new Set<number>([...idx.groupsById.keys(), ...nameToId.values()]);
-      for (const g of ids) {
-        const members =
-          world === 'after'
-            ? (afterMembers.get(g) ?? liveGroup(g)?.members ?? [])
-            : (liveGroup(g)?.members ?? []);
-        for (const u of members)
-          if (affected.has(u)) {
-            const l = out.get(u);
-            if (l) l.push(g);
-            else out.set(u, [g]);
-          }
-      }
-      return out;
-    };
-    const up = (world: 'before' | 'after'): Map<number, number[]> => {
-      const out = new Map<number, number[]>();
-      const ids = new Set<number>([...idx.groupsById.keys(), ...nameToId.values()]);
-      for (const g of ids)
-        for (const sub of world === 'after'
-          ? (afterSubgroups.get(g) ?? liveGroup(g)?.subgroups ?? [])
-          : (liveGroup(g)?.subgroups ?? [])) {
-          const l = out.get(sub);
-          if (l) l.push(g);
-          else out.set(sub, [g]);
-        }
-      return out;
-    };
-    const groupsOf = (
-      direct: Map<number, number[]>,
-      parentsOf: Map<number, number[]>,
-      u: number,
-    ): Set<number> => {
-      const seen = new Set<number>();
-      const stack = [...(direct.get(u) ?? [])];
-      while (stack.length > 0) {
-        const g = stack.pop() as number;
-        if (seen.has(g)) continue;
-        seen.add(g);
-        for (const q of parentsOf.get(g) ?? []) stack.push(q);
-      }
-      return seen;
-    };
-    const [db, da, pb, pa] = [directOf('before'), directOf('after'), up('before'), up('after')];
-    for (const u of affected) {
-      if (!active.has(u)) continue;
-      const gb = groupsOf(db, pb, u);
-      const ga = groupsOf(da, pa, u);
-      for (const g of gb) if (!ga.has(g)) changedGroups.add(g);
-      for (const g of ga) if (!gb.has(g)) changedGroups.add(g);
-    }
-  }
-  const causes = new Map<number, Set<string>>(); // group → change ids that change its holders
-  const keep = new Set<number>(); // groups whose holders change though their members may not
-  if (directlyChanged.size > 0) {
-    const up = [parents(before), parents(afterSubWorld)];
-    // A user who becomes or stops being a guest changes what every group holding them gives
-    // for settings that exclude guests, though the groups' members stay the same.
-    const flips = new Map(
-      [...roleChangeOf].filter(([u]) => guestsBefore.has(u) !== guestsAfter.has(u)),
-    );
-    if (flips.size > 0)
-      for (const g of live.userGroups)
-        for (const u of g.members) {
-          const id = flips.get(u);
-          if (id === undefined) continue;
-          mark(g.id, id);
-          keep.add(g.id);
-        }
-    const walk = (from: number, each: (g: number) => void): void => {
-      const stack = [from];
-      const seen = new Set<number>();
-      while (stack.length > 0) {
-        const g = stack.pop() as number;
-        if (seen.has(g)) continue;
-        seen.add(g);
-        each(g);
-        for (const p of up) for (const q of p.get(g) ?? []) stack.push(q);
-      }
-    };
-    for (const [gid, ids] of directlyChanged)
-      walk(gid, (g) => {
-        const s = causes.get(g) ?? new Set<string>();
-        for (const id of ids) s.add(id);
-        causes.set(g, s);
-      });
-    for (const g of [...keep]) walk(g, (x) => keep.add(x));
-    for (const g of [...causes.keys()])
-      if (!keep.has(g) && g > 0 && !changedGroups.has(g)) causes.delete(g);
-  }
-  const after = new World(
-    (gid) => afterMembers.get(gid) ?? liveGroup(gid)?.members ?? [],
-    (gid) => afterSubgroups.get(gid) ?? liveGroup(gid)?.subgroups ?? [],
-    active,
-    guestsAfter,
-    { world: before, changed: changedGroups, guestsDiffer: roleAfter.size > 0 },
-  );
+  const { before, after, nameToId, fromNatural, causes, flipped } = planWorlds(changes, live, idx);
 
   // --- The objects with permissions: live ones, and those the plan creates. ---
   const objects = new Map<string, PermObject>();
@@ -619,87 +236,38 @@ export function effectivePermissions(
 
   // --- Holders before and after, and who gains and loses. ---
   const adminsId = nameToId.get('role:administrators');
+  // The organization's own settings after the plan: those it changes, by wire name. Channel and
+  // group permissions they also let through are counted with them after the plan.
+  const orgObject = [...objects.values()].find((o) => o.kind === 'organizationSettings');
+  const realmSetBy = new Map<string, { value: Value | undefined; ids: readonly string[] }>();
+  for (const [name, ids] of orgObject?.setBy ?? []) {
+    const info = ORGANIZATION_PERMISSIONS[name as keyof typeof ORGANIZATION_PERMISSIONS];
+    if (info) realmSetBy.set(info.wire, { value: orgObject?.after?.[name], ids });
+  }
   const signature = (
     values: Readonly<Record<string, Value>>,
     info: PermissionSettingInfo,
     name: string,
+    state: 'before' | 'after',
   ): Signature => {
-    const groups: number[] = [];
-    const users: number[] = [];
+    const parts: (Value | undefined)[] = [values[name]];
     const notCounted: string[] = [];
-    const add = (v: Value | undefined): void => {
-      if (!v) return;
-      groups.push(...v.groups);
-      users.push(...v.users);
-    };
-    add(values[name]);
     for (const h of info.alsoHeldBy ?? []) {
-      if (h.kind === 'realmAdmins' && adminsId !== undefined) groups.push(adminsId);
-      else if (h.kind === 'setting') add(values[h.name]);
+      if (h.kind === 'realmAdmins' && adminsId !== undefined)
+        parts.push({ users: [], groups: [adminsId] });
+      else if (h.kind === 'setting') parts.push(values[h.name]);
       else if (h.kind === 'realm') {
-        const v = options.realm?.[h.wire];
-        if (v === undefined) notCounted.push(h.wire);
-        else add(fromWire(v));
+        const planned = state === 'after' ? realmSetBy.get(h.wire) : undefined;
+        const v = planned ? undefined : options.realm?.[h.wire];
+        if (planned) parts.push(planned.value);
+        else if (v === undefined) notCounted.push(h.wire);
+        else parts.push(fromWire(v));
       }
     }
-    const g = sortedUnique(groups);
-    const u = sortedUnique(users);
-    const noGuests = !info.allowEveryone;
-    return {
-      groups: g,
-      users: u,
-      noGuests,
-      key: `${noGuests ? 'n' : 'e'}|${g.join(',')}|${u.join(',')}`,
-      notCounted,
-    };
+    return signatureOf(parts, info, notCounted);
   };
-  const diffs = new Map<string, Diff>();
-  const diff = (b: Signature | undefined, a: Signature | undefined): Diff => {
-    const key = `${b?.key ?? '-'}>${a?.key ?? '-'}`;
-    const done = diffs.get(key);
-    if (done) return done;
-    const hb = b ? before.holdersOf(b) : new Set<number>();
-    const ha = a ? after.holdersOf(a) : new Set<number>();
-    const gained: number[] = [];
-    const lost: number[] = [];
-    if (hb !== ha) {
-      for (const u of ha) if (!hb.has(u)) gained.push(u);
-      for (const u of hb) if (!ha.has(u)) lost.push(u);
-    }
-    const out = { gained, lost, before: hb.size, after: ha.size };
-    diffs.set(key, out);
-    return out;
-  };
-  const emailCache = new Map<number, string>();
-  const emailOf = (id: number): string => {
-    let e = emailCache.get(id);
-    if (e === undefined) {
-      e = idx.emailOf(id);
-      emailCache.set(id, e);
-    }
-    return e;
-  };
-  const named = new WeakMap<readonly number[], { count: number; users: string[] }>();
-  const names = (
-    ids: readonly number[],
-    maxNames = maxNamed,
-  ): { count: number; users: string[] } => {
-    const done = named.get(ids);
-    if (done) return { count: done.count, users: [...done.users] };
-    // The first `maxNames` e-mails in order, without sorting them all.
-    const first: string[] = [];
-    for (const id of ids) {
-      const e = emailOf(id);
-      if (first.length === maxNames && e >= (first[maxNames - 1] as string)) continue;
-      let k = first.length;
-      while (k > 0 && (first[k - 1] as string) > e) k--;
-      first.splice(k, 0, e);
-      if (first.length > maxNames) first.pop();
-    }
-    const out = { count: ids.length, users: first };
-    named.set(ids, out);
-    return { count: out.count, users: [...first] };
-  };
+  const diffs = new HolderDiffs(before, after, flipped);
+  const people = new UserNames(idx);
 
   const effects: PermissionEffect[] = [];
   // Effects sharing one gained/lost pair (the same groups before and after) share its users:
@@ -710,9 +278,6 @@ export function effectivePermissions(
   );
   // Whether a value names a group whose holders change, or a user who becomes or stops being
   // a guest: checked on the raw values before any signature is built.
-  const flipped = new Set(
-    [...roleAfter.keys()].filter((u) => guestsBefore.has(u) !== guestsAfter.has(u)),
-  );
   const hit = (v: Value | undefined): boolean =>
     v !== undefined &&
     (v.groups.some((g) => causes.has(g)) ||
@@ -726,10 +291,12 @@ export function effectivePermissions(
           if (h.kind === 'realmAdmins') touched ||= adminsMove;
           else if (h.kind === 'setting')
             touched ||= o.setBy.has(h.name) || hit(o.before?.[h.name]) || hit(o.after?.[h.name]);
+          else touched ||= realmSetBy.has(h.wire);
         if (!touched) continue;
       }
-      const sb = o.before && name in o.before ? signature(o.before, info, name) : undefined;
-      const sa = o.after && name in o.after ? signature(o.after, info, name) : undefined;
+      const sb =
+        o.before && name in o.before ? signature(o.before, info, name, 'before') : undefined;
+      const sa = o.after && name in o.after ? signature(o.after, info, name, 'after') : undefined;
       if (!sb && !sa) continue;
       const set = o.setBy.get(name) ?? [];
       const why = new Set<string>(set);
@@ -739,17 +306,21 @@ export function effectivePermissions(
           for (const g of s?.groups ?? []) for (const id of causes.get(g) ?? []) why.add(id);
       // Untouched: no change sets it or anything it follows from, and its groups are unchanged.
       const implied = (info.alsoHeldBy ?? []).some(
-        (h) => h.kind === 'setting' && o.setBy.has(h.name),
+        (h) =>
+          (h.kind === 'setting' && o.setBy.has(h.name)) ||
+          (h.kind === 'realm' && realmSetBy.has(h.wire)),
       );
       if (why.size === 0 && !implied) continue;
       // On a new object, only what the configuration sets apart from Zulip's default.
       if (o.createdBy !== undefined && set.length === 0) continue;
       if (o.before && o.after === undefined) continue; // archived: not an ability change to list
-      const d = diff(sb, sa);
-      if (d.gained.length === 0 && d.lost.length === 0 && set.length === 0) continue;
+      const d = diffs.diff(sb, sa);
+      if (d.gained.count === 0 && d.lost.count === 0 && set.length === 0) continue;
       if (implied)
         for (const h of info.alsoHeldBy ?? [])
           if (h.kind === 'setting') for (const id of o.setBy.get(h.name) ?? []) why.add(id);
+          else if (h.kind === 'realm')
+            for (const id of realmSetBy.get(h.wire)?.ids ?? []) why.add(id);
       const notCounted = [...new Set([...(sb?.notCounted ?? []), ...(sa?.notCounted ?? [])])];
       const i = effects.length;
       effects.push({
@@ -761,8 +332,8 @@ export function effectivePermissions(
         changes: [...why].sort().slice(0, MAX_CAUSES),
         before: o.before ? d.before : null,
         after: d.after,
-        gained: names(d.gained),
-        lost: names(d.lost),
+        gained: people.names(d.gained, maxNames),
+        lost: people.names(d.lost, maxNames),
         ...(notCounted.length > 0 ? { notCounted } : {}),
       });
       const list = effectsOf.get(d);
@@ -771,28 +342,37 @@ export function effectivePermissions(
     }
   }
   // Everyone who gains or loses anything, counted; abilities listed for the first of them by
-  // e-mail only, found by one pass over each pair's users.
+  // e-mail only. A shared base is visited once: its users are in the union unless every set
+  // built on it leaves them out.
   const pairs = [...effectsOf.keys()];
   const everyone = new Set<number>();
-  for (const d of pairs) {
-    for (const u of d.gained) everyone.add(u);
-    for (const u of d.lost) everyone.add(u);
-  }
-  const firstUsers = new Set(names([...everyone], maxUsers).users);
+  const bases = new Map<ReadonlySet<number>, { sets: number; left: Map<number, number> }>();
+  for (const d of pairs)
+    for (const set of [d.gained, d.lost]) {
+      for (const u of set.extra) everyone.add(u);
+      if (set.base.size === 0) continue;
+      const b = bases.get(set.base) ?? { sets: 0, left: new Map<number, number>() };
+      b.sets += 1;
+      for (const u of set.exclude) b.left.set(u, (b.left.get(u) ?? 0) + 1);
+      bases.set(set.base, b);
+    }
+  for (const [base, { sets, left }] of bases)
+    for (const u of base) if ((left.get(u) ?? 0) < sets) everyone.add(u);
   const wanted = new Map<number, { gains: number[]; loses: number[] }>();
-  for (const id of everyone)
-    if (firstUsers.has(emailOf(id))) wanted.set(id, { gains: [], loses: [] });
+  for (const id of people.first(everyone, maxUsers)) wanted.set(id, { gains: [], loses: [] });
   for (const d of pairs) {
     const idxs = effectsOf.get(d) ?? [];
-    for (const u of d.gained) wanted.get(u)?.gains.push(...idxs);
-    for (const u of d.lost) wanted.get(u)?.loses.push(...idxs);
+    for (const [u, w] of wanted) {
+      if (hasUser(d.gained, u)) w.gains.push(...idxs);
+      if (hasUser(d.lost, u)) w.loses.push(...idxs);
+    }
   }
   const ability = (i: number): { address: string; permission: string } => {
     const e = effects[i] as PermissionEffect;
     return { address: e.address, permission: e.permission };
   };
   const users: UserAbilities[] = [...wanted.entries()]
-    .map(([id, w]) => ({ email: emailOf(id), w }))
+    .map(([id, w]) => ({ email: people.emailOf(id), w }))
     .sort((x, y) => (x.email < y.email ? -1 : x.email > y.email ? 1 : 0))
     .map(({ email, w }) => {
       const gains = w.gains.sort((a, b) => a - b);

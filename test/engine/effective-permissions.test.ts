@@ -348,6 +348,186 @@ describe('effective permissions', () => {
   });
 });
 
+describe('effective permissions with large groups (compared by their groups, not their members)', () => {
+  // 1,500 members m0000…m1499 and a guest; `staff` (m0000…m1199 and the guest) is large enough
+  // to be compared as a whole; `ops` {m0003, m1300, guest} and `night` {m0001, m1450} are small.
+  const email = (i: number): string => `m${String(i).padStart(4, '0')}@example.com`;
+  const range = (from: number, to: number): number[] =>
+    Array.from({ length: to - from }, (_, k) => from + k);
+  function bigOrg(): LiveBuilder {
+    const b = new LiveBuilder();
+    const id = (i: number): number => 2000 + i;
+    for (const i of range(0, 1500)) {
+      b.state.users.push({
+        id: id(i),
+        email: email(i),
+        fullName: `m${i}`,
+        role: ROLES.member,
+        isActive: true,
+        isBot: false,
+      });
+      b.state.userGroups.find((g) => g.name === 'role:members')!.members.push(id(i));
+      b.state.userGroups.find((g) => g.name === 'role:fullmembers')!.members.push(id(i));
+    }
+    b.state.users.push({
+      id: 3900,
+      email: 'guest@example.com',
+      fullName: 'guest',
+      role: ROLES.guest,
+      isActive: true,
+      isBot: false,
+    });
+    b.state.userGroups.find((g) => g.name === 'role:everyone')!.members.push(3900);
+    const staff = b.group('staff', { members: [...range(0, 1200).map(id), 3900] });
+    const ops = b.group('ops', { members: [id(3), id(1300), 3900] });
+    const night = b.group('night', { members: [id(1), id(1450)] });
+    const anon = (...groups: number[]) => ({ direct_members: [], direct_subgroups: groups });
+    b.channel('a', { permissions: { can_send_message_group: anon(staff.id, ops.id) } });
+    b.channel('b', { permissions: { can_administer_channel_group: staff.id } });
+    b.channel('c', { permissions: { can_send_message_group: anon(staff.id, night.id) } });
+    b.channel('d', { permissions: { can_administer_channel_group: staff.id } });
+    return b;
+  }
+  const owned = {
+    canAddMembersGroup: { users: ['owner@example.com'], groups: [] },
+    canManageGroup: { users: ['owner@example.com'], groups: [] },
+  };
+  // staff loses m0000 and gains m1250; m0010 (in staff) becomes a guest; #a moves from ops to
+  // night, #b from staff to ops; #c and #d stay as they are.
+  const p = plan(
+    desired((d) => {
+      d.userGroups.push(
+        dGroup('staff', {
+          members: {
+            mode: 'exact',
+            users: [...range(1, 1200), 1250].map(email).concat('guest@example.com'),
+            groups: [],
+          },
+          permissions: owned,
+        }),
+        dGroup('ops', {
+          members: {
+            mode: 'exact',
+            users: [email(3), email(1300), 'guest@example.com'],
+            groups: [],
+          },
+          permissions: owned,
+        }),
+        dGroup('night', {
+          members: { mode: 'exact', users: [email(1), email(1450)], groups: [] },
+          permissions: owned,
+        }),
+      );
+      d.channels.push(
+        dChannel('a', {
+          permissions: { canSendMessageGroup: { users: [], groups: ['staff', 'night'] } },
+        }),
+        dChannel('b', { permissions: { canAdministerChannelGroup: 'ops' } }),
+        dChannel('c', {
+          permissions: { canSendMessageGroup: { users: [], groups: ['staff', 'night'] } },
+        }),
+        dChannel('d', { permissions: { canAdministerChannelGroup: 'staff' } }),
+      );
+      d.users.push({ path: 'acme/m0010', email: email(10), role: 'guest' });
+    }),
+    bigOrg().build(),
+  );
+
+  it("a large group both sides share cancels: only the small groups' users gain or lose", () => {
+    // before: staff ∪ ops = m0000…m1199, guest, m1300; after: staff ∪ night.
+    expect(effect(p, 'channel["a"]', 'permissions.canSendMessageGroup')).toMatchObject({
+      before: 1202,
+      after: 1202,
+      gained: { count: 2, users: [email(1250), email(1450)] },
+      lost: { count: 2, users: [email(0), email(1300)] },
+    });
+    // Unchanged setting, changed group: the members staff gains and loses, nobody else.
+    expect(effect(p, 'channel["c"]', 'permissions.canSendMessageGroup')).toMatchObject({
+      before: 1202,
+      after: 1202,
+      gained: { count: 1, users: [email(1250)] },
+      lost: { count: 1, users: [email(0)] },
+    });
+  });
+
+  it('a large group on one side: everyone in it loses, less those the other side still lets through, first names in order', () => {
+    // Administering #b: staff (no guest) and the administrators → ops (no guest) and them.
+    const e = effect(p, 'channel["b"]', 'permissions.canAdministerChannelGroup');
+    expect(e).toMatchObject({ before: 1202, after: 4, gained: { count: 1, users: [email(1300)] } });
+    // m0003 is in ops: kept. m0010 becomes a guest: lost either way.
+    expect(e?.lost.count).toBe(1199);
+    expect(e?.lost.users).toEqual([...range(0, 3), ...range(4, 21)].map(email));
+  });
+
+  it('a user who becomes a guest loses what a large group gives them where guests are refused', () => {
+    expect(effect(p, 'channel["d"]', 'permissions.canAdministerChannelGroup')).toMatchObject({
+      before: 1202,
+      after: 1201,
+      gained: { count: 1, users: [email(1250)] },
+      lost: { count: 2, users: [email(0), email(10)] },
+    });
+    // Posting is open to guests: m0010 keeps it.
+    expect(effect(p, 'channel["c"]', 'permissions.canSendMessageGroup')?.lost.users).not.toContain(
+      email(10),
+    );
+  });
+
+  it('counts each user once across effects, and lists their abilities', () => {
+    const m0000 = p.permissions?.users.find((u) => u.email === email(0));
+    expect(m0000?.loses.map((a) => a.address)).toEqual(
+      expect.arrayContaining(['channel["a"]', 'channel["b"]', 'channel["c"]', 'channel["d"]']),
+    );
+    const m0003 = p.permissions?.users.find((u) => u.email === email(3));
+    expect(m0003).toBeUndefined();
+  });
+});
+
+describe('an organization setting changed in the same plan', () => {
+  it("counts the organization's setting after the plan in the holders of the group permissions it also lets through", () => {
+    const b = new LiveBuilder();
+    b.group('design', { members: [3] });
+    const live = b.build();
+    live.organizationSettings = {
+      properties: {},
+      permissions: { can_manage_all_groups: b.groupId('role:owners') },
+    };
+    const p = plan(
+      desired((d) => {
+        d.userGroups.push(
+          dGroup('design', {
+            members: { mode: 'exact', users: ['alice@example.com'], groups: [] },
+            permissions: {
+              canAddMembersGroup: { users: ['owner@example.com'], groups: [] },
+              canManageGroup: { users: ['owner@example.com', 'bob@example.com'], groups: [] },
+            },
+          }),
+        );
+        d.organizationSettings.push({
+          path: 'acme/settings',
+          properties: {},
+          permissions: { canManageAllGroups: 'role:administrators' },
+        });
+      }),
+      live,
+    );
+    // Before: the owner (named, and can_manage_all_groups = role:owners). After: bob (named)
+    // and admin@ (can_manage_all_groups = role:administrators, changed by this plan).
+    expect(effect(p, 'userGroup["design"]', 'permissions.canManageGroup')).toMatchObject({
+      changes: ['organizationSettings["organization"]#update', 'userGroup["design"]#update'],
+      before: 1,
+      after: 3,
+      gained: { count: 2, users: ['admin@example.com', 'bob@example.com'] },
+      lost: { count: 0 },
+    });
+    // Adding members follows managing the group and can_manage_all_groups: admin@ and bob gain
+    // it though the plan does not set it.
+    expect(effect(p, 'userGroup["design"]', 'permissions.canAddMembersGroup')).toMatchObject({
+      changes: ['organizationSettings["organization"]#update', 'userGroup["design"]#update'],
+      gained: { count: 2, users: ['admin@example.com', 'bob@example.com'] },
+    });
+  });
+});
+
 describe('effective permissions in the saved plan', () => {
   const made = (): Plan =>
     plan(
