@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canSeeSubscribers, recursiveGroupIds } from '../model/access';
 import { MAX_EMOJI_FILE_SIZE_MIB } from '../model/emoji';
+import { parseInPlace } from '../model/check-in-place';
 import { isZulipCdkError } from '../model/errors';
 import { supports } from '../model/features';
 import { LIMITS, ROLES, TOPICS_POLICIES } from '../model/kinds';
@@ -361,6 +362,7 @@ export function liveStateFromRegister(
       }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id)),
   };
-  // Strict parse: a mapping mistake fails here, not as a confusing diff later.
-  return LiveStateSchema.parse(state);
+  // Strict check: a mapping mistake fails here, not as a confusing diff later. In place: a
+  // copy of every user, channel and subscriber list would double the memory (issue 17).
+  return parseInPlace(LiveStateSchema, state);
 }
