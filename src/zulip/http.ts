@@ -424,7 +424,7 @@ export class ZulipHttp {
         status = res.statusCode;
         resHeaders = res.headers;
         // Always consume the body, so the connection goes back to the pool.
-        text = await res.body.text();
+        text = await bodyText(res.body, finiteNumber(headerValue(res.headers['content-length'])));
       } catch (err) {
         const code = errorCodeOf(err) ?? 'UNKNOWN';
         const notSent = NOT_SENT_CODES.has(code);
@@ -738,6 +738,32 @@ export class ZulipHttp {
   public [inspect.custom](): string {
     return `ZulipHttp { site: ${JSON.stringify(this.site)}, email: ${JSON.stringify(this.email)} }`;
   }
+}
+
+/** A body from this size on is read into one buffer of its length (1 MB). */
+const LARGE_BODY = 1 << 20;
+
+/**
+ * A response body as text, as undici's `text()` gives it (UTF-8, a byte-order mark dropped).
+ * A large body whose length is known is copied into one buffer as it arrives: `text()` keeps
+ * every chunk until the end and then concatenates them, twice the body in memory (160 MB for
+ * the register response of the largest organizations, issue 17).
+ */
+async function bodyText(
+  body: AsyncIterable<Buffer> & { text(): Promise<string> },
+  length: number | undefined,
+): Promise<string> {
+  if (length === undefined || length < LARGE_BODY) return body.text();
+  let buf = Buffer.allocUnsafe(length);
+  let at = 0;
+  for await (const chunk of body) {
+    // More than announced (undici refuses it, but never write past the end).
+    if (at + chunk.length > buf.length) buf = Buffer.concat([buf.subarray(0, at), chunk]);
+    else chunk.copy(buf, at);
+    at += chunk.length;
+  }
+  const bom = at >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  return buf.toString('utf8', bom, at);
 }
 
 function parseJsonObject(text: string): ZulipBody | undefined {
