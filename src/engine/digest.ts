@@ -117,7 +117,9 @@ const recent: { keys: string[]; sorted: string[] }[] = [];
 function sortedKeys(o: object): string[] {
   const keys = Object.keys(o);
   for (const r of recent) if (sameKeys(r.keys, keys)) return r.sorted;
-  const sorted = [...keys].sort();
+  // An own `__proto__` (JSON.parse makes one) never reached the sorted copy: assigning it set
+  // the copy's prototype instead.
+  const sorted = keys.filter((k) => k !== '__proto__').sort();
   const indices = sorted.filter(isIndex);
   const ordered =
     indices.length === 0

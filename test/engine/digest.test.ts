@@ -64,6 +64,10 @@ describe('canonicalJson (issue 17: lists of IDs and emails are not copied)', () 
       ],
     ],
     ['a top-level list of scalars', [3, 'a', null]],
+    [
+      'an own __proto__ key, as JSON.parse makes it',
+      JSON.parse('{"a":1,"__proto__":{"b":2},"l":[{"__proto__":3}]}') as unknown,
+    ],
     ['deep nesting with undefined', { a: { b: { c: [{ d: undefined, e: [[1], [{ f: 1 }]] }] } } }],
   ])('writes %s exactly as the sorted copy does', (_name, value) => {
     expect(canonicalJson(value)).toBe(reference(value));
