@@ -97,17 +97,33 @@ async function clientRun(dir: string): Promise<void> {
   const site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const rounds = Number(process.env.ROUNDS ?? '1');
   for (let i = 0; i < rounds; i++) {
+    const cpu = (): number => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+    const mb = (kb: number): number => Math.round(kb / 1024);
+    const c0 = cpu();
     const t0 = performance.now();
     JSON.parse(body.toString('utf8'));
     const t1 = performance.now();
+    const c1 = cpu();
     const client = benchClient({ site, email: 'owner@bench.example', apiKey: 'x'.repeat(32) });
     const live = await readLiveState(client);
     const t2 = performance.now();
-    const p = plan(desired, live);
+    const c2 = cpu();
+    const rssRead = process.resourceUsage().maxRSS;
+    const timings: Record<string, number> = {};
+    const p = plan(desired, live, { timings });
     const t3 = performance.now();
+    const c3 = cpu();
     await client.close();
+    const phasesText = Object.entries(timings)
+      .map(([k, v]) => `${k} ${Math.round(v)}`)
+      .join(', ');
     process.stdout.write(
-      `JSON.parse ${Math.round(t1 - t0)} ms; read ${Math.round(t2 - t1)} ms; plan ${Math.round(t3 - t2)} ms (${p.changes.length} changes); peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
+      `JSON.parse ${Math.round(t1 - t0)} ms; read ${Math.round(t2 - t1)} ms; plan ${Math.round(t3 - t2)} ms (${p.changes.length} changes; ${phasesText}); ` +
+        `CPU: JSON.parse ${Math.round(c1 - c0)}, read ${Math.round(c2 - c1)}, plan ${Math.round(c3 - c2)} ms; ` +
+        `peak RSS after the read ${mb(rssRead)} MB, at the end ${mb(process.resourceUsage().maxRSS)} MB\n`,
     );
   }
   server.close();
@@ -141,19 +157,26 @@ async function phases(dir: string): Promise<void> {
     step('LiveIndex');
     void idx;
     const timings: Record<string, number> = {};
-    const p = plan(desired, live, { timings });
+    // PLAN=0 leaves the plan out.
+    const p =
+      process.env.PLAN === '0'
+        ? { changes: [], permissions: undefined }
+        : plan(desired, live, { timings });
     step('plan');
     const rssAfterPlan = process.resourceUsage().maxRSS;
-    desiredStateDigest(desired);
+    const dd = desiredStateDigest(desired);
     step('(desired digest)');
     // The plan's `permissions` phase again, alone, by CPU (the phases above are wall times).
     const realm = live.organizationSettings?.permissions;
-    effectivePermissions(p.changes, live, idx, realm ? { realm } : {});
-    step('(effective permissions again)');
-    liveStateDigest(live);
+    if (process.env.PLAN !== '0') {
+      effectivePermissions(p.changes, live, idx, realm ? { realm } : {});
+      step('(effective permissions again)');
+    }
+    const ld = liveStateDigest(live);
     step('(live digest)');
     process.stdout.write(
       `${t.map(([n, ms]) => `${n} ${Math.round(ms)}`).join(', ')} ms CPU; ${p.changes.length} changes; ` +
+        `digests ${dd.slice(0, 12)} ${ld.slice(0, 12)}; ` +
         `plan phases (wall ms): ${Object.entries(timings)
           .map(([n, ms]) => `${n} ${Math.round(ms)}`)
           .join(', ')}; ${p.permissions?.effects.length ?? 0} permission effects; ` +

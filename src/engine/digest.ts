@@ -4,27 +4,49 @@ import { createHash } from 'node:crypto';
  * JSON with object keys sorted at every level, so the same data always gives the same bytes
  * (JSON.stringify keeps insertion order, which depends on who built the object).
  * `undefined` properties are dropped, as JSON.stringify does.
+ *
+ * The form is fixed (saved plans record digests of it): exactly `JSON.stringify` of a copy of
+ * the value whose objects are plain objects with their own enumerable keys inserted in sorted
+ * order (so integer-like keys still come first, in numeric order, as they do in any object).
+ * It is written piece by piece instead of building that copy: at the largest sizes the states
+ * hashed for a plan are 2 × 34 MB of JSON, and the copy was most of their digests' cost and
+ * memory (issue 17). An object whose values are all scalars or lists of scalars is written by
+ * one `JSON.stringify(object, sortedKeys)`, natively.
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+  if (!isObject(value)) return JSON.stringify(value);
+  let out = '';
+  writeCanonical(value, (s) => {
+    out += s;
+  });
+  return out;
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    // A list of numbers or strings (subscriber IDs, member emails: a million at the largest
-    // sizes) has nothing to sort: JSON.stringify writes it as it is.
-    if (value.every(isScalar)) return value;
-    return value.map(sortKeys);
-  }
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[k];
-      if (v !== undefined) out[k] = sortKeys(v);
+/** SHA-256 (hex) of the canonical JSON of `value`, hashed as it is written (never whole). */
+export function sha256Json(value: unknown): string {
+  const hash = createHash('sha256');
+  if (!isObject(value)) return hash.update(JSON.stringify(value)).digest('hex');
+  let chunk = '';
+  writeCanonical(value, (s) => {
+    chunk += s;
+    if (chunk.length >= CHUNK) {
+      hash.update(chunk);
+      chunk = '';
     }
-    return out;
-  }
-  return value;
+  });
+  return hash.update(chunk).digest('hex');
+}
+
+/** The digest a plan records for the desired state it was made from. */
+export function desiredStateDigest(desired: unknown): string {
+  return sha256Json(desired);
+}
+
+/** Characters handed to the hash at a time. */
+const CHUNK = 1 << 16;
+
+function isObject(v: unknown): v is object {
+  return typeof v === 'object' && v !== null;
 }
 
 function isScalar(v: unknown): boolean {
@@ -32,12 +54,89 @@ function isScalar(v: unknown): boolean {
   return t === 'number' || t === 'string' || t === 'boolean' || v === null;
 }
 
-/** SHA-256 (hex) of the canonical JSON of `value`. */
-export function sha256Json(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+/** Whether JSON.stringify writes `v` as it is: a scalar, or a list of scalars. */
+function isPlainValue(v: unknown): boolean {
+  return !isObject(v) || (Array.isArray(v) && v.every(isScalar));
 }
 
-/** The digest a plan records for the desired state it was made from. */
-export function desiredStateDigest(desired: unknown): string {
-  return sha256Json(desired);
+/** Writes the canonical JSON of an object or array. Pieces end between JSON tokens. */
+function writeCanonical(value: object, emit: (s: string) => void): void {
+  if (Array.isArray(value)) {
+    // A list of numbers or strings (subscriber IDs, member emails: a million at the largest
+    // sizes) has nothing to sort: JSON.stringify writes it as it is.
+    if (value.every(isScalar)) {
+      emit(JSON.stringify(value));
+      return;
+    }
+    emit('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) emit(',');
+      const v: unknown = value[i];
+      if (isObject(v)) writeCanonical(v, emit);
+      // undefined, functions and symbols are null in a list, as JSON.stringify writes them.
+      else emit(JSON.stringify(v) ?? 'null');
+    }
+    emit(']');
+    return;
+  }
+  const o = value as Record<string, unknown>;
+  const keys = sortedKeys(o);
+  let plain = typeof o.toJSON !== 'function';
+  for (let i = 0; plain && i < keys.length; i++) plain = isPlainValue(o[keys[i] as string]);
+  if (plain) {
+    // The property list gives the order; undefined values and functions are left out natively.
+    emit(JSON.stringify(o, keys));
+    return;
+  }
+  emit('{');
+  let first = true;
+  for (const k of keys) {
+    const v = o[k];
+    if (isObject(v)) {
+      emit(first ? `${JSON.stringify(k)}:` : `,${JSON.stringify(k)}:`);
+      writeCanonical(v, emit);
+      first = false;
+      continue;
+    }
+    const s = JSON.stringify(v);
+    // undefined, functions and symbols: the property is left out.
+    if (s === undefined) continue;
+    emit(first ? `${JSON.stringify(k)}:${s}` : `,${JSON.stringify(k)}:${s}`);
+    first = false;
+  }
+  emit('}');
+}
+
+/** Recently sorted key lists: objects of one kind share theirs (compared by identity of the keys). */
+const recent: { keys: string[]; sorted: string[] }[] = [];
+
+/**
+ * An object's own enumerable keys in the order of the canonical form: integer-like keys first
+ * in numeric order (as every JavaScript object lists them), then the others sorted.
+ */
+function sortedKeys(o: object): string[] {
+  const keys = Object.keys(o);
+  for (const r of recent) if (sameKeys(r.keys, keys)) return r.sorted;
+  // An own `__proto__` (JSON.parse makes one) never reached the sorted copy: assigning it set
+  // the copy's prototype instead.
+  const sorted = keys.filter((k) => k !== '__proto__').sort();
+  const indices = sorted.filter(isIndex);
+  const ordered =
+    indices.length === 0
+      ? sorted
+      : [...indices.sort((a, b) => Number(a) - Number(b)), ...sorted.filter((k) => !isIndex(k))];
+  recent.unshift({ keys, sorted: ordered });
+  if (recent.length > 16) recent.pop();
+  return ordered;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** An array index as a property key: a canonical integer below 2³² − 1. */
+function isIndex(k: string): boolean {
+  return /^(?:0|[1-9]\d*)$/.test(k) && Number(k) < 4294967295;
 }

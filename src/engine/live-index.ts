@@ -99,6 +99,22 @@ export class LiveIndex {
     return this.usersByEmail.get(email) ?? this.usersByEmail.get(email.toLowerCase());
   }
 
+  readonly #usersOfLists = new WeakMap<readonly string[], readonly (LiveUser | undefined)[]>();
+
+  /**
+   * The users of a list of emails, in its order (undefined for an address that is no user),
+   * looked up once per list: the plan checks every subscriber and member, then resolves it,
+   * about a million addresses each time at the largest sizes (issue 17).
+   */
+  public usersOf(emails: readonly string[]): readonly (LiveUser | undefined)[] {
+    let out = this.#usersOfLists.get(emails);
+    if (!out) {
+      out = emails.map((e) => this.user(e));
+      this.#usersOfLists.set(emails, out);
+    }
+    return out;
+  }
+
   /** The email we show and compare for a user ID; `#<id>` when the reader could not see it. */
   public emailOf(id: number): string {
     return this.usersById.get(id)?.email ?? `user#${id}`;

@@ -1,23 +1,9 @@
-import { inspect } from 'node:util';
-import type { z } from 'zod';
-import { ZulipCdkError } from '../model/errors';
-import type { FeatureName } from '../model/features';
-import { ServerCapabilities } from './capabilities';
+import { ZulipClientCore } from './client-core';
+import type { ZulipClientOptions } from './client-core';
 import { ZulipCredentials, loadCredentials } from './credentials';
 import type { LoadCredentialsOptions } from './credentials';
-import { pathSegment, pathWithSlashes } from './encode';
-import { ENDPOINTS } from './endpoints';
 import type { UpdateRealmParams } from './wire/realm';
-import type { EndpointName, EndpointSpec } from './endpoints';
-import { ZulipHttp } from './http';
-import type {
-  ClientEvent,
-  ClientWarning,
-  HttpStats,
-  RateLimitBudget,
-  UploadFile,
-  ZulipHttpOptions,
-} from './http';
+import type { UploadFile } from './http-types';
 import {
   CreateChannelResponseSchema,
   GetStreamMembersResponseSchema,
@@ -46,6 +32,8 @@ import type {
 } from './wire/channel-folder';
 import { SuccessSchema } from './wire/common';
 import type { Success } from './wire/common';
+
+export type { ZulipClientOptions } from './client-core';
 import type {
   CreateDefaultStreamGroupParams,
   UpdateDefaultStreamGroupInfoParams,
@@ -78,17 +66,12 @@ import { GetRealmEmojiResponseSchema } from './wire/realm-emoji';
 import type { GetRealmEmojiResponse } from './wire/realm-emoji';
 import type { AddPlaygroundParams, AddPlaygroundResponse } from './wire/playground';
 import type { E2eeTestNotificationParams } from './wire/push';
-import {
-  GetEventsResponseSchema,
-  RegisterResponseSchema,
-  ServerSettingsSchema,
-} from './wire/register';
+import { GetEventsResponseSchema, RegisterResponseSchema } from './wire/register';
 import type {
   GetEventsParams,
   GetEventsResponse,
   RegisterParams,
   RegisterResponse,
-  ServerSettings,
 } from './wire/register';
 import {
   CreateSavedSnippetResponseSchema,
@@ -140,18 +123,6 @@ import type {
   UpdateUserGroupSubgroupsParams,
 } from './wire/user-group';
 
-/** Options of {@link ZulipClient}. */
-export interface ZulipClientOptions extends Omit<ZulipHttpOptions, 'credentials' | 'site'> {
-  /** Who to act as. Without credentials only `getServerSettings()` works. */
-  readonly credentials?: ZulipCredentials;
-  /** The site when there are no credentials. */
-  readonly site?: string;
-  /** Capabilities already known (e.g. from a snapshot); skips the lookup. */
-  readonly capabilities?: ServerCapabilities;
-}
-
-type PathParams = Readonly<Record<string, string | number>>;
-
 /**
  * A typed client for the Zulip REST API. Parameter objects use Zulip's wire names;
  * responses are parsed loosely with zod (new server fields pass through).
@@ -167,18 +138,7 @@ type PathParams = Readonly<Record<string, string | number>>;
  * if (caps.supports('channelFolders')) await client.createChannelFolder({ name: 'Eng', description: '' });
  * await client.close();
  */
-export class ZulipClient {
-  /** The HTTP layer (pool, retries, budget, events). */
-  public readonly http: ZulipHttp;
-  #capabilities: ServerCapabilities | undefined;
-  #capabilitiesPending: Promise<ServerCapabilities> | undefined;
-
-  public constructor(options: ZulipClientOptions) {
-    const { capabilities, ...httpOptions } = options;
-    this.http = new ZulipHttp(httpOptions);
-    this.#capabilities = capabilities;
-  }
-
+export class ZulipClient extends ZulipClientCore {
   /**
    * A client acting as the owner of an embedded server (`startEmulator()`): for `--embedded`,
    * the demo and tests.
@@ -214,151 +174,18 @@ export class ZulipClient {
     return new ZulipClient({ ...rest, credentials });
   }
 
-  /** The normalised site. */
-  public get site(): string {
-    return this.http.site;
-  }
-
-  /** The email requests are authenticated as. */
-  public get email(): string | undefined {
-    return this.http.email;
-  }
-
-  /** Requests attempted, retries, 429s. */
-  public get stats(): HttpStats {
-    return this.http.stats;
-  }
-
-  /** HTTP requests attempted so far, retries included. */
-  public get requestCount(): number {
-    return this.http.stats.requestCount;
-  }
-
-  /** The rate-limit budget from the last `X-RateLimit-*` headers. */
-  public get rateLimit(): RateLimitBudget {
-    return this.http.rateLimit;
-  }
-
-  /** Warnings so far, e.g. parameters the server ignored. */
-  public get warnings(): readonly ClientWarning[] {
-    return this.http.warnings;
-  }
-
-  /** Subscribes to warnings, retries and responses; returns the unsubscribe function. */
-  public onEvent(listener: (event: ClientEvent) => void): () => void {
-    return this.http.onEvent(listener);
-  }
-
-  /** Closes the connection pool. */
-  public close(): Promise<void> {
-    return this.http.close();
-  }
-
-  // ---------------------------------------------------------------- capabilities
-
-  /** The server's capabilities, once learned (`register()` or `fetchCapabilities()`). */
-  public get capabilities(): ServerCapabilities | undefined {
-    return this.#capabilities;
-  }
-
-  /** Learns the capabilities with `GET /server_settings` unless already known; cached. */
-  public fetchCapabilities(): Promise<ServerCapabilities> {
-    if (this.#capabilities !== undefined) return Promise.resolve(this.#capabilities);
-    this.#capabilitiesPending ??= this.getServerSettings()
-      .then(() => this.#known())
-      .finally(() => {
-        this.#capabilitiesPending = undefined;
-      });
-    return this.#capabilitiesPending;
-  }
-
-  /** Whether the server has `feature`. Throws `CAPABILITIES_UNKNOWN` before they are learned. */
-  public supports(feature: FeatureName): boolean {
-    return this.#known().supports(feature);
-  }
-
-  /** Throws `UNSUPPORTED_FEATURE` unless the server has `feature` (`CAPABILITIES_UNKNOWN` before they are learned). */
-  public requireFeature(feature: FeatureName, where?: string): void {
-    this.#known().require(feature, where);
-  }
-
-  #known(): ServerCapabilities {
-    if (this.#capabilities === undefined) {
-      throw new ZulipCdkError(
-        'CAPABILITIES_UNKNOWN',
-        "The server's feature level is not known yet.",
-        { hint: 'Call fetchCapabilities() or register() first.' },
-      );
-    }
-    return this.#capabilities;
-  }
-
-  #learn(featureLevel: number, version: string): void {
-    this.#capabilities = new ServerCapabilities(featureLevel, version);
-  }
-
-  // ---------------------------------------------------------------- core
-
-  async #call<S extends z.ZodType>(
-    name: EndpointName,
-    pathParams: PathParams,
-    params: object | undefined,
-    schema: S,
-    files?: readonly UploadFile[],
-  ): Promise<z.infer<S>> {
-    const spec: EndpointSpec = ENDPOINTS[name];
-    const endpoint = `${spec.method} ${spec.path}`;
-    if (spec.feature !== undefined && this.#capabilities !== undefined) {
-      this.#capabilities.require(spec.feature, endpoint);
-    }
-    const path = spec.path.replace(/\{(\w+)\}/g, (_m, key: string) => {
-      const v = pathParams[key];
-      if (v === undefined) {
-        throw new ZulipCdkError('INVALID_ARGUMENT', `${endpoint}: missing path parameter ${key}.`, {
-          where: endpoint,
-        });
-      }
-      return spec.slashParams?.includes(key) === true ? pathWithSlashes(String(v)) : pathSegment(v);
-    });
-    const body = await this.http.request({
-      method: spec.method,
-      path,
-      endpoint,
-      params,
-      ...(spec.jsonStrings === undefined ? {} : { jsonStrings: spec.jsonStrings }),
-      ...(spec.idempotent === undefined ? {} : { idempotent: spec.idempotent }),
-      authenticated: spec.unauthenticated !== true,
-      ...(files === undefined ? {} : { files }),
-    });
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
-      const where = [
-        ...new Set(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)),
-      ].slice(0, 5);
-      throw new ZulipCdkError(
-        'UNEXPECTED_RESPONSE',
-        `${endpoint} returned a response of an unexpected shape (${where.join('; ')}).`,
-        {
-          where: endpoint,
-          hint: 'The server may be too old or too new for this zulip-cdk version.',
-        },
-      );
-    }
-    return parsed.data;
-  }
-
   // ---------------------------------------------------------------- server and events
 
   /** `POST /register`: registers an event queue and returns the initial state; learns the capabilities. */
   public async register(params: RegisterParams = {}): Promise<RegisterResponse> {
-    const res = await this.#call('register', {}, params, RegisterResponseSchema);
-    this.#learn(res.zulip_feature_level, res.zulip_version);
+    const res = await this.call('register', {}, params, RegisterResponseSchema);
+    this.learn(res.zulip_feature_level, res.zulip_version);
     return res;
   }
 
   /** `DELETE /events`: deletes an event queue. */
   public deleteEventQueue(queueId: string): Promise<Success> {
-    return this.#call('deleteEventQueue', {}, { queue_id: queueId }, SuccessSchema);
+    return this.send('deleteEventQueue', {}, { queue_id: queueId });
   }
 
   /**
@@ -368,36 +195,29 @@ export class ZulipClient {
    * of code `BAD_EVENT_QUEUE_ID`: register a new one.
    */
   public getEvents(params: GetEventsParams): Promise<GetEventsResponse> {
-    return this.#call('getEvents', {}, params, GetEventsResponseSchema);
-  }
-
-  /** `GET /server_settings` (unauthenticated, cheap); learns the capabilities. */
-  public async getServerSettings(): Promise<ServerSettings> {
-    const res = await this.#call('getServerSettings', {}, undefined, ServerSettingsSchema);
-    this.#learn(res.zulip_feature_level, res.zulip_version);
-    return res;
+    return this.call('getEvents', {}, params, GetEventsResponseSchema);
   }
 
   /** `GET /users/me`. */
   public getOwnUser(): Promise<GetOwnUserResponse> {
-    return this.#call('getOwnUser', {}, undefined, GetOwnUserResponseSchema);
+    return this.call('getOwnUser', {}, undefined, GetOwnUserResponseSchema);
   }
 
   // ---------------------------------------------------------------- channels
 
   /** `GET /streams`. */
   public getStreams(params: GetStreamsParams = {}): Promise<GetStreamsResponse> {
-    return this.#call('getStreams', {}, params, GetStreamsResponseSchema);
+    return this.call('getStreams', {}, params, GetStreamsResponseSchema);
   }
 
   /** `GET /streams/{stream_id}`. */
   public getStream(streamId: number): Promise<GetStreamResponse> {
-    return this.#call('getStream', { stream_id: streamId }, undefined, GetStreamResponseSchema);
+    return this.call('getStream', { stream_id: streamId }, undefined, GetStreamResponseSchema);
   }
 
   /** `GET /streams/{stream_id}/members`: subscribed user IDs. */
   public getStreamMembers(streamId: number): Promise<GetStreamMembersResponse> {
-    return this.#call(
+    return this.call(
       'getStreamMembers',
       { stream_id: streamId },
       undefined,
@@ -407,27 +227,27 @@ export class ZulipClient {
 
   /** `POST /channels/create` (FL 417). Name taken: `CHANNEL_ALREADY_EXISTS`. */
   public createChannel(params: CreateChannelParams): Promise<CreateChannelResponse> {
-    return this.#call('createChannel', {}, params, CreateChannelResponseSchema);
+    return this.call('createChannel', {}, params, CreateChannelResponseSchema);
   }
 
   /** `PATCH /streams/{stream_id}`. Not atomic: re-read after an error. */
   public updateStream(streamId: number, params: UpdateStreamParams): Promise<Success> {
-    return this.#call('updateStream', { stream_id: streamId }, params, SuccessSchema);
+    return this.send('updateStream', { stream_id: streamId }, params);
   }
 
   /** `DELETE /streams/{stream_id}`: archives the channel (its name stays reserved). */
   public archiveStream(streamId: number): Promise<Success> {
-    return this.#call('archiveStream', { stream_id: streamId }, undefined, SuccessSchema);
+    return this.send('archiveStream', { stream_id: streamId });
   }
 
   /** `POST /default_streams`. */
   public addDefaultStream(streamId: number): Promise<Success> {
-    return this.#call('addDefaultStream', {}, { stream_id: streamId }, SuccessSchema);
+    return this.send('addDefaultStream', {}, { stream_id: streamId });
   }
 
   /** `DELETE /default_streams`. */
   public removeDefaultStream(streamId: number): Promise<Success> {
-    return this.#call('removeDefaultStream', {}, { stream_id: streamId }, SuccessSchema);
+    return this.send('removeDefaultStream', {}, { stream_id: streamId });
   }
 
   // ---------------------------------------------------------------- subscriptions
@@ -436,24 +256,24 @@ export class ZulipClient {
   public getSubscriptions(
     params: { readonly include_subscribers?: boolean } = {},
   ): Promise<GetSubscriptionsResponse> {
-    return this.#call('getSubscriptions', {}, params, GetSubscriptionsResponseSchema);
+    return this.call('getSubscriptions', {}, params, GetSubscriptionsResponseSchema);
   }
 
   /** `POST /users/me/subscriptions`: subscribes principals to channels by name (creating missing ones). Atomic. */
   public subscribe(params: SubscribeParams): Promise<SubscribeResponse> {
-    return this.#call('subscribe', {}, params, SubscribeResponseSchema);
+    return this.call('subscribe', {}, params, SubscribeResponseSchema);
   }
 
   /** `DELETE /users/me/subscriptions`: unsubscribes principals from channels by name. */
   public unsubscribe(params: UnsubscribeParams): Promise<UnsubscribeResponse> {
-    return this.#call('unsubscribe', {}, params, UnsubscribeResponseSchema);
+    return this.call('unsubscribe', {}, params, UnsubscribeResponseSchema);
   }
 
   /** `POST /users/me/subscriptions/properties`: the caller's own settings. Not atomic. */
   public updateSubscriptionSettings(
     subscriptionData: readonly SubscriptionPropertyChange[],
   ): Promise<UpdateSubscriptionSettingsResponse> {
-    return this.#call(
+    return this.call(
       'updateSubscriptionSettings',
       {},
       { subscription_data: subscriptionData },
@@ -467,14 +287,14 @@ export class ZulipClient {
   public getChannelFolders(
     params: GetChannelFoldersParams = {},
   ): Promise<GetChannelFoldersResponse> {
-    return this.#call('getChannelFolders', {}, params, GetChannelFoldersResponseSchema);
+    return this.call('getChannelFolders', {}, params, GetChannelFoldersResponseSchema);
   }
 
   /** `POST /channel_folders/create` (FL 389). */
   public createChannelFolder(
     params: CreateChannelFolderParams,
   ): Promise<CreateChannelFolderResponse> {
-    return this.#call('createChannelFolder', {}, params, CreateChannelFolderResponseSchema);
+    return this.call('createChannelFolder', {}, params, CreateChannelFolderResponseSchema);
   }
 
   /** `PATCH /channel_folders/{channel_folder_id}` (FL 389). */
@@ -482,34 +302,29 @@ export class ZulipClient {
     folderId: number,
     params: UpdateChannelFolderParams,
   ): Promise<Success> {
-    return this.#call(
-      'updateChannelFolder',
-      { channel_folder_id: folderId },
-      params,
-      SuccessSchema,
-    );
+    return this.send('updateChannelFolder', { channel_folder_id: folderId }, params);
   }
 
   /** `PATCH /channel_folders` (FL 414): the full order, archived folders included. */
   public reorderChannelFolders(order: readonly number[]): Promise<Success> {
-    return this.#call('reorderChannelFolders', {}, { order }, SuccessSchema);
+    return this.send('reorderChannelFolders', {}, { order });
   }
 
   // ---------------------------------------------------------------- user groups
 
   /** `GET /user_groups`. Rejects bots and guests. */
   public getUserGroups(params: GetUserGroupsParams = {}): Promise<GetUserGroupsResponse> {
-    return this.#call('getUserGroups', {}, params, GetUserGroupsResponseSchema);
+    return this.call('getUserGroups', {}, params, GetUserGroupsResponseSchema);
   }
 
   /** `POST /user_groups/create`. */
   public createUserGroup(params: CreateUserGroupParams): Promise<CreateUserGroupResponse> {
-    return this.#call('createUserGroup', {}, params, CreateUserGroupResponseSchema);
+    return this.call('createUserGroup', {}, params, CreateUserGroupResponseSchema);
   }
 
   /** `PATCH /user_groups/{user_group_id}`: settings as `{new, old?}`. Atomic. */
   public updateUserGroup(groupId: number, params: UpdateUserGroupParams): Promise<Success> {
-    return this.#call('updateUserGroup', { user_group_id: groupId }, params, SuccessSchema);
+    return this.send('updateUserGroup', { user_group_id: groupId }, params);
   }
 
   /** `POST /user_groups/{user_group_id}/members`: members and (FL 311) subgroups. */
@@ -517,7 +332,7 @@ export class ZulipClient {
     groupId: number,
     params: UpdateUserGroupMembersParams,
   ): Promise<Success> {
-    return this.#call('updateUserGroupMembers', { user_group_id: groupId }, params, SuccessSchema);
+    return this.send('updateUserGroupMembers', { user_group_id: groupId }, params);
   }
 
   /** `POST /user_groups/{user_group_id}/subgroups`. */
@@ -525,63 +340,53 @@ export class ZulipClient {
     groupId: number,
     params: UpdateUserGroupSubgroupsParams,
   ): Promise<Success> {
-    return this.#call(
-      'updateUserGroupSubgroups',
-      { user_group_id: groupId },
-      params,
-      SuccessSchema,
-    );
+    return this.send('updateUserGroupSubgroups', { user_group_id: groupId }, params);
   }
 
   /** `POST /user_groups/{user_group_id}/deactivate`. In use: `CANNOT_DEACTIVATE_GROUP_IN_USE` with `objections`. */
   public deactivateUserGroup(groupId: number): Promise<Success> {
-    return this.#call('deactivateUserGroup', { user_group_id: groupId }, undefined, SuccessSchema);
+    return this.send('deactivateUserGroup', { user_group_id: groupId });
   }
 
   // ---------------------------------------------------------------- linkifiers
 
   /** `GET /realm/linkifiers`, in processing order. */
   public getLinkifiers(): Promise<GetLinkifiersResponse> {
-    return this.#call('getLinkifiers', {}, undefined, GetLinkifiersResponseSchema);
+    return this.call('getLinkifiers', {}, undefined, GetLinkifiersResponseSchema);
   }
 
   /** `POST /realm/filters`: appended last. */
   public addLinkifier(params: LinkifierParams): Promise<AddLinkifierResponse> {
-    return this.#call('addLinkifier', {}, params, AddLinkifierResponseSchema);
+    return this.call('addLinkifier', {}, params, AddLinkifierResponseSchema);
   }
 
   /** `PATCH /realm/filters/{filter_id}`: both fields required. */
   public updateLinkifier(filterId: number, params: LinkifierParams): Promise<Success> {
-    return this.#call('updateLinkifier', { filter_id: filterId }, params, SuccessSchema);
+    return this.send('updateLinkifier', { filter_id: filterId }, params);
   }
 
   /** `DELETE /realm/filters/{filter_id}`. */
   public removeLinkifier(filterId: number): Promise<Success> {
-    return this.#call('removeLinkifier', { filter_id: filterId }, undefined, SuccessSchema);
+    return this.send('removeLinkifier', { filter_id: filterId });
   }
 
   /** `PATCH /realm/linkifiers`: the full order. */
   public reorderLinkifiers(orderedLinkifierIds: readonly number[]): Promise<Success> {
-    return this.#call(
-      'reorderLinkifiers',
-      {},
-      { ordered_linkifier_ids: orderedLinkifierIds },
-      SuccessSchema,
-    );
+    return this.send('reorderLinkifiers', {}, { ordered_linkifier_ids: orderedLinkifierIds });
   }
 
   // ---------------------------------------------------------------- the organization
 
   /** `PATCH /realm`: the organization's settings and permissions; only what changes. */
   public updateRealm(params: UpdateRealmParams): Promise<Success> {
-    return this.#call('updateRealm', {}, params, SuccessSchema);
+    return this.send('updateRealm', {}, params);
   }
 
   // ---------------------------------------------------------------- default channel groups
 
   /** `POST /default_stream_groups/create`: answers nothing but success (no ID). */
   public createDefaultStreamGroup(params: CreateDefaultStreamGroupParams): Promise<Success> {
-    return this.#call('createDefaultStreamGroup', {}, params, SuccessSchema);
+    return this.send('createDefaultStreamGroup', {}, params);
   }
 
   /** `PATCH /default_stream_groups/{group_id}`: a new name, a new description, or both. */
@@ -589,7 +394,7 @@ export class ZulipClient {
     groupId: number,
     params: UpdateDefaultStreamGroupInfoParams,
   ): Promise<Success> {
-    return this.#call('updateDefaultStreamGroupInfo', { group_id: groupId }, params, SuccessSchema);
+    return this.send('updateDefaultStreamGroupInfo', { group_id: groupId }, params);
   }
 
   /** `PATCH /default_stream_groups/{group_id}/streams`: adds or removes channels by name. */
@@ -597,51 +402,41 @@ export class ZulipClient {
     groupId: number,
     params: UpdateDefaultStreamGroupStreamsParams,
   ): Promise<Success> {
-    return this.#call(
-      'updateDefaultStreamGroupStreams',
-      { group_id: groupId },
-      params,
-      SuccessSchema,
-    );
+    return this.send('updateDefaultStreamGroupStreams', { group_id: groupId }, params);
   }
 
   /** `DELETE /default_stream_groups/{group_id}`. */
   public removeDefaultStreamGroup(groupId: number): Promise<Success> {
-    return this.#call('removeDefaultStreamGroup', { group_id: groupId }, undefined, SuccessSchema);
+    return this.send('removeDefaultStreamGroup', { group_id: groupId });
   }
 
   // ---------------------------------------------------------------- playgrounds
 
   /** `POST /realm/playgrounds`. */
   public addPlayground(params: AddPlaygroundParams): Promise<AddPlaygroundResponse> {
-    return this.#call('addPlayground', {}, params, AddPlaygroundResponseSchema);
+    return this.call('addPlayground', {}, params, AddPlaygroundResponseSchema);
   }
 
   /** `DELETE /realm/playgrounds/{playground_id}`. */
   public removePlayground(playgroundId: number): Promise<Success> {
-    return this.#call(
-      'removePlayground',
-      { playground_id: playgroundId },
-      undefined,
-      SuccessSchema,
-    );
+    return this.send('removePlayground', { playground_id: playgroundId });
   }
 
   // ---------------------------------------------------------------- custom emoji
 
   /** `GET /realm/emoji`: every custom emoji by ID, deactivated ones included. */
   public getRealmEmoji(): Promise<GetRealmEmojiResponse> {
-    return this.#call('getRealmEmoji', {}, undefined, GetRealmEmojiResponseSchema);
+    return this.call('getRealmEmoji', {}, undefined, GetRealmEmojiResponseSchema);
   }
 
   /** `POST /realm/emoji/{emoji_name}`: uploads the image (multipart, one file). */
   public uploadEmoji(name: string, image: UploadFile): Promise<Success> {
-    return this.#call('uploadEmoji', { emoji_name: name }, undefined, SuccessSchema, [image]);
+    return this.call('uploadEmoji', { emoji_name: name }, undefined, SuccessSchema, [image]);
   }
 
   /** `DELETE /realm/emoji/{emoji_name}`: Zulip deactivates the active emoji of that name. */
   public deactivateEmoji(name: string): Promise<Success> {
-    return this.#call('deactivateEmoji', { emoji_name: name }, undefined, SuccessSchema);
+    return this.send('deactivateEmoji', { emoji_name: name });
   }
 
   /**
@@ -656,39 +451,34 @@ export class ZulipClient {
 
   /** `GET /saved_snippets` (the caller's own). */
   public getSavedSnippets(): Promise<GetSavedSnippetsResponse> {
-    return this.#call('getSavedSnippets', {}, undefined, GetSavedSnippetsResponseSchema);
+    return this.call('getSavedSnippets', {}, undefined, GetSavedSnippetsResponseSchema);
   }
 
   /** `POST /saved_snippets`. */
   public createSavedSnippet(params: CreateSavedSnippetParams): Promise<CreateSavedSnippetResponse> {
-    return this.#call('createSavedSnippet', {}, params, CreateSavedSnippetResponseSchema);
+    return this.call('createSavedSnippet', {}, params, CreateSavedSnippetResponseSchema);
   }
 
   /** `PATCH /saved_snippets/{saved_snippet_id}` (FL 368). */
   public updateSavedSnippet(snippetId: number, params: UpdateSavedSnippetParams): Promise<Success> {
-    return this.#call('updateSavedSnippet', { saved_snippet_id: snippetId }, params, SuccessSchema);
+    return this.send('updateSavedSnippet', { saved_snippet_id: snippetId }, params);
   }
 
   /** `DELETE /saved_snippets/{saved_snippet_id}`. Unknown: 404. */
   public deleteSavedSnippet(snippetId: number): Promise<Success> {
-    return this.#call(
-      'deleteSavedSnippet',
-      { saved_snippet_id: snippetId },
-      undefined,
-      SuccessSchema,
-    );
+    return this.send('deleteSavedSnippet', { saved_snippet_id: snippetId });
   }
 
   // ---------------------------------------------------------------- users
 
   /** `GET /users` (deactivated users included). */
   public getUsers(params: GetUsersParams = {}): Promise<GetUsersResponse> {
-    return this.#call('getUsers', {}, params, GetUsersResponseSchema);
+    return this.call('getUsers', {}, params, GetUsersResponseSchema);
   }
 
   /** `PATCH /users/{user_id}`. */
   public updateUser(userId: number, params: UpdateUserParams): Promise<Success> {
-    return this.#call('updateUser', { user_id: userId }, params, SuccessSchema);
+    return this.send('updateUser', { user_id: userId }, params);
   }
 
   /**
@@ -699,46 +489,46 @@ export class ZulipClient {
     userId: number,
     params: { deactivation_notification_comment?: string } = {},
   ): Promise<Success> {
-    return this.#call('deactivateUser', { user_id: userId }, params, SuccessSchema);
+    return this.send('deactivateUser', { user_id: userId }, params);
   }
 
   /** `POST /users/{user_id}/reactivate`. */
   public reactivateUser(userId: number): Promise<Success> {
-    return this.#call('reactivateUser', { user_id: userId }, undefined, SuccessSchema);
+    return this.send('reactivateUser', { user_id: userId });
   }
 
   /** `PATCH /users/{email}` (FL 313). */
   public updateUserByEmail(email: string, params: UpdateUserParams): Promise<Success> {
-    return this.#call('updateUserByEmail', { email }, params, SuccessSchema);
+    return this.send('updateUserByEmail', { email }, params);
   }
 
   /** `POST /users/{user_id}/status` (administrators). */
   public updateUserStatus(userId: number, params: UpdateUserStatusParams): Promise<Success> {
-    return this.#call('updateUserStatus', { user_id: userId }, params, SuccessSchema);
+    return this.send('updateUserStatus', { user_id: userId }, params);
   }
 
   /** `POST /users/me/presence`. */
   public updatePresence(params: UpdatePresenceParams): Promise<UpdatePresenceResponse> {
-    return this.#call('updatePresence', {}, params, UpdatePresenceResponseSchema);
+    return this.call('updatePresence', {}, params, UpdatePresenceResponseSchema);
   }
 
   // ---------------------------------------------------------------- messages
 
   /** `POST /drafts`. */
   public createDrafts(drafts: readonly Draft[]): Promise<CreateDraftsResponse> {
-    return this.#call('createDrafts', {}, { drafts }, CreateDraftsResponseSchema);
+    return this.call('createDrafts', {}, { drafts }, CreateDraftsResponseSchema);
   }
 
   /** `POST /messages/flags`. */
   public updateMessageFlags(params: UpdateMessageFlagsParams): Promise<UpdateMessageFlagsResponse> {
-    return this.#call('updateMessageFlags', {}, params, UpdateMessageFlagsResponseSchema);
+    return this.call('updateMessageFlags', {}, params, UpdateMessageFlagsResponseSchema);
   }
 
   /** `POST /messages/flags/narrow`. */
   public updateMessageFlagsForNarrow(
     params: UpdateMessageFlagsForNarrowParams,
   ): Promise<UpdateMessageFlagsForNarrowResponse> {
-    return this.#call(
+    return this.call(
       'updateMessageFlagsForNarrow',
       {},
       params,
@@ -748,7 +538,7 @@ export class ZulipClient {
 
   /** `POST /messages/{message_id}/reactions`. Exists: `REACTION_ALREADY_EXISTS`. */
   public addReaction(messageId: number, params: AddReactionParams): Promise<Success> {
-    return this.#call('addReaction', { message_id: messageId }, params, SuccessSchema);
+    return this.send('addReaction', { message_id: messageId }, params);
   }
 
   /** `PATCH /scheduled_messages/{scheduled_message_id}`. */
@@ -756,11 +546,10 @@ export class ZulipClient {
     scheduledMessageId: number,
     params: UpdateScheduledMessageParams,
   ): Promise<Success> {
-    return this.#call(
+    return this.send(
       'updateScheduledMessage',
       { scheduled_message_id: scheduledMessageId },
       params,
-      SuccessSchema,
     );
   }
 
@@ -771,24 +560,11 @@ export class ZulipClient {
     fragment: string,
     params: UpdateNavigationViewParams,
   ): Promise<Success> {
-    return this.#call('updateNavigationView', { fragment }, params, SuccessSchema);
+    return this.send('updateNavigationView', { fragment }, params);
   }
 
   /** `POST /mobile_push/e2ee/test_notification`. */
   public sendE2eeTestNotification(params: E2eeTestNotificationParams = {}): Promise<Success> {
-    return this.#call('sendE2eeTestNotification', {}, params, SuccessSchema);
-  }
-
-  public toJSON(): Record<string, unknown> {
-    return {
-      site: this.site,
-      email: this.email,
-      capabilities: this.#capabilities?.toJSON(),
-      stats: this.stats,
-    };
-  }
-
-  public [inspect.custom](): string {
-    return `ZulipClient { site: ${JSON.stringify(this.site)}, email: ${JSON.stringify(this.email)} }`;
+    return this.send('sendE2eeTestNotification', {}, params);
   }
 }

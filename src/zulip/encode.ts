@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import type { UploadFile } from './http-types';
+
 /**
  * Zulip's wire conventions for parameters (NOTES section 1): plain strings travel as they
  * are; everything else (lists, objects, booleans, numbers, null) travels JSON-encoded in one
@@ -37,4 +40,43 @@ export function pathWithSlashes(value: string): string {
     .split('/')
     .map((s) => encodeURIComponent(s))
     .join('/');
+}
+
+/**
+ * A `multipart/form-data` body (RFC 7578): the parameters as Zulip encodes them, then the files.
+ * The boundary is random and checked against the content, so no part can contain it.
+ */
+export function encodeMultipart(
+  fields: readonly [string, string][],
+  files: readonly UploadFile[],
+): { body: Buffer; contentType: string } {
+  const quote = (v: string): string => v.replace(/["\\\r\n]/g, (c) => encodeURIComponent(c));
+  for (;;) {
+    const boundary = `zulip-cdk-${randomBytes(16).toString('hex')}`;
+    const parts: Buffer[] = [];
+    for (const [name, value] of fields)
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`,
+        ),
+      );
+    for (const f of files) {
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${quote(f.field)}"; filename="${quote(f.filename)}"\r\nContent-Type: ${f.contentType}\r\n\r\n`,
+        ),
+        Buffer.from(f.bytes),
+        Buffer.from('\r\n'),
+      );
+    }
+    parts.push(Buffer.from(`--${boundary}--\r\n`));
+    const body = Buffer.concat(parts);
+    // A boundary that occurs in the content would cut a part short: pick another.
+    const inside = Buffer.concat([
+      ...fields.map(([, v]) => Buffer.from(v)),
+      ...files.map((f) => Buffer.from(f.bytes)),
+    ]);
+    if (!inside.includes(boundary))
+      return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+  }
 }

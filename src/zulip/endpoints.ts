@@ -1,5 +1,5 @@
 import type { FeatureName } from '../model/features';
-import type { HttpMethod } from './http';
+import type { HttpMethod } from './http-types';
 
 /** One endpoint the client calls. */
 export interface EndpointSpec {

@@ -9,6 +9,7 @@ export * from './credentials';
 export * from './capabilities';
 export * from './encode';
 export * from './endpoints';
+export * from './http-types';
 export * from './http';
 export * from './client';
 export { CLIENT_VERSION, USER_AGENT } from './version';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { canonicalJson, sha256Json } from '../../src/engine/digest';
 
 /** The definition canonicalJson follows: every object copied with sorted keys, then stringified. */
@@ -28,6 +29,60 @@ describe('canonicalJson (issue 17: lists of IDs and emails are not copied)', () 
     ['empty', { a: [], b: {} }],
   ])('writes %s exactly as the sorted copy does', (_name, value) => {
     expect(canonicalJson(value)).toBe(reference(value));
+  });
+
+  it.each([
+    [
+      'integer-like keys (they come first, in numeric order)',
+      { b: 1, 10: 'x', 9: [2], a: { 2: 1, 1: 0 } },
+    ],
+    [
+      'functions and symbols (left out of objects, null in lists)',
+      { f: () => 1, s: Symbol('s'), l: [() => 1, { g: () => 2 }] },
+    ],
+    ['non-finite numbers and -0', { a: NaN, b: Infinity, c: -0, d: [{ e: -Infinity }] }],
+    ['strings to escape', { '"k"\n': 'é\u2028\ud800"', l: [{ x: '\u0000' }] }],
+    [
+      'a Date and a class instance (own keys only, as the copy has)',
+      {
+        d: new Date(0),
+        c: new (class {
+          y = 1;
+          x = [1];
+          toJSON() {
+            return 'no';
+          }
+        })(),
+      },
+    ],
+    [
+      'objects of one shape in different key orders',
+      [
+        { a: 1, b: { c: 1 } },
+        { b: { c: 2 }, a: 2 },
+        { a: 3, b: 4 },
+      ],
+    ],
+    ['a top-level list of scalars', [3, 'a', null]],
+    [
+      'an own __proto__ key, as JSON.parse makes it',
+      JSON.parse('{"a":1,"__proto__":{"b":2},"l":[{"__proto__":3}]}') as unknown,
+    ],
+    ['deep nesting with undefined', { a: { b: { c: [{ d: undefined, e: [[1], [{ f: 1 }]] }] } } }],
+  ])('writes %s exactly as the sorted copy does', (_name, value) => {
+    expect(canonicalJson(value)).toBe(reference(value));
+  });
+
+  it('hashes a value larger than one chunk as the whole canonical JSON', () => {
+    const big = {
+      users: Array.from({ length: 5000 }, (_, i) => ({
+        id: i,
+        email: `u${i}@x.example`,
+        p: { b: [i], a: i % 2 === 0 },
+      })),
+    };
+    const whole = createHash('sha256').update(reference(big)).digest('hex');
+    expect(sha256Json(big)).toBe(whole);
   });
 
   it('gives the same digest whatever the key order', () => {

@@ -230,6 +230,55 @@ describe('errors', () => {
     expect(e.message).toContain('streams');
   });
 
+  it('reads a large body of known length whole, multi-byte characters across chunks included (issue 17)', async () => {
+    // 3 MB, so it is read into one buffer of its length, in many chunks that split characters.
+    const members = Array.from({ length: 20_000 }, (_, i) => ({
+      user_id: i,
+      email: `u${i}@x.example`,
+      full_name: `Zoë Ünal 日本 ${'é'.repeat(i % 50)}`,
+      is_bot: false,
+    }));
+    const text = JSON.stringify({ result: 'success', msg: '', members });
+    expect(text.length).toBeGreaterThan(1 << 21);
+    server.replies.push({
+      body: text,
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(text)),
+      },
+    });
+    // The same body without a length (chunked).
+    server.replies.push({ body: text, headers: { 'content-type': 'application/json' } });
+    for (let i = 0; i < 2; i++) {
+      const res = await client.getUsers();
+      expect(res.members).toHaveLength(20_000);
+      expect(res.members[19_999]).toEqual(members[19_999]);
+    }
+  });
+
+  it('names the bad value deep in a large register response (realm_users checked in place)', async () => {
+    const users = Array.from({ length: 3 }, (_, i) => ({
+      user_id: i,
+      email: `u${i}@x.example`,
+      full_name: 'U',
+      is_bot: false,
+    }));
+    server.replies.push({
+      body: {
+        result: 'success',
+        msg: '',
+        zulip_version: '11.0',
+        zulip_feature_level: 400,
+        realm_users: [...users, { ...users[0], user_id: 'seven' }],
+      },
+    });
+    const e = await rejection(client.register());
+    expect(e.code).toBe('UNEXPECTED_RESPONSE');
+    expect(e.message).toContain(
+      'realm_users.3.user_id: Invalid input: expected int, received string',
+    );
+  });
+
   it('passes unknown response fields through', async () => {
     server.replies.push({
       body: { result: 'success', msg: '', id: 5, brand_new_field: { a: 1 } },

@@ -390,7 +390,8 @@ export function channelMembership(
     if (have) p.channelSubscribersAfter.set(key, new Set(have));
     return;
   }
-  const want = new Set(p.resolveUsers(s.users));
+  const want = new Set<number>();
+  for (const u of p.idx.usersOf(s.users)) if (u?.isActive) want.add(u.id);
   for (const g of s.groups) {
     checkGroupRef(p, g, address, d.path);
     for (const id of expandGroup(p, g)) want.add(id);
@@ -412,8 +413,9 @@ export function channelMembership(
     add = [];
   }
   const remove = s.mode === 'exact' ? current.filter((id) => !want.has(id)) : [];
-  const removed = new Set(remove);
-  const after = new Set(current.filter((id) => !removed.has(id)));
+  // The set of the current subscribers becomes the set after the plan (no copy per channel).
+  const after = currentSet;
+  for (const id of remove) after.delete(id);
   for (const id of add) after.add(id);
   p.channelSubscribersAfter.set(key, after);
   if (add.length + remove.length === 0) return;

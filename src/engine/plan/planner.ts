@@ -334,12 +334,9 @@ export class Planner {
    * warnings, both reported once by {@link checkUsers}; here they are only left out.
    */
   public resolveUsers(emails: readonly string[]): number[] {
-    const ids: number[] = [];
-    for (const email of emails) {
-      const u = this.idx.user(email);
-      if (u?.isActive) ids.push(u.id);
-    }
-    return [...new Set(ids)];
+    const ids = new Set<number>();
+    for (const u of this.idx.usersOf(emails)) if (u?.isActive) ids.add(u.id);
+    return [...ids];
   }
 
   public prop(

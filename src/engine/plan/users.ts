@@ -58,8 +58,9 @@ function suggestEmails(email: string, users: readonly LiveUser[]): LiveUser[] {
  */
 export function checkUsers(p: Planner): void {
   const check = (emails: readonly string[], address: string, path: string, where: string) => {
-    for (const email of emails) {
-      const u = p.idx.user(email);
+    const users = p.idx.usersOf(emails);
+    for (const [i, email] of emails.entries()) {
+      const u = users[i];
       if (!u) unknownUser(p, email, address, path, where);
       else if (!u.isActive)
         p.warn(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { successWith } from './common';
+import { successListing, successWith } from './common';
 
 /** A channel folder (FL 389; `order` FL 414). Not in the 10.2 yaml: NOTES 2.3. */
 export const WireChannelFolderSchema = z.looseObject({
@@ -16,9 +16,10 @@ export const WireChannelFolderSchema = z.looseObject({
 export type WireChannelFolder = z.infer<typeof WireChannelFolderSchema>;
 
 /** The zod schema of the {@link ZulipClient.getChannelFolders} response (`GET /channel_folders`). */
-export const GetChannelFoldersResponseSchema = successWith({
-  channel_folders: z.array(WireChannelFolderSchema),
-});
+export const GetChannelFoldersResponseSchema = successListing(
+  'channel_folders',
+  WireChannelFolderSchema,
+);
 /** The {@link ZulipClient.getChannelFolders} response (`GET /channel_folders`), as parsed. */
 export type GetChannelFoldersResponse = z.infer<typeof GetChannelFoldersResponseSchema>;
 

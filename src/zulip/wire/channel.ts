@@ -3,16 +3,12 @@ import { TOPICS_POLICIES } from '../../model/kinds';
 import type { TopicsPolicy } from '../../model/kinds';
 import { CHANNEL_GROUP_SETTINGS } from '../../model/permissions';
 import type { ChannelGroupSettingName } from '../../model/permissions';
-import { WireGroupSettingSchema, successWith } from './common';
-import type { GroupSettingParam, GroupSettingUpdate, MessageRetentionParam } from './common';
+import { optionalGroupSettings, successListing, successWith } from './common';
+import type { GroupSettingUpdates, GroupSettingValues, MessageRetentionParam } from './common';
 
 /** The wire names come from the model's permission table (`CHANNEL_PERMISSIONS`). */
 export { CHANNEL_GROUP_SETTINGS } from '../../model/permissions';
 export type { ChannelGroupSettingName } from '../../model/permissions';
-
-const optionalGroupSettings = Object.fromEntries(
-  CHANNEL_GROUP_SETTINGS.map((n) => [n, WireGroupSettingSchema.optional()]),
-) as Record<ChannelGroupSettingName, z.ZodOptional<typeof WireGroupSettingSchema>>;
 
 /** A channel as `GET /streams`, `GET /streams/{id}` and `/register` send it (loose). */
 export const WireChannelSchema = z.looseObject({
@@ -34,13 +30,13 @@ export const WireChannelSchema = z.looseObject({
   topics_policy: z.enum(TOPICS_POLICIES).or(z.string()).optional(),
   subscriber_count: z.number().optional(),
   stream_weekly_traffic: z.number().nullable().optional(),
-  ...optionalGroupSettings,
+  ...optionalGroupSettings(CHANNEL_GROUP_SETTINGS),
 });
 /** A channel as Zulip sends it, as parsed by {@link WireChannelSchema}. */
 export type WireChannel = z.infer<typeof WireChannelSchema>;
 
 /** The zod schema of the {@link ZulipClient.getStreams} response (`GET /streams`). */
-export const GetStreamsResponseSchema = successWith({ streams: z.array(WireChannelSchema) });
+export const GetStreamsResponseSchema = successListing('streams', WireChannelSchema);
 /** The {@link ZulipClient.getStreams} response (`GET /streams`), as parsed. */
 export type GetStreamsResponse = z.infer<typeof GetStreamsResponseSchema>;
 /** The zod schema of the {@link ZulipClient.getStream} response (`GET /streams/{stream_id}`). */
@@ -75,23 +71,23 @@ export interface GetStreamsParams {
 }
 
 /** Group settings as initial values (create). */
-export type ChannelGroupSettingValues = {
-  readonly [K in ChannelGroupSettingName]?: GroupSettingParam | undefined;
-};
+export type ChannelGroupSettingValues = GroupSettingValues<ChannelGroupSettingName>;
 /** Group settings as `{new, old?}` changes (update). */
-export type ChannelGroupSettingUpdates = {
-  readonly [K in ChannelGroupSettingName]?: GroupSettingUpdate | undefined;
-};
+export type ChannelGroupSettingUpdates = GroupSettingUpdates<ChannelGroupSettingName>;
 
-/** The creation settings shared by `POST /channels/create` and `POST /users/me/subscriptions`. */
-export interface ChannelCreationSettings extends ChannelGroupSettingValues {
-  readonly announce?: boolean | undefined;
-  readonly invite_only?: boolean | undefined;
+/** The settings that creating a channel and `PATCH /streams` spell alike. */
+export interface ChannelSharedSettings {
   readonly is_web_public?: boolean | undefined;
-  readonly is_default_stream?: boolean | undefined;
   readonly history_public_to_subscribers?: boolean | undefined;
+  readonly is_default_stream?: boolean | undefined;
   /** JSON-encoded, strings included (`"unlimited"`). */
   readonly message_retention_days?: MessageRetentionParam | undefined;
+}
+
+/** The creation settings shared by `POST /channels/create` and `POST /users/me/subscriptions`. */
+export interface ChannelCreationSettings extends ChannelGroupSettingValues, ChannelSharedSettings {
+  readonly announce?: boolean | undefined;
+  readonly invite_only?: boolean | undefined;
   /** FL 392, JSON-encoded on creation (`"inherit"`), unlike PATCH /streams. */
   readonly topics_policy?: TopicsPolicy | undefined;
   /** FL 389. */
@@ -109,15 +105,10 @@ export interface CreateChannelParams extends ChannelCreationSettings {
 }
 
 /** `PATCH /streams/{stream_id}` parameters. The endpoint is not atomic (NOTES 2.2). */
-export interface UpdateStreamParams extends ChannelGroupSettingUpdates {
+export interface UpdateStreamParams extends ChannelGroupSettingUpdates, ChannelSharedSettings {
   readonly description?: string | undefined;
   readonly new_name?: string | undefined;
   readonly is_private?: boolean | undefined;
-  readonly is_web_public?: boolean | undefined;
-  readonly history_public_to_subscribers?: boolean | undefined;
-  readonly is_default_stream?: boolean | undefined;
-  /** JSON-encoded, strings included (`"unlimited"`). */
-  readonly message_retention_days?: MessageRetentionParam | undefined;
   /** FL 388: only `false` (unarchive) does anything. */
   readonly is_archived?: boolean | undefined;
   /** FL 389: a folder ID, or null to take the channel out of its folder. */

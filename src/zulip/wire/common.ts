@@ -41,5 +41,32 @@ export function successWith<T extends z.ZodRawShape>(shape: T) {
   });
 }
 
+/**
+ * A success body that lists objects under one key (`GET /user_groups` answers `user_groups`),
+ * loosely, as {@link successWith}.
+ */
+export function successListing<K extends string, S extends z.ZodType>(key: K, element: S) {
+  return successWith({ [key]: z.array(element) } as { [P in K]: z.ZodArray<S> });
+}
+
+/** The group settings of an object kind as optional fields of its wire schema. */
+export function optionalGroupSettings<N extends string>(
+  names: readonly N[],
+): Record<N, z.ZodOptional<typeof WireGroupSettingSchema>> {
+  return Object.fromEntries(names.map((n) => [n, WireGroupSettingSchema.optional()])) as Record<
+    N,
+    z.ZodOptional<typeof WireGroupSettingSchema>
+  >;
+}
+
+/** Group settings as initial values (create), by setting name. */
+export type GroupSettingValues<N extends string> = {
+  readonly [K in N]?: GroupSettingParam | undefined;
+};
+/** Group settings as `{new, old?}` changes (update), by setting name. */
+export type GroupSettingUpdates<N extends string> = {
+  readonly [K in N]?: GroupSettingUpdate | undefined;
+};
+
 /** `message_retention_days` on create and update: a positive number of days, or a keyword. */
 export type MessageRetentionParam = number | 'realm_default' | 'unlimited';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { successWith } from './common';
+import { successListing, successWith } from './common';
 
 /** A linkifier, in processing order (loose: FL 471/478 add fields). */
 export const WireLinkifierSchema = z.looseObject({
@@ -14,9 +14,7 @@ export const WireLinkifierSchema = z.looseObject({
 export type WireLinkifier = z.infer<typeof WireLinkifierSchema>;
 
 /** The zod schema of the {@link ZulipClient.getLinkifiers} response (`GET /realm/linkifiers`). */
-export const GetLinkifiersResponseSchema = successWith({
-  linkifiers: z.array(WireLinkifierSchema),
-});
+export const GetLinkifiersResponseSchema = successListing('linkifiers', WireLinkifierSchema);
 /** The {@link ZulipClient.getLinkifiers} response (`GET /realm/linkifiers`), as parsed. */
 export type GetLinkifiersResponse = z.infer<typeof GetLinkifiersResponseSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inPlace } from '../../model/check-in-place';
 import { WireRealmEmojiSchema } from './realm-emoji';
 import { WireChannelSchema } from './channel';
 import { WireChannelFolderSchema } from './channel-folder';
@@ -84,7 +85,11 @@ export const ORG_READ_REGISTER_PARAMS = {
   },
 } as const satisfies RegisterParams;
 
-/** The `POST /register` response: only what zulip-cdk reads is typed; everything else passes through. */
+/**
+ * The `POST /register` response: only what zulip-cdk reads is typed; everything else passes
+ * through. The lists of users, groups and channels (a million subscriber IDs and 80 MB of JSON
+ * at the largest sizes) are checked in place, not copied (`inPlace`, issue 17).
+ */
 export const RegisterResponseSchema = successWith({
   queue_id: z.string().nullable().optional(),
   last_event_id: z.number().int().optional(),
@@ -115,14 +120,14 @@ export const RegisterResponseSchema = successWith({
   /** FL 434. */
   realm_send_channel_events_messages: z.boolean().optional(),
   server_supported_permission_settings: z.looseObject({}).optional(),
-  realm_users: z.array(WireUserSchema).optional(),
-  realm_non_active_users: z.array(WireUserSchema).optional(),
+  realm_users: inPlace(z.array(WireUserSchema)).optional(),
+  realm_non_active_users: inPlace(z.array(WireUserSchema)).optional(),
   realm_bots: z.array(z.looseObject({})).optional(),
   cross_realm_bots: z.array(z.looseObject({})).optional(),
-  realm_user_groups: z.array(WireUserGroupSchema).optional(),
-  subscriptions: z.array(WireSubscriptionSchema).optional(),
-  unsubscribed: z.array(WireSubscriptionSchema).optional(),
-  never_subscribed: z.array(WireSubscriptionSchema).optional(),
+  realm_user_groups: inPlace(z.array(WireUserGroupSchema)).optional(),
+  subscriptions: inPlace(z.array(WireSubscriptionSchema)).optional(),
+  unsubscribed: inPlace(z.array(WireSubscriptionSchema)).optional(),
+  never_subscribed: inPlace(z.array(WireSubscriptionSchema)).optional(),
   /** Channel IDs since FL 330; channel objects before. */
   realm_default_streams: z.array(z.union([z.number().int(), z.looseObject({})])).optional(),
   /** Empty for a guest (zerver/lib/events.py `fetch_initial_state_data`). */
@@ -132,7 +137,7 @@ export const RegisterResponseSchema = successWith({
   realm_emoji: z.record(z.string(), WireRealmEmojiSchema).optional(),
   saved_snippets: z.array(WireSavedSnippetSchema).optional(),
   channel_folders: z.array(WireChannelFolderSchema).optional(),
-  streams: z.array(WireChannelSchema).optional(),
+  streams: inPlace(z.array(WireChannelSchema)).optional(),
 });
 /** The {@link ZulipClient.register} response (`POST /register`), as parsed. */
 export type RegisterResponse = z.infer<typeof RegisterResponseSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { successWith } from './common';
+import { successListing, successWith } from './common';
 
 /** A saved snippet of the caller (FL 297). */
 export const WireSavedSnippetSchema = z.looseObject({
@@ -12,9 +12,10 @@ export const WireSavedSnippetSchema = z.looseObject({
 export type WireSavedSnippet = z.infer<typeof WireSavedSnippetSchema>;
 
 /** The zod schema of the {@link ZulipClient.getSavedSnippets} response (`GET /saved_snippets`). */
-export const GetSavedSnippetsResponseSchema = successWith({
-  saved_snippets: z.array(WireSavedSnippetSchema),
-});
+export const GetSavedSnippetsResponseSchema = successListing(
+  'saved_snippets',
+  WireSavedSnippetSchema,
+);
 /** The {@link ZulipClient.getSavedSnippets} response (`GET /saved_snippets`), as parsed. */
 export type GetSavedSnippetsResponse = z.infer<typeof GetSavedSnippetsResponseSchema>;
 

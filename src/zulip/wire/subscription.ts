@@ -4,7 +4,7 @@ import { SUBSCRIPTION_PROPERTY_WIRE_NAMES } from '../../model/kinds';
 import type { SubscriptionPropertyWireName } from '../../model/kinds';
 import { WireChannelSchema } from './channel';
 import type { ChannelCreationSettings } from './channel';
-import { successWith } from './common';
+import { successListing, successWith } from './common';
 
 /** One channel to subscribe to, by name (created if it does not exist). */
 export interface SubscriptionRequest {
@@ -89,8 +89,9 @@ export const WireSubscriptionSchema = WireChannelSchema.extend({
 export type WireSubscription = z.infer<typeof WireSubscriptionSchema>;
 
 /** `GET /users/me/subscriptions`. */
-export const GetSubscriptionsResponseSchema = successWith({
-  subscriptions: z.array(WireSubscriptionSchema),
-});
+export const GetSubscriptionsResponseSchema = successListing(
+  'subscriptions',
+  WireSubscriptionSchema,
+);
 /** The {@link ZulipClient.getSubscriptions} response (`GET /users/me/subscriptions`), as parsed. */
 export type GetSubscriptionsResponse = z.infer<typeof GetSubscriptionsResponseSchema>;

@@ -2,16 +2,12 @@ import { z } from 'zod';
 import { intListSchema } from '../../model/int-list';
 import { USER_GROUP_SETTINGS } from '../../model/permissions';
 import type { UserGroupSettingName } from '../../model/permissions';
-import { WireGroupSettingSchema, successWith } from './common';
-import type { GroupSettingParam, GroupSettingUpdate } from './common';
+import { optionalGroupSettings, successListing, successWith } from './common';
+import type { GroupSettingUpdates, GroupSettingValues } from './common';
 
 /** The wire names come from the model's permission table (`GROUP_PERMISSIONS`). */
 export { USER_GROUP_SETTINGS };
 export type { UserGroupSettingName };
-
-const optionalGroupSettings = Object.fromEntries(
-  USER_GROUP_SETTINGS.map((n) => [n, WireGroupSettingSchema.optional()]),
-) as Record<UserGroupSettingName, z.ZodOptional<typeof WireGroupSettingSchema>>;
 
 /** A user group as `GET /user_groups` and `/register` send it (loose). */
 export const WireUserGroupSchema = z.looseObject({
@@ -25,15 +21,13 @@ export const WireUserGroupSchema = z.looseObject({
   creator_id: z.number().int().nullable().optional(),
   date_created: z.number().nullable().optional(),
   deactivated: z.boolean().optional(),
-  ...optionalGroupSettings,
+  ...optionalGroupSettings(USER_GROUP_SETTINGS),
 });
 /** A user group as Zulip sends it, as parsed by {@link WireUserGroupSchema}. */
 export type WireUserGroup = z.infer<typeof WireUserGroupSchema>;
 
 /** The zod schema of the {@link ZulipClient.getUserGroups} response (`GET /user_groups`). */
-export const GetUserGroupsResponseSchema = successWith({
-  user_groups: z.array(WireUserGroupSchema),
-});
+export const GetUserGroupsResponseSchema = successListing('user_groups', WireUserGroupSchema);
 /** The {@link ZulipClient.getUserGroups} response (`GET /user_groups`), as parsed. */
 export type GetUserGroupsResponse = z.infer<typeof GetUserGroupsResponseSchema>;
 
@@ -44,13 +38,9 @@ export interface GetUserGroupsParams {
 }
 
 /** A user group's group settings on creation: name to value. */
-export type UserGroupSettingValues = {
-  readonly [K in UserGroupSettingName]?: GroupSettingParam | undefined;
-};
+export type UserGroupSettingValues = GroupSettingValues<UserGroupSettingName>;
 /** A user group's group settings in an update: name to `{new, old}`. */
-export type UserGroupSettingUpdates = {
-  readonly [K in UserGroupSettingName]?: GroupSettingUpdate | undefined;
-};
+export type UserGroupSettingUpdates = GroupSettingUpdates<UserGroupSettingName>;
 
 /** `POST /user_groups/create` parameters. Atomic. */
 export interface CreateUserGroupParams extends UserGroupSettingValues {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { successWith } from './common';
+import { successListing, successWith } from './common';
 
 /** A user as `GET /users`, `GET /users/me` and `/register` send it (loose). */
 export const WireUserSchema = z.looseObject({
@@ -24,7 +24,7 @@ export const WireUserSchema = z.looseObject({
 export type WireUser = z.infer<typeof WireUserSchema>;
 
 /** The zod schema of the {@link ZulipClient.getUsers} response (`GET /users`). */
-export const GetUsersResponseSchema = successWith({ members: z.array(WireUserSchema) });
+export const GetUsersResponseSchema = successListing('members', WireUserSchema);
 /** The {@link ZulipClient.getUsers} response (`GET /users`), as parsed. */
 export type GetUsersResponse = z.infer<typeof GetUsersResponseSchema>;
 
