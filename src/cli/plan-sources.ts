@@ -4,10 +4,10 @@ import path from 'node:path';
 import { emptyDesiredState } from '../model/desired-state';
 import type { DesiredState } from '../model/desired-state';
 import type { GuardOverrides } from '../engine';
-import { ZulipCdkError } from '../model/errors';
 import { LiveStateSchema } from '../model/live-state';
 import type { LiveState } from '../model/live-state';
 import { startEmulator } from '../emulator';
+import { readJsonDocument } from '../synth/json-file';
 import { readDesiredStateFile } from '../synth/manifest';
 import { runApp } from '../synth/run-app';
 import { ZulipClient, credentialSecrets } from '../zulip';
@@ -35,30 +35,14 @@ function str(values: ParsedOptions, name: string): string | undefined {
 
 /** Reads a LiveState file written by `zulip-cdk snapshot`. */
 export function readLiveFile(file: string): LiveState {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new ZulipCdkError(
-      'LIVE_STATE_UNREADABLE',
-      `Cannot read ${file}: ${(e as Error).message}`,
-      {
-        where: file,
-        hint: 'Make it with `zulip-cdk snapshot --out FILE`.',
-      },
-    );
-  }
-  const parsed = LiveStateSchema.safeParse(data);
-  if (!parsed.success)
-    throw new ZulipCdkError(
-      'LIVE_STATE_INVALID',
-      `${file} is not a zulip-cdk snapshot: ${parsed.error.message}`,
-      {
-        where: file,
-        hint: 'Make it with `zulip-cdk snapshot --out FILE` from the same zulip-cdk version.',
-      },
-    );
-  return parsed.data;
+  return readJsonDocument(file, {
+    schema: LiveStateSchema,
+    what: 'a zulip-cdk snapshot',
+    unreadable: 'LIVE_STATE_UNREADABLE',
+    unreadableHint: 'Make it with `zulip-cdk snapshot --out FILE`.',
+    invalid: 'LIVE_STATE_INVALID',
+    invalidHint: 'Make it with `zulip-cdk snapshot --out FILE` from the same zulip-cdk version.',
+  });
 }
 
 /**
@@ -259,6 +243,20 @@ export async function loadDesiredStates(values: ParsedOptions, io: CliIo): Promi
       'say what to plan: --app CMD, --desired FILE, or an `app` in zulip-cdk.json or cdktf.json',
     );
   return runAppCommand(app, io, appSecrets(values, io));
+}
+
+/**
+ * Refuses `--app` together with `--desired`: both say what to plan. Called by each command
+ * before anything else can fail, so that this is the error a user sees first.
+ */
+export function checkOneDesiredSource(values: ParsedOptions): void {
+  if (values.app !== undefined && values.desired !== undefined)
+    throw new UsageError('use only one of --app and --desired');
+}
+
+/** The one desired state to plan: {@link loadDesiredStates}, then {@link pickOrganization} by `--org`. */
+export async function loadDesiredState(values: ParsedOptions, io: CliIo): Promise<DesiredState> {
+  return pickOrganization(await loadDesiredStates(values, io), str(values, 'org'));
 }
 
 /** Picks the one organization to plan (`--org ID` when the app declares several). */

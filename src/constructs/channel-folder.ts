@@ -1,11 +1,11 @@
 import type { Construct } from 'constructs';
-import { z } from 'zod';
+import { ChannelFolderSchema } from '../model/desired-state';
 import type { DesiredChannelFolder } from '../model/desired-state';
 import type { ChannelFolderProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
 import { checkChannelFolderName, codePointLength } from '../model/rules';
-import { lifecycleShape } from './props';
-import { ZulipResource } from './resource';
+import { definedProps, propsSchema } from './props';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { CHANNEL, CHANNEL_FOLDER, brand, hasBrand } from './symbols';
 import type { Channel } from './channel';
@@ -26,12 +26,7 @@ export interface ChannelFolderProps extends ResourceOptions<ChannelFolderPropert
   readonly archived?: boolean;
 }
 
-const PropsSchema = z.strictObject({
-  name: z.string(),
-  description: z.string().optional(),
-  archived: z.boolean().optional(),
-  ...lifecycleShape('channelFolder'),
-});
+const PropsSchema = propsSchema('channelFolder', ChannelFolderSchema);
 
 /**
  * A channel folder (Zulip 11, feature level 389): groups channels in the left sidebar.
@@ -44,7 +39,7 @@ const PropsSchema = z.strictObject({
  * });
  * new Channel(org, 'backend', { name: 'backend', folder: engineering });
  */
-export class ChannelFolder extends ZulipResource {
+export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
   /** True when `x` is a {@link ChannelFolder}. */
   public static isChannelFolder(x: unknown): x is ChannelFolder {
     return hasBrand(x, CHANNEL_FOLDER);
@@ -52,26 +47,16 @@ export class ChannelFolder extends ZulipResource {
 
   /** The folder's name. */
   public readonly folderName: string;
-  private readonly props: ChannelFolderProps;
 
   public constructor(scope: Construct, id: string, props: ChannelFolderProps) {
-    super(scope, id, 'channelFolder', 'ChannelFolder', PropsSchema, props);
+    super(scope, id, 'channelFolder', 'ChannelFolder', PropsSchema, props, 'name');
     brand(this, CHANNEL_FOLDER);
-    this.props = props;
     this.folderName = props?.name;
-  }
-
-  public get naturalKey(): string {
-    return this.folderName;
   }
 
   /** Whether the folder is declared archived. */
   public get archived(): boolean {
     return this.props.archived === true;
-  }
-
-  protected describeKey(): string {
-    return `channel folder name '${this.folderName}'`;
   }
 
   protected override keyNote(): string {
@@ -116,11 +101,6 @@ export class ChannelFolder extends ZulipResource {
   /** @internal */
   public _toDesired(): DesiredChannelFolder {
     const p = this.props;
-    return {
-      ...this.desiredBase(),
-      name: p.name,
-      ...(p.description !== undefined && { description: p.description }),
-      ...(p.archived !== undefined && { archived: p.archived }),
-    };
+    return { ...this.desiredBase(), name: p.name, ...definedProps(p, ['description', 'archived']) };
   }
 }

@@ -1,11 +1,11 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
+import { ChannelSchema } from '../model/desired-state';
 import type { DesiredChannel, Retention } from '../model/desired-state';
 import type { ChannelProperty } from '../model/ignorable';
 import { LIMITS, MEMBERSHIP_MODES, TOPICS_POLICIES } from '../model/kinds';
 import type { MembershipMode, TopicsPolicy } from '../model/kinds';
 import { CHANNEL_PERMISSIONS, CHANNEL_PERMISSION_NAMES } from '../model/permissions';
-import type { ChannelPermissionName } from '../model/permissions';
 import {
   channelPrivacyProblems,
   checkChannelDescription,
@@ -14,10 +14,16 @@ import {
 } from '../model/rules';
 import { ChannelFolder } from './channel-folder';
 import { checkEmails, checkGroupReference, checkPermission } from './checks';
-import { groupNameOf, isGroupReference, resolvePermission } from './permission';
+import { groupNameOf, isGroupReference, resolvePermission, resolvePermissions } from './permission';
 import type { GroupReference, PermissionValue } from './permission';
-import { emailSchema, groupRefSchema, lifecycleShape, permissionSchema } from './props';
-import { ZulipResource } from './resource';
+import {
+  definedProps,
+  emailSchema,
+  groupRefSchema,
+  lifecycleShape,
+  permissionShape,
+} from './props';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { SystemGroup } from './system-group';
 import { CHANNEL, brand, hasBrand } from './symbols';
@@ -162,17 +168,28 @@ export interface ChannelProps extends ResourceOptions<ChannelProperty> {
   readonly canSubscribeGroup?: PermissionValue;
 }
 
-const permissionShape = Object.fromEntries(
-  CHANNEL_PERMISSION_NAMES.map((n) => [n, permissionSchema.optional()]),
-) as Record<ChannelPermissionName, z.ZodOptional<typeof permissionSchema>>;
+/** The settings that are written to the desired entry as they are declared. */
+const PLAIN_SETTINGS = [
+  'description',
+  'private',
+  'webPublic',
+  'historyPublicToSubscribers',
+  'defaultChannel',
+  'messageRetentionDays',
+  'topicsPolicy',
+  'archived',
+  'announce',
+] as const;
 
 const PropsSchema = z.strictObject({
-  name: z.string(),
-  description: z.string().optional(),
-  private: z.boolean().optional(),
-  webPublic: z.boolean().optional(),
-  historyPublicToSubscribers: z.boolean().optional(),
-  defaultChannel: z.boolean().optional(),
+  ...ChannelSchema.pick({
+    name: true,
+    description: true,
+    private: true,
+    webPublic: true,
+    historyPublicToSubscribers: true,
+    defaultChannel: true,
+  }).shape,
   messageRetentionDays: z
     .custom<Retention>(
       (v) =>
@@ -197,7 +214,7 @@ const PropsSchema = z.strictObject({
     })
     .optional(),
   announce: z.boolean().optional(),
-  ...permissionShape,
+  ...permissionShape(CHANNEL_PERMISSION_NAMES),
   ...lifecycleShape('channel'),
 });
 
@@ -222,7 +239,7 @@ export type Subscriber = string | GroupReference;
  *   subscribers: { mode: 'exact', groups: [leadership] },
  * });
  */
-export class Channel extends ZulipResource {
+export class Channel extends KeyedResource<ChannelProps> {
   /** True when `x` is a {@link Channel}. */
   public static isChannel(x: unknown): x is Channel {
     return hasBrand(x, CHANNEL);
@@ -230,18 +247,12 @@ export class Channel extends ZulipResource {
 
   /** The channel's name, its natural key. */
   public readonly channelName: string;
-  private readonly props: ChannelProps;
   private readonly extraSubscribers: unknown[] = [];
 
   public constructor(scope: Construct, id: string, props: ChannelProps) {
-    super(scope, id, 'channel', 'Channel', PropsSchema, props);
+    super(scope, id, 'channel', 'Channel', PropsSchema, props, 'name');
     brand(this, CHANNEL);
-    this.props = props;
     this.channelName = props?.name;
-  }
-
-  public get naturalKey(): string {
-    return this.channelName;
   }
 
   /** Whether the channel is declared archived. */
@@ -261,10 +272,6 @@ export class Channel extends ZulipResource {
   public addSubscribers(...subscribers: Subscriber[]): this {
     this.extraSubscribers.push(...subscribers);
     return this;
-  }
-
-  protected describeKey(): string {
-    return `channel name '${this.channelName}'`;
   }
 
   protected override keyNote(): string {
@@ -366,30 +373,14 @@ export class Channel extends ZulipResource {
   /** @internal */
   public _toDesired(): DesiredChannel {
     const p = this.props;
-    const permissions: DesiredChannel['permissions'] = {};
-    for (const name of CHANNEL_PERMISSION_NAMES) {
-      const v = p[name];
-      if (v !== undefined) permissions[name] = resolvePermission(v);
-    }
     const managed = p.subscribers !== undefined || this.extraSubscribers.length > 0;
     const { users, groups } = this.subscriberLists();
     return {
       ...this.desiredBase(),
       name: p.name,
-      ...(p.description !== undefined && { description: p.description }),
-      ...(p.private !== undefined && { private: p.private }),
-      ...(p.webPublic !== undefined && { webPublic: p.webPublic }),
-      ...(p.historyPublicToSubscribers !== undefined && {
-        historyPublicToSubscribers: p.historyPublicToSubscribers,
-      }),
-      ...(p.defaultChannel !== undefined && { defaultChannel: p.defaultChannel }),
-      ...(p.messageRetentionDays !== undefined && {
-        messageRetentionDays: p.messageRetentionDays,
-      }),
-      ...(p.topicsPolicy !== undefined && { topicsPolicy: p.topicsPolicy }),
+      ...definedProps(p, PLAIN_SETTINGS),
       ...(p.folder !== undefined && { folder: p.folder.folderName }),
-      ...(p.archived !== undefined && { archived: p.archived }),
-      permissions,
+      permissions: resolvePermissions(CHANNEL_PERMISSION_NAMES, (n) => p[n]),
       ...(managed && {
         subscribers: {
           mode: p.subscribers?.mode ?? 'atLeast',
@@ -397,7 +388,6 @@ export class Channel extends ZulipResource {
           groups: [...new Set((groups as GroupReference[]).map(groupNameOf))].sort(),
         },
       }),
-      ...(p.announce !== undefined && { announce: p.announce }),
     };
   }
 }

@@ -1,11 +1,11 @@
 import type { Construct } from 'constructs';
-import { z } from 'zod';
 import { playgroundKey } from '../model/address';
+import { PlaygroundSchema } from '../model/desired-state';
 import type { DesiredPlayground } from '../model/desired-state';
 import type { PlaygroundProperty } from '../model/ignorable';
 import { checkPlaygroundTemplate, checkPygmentsLanguage } from '../model/rules';
-import { lifecycleShape } from './props';
-import { ZulipResource } from './resource';
+import { propsSchema } from './props';
+import { KeyedResource, ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
 
 /** Props of a {@link CodePlayground}. */
@@ -18,12 +18,7 @@ export interface CodePlaygroundProps extends ResourceOptions<PlaygroundProperty>
   readonly urlTemplate: string;
 }
 
-const PropsSchema = z.strictObject({
-  name: z.string(),
-  pygmentsLanguage: z.string(),
-  urlTemplate: z.string(),
-  ...lifecycleShape('playground'),
-});
+const PropsSchema = propsSchema('playground', PlaygroundSchema);
 
 /**
  * A code playground: a link on code blocks of one language that opens the code in an
@@ -37,21 +32,18 @@ const PropsSchema = z.strictObject({
  *   urlTemplate: 'https://play.rust-lang.org/?edition=2021&code={code}',
  * });
  */
-export class CodePlayground extends ZulipResource {
+export class CodePlayground extends KeyedResource<CodePlaygroundProps> {
   /** True when `x` is a {@link CodePlayground}. */
   public static isCodePlayground(x: unknown): x is CodePlayground {
     return ZulipResource.isZulipResource(x) && x.resourceKind === 'playground';
   }
 
-  private readonly props: CodePlaygroundProps;
-
   public constructor(scope: Construct, id: string, props: CodePlaygroundProps) {
-    super(scope, id, 'playground', 'CodePlayground', PropsSchema, props);
-    this.props = props;
+    super(scope, id, 'playground', 'CodePlayground', PropsSchema, props, 'name');
   }
 
   /** `language/name`. */
-  public get naturalKey(): string {
+  public override get naturalKey(): string {
     return playgroundKey(this.props);
   }
 
@@ -59,7 +51,7 @@ export class CodePlayground extends ZulipResource {
     return playgroundKey({ pygmentsLanguage: this.props.pygmentsLanguage, name: old });
   }
 
-  protected describeKey(): string {
+  protected override describeKey(): string {
     return `code playground '${this.props.name}' for language '${this.props.pygmentsLanguage}'`;
   }
 
@@ -98,12 +90,7 @@ export class CodePlayground extends ZulipResource {
 
   /** @internal */
   public _toDesired(): DesiredPlayground {
-    const p = this.props;
-    return {
-      ...this.desiredBase(),
-      name: p.name,
-      pygmentsLanguage: p.pygmentsLanguage,
-      urlTemplate: p.urlTemplate,
-    };
+    const { name, pygmentsLanguage, urlTemplate } = this.props;
+    return { ...this.desiredBase(), name, pygmentsLanguage, urlTemplate };
   }
 }

@@ -3,11 +3,12 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Construct } from 'constructs';
 import { z } from 'zod';
+import { CustomEmojiSchema } from '../model/desired-state';
 import type { DesiredCustomEmoji, EmojiImage } from '../model/desired-state';
 import { MAX_EMOJI_FILE_SIZE_MIB, checkEmojiName, sniffImageType } from '../model/emoji';
 import type { CustomEmojiProperty } from '../model/ignorable';
-import { lifecycleShape } from './props';
-import { ZulipResource } from './resource';
+import { definedProps, propsSchema } from './props';
+import { KeyedResource, ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
 
 /**
@@ -39,11 +40,8 @@ export interface CustomEmojiProps extends Omit<
   readonly deactivated?: boolean;
 }
 
-const PropsSchema = z.strictObject({
-  name: z.string(),
+const PropsSchema = propsSchema('customEmoji', CustomEmojiSchema, {
   image: z.string().min(1).optional(),
-  deactivated: z.boolean().optional(),
-  ...lifecycleShape('customEmoji'),
 });
 
 /**
@@ -60,26 +58,19 @@ const PropsSchema = z.strictObject({
  * new CustomEmoji(org, 'shipit', { name: 'shipit', image: 'examples/acme/emoji/shipit.png' });
  * new CustomEmoji(org, 'old-logo', { name: 'old_logo', deactivated: true });
  */
-export class CustomEmoji extends ZulipResource {
+export class CustomEmoji extends KeyedResource<CustomEmojiProps> {
   /** True when `x` is a {@link CustomEmoji}. */
   public static isCustomEmoji(x: unknown): x is CustomEmoji {
     return ZulipResource.isZulipResource(x) && x.resourceKind === 'customEmoji';
   }
 
-  private readonly props: CustomEmojiProps;
   private image: EmojiImage | undefined;
 
   public constructor(scope: Construct, id: string, props: CustomEmojiProps) {
-    super(scope, id, 'customEmoji', 'CustomEmoji', PropsSchema, props);
-    this.props = props;
+    super(scope, id, 'customEmoji', 'CustomEmoji', PropsSchema, props, 'name');
   }
 
-  /** The emoji's name. */
-  public get naturalKey(): string {
-    return this.props.name;
-  }
-
-  protected describeKey(): string {
+  protected override describeKey(): string {
     return `custom emoji '${this.props.name}'`;
   }
 
@@ -145,7 +136,7 @@ export class CustomEmoji extends ZulipResource {
       ...this.desiredBase(),
       name: p.name,
       ...(this.image !== undefined && { image: this.image }),
-      ...(p.deactivated !== undefined && { deactivated: p.deactivated }),
+      ...definedProps(p, ['deactivated']),
     };
   }
 }

@@ -1,13 +1,14 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
 import { channelNameKey } from '../model/address';
+import { DefaultChannelGroupSchema } from '../model/desired-state';
 import type { DesiredDefaultChannelGroup } from '../model/desired-state';
 import type { DefaultChannelGroupProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
 import { checkDefaultChannelGroupName, codePointLength } from '../model/rules';
 import { Channel } from './channel';
-import { lifecycleShape } from './props';
-import { ZulipResource } from './resource';
+import { definedProps, propsSchema } from './props';
+import { KeyedResource, ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { compareStrings } from '../synth/stable-json';
 
@@ -29,9 +30,7 @@ export interface DefaultChannelGroupProps extends ResourceOptions<DefaultChannel
   readonly channels: ReadonlyArray<Channel | string>;
 }
 
-const PropsSchema = z.strictObject({
-  name: z.string(),
-  description: z.string().optional(),
+const PropsSchema = propsSchema('defaultChannelGroup', DefaultChannelGroupSchema, {
   channels: z.array(
     z.union([
       z.string().min(1),
@@ -40,7 +39,6 @@ const PropsSchema = z.strictObject({
       }),
     ]),
   ),
-  ...lifecycleShape('defaultChannelGroup'),
 });
 
 /**
@@ -56,7 +54,7 @@ const PropsSchema = z.strictObject({
  *   channels: [backend, 'frontend'],
  * });
  */
-export class DefaultChannelGroup extends ZulipResource {
+export class DefaultChannelGroup extends KeyedResource<DefaultChannelGroupProps> {
   /** True when `x` is a {@link DefaultChannelGroup}. */
   public static isDefaultChannelGroup(x: unknown): x is DefaultChannelGroup {
     return ZulipResource.isZulipResource(x) && x.resourceKind === 'defaultChannelGroup';
@@ -64,20 +62,10 @@ export class DefaultChannelGroup extends ZulipResource {
 
   /** The group's name, its natural key. */
   public readonly groupName: string;
-  private readonly props: DefaultChannelGroupProps;
 
   public constructor(scope: Construct, id: string, props: DefaultChannelGroupProps) {
-    super(scope, id, 'defaultChannelGroup', 'DefaultChannelGroup', PropsSchema, props);
-    this.props = props;
+    super(scope, id, 'defaultChannelGroup', 'DefaultChannelGroup', PropsSchema, props, 'name');
     this.groupName = props?.name;
-  }
-
-  public get naturalKey(): string {
-    return this.groupName;
-  }
-
-  protected describeKey(): string {
-    return `default channel group name '${this.groupName}'`;
   }
 
   protected validateResource(): string[] {
@@ -129,7 +117,7 @@ export class DefaultChannelGroup extends ZulipResource {
     return {
       ...this.desiredBase(),
       name: p.name,
-      ...(p.description !== undefined && { description: p.description }),
+      ...definedProps(p, ['description']),
       channels: [...new Set(names)].sort((a, b) =>
         compareStrings(channelNameKey(a), channelNameKey(b)),
       ),

@@ -1,10 +1,10 @@
 import type { Construct } from 'constructs';
-import { z } from 'zod';
+import { LinkifierSchema } from '../model/desired-state';
 import type { DesiredLinkifier } from '../model/desired-state';
 import type { LinkifierProperty } from '../model/ignorable';
 import { checkLinkifier } from '../model/rules';
-import { lifecycleShape } from './props';
-import { ZulipResource } from './resource';
+import { propsSchema } from './props';
+import { KeyedResource, ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
 
 /** Props of a {@link Linkifier}. */
@@ -18,11 +18,7 @@ export interface LinkifierProps extends ResourceOptions<LinkifierProperty> {
   readonly urlTemplate: string;
 }
 
-const PropsSchema = z.strictObject({
-  pattern: z.string(),
-  urlTemplate: z.string(),
-  ...lifecycleShape('linkifier'),
-});
+const PropsSchema = propsSchema('linkifier', LinkifierSchema);
 
 /**
  * A linkifier: turns text matching a pattern into a link. Zulip applies linkifiers in order;
@@ -34,7 +30,7 @@ const PropsSchema = z.strictObject({
  *   urlTemplate: 'https://github.com/acme/app/issues/{id}',
  * });
  */
-export class Linkifier extends ZulipResource {
+export class Linkifier extends KeyedResource<LinkifierProps> {
   /** True when `x` is a {@link Linkifier}. */
   public static isLinkifier(x: unknown): x is Linkifier {
     return ZulipResource.isZulipResource(x) && x.resourceKind === 'linkifier';
@@ -42,20 +38,10 @@ export class Linkifier extends ZulipResource {
 
   /** The pattern, its natural key. */
   public readonly pattern: string;
-  private readonly props: LinkifierProps;
 
   public constructor(scope: Construct, id: string, props: LinkifierProps) {
-    super(scope, id, 'linkifier', 'Linkifier', PropsSchema, props);
-    this.props = props;
+    super(scope, id, 'linkifier', 'Linkifier', PropsSchema, props, 'pattern');
     this.pattern = props?.pattern;
-  }
-
-  public get naturalKey(): string {
-    return this.pattern;
-  }
-
-  protected describeKey(): string {
-    return `linkifier pattern '${this.pattern}'`;
   }
 
   protected validateResource(): string[] {
@@ -81,10 +67,7 @@ export class Linkifier extends ZulipResource {
 
   /** @internal */
   public _toDesired(): DesiredLinkifier {
-    return {
-      ...this.desiredBase(),
-      pattern: this.props.pattern,
-      urlTemplate: this.props.urlTemplate,
-    };
+    const { pattern, urlTemplate } = this.props;
+    return { ...this.desiredBase(), pattern, urlTemplate };
   }
 }

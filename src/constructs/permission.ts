@@ -122,6 +122,22 @@ export function usersOf(value: PermissionValue): string[] {
   return Permission.isPermission(value) ? [...value.users] : [];
 }
 
+/**
+ * The permission settings among `names` that are declared (`valueOf` gives undefined for the
+ * others), resolved to their natural-key form: a desired entry's `permissions`.
+ */
+export function resolvePermissions<K extends string>(
+  names: readonly K[],
+  valueOf: (name: K) => PermissionValue | undefined,
+): Partial<Record<K, GroupSettingValue>> {
+  const out: Partial<Record<K, GroupSettingValue>> = {};
+  for (const name of names) {
+    const v = valueOf(name);
+    if (v !== undefined) out[name] = resolvePermission(v);
+  }
+  return out;
+}
+
 /** Resolves a permission value to its natural-key form, canonicalised as Zulip does. */
 export function resolvePermission(value: PermissionValue): GroupSettingValue {
   if (Permission.isPermission(value)) {

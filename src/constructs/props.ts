@@ -32,6 +32,14 @@ export const permissionSchema = z.custom<PermissionValue>(
   },
 );
 
+/** One optional permission prop per name (`canSendMessageGroup`...), to spread into a props schema. */
+export function permissionShape<K extends string>(names: readonly K[]) {
+  return Object.fromEntries(names.map((n) => [n, permissionSchema.optional()])) as Record<
+    K,
+    z.ZodOptional<typeof permissionSchema>
+  >;
+}
+
 /** The lifecycle options of a kind, to spread into its props schema. */
 export function lifecycleShape(kind: ResourceKind) {
   return {
@@ -39,6 +47,30 @@ export function lifecycleShape(kind: ResourceKind) {
     ignoreChanges: z.array(z.enum(KIND_SPECS[kind].ignorable as readonly string[])).optional(),
     renamedFrom: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
   };
+}
+
+/**
+ * The props schema of a kind whose props are the fields of its desired entry: that entry's
+ * schema without `path` and `lifecycle`, with `overrides` where the construct takes something
+ * else (a construct where the entry has its name), and the lifecycle options.
+ */
+export function propsSchema(
+  kind: ResourceKind,
+  desired: z.ZodObject,
+  overrides: z.ZodRawShape = {},
+): z.ZodObject {
+  const { path: _path, lifecycle: _lifecycle, ...own } = desired.shape;
+  return z.strictObject({ ...own, ...overrides, ...lifecycleShape(kind) });
+}
+
+/** The props among `names` that are set, to spread into a desired entry (absent stays absent). */
+export function definedProps<P extends object, K extends keyof P>(
+  props: P,
+  names: readonly K[],
+): { [N in K]?: Exclude<P[N], undefined> } {
+  const out: { [N in K]?: Exclude<P[N], undefined> } = {};
+  for (const n of names) if (props[n] !== undefined) out[n] = props[n] as Exclude<P[K], undefined>;
+  return out;
 }
 
 /** The closest known name, if it is close enough to be a typo. */

@@ -223,3 +223,42 @@ export abstract class ZulipResource extends Construct {
     return problems;
   }
 }
+
+/**
+ * The base of a construct for one keyed object of the organization (a channel, a linkifier...):
+ * it keeps the props, reads the natural key from the prop `key`, and names it in messages as
+ * the kind's noun and the prop (`linkifier pattern '#(?P<id>[0-9]+)'`). A new keyed construct
+ * (`Linkifier` is the smallest): a props interface extending {@link ResourceOptions}, a strict
+ * props schema (`propsSchema` in props.ts when the props are the desired entry's fields), a
+ * constructor that calls `super(scope, id, kind, 'ClassName', PropsSchema, props, 'keyProp')`,
+ * then `validateResource` and `_toDesired` (`definedProps` copies optional props). Override
+ * `naturalKey`, `describeKey` or `keyNote` where the key is not one prop or reads otherwise.
+ * @typeParam P - the construct's props
+ */
+export abstract class KeyedResource<P extends object> extends ZulipResource {
+  /** The props as given (checked by the schema before any other check reads them). */
+  protected readonly props: P;
+  private readonly keyProp: keyof P & string;
+
+  protected constructor(
+    scope: Construct,
+    id: string,
+    kind: ResourceKind,
+    what: string,
+    schema: z.ZodObject,
+    props: P,
+    key: keyof P & string,
+  ) {
+    super(scope, id, kind, what, schema, props);
+    this.props = props;
+    this.keyProp = key;
+  }
+
+  public get naturalKey(): string {
+    return String(this.props[this.keyProp]);
+  }
+
+  protected describeKey(): string {
+    return `${KIND_SPECS[this.resourceKind].nouns[0]} ${this.keyProp} '${this.naturalKey}'`;
+  }
+}

@@ -1,11 +1,11 @@
 import type { Construct } from 'constructs';
-import { z } from 'zod';
+import { SavedSnippetSchema } from '../model/desired-state';
 import type { DesiredSavedSnippet } from '../model/desired-state';
 import type { SavedSnippetProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
 import { checkBoundedText } from '../model/rules';
-import { lifecycleShape } from './props';
-import { ZulipResource } from './resource';
+import { propsSchema } from './props';
+import { KeyedResource, ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
 
 /** Props of a {@link SavedSnippet}. */
@@ -16,11 +16,7 @@ export interface SavedSnippetProps extends ResourceOptions<SavedSnippetProperty>
   readonly content: string;
 }
 
-const PropsSchema = z.strictObject({
-  title: z.string(),
-  content: z.string(),
-  ...lifecycleShape('savedSnippet'),
-});
+const PropsSchema = propsSchema('savedSnippet', SavedSnippetSchema);
 
 /**
  * A saved snippet (feature level 297). Zulip keeps snippets per user: they are created for
@@ -32,7 +28,7 @@ const PropsSchema = z.strictObject({
  *   content: 'Thanks! We track this in the issue tracker; we will follow up there.',
  * });
  */
-export class SavedSnippet extends ZulipResource {
+export class SavedSnippet extends KeyedResource<SavedSnippetProps> {
   /** True when `x` is a {@link SavedSnippet}. */
   public static isSavedSnippet(x: unknown): x is SavedSnippet {
     return ZulipResource.isZulipResource(x) && x.resourceKind === 'savedSnippet';
@@ -40,20 +36,10 @@ export class SavedSnippet extends ZulipResource {
 
   /** The title, its natural key. */
   public readonly title: string;
-  private readonly props: SavedSnippetProps;
 
   public constructor(scope: Construct, id: string, props: SavedSnippetProps) {
-    super(scope, id, 'savedSnippet', 'SavedSnippet', PropsSchema, props);
-    this.props = props;
+    super(scope, id, 'savedSnippet', 'SavedSnippet', PropsSchema, props, 'title');
     this.title = props?.title;
-  }
-
-  public get naturalKey(): string {
-    return this.title;
-  }
-
-  protected describeKey(): string {
-    return `saved snippet title '${this.title}'`;
   }
 
   protected validateResource(): string[] {

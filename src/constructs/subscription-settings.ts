@@ -1,11 +1,12 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
+import { SubscriptionSettingsSchema, subscriptionPropertyNames } from '../model/desired-state';
 import type { DesiredSubscriptionSettings } from '../model/desired-state';
 import type { SubscriptionSettingsProperty } from '../model/ignorable';
 import { isHexColor } from '../model/rules';
 import { Channel } from './channel';
-import { lifecycleShape } from './props';
-import { ZulipResource } from './resource';
+import { definedProps, propsSchema } from './props';
+import { KeyedResource, ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
 
 /**
@@ -60,19 +61,10 @@ export interface SubscriptionSettingsProps extends Omit<
   readonly wildcardMentionsNotify?: boolean;
 }
 
-const PropsSchema = z.strictObject({
+const PropsSchema = propsSchema('subscriptionSettings', SubscriptionSettingsSchema, {
   channel: z.custom<Channel>((v) => Channel.isChannel(v), {
     message: 'expected a Channel construct',
   }),
-  color: z.string().optional(),
-  isMuted: z.boolean().optional(),
-  pinToTop: z.boolean().optional(),
-  desktopNotifications: z.boolean().optional(),
-  audibleNotifications: z.boolean().optional(),
-  pushNotifications: z.boolean().optional(),
-  emailNotifications: z.boolean().optional(),
-  wildcardMentionsNotify: z.boolean().optional(),
-  ...lifecycleShape('subscriptionSettings'),
 });
 
 /**
@@ -88,7 +80,7 @@ const PropsSchema = z.strictObject({
  *   color: '#c2726a',
  * });
  */
-export class SubscriptionSettings extends ZulipResource {
+export class SubscriptionSettings extends KeyedResource<SubscriptionSettingsProps> {
   /** True when `x` is a {@link SubscriptionSettings}. */
   public static isSubscriptionSettings(x: unknown): x is SubscriptionSettings {
     return ZulipResource.isZulipResource(x) && x.resourceKind === 'subscriptionSettings';
@@ -96,19 +88,17 @@ export class SubscriptionSettings extends ZulipResource {
 
   /** The channel. */
   public readonly channel: Channel;
-  private readonly props: SubscriptionSettingsProps;
 
   public constructor(scope: Construct, id: string, props: SubscriptionSettingsProps) {
-    super(scope, id, 'subscriptionSettings', 'SubscriptionSettings', PropsSchema, props);
-    this.props = props;
+    super(scope, id, 'subscriptionSettings', 'SubscriptionSettings', PropsSchema, props, 'channel');
     this.channel = props?.channel;
   }
 
-  public get naturalKey(): string {
+  public override get naturalKey(): string {
     return this.channel.channelName;
   }
 
-  protected describeKey(): string {
+  protected override describeKey(): string {
     return `subscription settings for channel '${this.channel.channelName}'`;
   }
 
@@ -130,20 +120,10 @@ export class SubscriptionSettings extends ZulipResource {
 
   /** @internal */
   public _toDesired(): DesiredSubscriptionSettings {
-    const p = this.props;
     return {
       ...this.desiredBase(),
       channel: this.channel.channelName,
-      ...(p.color !== undefined && { color: p.color }),
-      ...(p.isMuted !== undefined && { isMuted: p.isMuted }),
-      ...(p.pinToTop !== undefined && { pinToTop: p.pinToTop }),
-      ...(p.desktopNotifications !== undefined && { desktopNotifications: p.desktopNotifications }),
-      ...(p.audibleNotifications !== undefined && { audibleNotifications: p.audibleNotifications }),
-      ...(p.pushNotifications !== undefined && { pushNotifications: p.pushNotifications }),
-      ...(p.emailNotifications !== undefined && { emailNotifications: p.emailNotifications }),
-      ...(p.wildcardMentionsNotify !== undefined && {
-        wildcardMentionsNotify: p.wildcardMentionsNotify,
-      }),
+      ...definedProps(this.props, subscriptionPropertyNames),
     };
   }
 }

@@ -13,11 +13,17 @@ import {
   groupNameOf,
   isGroupReference,
   isUserGroupLike,
-  resolvePermission,
+  resolvePermissions,
 } from './permission';
 import type { GroupReference, PermissionValue } from './permission';
-import { emailSchema, groupRefSchema, lifecycleShape, permissionSchema } from './props';
-import { ZulipResource } from './resource';
+import {
+  definedProps,
+  emailSchema,
+  groupRefSchema,
+  lifecycleShape,
+  permissionShape,
+} from './props';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { SystemGroup } from './system-group';
 import { USER_GROUP, brand, hasBrand } from './symbols';
@@ -93,10 +99,6 @@ export interface UserGroupProps extends ResourceOptions<UserGroupProperty> {
   readonly canRemoveMembersGroup?: PermissionValue;
 }
 
-const permissionShape = Object.fromEntries(
-  GROUP_PERMISSION_NAMES.map((n) => [n, permissionSchema.optional()]),
-) as Record<GroupPermissionName, z.ZodOptional<typeof permissionSchema>>;
-
 const PropsSchema = z.strictObject({
   name: z.string(),
   description: z.string().optional(),
@@ -104,7 +106,7 @@ const PropsSchema = z.strictObject({
   subgroups: z.array(groupRefSchema).optional(),
   membershipMode: z.enum(MEMBERSHIP_MODES).optional(),
   deactivated: z.boolean().optional(),
-  ...permissionShape,
+  ...permissionShape(GROUP_PERMISSION_NAMES),
   ...lifecycleShape('userGroup'),
 });
 
@@ -124,7 +126,7 @@ const PropsSchema = z.strictObject({
  *   subgroups: [backend],
  * });
  */
-export class UserGroup extends ZulipResource {
+export class UserGroup extends KeyedResource<UserGroupProps> {
   /** True when `x` is a {@link UserGroup}. */
   public static isUserGroup(x: unknown): x is UserGroup {
     return hasBrand(x, USER_GROUP);
@@ -132,22 +134,16 @@ export class UserGroup extends ZulipResource {
 
   /** The group's name, its natural key. */
   public readonly groupName: string;
-  private readonly props: UserGroupProps;
   private readonly memberList: unknown[];
   private readonly subgroupList: unknown[];
   private readonly laterPermissions: Record<string, unknown> = {};
 
   public constructor(scope: Construct, id: string, props: UserGroupProps) {
-    super(scope, id, 'userGroup', 'UserGroup', PropsSchema, props);
+    super(scope, id, 'userGroup', 'UserGroup', PropsSchema, props, 'name');
     brand(this, USER_GROUP);
-    this.props = props;
     this.groupName = props?.name;
     this.memberList = [...(props?.members ?? [])];
     this.subgroupList = [...(props?.subgroups ?? [])];
-  }
-
-  public get naturalKey(): string {
-    return this.groupName;
   }
 
   /** Whether the group is declared deactivated. */
@@ -198,10 +194,6 @@ export class UserGroup extends ZulipResource {
   /** A permission setting: from {@link setPermissions}, else from props. */
   private permission(name: GroupPermissionName): PermissionValue | undefined {
     return (this.laterPermissions[name] as PermissionValue | undefined) ?? this.props[name];
-  }
-
-  protected describeKey(): string {
-    return `user group name '${this.groupName}'`;
   }
 
   protected override keyNote(): string {
@@ -295,22 +287,17 @@ export class UserGroup extends ZulipResource {
       p.subgroups !== undefined ||
       this.memberList.length > 0 ||
       this.subgroupList.length > 0;
-    const permissions: DesiredUserGroup['permissions'] = {};
-    for (const name of GROUP_PERMISSION_NAMES) {
-      const v = this.permission(name);
-      if (v !== undefined) permissions[name] = resolvePermission(v);
-    }
     return {
       ...this.desiredBase(),
       name: p.name,
-      ...(p.description !== undefined && { description: p.description }),
+      ...definedProps(p, ['description']),
       members: {
         mode: p.membershipMode ?? (managed ? 'exact' : 'atLeast'),
         users: [...new Set(this.members)].sort(),
         groups: [...new Set(this.subgroups.map(groupNameOf))].sort(),
       },
-      permissions,
-      ...(p.deactivated !== undefined && { deactivated: p.deactivated }),
+      permissions: resolvePermissions(GROUP_PERMISSION_NAMES, (n) => this.permission(n)),
+      ...definedProps(p, ['deactivated']),
     };
   }
 }

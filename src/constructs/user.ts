@@ -1,8 +1,8 @@
 import type { Construct } from 'constructs';
-import { z } from 'zod';
+import { UserSchema } from '../model/desired-state';
 import type { DesiredUser } from '../model/desired-state';
 import type { UserProperty } from '../model/ignorable';
-import { LIMITS, ROLE_NAMES } from '../model/kinds';
+import { LIMITS } from '../model/kinds';
 import type { RoleName } from '../model/kinds';
 import {
   NAME_INVALID_CHARS,
@@ -11,8 +11,8 @@ import {
   firstUnprintablePosition,
 } from '../model/rules';
 import type { FullNameProblem } from '../model/rules';
-import { emailSchema, lifecycleShape } from './props';
-import { ZulipResource } from './resource';
+import { definedProps, emailSchema, propsSchema } from './props';
+import { KeyedResource, ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
 
 /**
@@ -44,13 +44,7 @@ export interface UserProps extends Omit<ResourceOptions<UserProperty>, 'renamedF
   readonly active?: boolean;
 }
 
-const PropsSchema = z.strictObject({
-  email: emailSchema,
-  role: z.enum(ROLE_NAMES as [RoleName, ...RoleName[]]).optional(),
-  fullName: z.string().optional(),
-  active: z.boolean().optional(),
-  ...lifecycleShape('user'),
-});
+const PropsSchema = propsSchema('user', UserSchema, { email: emailSchema });
 
 /**
  * The role and name of an EXISTING user, by e-mail. Users are not created: they sign up or
@@ -66,7 +60,7 @@ const PropsSchema = z.strictObject({
  * new User(org, 'dave', { email: 'dave@example.com', role: 'moderator', fullName: 'Dave Lee' });
  * new User(org, 'erin', { email: 'erin@example.com', active: false }); // offboarded
  */
-export class User extends ZulipResource {
+export class User extends KeyedResource<UserProps> {
   /** True when `x` is a {@link User}. */
   public static isUser(x: unknown): x is User {
     return ZulipResource.isZulipResource(x) && x.resourceKind === 'user';
@@ -74,16 +68,10 @@ export class User extends ZulipResource {
 
   /** The user's e-mail, the natural key. */
   public readonly email: string;
-  private readonly props: UserProps;
 
   public constructor(scope: Construct, id: string, props: UserProps) {
-    super(scope, id, 'user', 'User', PropsSchema, props);
-    this.props = props;
+    super(scope, id, 'user', 'User', PropsSchema, props, 'email');
     this.email = props?.email;
-  }
-
-  public get naturalKey(): string {
-    return this.email;
   }
 
   /** The declared role, if any. */
@@ -91,7 +79,7 @@ export class User extends ZulipResource {
     return this.props.role;
   }
 
-  protected describeKey(): string {
+  protected override describeKey(): string {
     return `user '${this.email}'`;
   }
 
@@ -136,9 +124,7 @@ export class User extends ZulipResource {
     return {
       ...this.desiredBase(),
       email: p.email,
-      ...(p.role !== undefined && { role: p.role }),
-      ...(p.fullName !== undefined && { fullName: p.fullName }),
-      ...(p.active !== undefined && { active: p.active }),
+      ...definedProps(p, ['role', 'fullName', 'active']),
     };
   }
 }

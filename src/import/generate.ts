@@ -14,14 +14,15 @@ import {
   GROUP_PERMISSIONS,
   ORGANIZATION_PERMISSIONS,
 } from '../model/permissions';
-import { arr, commentLines, raw, str } from './code';
+import { arr, raw, str } from './code';
 import type { Entry, Expr } from './code';
 import { ImportContext } from './context';
+import { importHeader } from './header';
 import { compareNames, printApp } from './layout';
-import type { Decl } from './layout';
+import type { Decl, FileKey } from './layout';
 import { constructIdFor } from './names';
 import { IMPORT_KINDS } from './options';
-import type { GenerateAppOptions, GeneratedApp, ImportAsset } from './options';
+import type { GenerateAppOptions, GeneratedApp, ImportAsset, ImportKind } from './options';
 
 /**
  * Turns a live organization into a zulip-cdk app: TypeScript that declares what exists with the
@@ -54,6 +55,18 @@ const IMPORTERS = {
   organizationSettings: 'organizationSettings',
   defaultChannelGroup: 'defaultChannelGroups',
 } as const satisfies Record<ResourceKind, string | null>;
+/** The kinds whose construct props are the live object's text fields, unchanged, in this order. */
+const PLAIN_KINDS = {
+  linkifiers: { file: 'linkifiers', construct: 'Linkifier', props: ['pattern', 'urlTemplate'] },
+  playgrounds: {
+    file: 'playgrounds',
+    construct: 'CodePlayground',
+    props: ['name', 'pygmentsLanguage', 'urlTemplate'],
+  },
+  savedSnippets: { file: 'snippets', construct: 'SavedSnippet', props: ['title', 'content'] },
+} as const satisfies Partial<
+  Record<ImportKind, { file: FileKey; construct: string; props: readonly string[] }>
+>;
 
 /** Declares each kind's constructs, then prints them. */
 class Importer extends ImportContext {
@@ -405,6 +418,27 @@ class Importer extends ImportContext {
 
   // ------------------------------------------------------------------ the rest
 
+  /** Counts and declares an object of a {@link PLAIN_KINDS} kind: its props are its fields as they are live. */
+  private declarePlain<K extends keyof typeof PLAIN_KINDS>(
+    kind: K,
+    live: Record<(typeof PLAIN_KINDS)[K]['props'][number], string>,
+    id: string,
+  ): void {
+    const { file, construct, props } = PLAIN_KINDS[kind] as {
+      file: FileKey;
+      construct: string;
+      props: readonly (typeof PLAIN_KINDS)[K]['props'][number][];
+    };
+    this.counts[kind]++;
+    this.declare({
+      file,
+      construct,
+      id: this.ids.allocate(id),
+      entries: props.map((key) => ({ key, value: str(live[key]) })),
+      comments: [],
+    });
+  }
+
   private linkifiers(): void {
     if (!this.include.has('linkifiers')) return;
     const seen = new Set<string>();
@@ -414,36 +448,14 @@ class Importer extends ImportContext {
         continue;
       }
       seen.add(l.pattern);
-      this.counts.linkifiers++;
-      this.declare({
-        file: 'linkifiers',
-        construct: 'Linkifier',
-        id: this.ids.allocate(constructIdFor(hostOf(l.urlTemplate), 'linkifier')),
-        entries: [
-          { key: 'pattern', value: str(l.pattern) },
-          { key: 'urlTemplate', value: str(l.urlTemplate) },
-        ],
-        comments: [],
-      });
+      this.declarePlain('linkifiers', l, constructIdFor(hostOf(l.urlTemplate), 'linkifier'));
     }
   }
 
   private playgrounds(): void {
     if (!this.include.has('playgrounds')) return;
-    for (const p of this.live.playgrounds) {
-      this.counts.playgrounds++;
-      this.declare({
-        file: 'playgrounds',
-        construct: 'CodePlayground',
-        id: this.ids.allocate(constructIdFor(p.name, 'playground')),
-        entries: [
-          { key: 'name', value: str(p.name) },
-          { key: 'pygmentsLanguage', value: str(p.pygmentsLanguage) },
-          { key: 'urlTemplate', value: str(p.urlTemplate) },
-        ],
-        comments: [],
-      });
-    }
+    for (const p of this.live.playgrounds)
+      this.declarePlain('playgrounds', p, constructIdFor(p.name, 'playground'));
   }
 
   private snippets(): void {
@@ -459,17 +471,7 @@ class Importer extends ImportContext {
         continue;
       }
       seen.add(s.title);
-      this.counts.savedSnippets++;
-      this.declare({
-        file: 'snippets',
-        construct: 'SavedSnippet',
-        id: this.ids.allocate(constructIdFor(s.title, 'snippet', '-snippet')),
-        entries: [
-          { key: 'title', value: str(s.title) },
-          { key: 'content', value: str(s.content) },
-        ],
-        comments: [],
-      });
+      this.declarePlain('savedSnippets', s, constructIdFor(s.title, 'snippet', '-snippet'));
     }
   }
 
@@ -635,75 +637,21 @@ class Importer extends ImportContext {
       refs: this.refs,
       pendingComment: this.pendingComment,
       layout: this.options.layout ?? 'auto',
-      header: this.header(),
+      header: importHeader({
+        realmName: this.live.server.realmName,
+        featureLevel: this.fl,
+        me: this.live.me.email,
+        subscriberPolicy: this.subscriberPolicy,
+        excluded: IMPORT_KINDS.filter((k) => !this.include.has(k)),
+        pulled: this.pulled,
+        skipped: this.skipped,
+      }),
       orgId: this.orgId(),
     });
   }
 
   private orgId(): string {
     return this.options.orgId ?? constructIdFor(this.live.server.realmName, 'org');
-  }
-
-  private header(): string[] {
-    const me = this.live.me.email;
-    const lines: string[] = [];
-    const p = (text: string): void => {
-      lines.push(...commentLines(text));
-    };
-    const item = (text: string): void => {
-      lines.push(
-        ...commentLines(text, 0, '// - ').map((l, i) =>
-          i === 0 ? l : l.replace('// - ', '//   '),
-        ),
-      );
-    };
-    p(
-      `${JSON.stringify(this.live.server.realmName)} as zulip-cdk constructs, imported from feature level ${this.fl} as ${me}.`,
-    );
-    p('`zulip-cdk plan` shows no change until you edit this code.');
-    lines.push('//');
-    p('How it was imported:');
-    item(
-      "values equal to Zulip's defaults are left out, except the organization's settings and permissions: all of them are declared, for review;",
-    );
-    item(
-      this.subscriberPolicy === 'private'
-        ? "subscribers of private channels are declared exactly (mode 'exact'); who follows a public channel is left to each person;"
-        : this.subscriberPolicy === 'all'
-          ? "subscribers of every channel are declared exactly (mode 'exact');"
-          : 'subscribers are not managed;',
-    );
-    item(
-      'user groups are declared with their exact members; roles only for users who are not plain members (full names are left to their owners);',
-    );
-    item(
-      `saved snippets and subscription settings are those of ${me}, the account that applies (not the colours of its subscriptions).`,
-    );
-    lines.push('//');
-    p('Not managed by zulip-cdk, so not imported:');
-    item(
-      'authentication methods, video call and GIF providers, push notification settings, icons and logos, custom emoji, custom profile fields, invitations;',
-    );
-    item(
-      "other users' saved snippets and subscription settings, bots and their settings, user settings;",
-    );
-    item('deactivated users, and messages.');
-    const excluded = IMPORT_KINDS.filter((k) => !this.include.has(k));
-    if (excluded.length > 0) {
-      lines.push('//');
-      p(`Not imported (--include): ${excluded.join(', ')}.`);
-    }
-    if (this.pulled.length > 0) {
-      lines.push('//');
-      p('Imported because something imported refers to them:');
-      for (const x of this.pulled) item(x);
-    }
-    if (this.skipped.length > 0) {
-      lines.push('//');
-      p('Left out or left as they are:');
-      for (const s of this.skipped) item(`${s.kind} ${JSON.stringify(s.name)}: ${s.reason}`);
-    }
-    return lines;
   }
 }
 

@@ -62,6 +62,11 @@ const base = {
   lifecycle: LifecycleSchema.optional(),
 };
 
+/** The schema of one desired object of a kind: its own fields, its construct path and lifecycle. */
+function entrySchema<S extends z.ZodRawShape>(shape: S) {
+  return z.strictObject({ ...base, ...shape });
+}
+
 export const MembershipSchema = z.strictObject({
   mode: z.enum(MEMBERSHIP_MODES),
   /** Users by email. */
@@ -76,16 +81,14 @@ function permissionsSchema<K extends string>(names: readonly K[]) {
   return z.strictObject(shape as Record<K, z.ZodOptional<typeof GroupSettingValueSchema>>);
 }
 
-export const ChannelFolderSchema = z.strictObject({
-  ...base,
+export const ChannelFolderSchema = entrySchema({
   name: z.string(),
   description: z.string().optional(),
   archived: z.boolean().optional(),
 });
 export type DesiredChannelFolder = z.infer<typeof ChannelFolderSchema>;
 
-export const UserGroupSchema = z.strictObject({
-  ...base,
+export const UserGroupSchema = entrySchema({
   name: z.string(),
   description: z.string().optional(),
   /** Direct members and subgroups. */
@@ -103,8 +106,7 @@ export const RetentionSchema = z.union([
 ]);
 export type Retention = z.infer<typeof RetentionSchema>;
 
-export const ChannelSchema = z.strictObject({
-  ...base,
+export const ChannelSchema = entrySchema({
   name: z.string(),
   description: z.string().optional(),
   private: z.boolean().optional(),
@@ -124,30 +126,20 @@ export const ChannelSchema = z.strictObject({
 });
 export type DesiredChannel = z.infer<typeof ChannelSchema>;
 
-export const LinkifierSchema = z.strictObject({
-  ...base,
-  pattern: z.string(),
-  urlTemplate: z.string(),
-});
+export const LinkifierSchema = entrySchema({ pattern: z.string(), urlTemplate: z.string() });
 export type DesiredLinkifier = z.infer<typeof LinkifierSchema>;
 
-export const PlaygroundSchema = z.strictObject({
-  ...base,
+export const PlaygroundSchema = entrySchema({
   name: z.string(),
   pygmentsLanguage: z.string(),
   urlTemplate: z.string(),
 });
 export type DesiredPlayground = z.infer<typeof PlaygroundSchema>;
 
-export const SavedSnippetSchema = z.strictObject({
-  ...base,
-  title: z.string(),
-  content: z.string(),
-});
+export const SavedSnippetSchema = entrySchema({ title: z.string(), content: z.string() });
 export type DesiredSavedSnippet = z.infer<typeof SavedSnippetSchema>;
 
-export const UserSchema = z.strictObject({
-  ...base,
+export const UserSchema = entrySchema({
   email: z.string(),
   role: z.enum(ROLE_NAMES as [RoleName, ...RoleName[]]).optional(),
   fullName: z.string().optional(),
@@ -156,8 +148,7 @@ export const UserSchema = z.strictObject({
 });
 export type DesiredUser = z.infer<typeof UserSchema>;
 
-export const DefaultChannelGroupSchema = z.strictObject({
-  ...base,
+export const DefaultChannelGroupSchema = entrySchema({
   name: z.string(),
   description: z.string().optional(),
   /** Channels by name, sorted by name. */
@@ -178,8 +169,7 @@ export const EmojiImageSchema = z.strictObject({
 });
 export type EmojiImage = z.infer<typeof EmojiImageSchema>;
 
-export const CustomEmojiSchema = z.strictObject({
-  ...base,
+export const CustomEmojiSchema = entrySchema({
   name: z.string(),
   /** Absent only when the emoji is declared deactivated. */
   image: EmojiImageSchema.optional(),
@@ -191,10 +181,11 @@ export type DesiredCustomEmoji = z.infer<typeof CustomEmojiSchema>;
 const subscriptionPropertyNames = Object.keys(
   SUBSCRIPTION_PROPERTIES,
 ) as SubscriptionPropertyName[];
-export const SubscriptionSettingsSchema = z.strictObject({
-  ...base,
-  /** The channel, by name. These settings apply to the applying account only. */
-  channel: z.string(),
+/**
+ * The settings of a subscription (each optional: absent is left as it is), the same in the
+ * desired state and (through `propsSchema`) in the `SubscriptionSettings` construct's props.
+ */
+const subscriptionSettingValues = {
   color: z.string().optional(),
   isMuted: z.boolean().optional(),
   pinToTop: z.boolean().optional(),
@@ -203,6 +194,12 @@ export const SubscriptionSettingsSchema = z.strictObject({
   pushNotifications: z.boolean().optional(),
   emailNotifications: z.boolean().optional(),
   wildcardMentionsNotify: z.boolean().optional(),
+} satisfies Record<SubscriptionPropertyName, z.ZodOptional>;
+
+export const SubscriptionSettingsSchema = entrySchema({
+  /** The channel, by name. These settings apply to the applying account only. */
+  channel: z.string(),
+  ...subscriptionSettingValues,
 });
 export type DesiredSubscriptionSettings = z.infer<typeof SubscriptionSettingsSchema>;
 export { subscriptionPropertyNames };

@@ -1,4 +1,70 @@
 /**
+ * The codes the Zulip client (src/zulip) raises itself, not Zulip's own codes; part of
+ * {@link ERROR_CODES}.
+ */
+export const CLIENT_ERROR_CODES = [
+  /**
+   * The connection failed: before the request was sent (nothing reached the server), or, for an
+   * idempotent request, on every attempt (dropped, timed out).
+   */
+  'NETWORK_ERROR',
+  /** A non-idempotent request may have reached the server but no answer came back: re-read state before deciding. */
+  'REQUEST_OUTCOME_UNKNOWN',
+  /** An idempotent request got HTTP 500/502/503/504 on every attempt; the message says how many. */
+  'SERVER_UNAVAILABLE',
+  /** Another 5xx (501, 505...) without a Zulip error body on an idempotent request; not retried. */
+  'SERVER_ERROR',
+  /** The server answered with something that is not a Zulip JSON response. */
+  'INVALID_RESPONSE',
+  /** A success response did not have the shape we expect. */
+  'UNEXPECTED_RESPONSE',
+  /** The configuration, or a client call, uses a feature the server's feature level lacks. */
+  'UNSUPPORTED_FEATURE',
+  /** The feature level is not known yet: call `fetchCapabilities()` or `register()` first. */
+  'CAPABILITIES_UNKNOWN',
+  /** No credentials were found, or some of them are missing. */
+  'CREDENTIALS_MISSING',
+  /** Credentials are unusable: a malformed site or zuliprc, an unreadable CA bundle, `insecure=true`. */
+  'CREDENTIALS_INVALID',
+  /** An outgoing-webhook payload failed parsing. */
+  'WEBHOOK_INVALID_PAYLOAD',
+  /** An outgoing-webhook payload failed its token check. */
+  'WEBHOOK_BAD_TOKEN',
+  /** A method was called with an unusable argument. */
+  'INVALID_ARGUMENT',
+  /** The client was closed. */
+  'CLIENT_CLOSED',
+] as const;
+
+/**
+ * The codes of apply's refusals (the CLI exits 4 on them, not 1): a plan that is not the one
+ * reviewed (tampered, stale, for another server or account) or that a safety rule stops.
+ * Nothing was applied. Part of {@link ERROR_CODES}.
+ */
+export const REFUSAL_ERROR_CODES = [
+  /** A saved plan has a format version this zulip-cdk does not read. */
+  'PLAN_FORMAT_UNSUPPORTED',
+  /** A saved plan does not match the plan format, or asks for a change zulip-cdk cannot write. */
+  'PLAN_INVALID',
+  /** A saved plan was edited after it was made (its digest or its changes do not agree). */
+  'PLAN_TAMPERED',
+  /** A saved plan's digest is not the one given with `--plan-digest`. */
+  'PLAN_DIGEST_MISMATCH',
+  /** A saved plan was made for another server. */
+  'PLAN_WRONG_SERVER',
+  /** A saved plan was made with another account. */
+  'PLAN_WRONG_ACCOUNT',
+  /** The plan has safety findings (a change zulip-cdk would not make unreviewed). */
+  'PLAN_UNSAFE',
+  /** The plan has privileged changes (someone gets an administrator-level ability) and `--allow-privileged` was not given. */
+  'PRIVILEGED_NOT_ALLOWED',
+  /** The plan would remove or replace a resource the configuration protects. */
+  'PLAN_TOUCHES_PROTECTED',
+  /** The plan has destructive changes and destroying was not allowed. */
+  'DESTROY_NOT_ALLOWED',
+] as const;
+
+/**
  * Every code zulip-cdk raises itself, one line each on what it means. The code is stable (tests
  * and callers branch on it); the message says what went wrong, where, and how to fix it.
  */
@@ -34,8 +100,7 @@ export const ERROR_CODES = [
   // Planning
   /** The server is older than the oldest feature level zulip-cdk supports. */
   'SERVER_TOO_OLD',
-  /** The configuration, or a client call, uses a feature the server's feature level lacks. */
-  'UNSUPPORTED_FEATURE',
+  // UNSUPPORTED_FEATURE (a feature the server's feature level lacks) is with the client's codes.
   /** The configuration declares web-public channels and the server has them turned off. */
   'WEB_PUBLIC_DISABLED',
   /** A name the plan or a change refers to (user, group, channel, linkifier) does not exist. */
@@ -44,28 +109,9 @@ export const ERROR_CODES = [
   // Saved plans and apply
   /** A saved plan file cannot be read or is not JSON. */
   'PLAN_UNREADABLE',
-  /** A saved plan has a format version this zulip-cdk does not read. */
-  'PLAN_FORMAT_UNSUPPORTED',
-  /** A saved plan does not match the plan format, or asks for a change zulip-cdk cannot write. */
-  'PLAN_INVALID',
-  /** A saved plan was edited after it was made (its digest or its changes do not agree). */
-  'PLAN_TAMPERED',
   /** A custom emoji's image file cannot be read where apply runs (not the directory synth ran in). */
   'EMOJI_IMAGE_UNREADABLE',
-  /** A saved plan's digest is not the one given with `--plan-digest`. */
-  'PLAN_DIGEST_MISMATCH',
-  /** A saved plan was made for another server. */
-  'PLAN_WRONG_SERVER',
-  /** A saved plan was made with another account. */
-  'PLAN_WRONG_ACCOUNT',
-  /** The plan has safety findings (a change zulip-cdk would not make unreviewed). */
-  'PLAN_UNSAFE',
-  /** The plan has privileged changes (someone gets an administrator-level ability) and `--allow-privileged` was not given. */
-  'PRIVILEGED_NOT_ALLOWED',
-  /** The plan would remove or replace a resource the configuration protects. */
-  'PLAN_TOUCHES_PROTECTED',
-  /** The plan has destructive changes and destroying was not allowed. */
-  'DESTROY_NOT_ALLOWED',
+  ...REFUSAL_ERROR_CODES,
   /** apply would ask for confirmation, but stdin is not a terminal. */
   'CONFIRMATION_REQUIRED',
   /**
@@ -75,35 +121,7 @@ export const ERROR_CODES = [
   'EXPECTATION_MISMATCH',
 
   // The Zulip client
-  /**
-   * The connection failed: before the request was sent (nothing reached the server), or, for an
-   * idempotent request, on every attempt (dropped, timed out).
-   */
-  'NETWORK_ERROR',
-  /** A non-idempotent request may have reached the server but no answer came back: re-read state before deciding. */
-  'REQUEST_OUTCOME_UNKNOWN',
-  /** An idempotent request got HTTP 500/502/503/504 on every attempt; the message says how many. */
-  'SERVER_UNAVAILABLE',
-  /** Another 5xx (501, 505...) without a Zulip error body on an idempotent request; not retried. */
-  'SERVER_ERROR',
-  /** The server answered with something that is not a Zulip JSON response. */
-  'INVALID_RESPONSE',
-  /** A success response did not have the shape we expect. */
-  'UNEXPECTED_RESPONSE',
-  /** The feature level is not known yet: call `fetchCapabilities()` or `register()` first. */
-  'CAPABILITIES_UNKNOWN',
-  /** No credentials were found, or some of them are missing. */
-  'CREDENTIALS_MISSING',
-  /** Credentials are unusable: a malformed site or zuliprc, an unreadable CA bundle, `insecure=true`. */
-  'CREDENTIALS_INVALID',
-  /** An outgoing-webhook payload failed parsing. */
-  'WEBHOOK_INVALID_PAYLOAD',
-  /** An outgoing-webhook payload failed its token check. */
-  'WEBHOOK_BAD_TOKEN',
-  /** A method was called with an unusable argument. */
-  'INVALID_ARGUMENT',
-  /** The client was closed. */
-  'CLIENT_CLOSED',
+  ...CLIENT_ERROR_CODES,
 
   // The embedded server
   /** `startEmulator` was given a feature level it does not model. */

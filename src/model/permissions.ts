@@ -30,6 +30,12 @@ export interface PermissionSettingInfo {
   /** What holding it lets someone do, for reviewers: `post`, `administer the channel`. */
   readonly ability?: string;
   /**
+   * Its holders get an administrator-level ability: widening it to more people is a privileged
+   * change (it needs `--allow-privileged`), and so is adding members or subgroups to a group that
+   * holds it. Gathered by wire name in {@link ADMINISTRATOR_LEVEL_SETTINGS}.
+   */
+  readonly administratorLevel?: true;
+  /**
    * Who Zulip lets through besides the setting's own group (the effective holders of a
    * permission are the group's recursive members, these, and never guests unless
    * `allowEveryone`). Read by the plan's effective permissions (src/engine/effective-permissions.ts).
@@ -95,6 +101,9 @@ export const CHANNEL_PERMISSIONS = {
     ability: 'administer the channel',
     // zerver/lib/streams.py check_stream_access_for_delete_or_update_requiring_metadata_access
     alsoHeldBy: [ADMINS],
+    // Change every setting of the channel, its permissions included, and archive it
+    // (zerver/lib/streams.py is_user_in_can_administer_channel_group).
+    administratorLevel: true,
   },
   canCreateTopicGroup: {
     wire: 'can_create_topic_group',
@@ -196,6 +205,8 @@ export const GROUP_PERMISSIONS = {
     allowEveryone: false,
     ability: 'add members',
     alsoHeldBy: [setting('canManageGroup'), realm('can_manage_all_groups')],
+    // Add anyone, oneself included, to the group and so to what it holds.
+    administratorLevel: true,
   },
   canJoinGroup: {
     wire: 'can_join_group',
@@ -225,6 +236,10 @@ export const GROUP_PERMISSIONS = {
     allowEveryone: false,
     ability: 'manage the group',
     alsoHeldBy: [realm('can_manage_all_groups')],
+    // Change the group's settings and members, and so who holds whatever the group holds
+    // (zerver/lib/user_groups.py access_user_group_for_update: managing the group includes every
+    // other group permission).
+    administratorLevel: true,
   },
   // zerver/lib/mention.py sender_can_mention_group
   canMentionGroup: {
@@ -310,6 +325,8 @@ export const ORGANIZATION_PERMISSIONS = {
     allowEveryone: false,
     requireSystemGroup: true,
     allowedSystemGroups: ['role:moderators', 'role:administrators', 'role:owners', 'role:nobody'],
+    // Publish channels to the whole internet (zerver/models/realms.py).
+    administratorLevel: true,
   },
   canCreateWriteOnlyBotsGroup: {
     wire: 'can_create_write_only_bots_group',
@@ -343,6 +360,8 @@ export const ORGANIZATION_PERMISSIONS = {
     allowEveryone: false,
     allowNobody: false,
     ownerOnly: true,
+    // Manage every group (zerver/models/realms.py).
+    administratorLevel: true,
   },
   canManageBillingGroup: {
     wire: 'can_manage_billing_group',
@@ -351,6 +370,8 @@ export const ORGANIZATION_PERMISSIONS = {
     allowEveryone: false,
     allowNobody: false,
     ownerOnly: true,
+    // Manage the organization's billing and plan (zerver/models/realms.py).
+    administratorLevel: true,
   },
   canMentionManyUsersGroup: {
     wire: 'can_mention_many_users_group',
@@ -442,26 +463,16 @@ export function disallowedSystemGroup(
 }
 
 /**
- * Group settings whose holders get an administrator-level ability, by wire name: widening one to
- * more people is a privileged change (it needs `--allow-privileged`), and so is adding members or
- * subgroups to a group that holds one.
- *
- * - `can_administer_channel_group`: change every setting of the channel, its permissions
- *   included, and archive it (zerver/lib/streams.py `is_user_in_can_administer_channel_group`,
- *   `check_stream_access_for_delete_or_update_requiring_metadata_access`).
- * - `can_manage_group`: change the group's settings and members, and so who holds whatever the
- *   group holds (zerver/lib/user_groups.py `access_user_group_for_update`: managing the group
- *   includes every other group permission).
- * - `can_add_members_group`: add anyone, oneself included, to the group and so to what it holds.
- * - organization settings `can_manage_all_groups` (manage every group), `can_manage_billing_group`
- *   and `can_create_web_public_channel_group` (zerver/models/realms.py), for the organization
- *   settings that name them.
+ * The wire names of the settings flagged `administratorLevel` in the three tables above: widening
+ * one to more people is a privileged change, and so is adding members or subgroups to a group
+ * that holds one (src/engine/guards.ts).
  */
-export const ADMINISTRATOR_LEVEL_SETTINGS: ReadonlySet<string> = new Set([
-  'can_administer_channel_group',
-  'can_manage_group',
-  'can_add_members_group',
-  'can_manage_all_groups',
-  'can_manage_billing_group',
-  'can_create_web_public_channel_group',
-]);
+export const ADMINISTRATOR_LEVEL_SETTINGS: ReadonlySet<string> = new Set(
+  [
+    ...Object.values(CHANNEL_PERMISSIONS),
+    ...Object.values(GROUP_PERMISSIONS),
+    ...Object.values(ORGANIZATION_PERMISSIONS),
+  ]
+    .filter((info: PermissionSettingInfo) => info.administratorLevel === true)
+    .map((info) => info.wire),
+);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DesiredStateSchema } from '../model/desired-state';
 import type { DesiredState } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
+import { readJsonDocument } from './json-file';
 import { compareStrings, stableStringify } from './stable-json';
 
 /** The manifest synth writes at the top of the output directory. */
@@ -74,22 +75,11 @@ export function removeManifest(outdir: string): void {
  * Used by `runApp` and by `--desired`.
  */
 export function readDesiredStateFile(file: string): DesiredState {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new ZulipCdkError(
-      'DESIRED_STATE_UNREADABLE',
-      `Cannot read ${file}: ${(e as Error).message}`,
-      { where: file, cause: e },
-    );
-  }
-  const parsed = DesiredStateSchema.safeParse(data);
-  if (!parsed.success)
-    throw new ZulipCdkError(
-      'DESIRED_STATE_INVALID',
-      `${file} is not a zulip-cdk desired state: ${parsed.error.message}`,
-      { where: file, hint: 'Make it with `zulip-cdk synth` of this zulip-cdk version.' },
-    );
-  return parsed.data;
+  return readJsonDocument(file, {
+    schema: DesiredStateSchema,
+    what: 'a zulip-cdk desired state',
+    unreadable: 'DESIRED_STATE_UNREADABLE',
+    invalid: 'DESIRED_STATE_INVALID',
+    invalidHint: 'Make it with `zulip-cdk synth` of this zulip-cdk version.',
+  });
 }

@@ -1,26 +1,8 @@
 import { ZulipCdkError, foreignErrorCode } from '../model/errors';
-import type { ErrorCode } from '../model/errors';
+import type { CLIENT_ERROR_CODES } from '../model/errors';
 
-/**
- * The codes the client raises itself (not Zulip's own codes); what each means is documented in
- * `ERROR_CODES` (src/model/errors.ts).
- */
-export const CLIENT_ERROR_CODES = [
-  'NETWORK_ERROR',
-  'REQUEST_OUTCOME_UNKNOWN',
-  'SERVER_UNAVAILABLE',
-  'SERVER_ERROR',
-  'INVALID_RESPONSE',
-  'UNEXPECTED_RESPONSE',
-  'UNSUPPORTED_FEATURE',
-  'CAPABILITIES_UNKNOWN',
-  'CREDENTIALS_MISSING',
-  'CREDENTIALS_INVALID',
-  'WEBHOOK_INVALID_PAYLOAD',
-  'WEBHOOK_BAD_TOKEN',
-  'INVALID_ARGUMENT',
-  'CLIENT_CLOSED',
-] as const satisfies readonly ErrorCode[];
+/** The codes the client raises itself; what each means is documented with the list in src/model/errors.ts. */
+export { CLIENT_ERROR_CODES } from '../model/errors';
 /** The codes of the errors the client raises itself (not Zulip's `code`), from {@link CLIENT_ERROR_CODES}. */
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 

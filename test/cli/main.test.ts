@@ -1,4 +1,5 @@
 import { main } from '../../src/cli/main';
+import { emptyDesiredState } from '../../src/model/desired-state';
 import { fakeIo } from '../support/fake-io';
 
 describe('zulip-cdk main', () => {
@@ -32,5 +33,51 @@ describe('zulip-cdk main', () => {
     const io = fakeIo();
     expect(await main(['--version'], io)).toBe(0);
     expect(io.out()).toMatch(/^zulip-cdk \d+\.\d+\.\d+/);
+  });
+});
+
+describe('what to plan: --app or --desired', () => {
+  it.each(['plan', 'apply', 'watch'])(
+    '%s refuses both at once, before reading or running anything',
+    async (name) => {
+      const io = fakeIo();
+      // Neither the command nor the file exists: the usage error comes first.
+      const args = [name, '--app', 'no-such-command', '--desired', '/no/such/file.zulip.json'];
+      expect(await main(args, io)).toBe(1);
+      expect(io.err()).toContain('use only one of --app and --desired');
+    },
+  );
+
+  it('apply refuses both even with a plan file (which needs no desired state to plan)', async () => {
+    const io = fakeIo();
+    const args = ['apply', '/no/such/plan.json', '--app', 'x', '--desired', 'y'];
+    expect(await main(args, io)).toBe(1);
+    expect(io.err()).toContain('use only one of --app and --desired');
+  });
+});
+
+describe('files zulip-cdk reads back', () => {
+  it.each([
+    ['plan', '--live', 'LIVE_STATE_UNREADABLE'],
+    ['plan', '--desired', 'DESIRED_STATE_UNREADABLE'],
+  ])('%s %s with a file that is not JSON: %s, naming the file', async (name, flag, code) => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'zulip-cdk-main-'));
+    try {
+      const file = join(dir, 'x.json');
+      writeFileSync(file, '{');
+      const desired = join(dir, 'acme.zulip.json');
+      writeFileSync(desired, JSON.stringify(emptyDesiredState('acme')));
+      const io = fakeIo();
+      const args =
+        flag === '--live' ? [name, '--desired', desired, '--live', file] : [name, flag, file];
+      expect(await main(args, io)).toBe(1);
+      expect(io.err()).toContain(code);
+      expect(io.err()).toContain(`Cannot read ${file}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

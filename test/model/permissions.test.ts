@@ -1,9 +1,11 @@
 import { SUBSCRIPTION_PROPERTIES } from '../../src/model/kinds';
 import {
+  ADMINISTRATOR_LEVEL_SETTINGS,
   CHANNEL_GROUP_SETTINGS,
   CHANNEL_PERMISSIONS,
   CHANNEL_SETTINGS_ZULIP_ORDER,
   GROUP_PERMISSIONS,
+  ORGANIZATION_PERMISSIONS,
   USER_GROUP_SETTINGS,
 } from '../../src/model/permissions';
 import { WireChannelSchema } from '../../src/zulip/wire/channel';
@@ -50,5 +52,21 @@ describe('wire names of subscription properties come from the model', () => {
     );
     for (const wire of Object.values(SUBSCRIPTION_PROPERTIES))
       expect(WireSubscriptionSchema.shape).toHaveProperty(wire);
+  });
+});
+
+describe('administrator-level settings', () => {
+  test('are the settings flagged in the permission tables, by wire name', () => {
+    expect([...ADMINISTRATOR_LEVEL_SETTINGS].sort()).toEqual([
+      'can_add_members_group',
+      'can_administer_channel_group',
+      'can_create_web_public_channel_group',
+      'can_manage_all_groups',
+      'can_manage_billing_group',
+      'can_manage_group',
+    ]);
+    expect(CHANNEL_PERMISSIONS.canAdministerChannelGroup.administratorLevel).toBe(true);
+    expect(GROUP_PERMISSIONS.canManageGroup.administratorLevel).toBe(true);
+    expect(ORGANIZATION_PERMISSIONS.canManageAllGroups.administratorLevel).toBe(true);
   });
 });

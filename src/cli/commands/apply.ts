@@ -1,11 +1,16 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as engine from '../../engine';
 import type { Plan } from '../../engine';
 import type { DesiredState } from '../../model/desired-state';
-import { ZulipCdkError, isErrorCode, isZulipCdkError } from '../../model/errors';
+import {
+  REFUSAL_ERROR_CODES,
+  ZulipCdkError,
+  isErrorCode,
+  isZulipCdkError,
+} from '../../model/errors';
 import type { ErrorCode } from '../../model/errors';
 import { ZulipApplyTarget } from '../../provider/write-target';
+import { readJson } from '../../synth/json-file';
 import type { ZulipClient } from '../../zulip';
 import { UsageError } from '../command';
 import type { CliIo, Command, ParsedOptions } from '../command';
@@ -15,8 +20,8 @@ import {
   TARGET_OPTIONS,
   guardOverrides,
   connect,
-  loadDesiredStates,
-  pickOrganization,
+  checkOneDesiredSource,
+  loadDesiredState,
   readLiveShowingRetries,
   useColor,
 } from '../plan-sources';
@@ -30,18 +35,7 @@ export const VERIFY_FAILED_EXIT = 2;
 export const REFUSED_EXIT = 4;
 
 /** The errors that are refusals (exit 4) rather than failures (exit 1). */
-export const REFUSAL_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'PLAN_TAMPERED',
-  'PLAN_DIGEST_MISMATCH',
-  'PLAN_INVALID',
-  'PLAN_FORMAT_UNSUPPORTED',
-  'PLAN_WRONG_SERVER',
-  'PLAN_WRONG_ACCOUNT',
-  'PLAN_UNSAFE',
-  'PRIVILEGED_NOT_ALLOWED',
-  'PLAN_TOUCHES_PROTECTED',
-  'DESTROY_NOT_ALLOWED',
-]);
+export const REFUSAL_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(REFUSAL_ERROR_CODES);
 
 const DEFAULT_JOURNAL = 'zulip-cdk.journal.jsonl';
 
@@ -72,15 +66,7 @@ function checkDigest(plan: Plan, expected: string | undefined): void {
 }
 
 function readPlanFile(file: string): Plan {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new ZulipCdkError('PLAN_UNREADABLE', `Cannot read ${file}: ${(e as Error).message}`, {
-      where: file,
-      hint: 'Make it with `zulip-cdk plan --out FILE`.',
-    });
-  }
+  const data = readJson(file, 'PLAN_UNREADABLE', 'Make it with `zulip-cdk plan --out FILE`.');
   return engine.parsePlan(data, file);
 }
 
@@ -102,11 +88,6 @@ function readLine(io: CliIo): Promise<string> {
     io.stdin.once('end', done);
     io.stdin.resume();
   });
-}
-
-async function desiredFor(values: ParsedOptions, io: CliIo): Promise<DesiredState> {
-  const states = await loadDesiredStates(values, io);
-  return pickOrganization(states, typeof values.org === 'string' ? values.org : undefined);
 }
 
 /**
@@ -226,8 +207,7 @@ async function run({
   io: CliIo;
 }): Promise<number> {
   if (positionals.length > 1) throw new UsageError('give at most one plan file');
-  if (values.app !== undefined && values.desired !== undefined)
-    throw new UsageError('use only one of --app and --desired');
+  checkOneDesiredSource(values);
   const planFile = positionals[0];
   if (planFile !== undefined && values.embedded === true)
     throw new UsageError(
@@ -260,7 +240,7 @@ async function run({
   if (planFile !== undefined) {
     plan = readPlanFile(path.resolve(io.cwd, planFile));
     checkDigest(plan, expected);
-  } else desired = await desiredFor(values, io);
+  } else desired = await loadDesiredState(values, io);
 
   const conn = await connect(values, io);
   try {
@@ -363,7 +343,7 @@ async function run({
         );
     let code = engine.exitCodeFor(result.outcome);
     if (values.verify === true) {
-      desired ??= await desiredFor(values, io);
+      desired ??= await loadDesiredState(values, io);
       if (engine.desiredStateDigest(desired) !== plan.desiredDigest)
         info(
           'Note: the configuration differs from the one the plan was made from; verifying against the configuration.\n',

@@ -4,7 +4,7 @@ import { ZulipClient } from '../../zulip';
 import { readLiveState } from '../../provider/read-live-state';
 import { ZulipApplyTarget } from '../../provider/write-target';
 import type { Command } from '../command';
-import { loadDesiredStates, pickOrganization, useColor } from '../plan-sources';
+import { loadDesiredState, useColor } from '../plan-sources';
 import { ApplyProgress, progressMode } from '../progress';
 
 const CLI = 'npx zulip-cdk';
@@ -50,10 +50,7 @@ left. Exit 0 when the second plan is empty, 1 otherwise.
       out();
 
       out(`${bold('2.')} Synthesizing the example app...`);
-      const desired = pickOrganization(
-        await loadDesiredStates(values, io),
-        typeof values.org === 'string' ? values.org : undefined,
-      );
+      const desired = await loadDesiredState(values, io);
       out(
         `   Organization '${desired.organization.id}': ${desired.channels.length} channels, ` +
           `${desired.userGroups.length} user groups, ${desired.channelFolders.length} channel folders, ` +

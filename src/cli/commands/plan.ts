@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as engine from '../../engine';
-import { UsageError, oneOf } from '../command';
+import { oneOf } from '../command';
 import type { Command } from '../command';
 import {
   GUARD_OPTIONS,
@@ -9,9 +9,9 @@ import {
   LIVE_SOURCE_OPTIONS,
   guardOverrides,
   loadBase,
-  loadDesiredStates,
+  checkOneDesiredSource,
+  loadDesiredState,
   loadLiveState,
-  pickOrganization,
   useColor,
 } from '../plan-sources';
 
@@ -66,17 +66,12 @@ Exit codes: 0 success, 1 error; with --detailed-exitcode 0 no differences, 2 dif
   },
   async run({ values, io }) {
     const format: Format = oneOf('format', values.format, FORMATS) ?? 'text';
-    if (values.app !== undefined && values.desired !== undefined)
-      throw new UsageError('use only one of --app and --desired');
+    checkOneDesiredSource(values);
     const targets = Array.isArray(values.target)
       ? values.target.filter((t) => typeof t === 'string')
       : [];
     const guards = guardOverrides(values);
-    const states = await loadDesiredStates(values, io);
-    const desired = pickOrganization(
-      states,
-      typeof values.org === 'string' ? values.org : undefined,
-    );
+    const desired = await loadDesiredState(values, io);
     const base = loadBase(values, io, desired.organization.id);
     const live = await loadLiveState(values, io);
     const plan = engine.plan(desired, live, {

@@ -4,7 +4,7 @@ import { watchDrift } from '../../provider/watch';
 import type { WatchEvent } from '../../provider/watch';
 import { UsageError, oneOf } from '../command';
 import type { Command } from '../command';
-import { loadDesiredStates, pickOrganization } from '../plan-sources';
+import { checkOneDesiredSource, loadDesiredState } from '../plan-sources';
 import { retryLine } from '../progress';
 
 const FORMATS = ['text', 'json'] as const;
@@ -90,8 +90,7 @@ difference seen; ${WATCH_DRIFT_EXIT_CODE} with --exit-on-drift, a difference was
   },
   async run({ values, io }) {
     const format: Format = oneOf('format', values.format, FORMATS) ?? 'text';
-    if (values.app !== undefined && values.desired !== undefined)
-      throw new UsageError('use only one of --app and --desired');
+    checkOneDesiredSource(values);
     let forMs: number | undefined;
     if (typeof values.for === 'string') {
       const s = Number(values.for);
@@ -100,10 +99,7 @@ difference seen; ${WATCH_DRIFT_EXIT_CODE} with --exit-on-drift, a difference was
       forMs = s * 1000;
     }
     const exitOnDrift = values['exit-on-drift'] === true;
-    const desired = pickOrganization(
-      await loadDesiredStates(values, io),
-      typeof values.org === 'string' ? values.org : undefined,
-    );
+    const desired = await loadDesiredState(values, io);
     const zuliprc = typeof values.zuliprc === 'string' ? values.zuliprc : undefined;
     const client = ZulipClient.fromEnvironment({
       ...(zuliprc === undefined ? {} : { zuliprc: path.resolve(io.cwd, zuliprc) }),

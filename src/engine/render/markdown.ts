@@ -249,24 +249,16 @@ export function renderMarkdown(plan: Plan, options: MarkdownRenderOptions = {}):
     out.push('');
   }
   const risky = riskyChanges(plan);
-  if (risky.destructive.length > 0)
-    out.push(
-      `#### Destructive changes (${risky.destructive.length})`,
-      '',
+  for (const [title, note, reasons] of [
+    [
+      'Destructive changes',
       'Apply refuses this plan unless it is run with `--allow-destroy`:',
-      '',
-      ...reasonList(risky.destructive),
-      '',
-    );
-  if (risky.irreversible.length > 0)
-    out.push(
-      `#### Irreversible changes (${risky.irreversible.length})`,
-      '',
-      'Zulip cannot undo these once applied:',
-      '',
-      ...reasonList(risky.irreversible),
-      '',
-    );
+      risky.destructive,
+    ],
+    ['Irreversible changes', 'Zulip cannot undo these once applied:', risky.irreversible],
+  ] as const)
+    if (reasons.length > 0)
+      out.push(`#### ${title} (${reasons.length})`, '', note, '', ...reasonList(reasons), '');
   const digest = digestLine(planDigest(plan), (s) => `\`${s}\``);
   // Reserve room for the section frames, the truncation note and the digest.
   const budget = new Budget(
