@@ -60,6 +60,24 @@ export function channelToApi(
   ch: StoredChannel,
   extra: { isDefault?: boolean; subscriberIds?: readonly number[] } = {},
 ): Record<string, unknown> {
+  const out = channelFields(org, fl, ch, extra.subscriberIds, true);
+  if (extra.isDefault !== undefined) out.is_default = extra.isDefault;
+  return out;
+}
+
+/**
+ * The fields of a channel object, in Zulip's order. A subscription object has the same
+ * fields but `stream_weekly_traffic` after them (`trafficInline` false: the caller adds it),
+ * built in that order rather than moved (a `delete` makes slow objects, 40,000 of them in a
+ * register at scale 10).
+ */
+function channelFields(
+  org: OrgState,
+  fl: number,
+  ch: StoredChannel,
+  subscribers: readonly number[] | undefined,
+  trafficInline: boolean,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {
     stream_id: ch.id,
     name: ch.name,
@@ -76,15 +94,14 @@ export function channelToApi(
     first_message_id: null,
     is_recently_active: false,
     is_announcement_only: false,
-    stream_weekly_traffic: null,
   };
+  if (trafficInline) out.stream_weekly_traffic = null;
   for (const info of channelSettingInfos(fl))
     out[info.wire] = settingToApi(org, ch.settings[info.wire]);
   if (supports(fl, 'channelFolders')) out.folder_id = ch.folderId;
   if (supports(fl, 'topicsPolicy')) out.topics_policy = ch.topicsPolicy;
   if (supports(fl, 'channelSubscriberCount'))
-    out.subscriber_count = (extra.subscriberIds ?? subscriberIds(org, ch.id)).length;
-  if (extra.isDefault !== undefined) out.is_default = extra.isDefault;
+    out.subscriber_count = (subscribers ?? subscriberIds(org, ch.id)).length;
   return out;
 }
 
@@ -103,21 +120,18 @@ export function subscriptionToApi(
   /** The channel's {@link subscriberIds}, when the caller has them already. */
   subscribers: readonly number[] = subscriberIds(org, ch.id),
 ): Record<string, unknown> {
-  const base = channelToApi(org, fl, ch, { subscriberIds: subscribers });
-  delete base.stream_weekly_traffic;
-  const out: Record<string, unknown> = { ...base, stream_weekly_traffic: null };
+  const out = channelFields(org, fl, ch, subscribers, false);
+  out.stream_weekly_traffic = null;
   if (sub) {
-    Object.assign(out, {
-      color: sub.color,
-      is_muted: sub.isMuted,
-      in_home_view: !sub.isMuted,
-      pin_to_top: sub.pinToTop,
-      desktop_notifications: sub.desktopNotifications,
-      audible_notifications: sub.audibleNotifications,
-      push_notifications: sub.pushNotifications,
-      email_notifications: sub.emailNotifications,
-      wildcard_mentions_notify: sub.wildcardMentionsNotify,
-    });
+    out.color = sub.color;
+    out.is_muted = sub.isMuted;
+    out.in_home_view = !sub.isMuted;
+    out.pin_to_top = sub.pinToTop;
+    out.desktop_notifications = sub.desktopNotifications;
+    out.audible_notifications = sub.audibleNotifications;
+    out.push_notifications = sub.pushNotifications;
+    out.email_notifications = sub.emailNotifications;
+    out.wildcard_mentions_notify = sub.wildcardMentionsNotify;
   }
   if (withSubscribers)
     out.subscribers = viewer === undefined || canSeeSubscribers(org, viewer, ch) ? subscribers : [];

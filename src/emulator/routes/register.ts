@@ -14,7 +14,7 @@ import {
   isGuest,
   isModerator,
   isOwner,
-  subscriberIds,
+  subscriberIdsReader,
 } from '../permissions';
 import { realmEmojiDict } from './realm-emoji';
 import type { EventQueue, RequestContext, Route, ServerCore } from '../router';
@@ -299,13 +299,7 @@ function register(ctx: RequestContext): Record<string, unknown> {
   const want = (t: string): boolean => fetchTypes === undefined || fetchTypes.includes(t);
 
   // Each channel's subscribers once per request (its count and its list are in several parts).
-  const subscribersByChannel = new Map<number, readonly number[]>();
-  const idsOf = (channelId: number): readonly number[] => {
-    let ids = subscribersByChannel.get(channelId);
-    if (ids === undefined)
-      subscribersByChannel.set(channelId, (ids = subscriberIds(org, channelId)));
-    return ids;
-  };
+  const idsOf = subscriberIdsReader(org);
   const queue: EventQueue = {
     id: randomUUID(),
     userId: user.id,
