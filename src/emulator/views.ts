@@ -28,6 +28,10 @@ import type {
 
 /** A tiny Markdown renderer: enough for descriptions (`**bold**`, `*em*`, `` `code` ``). */
 export function renderMarkdown(text: string): string {
+  return memo(renderedMarkdown, text, renderMarkdownUncached);
+}
+
+function renderMarkdownUncached(text: string): string {
   if (text.trim() === '') return '';
   const esc = text
     .replace(/&/g, '&amp;')
@@ -39,6 +43,24 @@ export function renderMarkdown(text: string): string {
     .replace(/\*(.+?)\*/g, '<em>$1</em>')
     .replace(/`(.+?)`/g, '<code>$1</code>');
   return `<p>${html}</p>`;
+}
+
+/**
+ * Results of pure string functions by their argument (a register renders 40,000 channel
+ * descriptions and formats 100,000 dates, most of them the same as in the last register).
+ * Nothing to invalidate: the result depends on the argument only. Bounded: emptied when full.
+ */
+const renderedMarkdown = new Map<string, string>();
+const isoFormatted = new Map<string, string>();
+const MEMO_SIZE = 250_000;
+
+function memo(cache: Map<string, string>, arg: string, f: (arg: string) => string): string {
+  let out = cache.get(arg);
+  if (out === undefined) {
+    if (cache.size >= MEMO_SIZE) cache.clear();
+    cache.set(arg, (out = f(arg)));
+  }
+  return out;
 }
 
 /** A group-setting value as the API shows it: deactivated users left out (FL 303). */
@@ -163,9 +185,8 @@ export function avatarUrl(email: string): string {
 
 /** A stored ISO timestamp as Python's `datetime.isoformat()` gives it (`…T07:50:53.728000+00:00`). */
 export function pythonIsoFormat(iso: string): string {
-  return iso.replace(
-    /(\.\d{3})?Z$/,
-    (_m, ms: string | undefined) => `${ms ? `${ms}000` : ''}+00:00`,
+  return memo(isoFormatted, iso, (t) =>
+    t.replace(/(\.\d{3})?Z$/, (_m, ms: string | undefined) => `${ms ? `${ms}000` : ''}+00:00`),
   );
 }
 
@@ -207,13 +228,20 @@ export function userToApi(u: StoredUser, opts: UserViewOptions = {}): Record<str
   return out;
 }
 
-/** A user group object (`GET /user_groups`). */
-export function groupToApi(org: OrgState, g: StoredGroup): Record<string, unknown> {
+/**
+ * A user group object (`GET /user_groups`). `members`: {@link directMembers}, or the same
+ * from a {@link directMembersReader} when listing every group.
+ */
+export function groupToApi(
+  org: OrgState,
+  g: StoredGroup,
+  members: (g: StoredGroup) => number[] = (x) => directMembers(org, x),
+): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: g.id,
     name: g.name,
     description: g.description,
-    members: directMembers(org, g),
+    members: members(g),
     direct_subgroup_ids: [...g.subgroups].sort((a, b) => a - b),
     is_system_group: g.isSystemGroup,
     creator_id: g.creatorId,

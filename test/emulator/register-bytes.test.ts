@@ -106,4 +106,47 @@ describe('register: the same bytes', () => {
       await z.close();
     }
   });
+
+  it('large bodies (over 1 MB, encoded into reused buffers): exact UTF-8, in parallel and one after another', async () => {
+    const bench = generateBenchOrg({ scale: 0.2, now: NOW });
+    const names = ['Zoë Łukasz', 'Ünïcödé 💡 name', '日本語の名前'];
+    bench.org.users.slice(0, 3).forEach((u, i) => (u.fullName = names[i] as string));
+    const z = await startEmulator({ state: bench.org, rateLimit: false, clock });
+    const post = async (params: Record<string, unknown>): Promise<Buffer> => {
+      const res = await fetch(`${z.url}/register`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${bench.owner.email}:${bench.owner.apiKey}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: encodeParams(params).toString(),
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+      return bytes;
+    };
+    try {
+      const [a, b] = await Promise.all([
+        post(ORG_READ_REGISTER_PARAMS),
+        post(ORG_READ_REGISTER_PARAMS),
+      ]);
+      const c = await post({ ...ORG_READ_REGISTER_PARAMS, include_subscribers: 'false' });
+      const d = await post(ORG_READ_REGISTER_PARAMS);
+      expect(a.length).toBeGreaterThan(1 << 20);
+      expect(c.length).toBeLessThan(a.length);
+      for (const bytes of [a, b, c, d]) {
+        const text = bytes.toString('utf8');
+        // Valid UTF-8 (no replacement characters), the names intact.
+        expect(Buffer.from(text).equals(bytes)).toBe(true);
+        const body = JSON.parse(text) as { realm_users: { full_name: string }[] };
+        for (const name of names)
+          expect(body.realm_users.some((u) => u.full_name === name)).toBe(true);
+      }
+      const masked = (x: Buffer): string => x.toString('utf8').replace(/"queue_id":"[^"]+"/, '');
+      expect(masked(b)).toBe(masked(a));
+      expect(masked(d)).toBe(masked(a));
+    } finally {
+      await z.close();
+    }
+  });
 });

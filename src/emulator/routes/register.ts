@@ -8,6 +8,7 @@ import { subscriptionOf } from '../indexes';
 import { expectBool, expectDict } from '../params';
 import {
   canSeeSubscribers,
+  directMembersReader,
   hasMetadataAccess,
   holdsRealmSetting,
   isAdmin,
@@ -326,11 +327,13 @@ function register(ctx: RequestContext): Record<string, unknown> {
     out.presence_last_update_id = pr.lastUpdateId;
     out.server_timestamp = ctx.now / 1000;
   }
-  if (want('realm_user_groups'))
+  if (want('realm_user_groups')) {
+    const members = directMembersReader(org);
     out.realm_user_groups = org.groups
       .filter((g) => cap('include_deactivated_groups') || !g.deactivated)
       .sort((a, b) => a.id - b.id)
-      .map((g) => groupToApi(org, g));
+      .map((g) => groupToApi(org, g, members));
+  }
   if (want('realm')) Object.assign(out, realmData(ctx));
   if (want('realm_linkifiers'))
     out.realm_linkifiers = cap('linkifier_url_template')
