@@ -18,6 +18,8 @@ interface SubscriptionIndex {
   duplicates: boolean;
   byChannel: Map<number, Map<number, StoredSubscription>>;
   byUser: Map<number, Map<number, StoredSubscription>>;
+  /** Each channel's rows of `byChannel`, sorted by user ID (the order of subscriber lists). */
+  sortedByChannel: Map<number, StoredSubscription[]>;
 }
 
 const subscriptionIndexes = new WeakMap<StoredSubscription[], SubscriptionIndex>();
@@ -32,9 +34,26 @@ function indexSubscription(idx: SubscriptionIndex, s: StoredSubscription): void 
     return;
   }
   ofChannel.set(s.userId, s);
+  let sorted = idx.sortedByChannel.get(s.channelId);
+  if (!sorted) idx.sortedByChannel.set(s.channelId, (sorted = []));
+  insertByUserId(sorted, s);
   let ofUser = idx.byUser.get(s.userId);
   if (!ofUser) idx.byUser.set(s.userId, (ofUser = new Map<number, StoredSubscription>()));
   ofUser.set(s.channelId, s);
+}
+
+/** Inserts a row into a list sorted by user ID (appends when it comes last, as usual). */
+function insertByUserId(rows: StoredSubscription[], s: StoredSubscription): void {
+  let lo = 0;
+  let hi = rows.length;
+  if (hi > 0 && (rows[hi - 1] as StoredSubscription).userId > s.userId)
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((rows[mid] as StoredSubscription).userId < s.userId) lo = mid + 1;
+      else hi = mid;
+    }
+  else lo = hi;
+  rows.splice(lo, 0, s);
 }
 
 function buildSubscriptionIndex(subs: StoredSubscription[]): SubscriptionIndex {
@@ -43,6 +62,7 @@ function buildSubscriptionIndex(subs: StoredSubscription[]): SubscriptionIndex {
     duplicates: false,
     byChannel: new Map(),
     byUser: new Map(),
+    sortedByChannel: new Map(),
   };
   for (const s of subs) indexSubscription(idx, s);
   subscriptionIndexes.set(subs, idx);
@@ -87,6 +107,20 @@ export function subscriptionsOfChannel(
   channelId: number,
 ): ReadonlyMap<number, StoredSubscription> {
   return subscriptionIndex(org).byChannel.get(channelId) ?? NO_SUBSCRIPTIONS;
+}
+
+const NO_ROWS: readonly StoredSubscription[] = [];
+
+/**
+ * A channel's subscription rows (active or not), sorted by user ID: the rows of
+ * {@link subscriptionsOfChannel}, kept in order as rows are added, so that a subscriber list
+ * needs no sorting. Only when {@link subscriptionRowsUnique}.
+ */
+export function subscriptionRowsOfChannelByUserId(
+  org: OrgState,
+  channelId: number,
+): readonly StoredSubscription[] {
+  return subscriptionIndex(org).sortedByChannel.get(channelId) ?? NO_ROWS;
 }
 
 /** A user's subscription rows (active or not), by channel ID, in insertion order. */
@@ -204,6 +238,12 @@ export function indexProblems(org: OrgState): string[] {
         problems.push(`subscription ${userId}/${channelId} missing from the by-user index`);
     }
   if (count !== fresh.size) problems.push(`${fresh.size} subscriptions, ${count} indexed`);
+  for (const [channelId, ofChannel] of idx.byChannel) {
+    const expected = [...ofChannel.values()].sort((a, b) => a.userId - b.userId);
+    const sorted = subscriptionRowsOfChannelByUserId(org, channelId);
+    if (sorted.length !== expected.length || sorted.some((s, i) => s !== expected[i]))
+      problems.push(`channel ${channelId}: the rows sorted by user ID differ`);
+  }
   for (const [key, s] of fresh)
     if (subscriptionOf(org, s.userId, s.channelId) !== s) problems.push(`${key} not indexed`);
   for (const u of org.users)

@@ -8,13 +8,14 @@ import { subscriptionOf } from '../indexes';
 import { expectBool, expectDict } from '../params';
 import {
   canSeeSubscribers,
+  directMembersReader,
   hasMetadataAccess,
   holdsRealmSetting,
   isAdmin,
   isGuest,
   isModerator,
   isOwner,
-  subscriberIds,
+  subscriberIdsReader,
 } from '../permissions';
 import { realmEmojiDict } from './realm-emoji';
 import type { EventQueue, RequestContext, Route, ServerCore } from '../router';
@@ -299,13 +300,7 @@ function register(ctx: RequestContext): Record<string, unknown> {
   const want = (t: string): boolean => fetchTypes === undefined || fetchTypes.includes(t);
 
   // Each channel's subscribers once per request (its count and its list are in several parts).
-  const subscribersByChannel = new Map<number, readonly number[]>();
-  const idsOf = (channelId: number): readonly number[] => {
-    let ids = subscribersByChannel.get(channelId);
-    if (ids === undefined)
-      subscribersByChannel.set(channelId, (ids = subscriberIds(org, channelId)));
-    return ids;
-  };
+  const idsOf = subscriberIdsReader(org);
   const queue: EventQueue = {
     id: randomUUID(),
     userId: user.id,
@@ -332,11 +327,13 @@ function register(ctx: RequestContext): Record<string, unknown> {
     out.presence_last_update_id = pr.lastUpdateId;
     out.server_timestamp = ctx.now / 1000;
   }
-  if (want('realm_user_groups'))
+  if (want('realm_user_groups')) {
+    const members = directMembersReader(org);
     out.realm_user_groups = org.groups
       .filter((g) => cap('include_deactivated_groups') || !g.deactivated)
       .sort((a, b) => a.id - b.id)
-      .map((g) => groupToApi(org, g));
+      .map((g) => groupToApi(org, g, members));
+  }
   if (want('realm')) Object.assign(out, realmData(ctx));
   if (want('realm_linkifiers'))
     out.realm_linkifiers = cap('linkifier_url_template')

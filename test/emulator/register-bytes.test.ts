@@ -1,0 +1,152 @@
+/**
+ * The register response, byte for byte: the bodies the embedded server sends for a few
+ * organizations, viewers and parameter sets, by their SHA-256 (the queue ID and the port
+ * masked). The digests were recorded before the register was made faster (issue 17, item 2):
+ * a change that moves a field, reorders a list or drops a subscriber shows here. When a change
+ * of the response is intended, check the new body by other tests first, then update the digest.
+ */
+import { createHash } from 'node:crypto';
+import { startEmulator } from '../../src/emulator';
+import type { Emulator } from '../../src/emulator';
+import type { OrgState } from '../../src/emulator/state';
+import { ORG_READ_REGISTER_PARAMS } from '../../src/zulip/wire/register';
+import { generateBenchOrg } from '../../bench/org-generator';
+import { encodeParams } from '../support/emulator-client';
+
+const NOW = Date.UTC(2026, 0, 1, 12);
+const clock = { now: () => NOW };
+
+/** The raw body of a register, as sent. */
+async function registerBody(
+  z: Emulator,
+  email: string,
+  params: Record<string, unknown>,
+): Promise<string> {
+  const res = await fetch(`${z.url}/register`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${email}:${z.apiKeyOf(email)}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: encodeParams(params).toString(),
+  });
+  const text = await res.text();
+  expect(res.status).toBe(200);
+  expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+  return text;
+}
+
+function digest(body: string, z: Emulator): string {
+  const masked = body
+    .replace(/"queue_id":"[0-9a-f-]{36}"/, '"queue_id":"Q"')
+    .split(`127.0.0.1:${z.port}`)
+    .join('127.0.0.1:PORT');
+  return createHash('sha256').update(masked).digest('hex').slice(0, 16);
+}
+
+/**
+ * A small bench organization with what the register must leave out or mark: deactivated
+ * users (some of them subscribers and group members), inactive subscription rows, an archived
+ * channel, and rows added out of user-ID order.
+ */
+function benchOrg(): { org: OrgState; owner: string } {
+  const bench = generateBenchOrg({ scale: 0.02, now: NOW });
+  const org = bench.org;
+  org.users.filter((u, i) => i % 17 === 5).forEach((u) => (u.isActive = false));
+  org.subscriptions.filter((s, i) => i % 13 === 3).forEach((s) => (s.active = false));
+  const first = org.channels[0];
+  if (first) first.isArchived = true;
+  org.subscriptions.reverse();
+  return { org, owner: bench.owner.email };
+}
+
+describe('register: the same bytes', () => {
+  it('the organization read (ORG_READ_REGISTER_PARAMS) of a small bench organization', async () => {
+    const { org, owner } = benchOrg();
+    const z = await startEmulator({ state: org, rateLimit: false, clock });
+    try {
+      const body = await registerBody(z, owner, ORG_READ_REGISTER_PARAMS);
+      expect(digest(body, z)).toBe('25f802f1ca8d2008');
+      // A second register answers the same.
+      expect(digest(await registerBody(z, owner, ORG_READ_REGISTER_PARAMS), z)).toBe(
+        digest(body, z),
+      );
+    } finally {
+      await z.close();
+    }
+  });
+
+  it.each([
+    ['owner@zulip-cdk.example', {}, '334cb5e80497bb65'],
+    ['alice@zulip-cdk.example', { include_subscribers: 'true' }, '8e8a3ef277f926c1'],
+    ['guest@zulip-cdk.example', { include_subscribers: 'partial' }, 'dd953806fb68efc5'],
+    [
+      'moderator@zulip-cdk.example',
+      {
+        include_subscribers: 'true',
+        client_capabilities: { notification_settings_null: true, archived_channels: true },
+      },
+      'ff924840067268a6',
+    ],
+  ])('the demo organization: %s %j', async (email, params, expected) => {
+    const z = await startEmulator({ rateLimit: false, clock });
+    try {
+      expect(digest(await registerBody(z, email, params), z)).toBe(expected);
+    } finally {
+      await z.close();
+    }
+  });
+
+  it('the demo organization at Zulip 10.2 (FL 372)', async () => {
+    const z = await startEmulator({ rateLimit: false, clock, featureLevel: 372 });
+    try {
+      const body = await registerBody(z, 'owner@zulip-cdk.example', { include_subscribers: true });
+      expect(digest(body, z)).toBe('c96b7e51c32f75d2');
+    } finally {
+      await z.close();
+    }
+  });
+
+  it('large bodies (over 1 MB, encoded into reused buffers): exact UTF-8, in parallel and one after another', async () => {
+    const bench = generateBenchOrg({ scale: 0.2, now: NOW });
+    const names = ['Zoë Łukasz', 'Ünïcödé 💡 name', '日本語の名前'];
+    bench.org.users.slice(0, 3).forEach((u, i) => (u.fullName = names[i] as string));
+    const z = await startEmulator({ state: bench.org, rateLimit: false, clock });
+    const post = async (params: Record<string, unknown>): Promise<Buffer> => {
+      const res = await fetch(`${z.url}/register`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${bench.owner.email}:${bench.owner.apiKey}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: encodeParams(params).toString(),
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+      return bytes;
+    };
+    try {
+      const [a, b] = await Promise.all([
+        post(ORG_READ_REGISTER_PARAMS),
+        post(ORG_READ_REGISTER_PARAMS),
+      ]);
+      const c = await post({ ...ORG_READ_REGISTER_PARAMS, include_subscribers: 'false' });
+      const d = await post(ORG_READ_REGISTER_PARAMS);
+      expect(a.length).toBeGreaterThan(1 << 20);
+      expect(c.length).toBeLessThan(a.length);
+      for (const bytes of [a, b, c, d]) {
+        const text = bytes.toString('utf8');
+        // Valid UTF-8 (no replacement characters), the names intact.
+        expect(Buffer.from(text).equals(bytes)).toBe(true);
+        const body = JSON.parse(text) as { realm_users: { full_name: string }[] };
+        for (const name of names)
+          expect(body.realm_users.some((u) => u.full_name === name)).toBe(true);
+      }
+      const masked = (x: Buffer): string => x.toString('utf8').replace(/"queue_id":"[^"]+"/, '');
+      expect(masked(b)).toBe(masked(a));
+      expect(masked(d)).toBe(masked(a));
+    } finally {
+      await z.close();
+    }
+  });
+});
