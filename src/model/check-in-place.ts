@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INT_LIST_SCHEMAS, intListFailure } from './int-list';
 
 /**
  * Checks a value against a zod schema without copying it (issue 17). zod's `parse` builds a
@@ -132,7 +133,8 @@ function build(schema: z.ZodType): Check {
     case 'object':
       return objectCheck(def);
     case 'custom':
-      // A refinement such as intListSchema: zod runs it and gives the value back unchanged.
+      if (INT_LIST_SCHEMAS.has(schema)) return intListFailure;
+      // A refinement: zod runs it and gives the value back unchanged.
       return (v) => {
         const r = schema.safeParse(v);
         if (r.success) return undefined;
