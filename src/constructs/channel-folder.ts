@@ -3,7 +3,8 @@ import { ChannelFolderSchema } from '../model/desired-state';
 import type { DesiredChannelFolder } from '../model/desired-state';
 import type { ChannelFolderProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
-import { checkChannelFolderName, codePointLength } from '../model/rules';
+import { checkChannelFolderName } from '../model/rules';
+import { lengthProblem, whitespaceProblem } from './checks';
 import { definedProps, propsSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
@@ -68,19 +69,8 @@ export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
     const p = this.props;
     const nameError = checkChannelFolderName(p.name);
     if (nameError) problems.push(`name '${p.name}': ${nameError} Fix the folder name.`);
-    else if (p.name !== p.name.trim()) {
-      problems.push(
-        `name '${p.name}' has leading or trailing whitespace, which Zulip strips: remove it`,
-      );
-    }
-    if (
-      p.description !== undefined &&
-      codePointLength(p.description) > LIMITS.channelFolderDescription
-    ) {
-      problems.push(
-        `description is ${codePointLength(p.description)} characters long; Zulip allows at most ${LIMITS.channelFolderDescription}: shorten it`,
-      );
-    }
+    else problems.push(...whitespaceProblem('name', p.name));
+    problems.push(...lengthProblem('description', p.description, LIMITS.channelFolderDescription));
     if (p.archived) {
       const inside = this.organization
         ._resources()

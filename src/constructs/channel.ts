@@ -6,14 +6,15 @@ import type { ChannelProperty } from '../model/ignorable';
 import { LIMITS, MEMBERSHIP_MODES, TOPICS_POLICIES } from '../model/kinds';
 import type { MembershipMode, TopicsPolicy } from '../model/kinds';
 import { CHANNEL_PERMISSIONS, CHANNEL_PERMISSION_NAMES } from '../model/permissions';
-import {
-  channelPrivacyProblems,
-  checkChannelDescription,
-  checkChannelName,
-  codePointLength,
-} from '../model/rules';
+import { channelPrivacyProblems, checkChannelDescription, checkChannelName } from '../model/rules';
 import { ChannelFolder } from './channel-folder';
-import { checkEmails, checkGroupReference, checkPermission } from './checks';
+import {
+  checkEmails,
+  checkGroupReference,
+  checkPermission,
+  lengthProblem,
+  whitespaceProblem,
+} from './checks';
 import { groupNameOf, isGroupReference, resolvePermission, resolvePermissions } from './permission';
 import type { GroupReference, PermissionValue } from './permission';
 import {
@@ -168,28 +169,18 @@ export interface ChannelProps extends ResourceOptions<ChannelProperty> {
   readonly canSubscribeGroup?: PermissionValue;
 }
 
-/** The settings that are written to the desired entry as they are declared. */
-const PLAIN_SETTINGS = [
-  'description',
-  'private',
-  'webPublic',
-  'historyPublicToSubscribers',
-  'defaultChannel',
-  'messageRetentionDays',
-  'topicsPolicy',
-  'archived',
-  'announce',
-] as const;
+/** The settings whose props are the desired entry's fields, checked and written as they are. */
+const AS_DESIRED = {
+  description: true,
+  private: true,
+  webPublic: true,
+  historyPublicToSubscribers: true,
+  defaultChannel: true,
+} as const;
 
 const PropsSchema = z.strictObject({
-  ...ChannelSchema.pick({
-    name: true,
-    description: true,
-    private: true,
-    webPublic: true,
-    historyPublicToSubscribers: true,
-    defaultChannel: true,
-  }).shape,
+  name: z.string(),
+  ...ChannelSchema.pick(AS_DESIRED).shape,
   messageRetentionDays: z
     .custom<Retention>(
       (v) =>
@@ -293,17 +284,10 @@ export class Channel extends KeyedResource<ChannelProps> {
     const p = this.props;
     const nameError = checkChannelName(p.name);
     if (nameError) problems.push(`name '${p.name}': ${nameError} Fix the channel name.`);
-    else if (p.name !== p.name.trim()) {
-      problems.push(
-        `name '${p.name}' has leading or trailing whitespace, which Zulip strips: remove it`,
-      );
-    }
+    else problems.push(...whitespaceProblem('name', p.name));
     if (p.description !== undefined) {
-      if (checkChannelDescription(p.description) !== undefined) {
-        problems.push(
-          `description is ${codePointLength(p.description)} characters long; Zulip allows at most ${LIMITS.channelDescription}: shorten it`,
-        );
-      }
+      if (checkChannelDescription(p.description) !== undefined)
+        problems.push(...lengthProblem('description', p.description, LIMITS.channelDescription));
       if (/[\r\n]/.test(p.description)) {
         problems.push(
           'description contains line breaks, which Zulip replaces with spaces (the plan would never be empty): write it on one line',
@@ -378,7 +362,8 @@ export class Channel extends KeyedResource<ChannelProps> {
     return {
       ...this.desiredBase(),
       name: p.name,
-      ...definedProps(p, PLAIN_SETTINGS),
+      ...definedProps(p, Object.keys(AS_DESIRED) as (keyof typeof AS_DESIRED)[]),
+      ...definedProps(p, ['messageRetentionDays', 'topicsPolicy', 'archived', 'announce']),
       ...(p.folder !== undefined && { folder: p.folder.folderName }),
       permissions: resolvePermissions(CHANNEL_PERMISSION_NAMES, (n) => p[n]),
       ...(managed && {

@@ -1,4 +1,5 @@
 import type { PermissionSettingInfo } from '../model/permissions';
+import { codePointLength } from '../model/rules';
 import { disallowedSystemGroup } from '../model/permissions';
 import { Permission, groupsOf, isUserGroupLike, usersOf } from './permission';
 import type { GroupReference, PermissionValue } from './permission';
@@ -6,6 +7,21 @@ import { isEmail } from './props';
 import type { ZulipResource } from './resource';
 import { findOrganization } from './resource';
 import { SystemGroup } from './system-group';
+
+/** The problem, if Zulip would strip whitespace around `value` (the prop `prop`). */
+export function whitespaceProblem(prop: string, value: string): string[] {
+  return value === value.trim()
+    ? []
+    : [`${prop} '${value}' has leading or trailing whitespace, which Zulip strips: remove it`];
+}
+
+/** The problem, if `value` is longer than `max` (counted in code points, as Zulip counts). */
+export function lengthProblem(prop: string, value: string | undefined, max: number): string[] {
+  const n = value === undefined ? 0 : codePointLength(value);
+  return n > max
+    ? [`${prop} is ${n} characters long; Zulip allows at most ${max}: shorten it`]
+    : [];
+}
 
 /** Problems with a group used by `owner` (another organization's, or deactivated). */
 export function checkGroupReference(

@@ -5,8 +5,9 @@ import { DefaultChannelGroupSchema } from '../model/desired-state';
 import type { DesiredDefaultChannelGroup } from '../model/desired-state';
 import type { DefaultChannelGroupProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
-import { checkDefaultChannelGroupName, codePointLength } from '../model/rules';
+import { checkDefaultChannelGroupName } from '../model/rules';
 import { Channel } from './channel';
+import { lengthProblem } from './checks';
 import { definedProps, propsSchema } from './props';
 import { KeyedResource, ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
@@ -73,13 +74,9 @@ export class DefaultChannelGroup extends KeyedResource<DefaultChannelGroupProps>
     const problems: string[] = [];
     const nameError = checkDefaultChannelGroupName(p.name);
     if (nameError) problems.push(`name: ${nameError}. Fix the group's name.`);
-    if (
-      p.description !== undefined &&
-      codePointLength(p.description) > LIMITS.defaultChannelGroupDescription
-    )
-      problems.push(
-        `description is ${codePointLength(p.description)} characters long; Zulip allows at most ${LIMITS.defaultChannelGroupDescription}: shorten it`,
-      );
+    problems.push(
+      ...lengthProblem('description', p.description, LIMITS.defaultChannelGroupDescription),
+    );
     const seen = new Set<string>();
     for (const [i, c] of p.channels.entries()) {
       const name = typeof c === 'string' ? c : c.channelName;

@@ -4,13 +4,9 @@ import type { DesiredUser } from '../model/desired-state';
 import type { UserProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
 import type { RoleName } from '../model/kinds';
-import {
-  NAME_INVALID_CHARS,
-  checkFullName,
-  codePointLength,
-  firstUnprintablePosition,
-} from '../model/rules';
+import { NAME_INVALID_CHARS, checkFullName, firstUnprintablePosition } from '../model/rules';
 import type { FullNameProblem } from '../model/rules';
+import { lengthProblem, whitespaceProblem } from './checks';
 import { definedProps, emailSchema, propsSchema } from './props';
 import { KeyedResource, ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
@@ -98,14 +94,9 @@ export class User extends KeyedResource<UserProps> {
     if (name !== undefined) {
       const before = problems.length;
       if (name.trim() === '') problems.push('fullName is empty: give a name or leave it out');
-      else if (codePointLength(name) > LIMITS.userFullName) {
-        problems.push(
-          `fullName is ${codePointLength(name)} characters long; Zulip allows at most ${LIMITS.userFullName}: shorten it`,
-        );
-      } else if (name !== name.trim()) {
-        problems.push(
-          `fullName '${name}' has leading or trailing whitespace, which Zulip strips: remove it`,
-        );
+      else {
+        const long = lengthProblem('fullName', name, LIMITS.userFullName);
+        problems.push(...(long.length > 0 ? long : whitespaceProblem('fullName', name)));
       }
       const pos = firstUnprintablePosition(name);
       if (pos !== undefined) {

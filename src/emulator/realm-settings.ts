@@ -91,73 +91,71 @@ const REALM_PERMISSION_ORDER = [
   'direct_message_permission_group',
 ];
 
+type Realm = OrgState['realm'];
+
+/**
+ * The properties stored as fields of the realm (the others are in `properties`): read and
+ * written in register form (-1 for no channel or unlimited retention).
+ */
+const REALM_FIELDS: Record<
+  string,
+  { get: (r: Realm) => RealmWireValue; set: (r: Realm, v: RealmWireValue) => void }
+> = {
+  name: { get: (r) => r.name, set: (r, v) => (r.name = String(v)) },
+  description: { get: (r) => r.description, set: (r, v) => (r.description = String(v)) },
+  message_retention_days: {
+    get: (r) => r.messageRetentionDays ?? -1,
+    set: (r, v) => (r.messageRetentionDays = v === -1 ? null : (v as number)),
+  },
+  enable_spectator_access: {
+    get: (r) => r.enableSpectatorAccess,
+    set: (r, v) => (r.enableSpectatorAccess = v === true),
+  },
+  default_code_block_language: {
+    get: (r) => r.defaultCodeBlockLanguage,
+    set: (r, v) => (r.defaultCodeBlockLanguage = String(v)),
+  },
+  moderation_request_channel_id: {
+    get: (r) => r.moderationRequestChannelId ?? -1,
+    set: (r, v) => (r.moderationRequestChannelId = v === -1 ? null : (v as number)),
+  },
+  waiting_period_threshold: {
+    get: (r) => r.waitingPeriodThreshold,
+    set: (r, v) => (r.waitingPeriodThreshold = v as number),
+  },
+  topics_policy: {
+    get: (r) => r.topicsPolicy,
+    set: (r, v) => (r.topicsPolicy = v as Realm['topicsPolicy']),
+  },
+  send_channel_events_messages: {
+    get: (r) => r.sendChannelEventsMessages === true,
+    set: (r, v) => (r.sendChannelEventsMessages = v === true),
+  },
+};
+
+function realmField(wire: string): (typeof REALM_FIELDS)[string] | undefined {
+  return Object.hasOwn(REALM_FIELDS, wire) ? REALM_FIELDS[wire] : undefined;
+}
+
 /** A property's current value in register form. */
 export function realmProperty(org: OrgState, wire: string): RealmWireValue {
   const r = org.realm;
-  switch (wire) {
-    case 'name':
-      return r.name;
-    case 'description':
-      return r.description;
-    case 'message_retention_days':
-      return r.messageRetentionDays ?? -1;
-    case 'enable_spectator_access':
-      return r.enableSpectatorAccess;
-    case 'default_code_block_language':
-      return r.defaultCodeBlockLanguage;
-    case 'moderation_request_channel_id':
-      return r.moderationRequestChannelId ?? -1;
-    case 'waiting_period_threshold':
-      return r.waitingPeriodThreshold;
-    case 'topics_policy':
-      return r.topicsPolicy;
-    case 'send_channel_events_messages':
-      return r.sendChannelEventsMessages === true;
-    default: {
-      const stored = r.properties?.[wire];
-      if (stored !== undefined) return stored;
-      const info = (Object.values(ORGANIZATION_PROPERTIES) as OrganizationPropertyInfo[]).find(
-        (i) => i.wire === wire,
-      );
-      return info ? defaultWireValue(info) : null;
-    }
-  }
+  const field = realmField(wire);
+  if (field) return field.get(r);
+  const stored = r.properties?.[wire];
+  if (stored !== undefined) return stored;
+  const info = (Object.values(ORGANIZATION_PROPERTIES) as OrganizationPropertyInfo[]).find(
+    (i) => i.wire === wire,
+  );
+  return info ? defaultWireValue(info) : null;
 }
 
 /** Sets a property from its register form. */
 export function setRealmProperty(org: OrgState, wire: string, value: RealmWireValue): void {
   const r = org.realm;
-  switch (wire) {
-    case 'name':
-      r.name = String(value);
-      return;
-    case 'description':
-      r.description = String(value);
-      return;
-    case 'message_retention_days':
-      r.messageRetentionDays = value === -1 ? null : (value as number);
-      return;
-    case 'enable_spectator_access':
-      r.enableSpectatorAccess = value === true;
-      return;
-    case 'default_code_block_language':
-      r.defaultCodeBlockLanguage = String(value);
-      return;
-    case 'moderation_request_channel_id':
-      r.moderationRequestChannelId = value === -1 ? null : (value as number);
-      return;
-    case 'waiting_period_threshold':
-      r.waitingPeriodThreshold = value as number;
-      return;
-    case 'topics_policy':
-      r.topicsPolicy = value as OrgState['realm']['topicsPolicy'];
-      return;
-    case 'send_channel_events_messages':
-      r.sendChannelEventsMessages = value === true;
-      return;
-    default:
-      r.properties = { ...r.properties, [wire]: value };
-  }
+  const field = realmField(wire);
+  if (field) field.set(r, value);
+  else r.properties = { ...r.properties, [wire]: value };
 }
 
 /**

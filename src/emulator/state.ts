@@ -1,6 +1,7 @@
 import { USER_GROUP_SETTINGS } from '../model/permissions';
 import { randomBytes } from 'node:crypto';
 import type { SystemGroupName, TopicsPolicy } from '../model/kinds';
+import { SYSTEM_GROUP_NAMES } from '../model/kinds';
 import type { WireGroupSettingValue } from '../model/live-state';
 
 /**
@@ -433,15 +434,8 @@ export function emptyOrg(now: number, name = 'Zulip CDK Emulator'): OrgState {
     });
   }
   // Nesting as in Zulip: each role group has the next narrower one as its subgroup.
-  const chain: SystemGroupName[] = [
-    'role:internet',
-    'role:everyone',
-    'role:members',
-    'role:fullmembers',
-    'role:moderators',
-    'role:administrators',
-    'role:owners',
-  ];
+  // SYSTEM_GROUP_NAMES lists them from the widest to the narrowest; role:nobody is outside it.
+  const chain = SYSTEM_GROUP_NAMES.filter((n) => n !== 'role:nobody');
   for (let i = 0; i + 1 < chain.length; i++) {
     const g = org.groups.find((x) => x.name === chain[i]);
     if (g) g.subgroups = [systemGroupId(org, chain[i + 1] as SystemGroupName)];

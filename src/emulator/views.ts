@@ -145,15 +145,17 @@ export function subscriptionToApi(
   const out = channelFields(org, fl, ch, subscribers, false);
   out.stream_weekly_traffic = null;
   if (sub) {
-    out.color = sub.color;
-    out.is_muted = sub.isMuted;
-    out.in_home_view = !sub.isMuted;
-    out.pin_to_top = sub.pinToTop;
-    out.desktop_notifications = sub.desktopNotifications;
-    out.audible_notifications = sub.audibleNotifications;
-    out.push_notifications = sub.pushNotifications;
-    out.email_notifications = sub.emailNotifications;
-    out.wildcard_mentions_notify = sub.wildcardMentionsNotify;
+    Object.assign(out, {
+      color: sub.color,
+      is_muted: sub.isMuted,
+      in_home_view: !sub.isMuted,
+      pin_to_top: sub.pinToTop,
+      desktop_notifications: sub.desktopNotifications,
+      audible_notifications: sub.audibleNotifications,
+      push_notifications: sub.pushNotifications,
+      email_notifications: sub.emailNotifications,
+      wildcard_mentions_notify: sub.wildcardMentionsNotify,
+    });
   }
   if (withSubscribers)
     out.subscribers = viewer === undefined || canSeeSubscribers(org, viewer, ch) ? subscribers : [];

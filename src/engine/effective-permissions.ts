@@ -11,7 +11,9 @@
  *   role:moderators ⊂ role:fullmembers ⊂ role:members ⊂ role:everyone;
  * - whoever Zulip lets through besides it: the `alsoHeldBy` of the setting in the model's
  *   permission tables (`src/model/permissions.ts`), e.g. organization administrators
- *   administer every channel;
+ *   administer every channel; an organization setting the plan changes counts with its value
+ *   after the plan on the after side (and the permissions following it, of objects the plan
+ *   lists, are touched by that change);
  * - never a guest when the setting does not allow `role:everyone`
  *   (`user_has_permission_for_group_setting`);
  * - never a deactivated user. Bots hold what their roles and groups give them, as Zulip

@@ -18,7 +18,7 @@ import type {
   UpdateStreamParams,
 } from '../zulip/wire/channel';
 import type { GroupSettingUpdate, MessageRetentionParam } from '../zulip/wire/common';
-import { text, withOld } from './write-values';
+import { createdButNotFound, text, withOld } from './write-values';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -151,11 +151,7 @@ async function channelIdByName(client: ZulipClient, name: string): Promise<numbe
   const res = await client.getStreams({ include_all: true, exclude_archived: false });
   const lower = name.trim().toLowerCase();
   const c = res.streams.find((s) => s.name.toLowerCase() === lower);
-  if (!c)
-    throw new ZulipCdkError(
-      'UNEXPECTED_RESPONSE',
-      `The channel '${name}' was created but cannot be found.`,
-    );
+  if (!c) throw createdButNotFound(`The channel '${name}'`);
   return c.stream_id;
 }
 

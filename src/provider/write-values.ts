@@ -17,3 +17,8 @@ export function withOld(old: WireGroupSettingValue | undefined): { old?: WireGro
   const sendable = sendableOld(old);
   return sendable === undefined ? {} : { old: sendable };
 }
+
+/** A create Zulip answered without an ID, whose object a read right after does not find. */
+export function createdButNotFound(what: string): ZulipCdkError {
+  return new ZulipCdkError('UNEXPECTED_RESPONSE', `${what} was created but cannot be found.`);
+}

@@ -48,6 +48,16 @@ import {
   checkNameAvailable,
 } from './channel-rules';
 
+/** `folder_id` of a channel being created (FL 389+; `Json[int] | None`), null when absent. */
+function folderIdParam(ctx: RequestContext): number | null {
+  if (!supports(ctx.featureLevel, 'channelFolders')) return null;
+  const f = ctx.params.json('folder_id');
+  if (f === undefined || f === null) return null;
+  if (typeof f !== 'number' || !Number.isInteger(f))
+    throw badRequest('folder_id is not an integer');
+  return f;
+}
+
 /**
  * Creation: the value is parsed first (parse_message_retention_days while building the stream
  * dicts), and only a value other than the realm default needs an owner
@@ -100,15 +110,7 @@ export function readCreationParams(
   const retentionRaw = p.json('message_retention_days');
   // Parsed with the parameters, as the enum check is a validator of the parameter upstream.
   const topicsPolicy = supports(fl, 'topicsPolicy') ? creationTopicsPolicy(ctx, p) : undefined;
-  let folderId: number | null = null;
-  if (supports(fl, 'channelFolders')) {
-    const f = p.json('folder_id');
-    if (f !== undefined && f !== null) {
-      if (typeof f !== 'number' || !Number.isInteger(f))
-        throw badRequest('folder_id is not an integer');
-      folderId = f;
-    }
-  }
+  const folderId = folderIdParam(ctx);
   const rawSettings: Array<[PermissionSettingInfo, unknown]> = [];
   for (const info of channelSettingInfos(fl)) {
     const v = p.json(info.wire);
@@ -313,15 +315,7 @@ export function createChannelRoute(ctx: RequestContext): Record<string, unknown>
     if (v !== undefined) shapes.push([info, groupSettingShape(v, info.wire)]);
   }
   const description = p.string('description', { maxLength: LIMITS.channelDescription }) ?? '';
-  let folderId: number | null = null;
-  if (supports(fl, 'channelFolders')) {
-    const f = p.json('folder_id');
-    if (f !== undefined && f !== null) {
-      if (typeof f !== 'number' || !Number.isInteger(f))
-        throw badRequest('folder_id is not an integer');
-      folderId = f;
-    }
-  }
+  const folderId = folderIdParam(ctx);
   const history = p.bool('history_public_to_subscribers');
   const inviteOnly = p.bool('invite_only') ?? false;
   const isWebPublic = p.bool('is_web_public') ?? false;

@@ -38,17 +38,17 @@ import {
 import { pathInt } from './common';
 import { removeChannelFromGroups } from './default-stream-groups';
 import {
-  parseRetention,
-  checkRetentionAllowed,
-  parseTopicsPolicy,
-  checkTopicGroupForHistory,
-  checkFolder,
-  defaultStreamsEvent,
-  inZulipOrder,
-  DELETE_MESSAGE_SETTINGS,
   canSetDeleteMessagePolicy,
-  validateTopicsPolicy,
+  checkFolder,
   checkNameAvailable,
+  checkRetentionAllowed,
+  checkTopicGroupForHistory,
+  defaultStreamsEvent,
+  DELETE_MESSAGE_SETTINGS,
+  inZulipOrder,
+  parseRetention,
+  parseTopicsPolicy,
+  validateTopicsPolicy,
 } from './channel-rules';
 
 /** PATCH /streams: checks retention permission and plan, then parses it (update_stream_backend). */
@@ -267,17 +267,8 @@ export function updateChannel(ctx: RequestContext): Record<string, unknown> {
     if (name.toLowerCase() !== ch.name.toLowerCase()) checkNameAvailable(ctx, name);
     const before = ch.name;
     ch.name = name;
-    ctx.events.push({
-      users: channelAudience(ctx, ch),
-      event: {
-        type: 'stream',
-        op: 'update',
-        stream_id: ch.id,
-        name: before,
-        property: 'name',
-        value: name,
-      },
-    });
+    // The event names the channel by its old name.
+    streamUpdate(ctx, ch, 'name', name, { name: before });
     sendChannelEventsNotice(ctx, ch, renameNotice(user, before, name));
   }
   if (folder !== undefined) {

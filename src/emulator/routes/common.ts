@@ -1,5 +1,5 @@
 import { supports } from '../../model/features';
-import { adminRequired, badRequest, ownerRequired } from '../errors';
+import { adminRequired, badRequest, notFound, ownerRequired } from '../errors';
 import { isAdmin, isGuest, isOwner } from '../permissions';
 import { hasContentAccess, hasMetadataAccess } from '../permissions';
 import { userById } from '../indexes';
@@ -30,6 +30,23 @@ export function requireMemberOrAdmin(ctx: RequestContext): void {
 /** A path parameter as an integer (the router only lets digits through). */
 export function pathInt(ctx: RequestContext, name: string): number {
   return Number(ctx.path[name]);
+}
+
+/**
+ * One of the caller's own items (a draft, a saved snippet, a scheduled message) by the ID in
+ * the path; another user's item is as missing as one that does not exist (Zulip's
+ * `access_draft`, `do_edit_saved_snippet`, `access_scheduled_message`: 404 with `missing`).
+ */
+export function ownItem<T extends { id: number }>(
+  ctx: RequestContext,
+  items: readonly T[],
+  path: { param: string; missing: string },
+  owner: (item: T) => number,
+): T {
+  const id = pathInt(ctx, path.param);
+  const item = items.find((x) => x.id === id && owner(x) === ctx.user.id);
+  if (!item) throw notFound(path.missing);
+  return item;
 }
 
 /** A channel the user has metadata access to, else "Invalid channel ID". */

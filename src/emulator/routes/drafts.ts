@@ -1,11 +1,11 @@
 import { LIMITS } from '../../model/kinds';
-import { badRequest, missingArgument, notFound } from '../errors';
+import { badRequest, missingArgument } from '../errors';
 import { expectDict, expectInt, expectList, expectString } from '../params';
 import { hasContentAccess } from '../permissions';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { StoredDraft } from '../state';
-import { pathInt } from './common';
+import { ownItem } from './common';
 
 const TYPES = ['', 'stream', 'private'] as const;
 const FIELDS = ['type', 'to', 'topic', 'content', 'timestamp'];
@@ -83,10 +83,12 @@ function drafts(ctx: RequestContext): StoredDraft[] {
 }
 
 function mine(ctx: RequestContext): StoredDraft {
-  const id = pathInt(ctx, 'draft_id');
-  const d = drafts(ctx).find((x) => x.id === id && x.userId === ctx.user.id);
-  if (!d) throw notFound('Draft does not exist');
-  return d;
+  return ownItem(
+    ctx,
+    drafts(ctx),
+    { param: 'draft_id', missing: 'Draft does not exist' },
+    (d) => d.userId,
+  );
 }
 
 const toApi = (d: StoredDraft): Record<string, unknown> => ({

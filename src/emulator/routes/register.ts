@@ -425,24 +425,23 @@ async function getEvents(ctx: RequestContext): Promise<Record<string, unknown>> 
   return { events: q.events, queue_id: q.id };
 }
 
+/** `DELETE /events`: the queue is deleted (Zulip's Tornado `cleanup_event_queue`). */
+function deleteQueue(ctx: RequestContext): Record<string, unknown> {
+  const id = ctx.params.string('queue_id');
+  if (id === undefined) throw missingArgument('queue_id');
+  const q = liveQueue(ctx.core, id, ctx.user.id, ctx.now);
+  ctx.core.queues.delete(id);
+  // ClientDescriptor.cleanup (zerver/tornado/event_queue.py) finishes a connected
+  // long-poll first: it answers with what the queue holds.
+  for (const w of q.waiters.splice(0)) w();
+  return {};
+}
+
 /** Register, events and server settings. */
 export const registerRoutes: Route[] = [
   { method: 'POST', path: '/register', handler: register },
   { method: 'GET', path: '/events', handler: getEvents },
-  {
-    method: 'DELETE',
-    path: '/events',
-    handler: (ctx) => {
-      const id = ctx.params.string('queue_id');
-      if (id === undefined) throw missingArgument('queue_id');
-      const q = liveQueue(ctx.core, id, ctx.user.id, ctx.now);
-      ctx.core.queues.delete(id);
-      // ClientDescriptor.cleanup (zerver/tornado/event_queue.py) finishes a connected
-      // long-poll first: it answers with what the queue holds.
-      for (const w of q.waiters.splice(0)) w();
-      return {};
-    },
-  },
+  { method: 'DELETE', path: '/events', handler: deleteQueue },
   {
     method: 'GET',
     path: '/server_settings',

@@ -1,11 +1,11 @@
 import { FEATURES } from '../../model/features';
 import { LIMITS } from '../../model/kinds';
 import { checkBoundedText } from '../../model/rules';
-import { badRequest, notFound } from '../errors';
+import { badRequest } from '../errors';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { StoredSnippet } from '../state';
-import { pathInt } from './common';
+import { ownItem } from './common';
 
 function text(
   ctx: RequestContext,
@@ -21,10 +21,8 @@ function text(
 }
 
 function mine(ctx: RequestContext): StoredSnippet {
-  const id = pathInt(ctx, 'saved_snippet_id');
-  const s = ctx.org.snippets.find((x) => x.id === id && x.userId === ctx.user.id);
-  if (!s) throw notFound('Saved snippet does not exist.');
-  return s;
+  const path = { param: 'saved_snippet_id', missing: 'Saved snippet does not exist.' };
+  return ownItem(ctx, ctx.org.snippets, path, (s) => s.userId);
 }
 
 const snippetToApi = (s: StoredSnippet): Record<string, unknown> => ({

@@ -1,9 +1,9 @@
-import { badRequest, missingArgument, notFound } from '../errors';
+import { badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { StoredScheduledMessage } from '../state';
 import { renderMarkdown } from '../views';
-import { pathInt } from './common';
+import { ownItem } from './common';
 import { channelForSend, directRecipients } from './messages';
 
 const TYPES: Record<string, 'stream' | 'private'> = {
@@ -64,10 +64,8 @@ function checkContent(content: string): string {
 }
 
 function mine(ctx: RequestContext): StoredScheduledMessage {
-  const id = pathInt(ctx, 'scheduled_message_id');
-  const m = list(ctx).find((x) => x.id === id && x.senderId === ctx.user.id);
-  if (!m) throw notFound('Scheduled message does not exist');
-  return m;
+  const path = { param: 'scheduled_message_id', missing: 'Scheduled message does not exist' };
+  return ownItem(ctx, list(ctx), path, (m) => m.senderId);
 }
 
 const toApi = (m: StoredScheduledMessage): Record<string, unknown> => ({

@@ -369,18 +369,23 @@ function removeMembers(ctx: RequestContext, groupId: number, members: number[]):
   notifyMembershipChange(ctx, users, g, false);
 }
 
+/** The group whose subgroups change, accessed by `setting`, and the subgroups named. */
+function subgroupChange(
+  ctx: RequestContext,
+  groupId: number,
+  ids: number[],
+  setting: 'can_add_members_group' | 'can_manage_group',
+): { g: StoredGroup; subs: StoredGroup[] } {
+  const g = accessGroupForUpdate(ctx, groupId, setting, membersOfDeactivatedEditable(ctx));
+  return { g, subs: subgroupsById(ctx, ids) };
+}
+
 /**
  * `add_subgroups_to_group_backend`: access by `can_add_members_group`, then the subgroups, then
  * "already a subgroup of this group", then cycles (the message names the supergroup).
  */
 function addSubgroups(ctx: RequestContext, groupId: number, ids: number[]): void {
-  const g = accessGroupForUpdate(
-    ctx,
-    groupId,
-    'can_add_members_group',
-    membersOfDeactivatedEditable(ctx),
-  );
-  const subs = subgroupsById(ctx, ids);
+  const { g, subs } = subgroupChange(ctx, groupId, ids, 'can_add_members_group');
   for (const s of subs)
     if (g.subgroups.includes(s.id))
       throw badRequest(`User group ${s.id} is already a subgroup of this group.`);
@@ -396,13 +401,7 @@ function addSubgroups(ctx: RequestContext, groupId: number, ids: number[]): void
 
 /** `remove_subgroups_from_group_backend`: access by `can_manage_group` (not `can_remove_members_group`). */
 function removeSubgroups(ctx: RequestContext, groupId: number, ids: number[]): void {
-  const g = accessGroupForUpdate(
-    ctx,
-    groupId,
-    'can_manage_group',
-    membersOfDeactivatedEditable(ctx),
-  );
-  const subs = subgroupsById(ctx, ids);
+  const { g, subs } = subgroupChange(ctx, groupId, ids, 'can_manage_group');
   for (const s of subs)
     if (!g.subgroups.includes(s.id))
       throw badRequest(`User group ${s.id} is not a subgroup of this group.`);

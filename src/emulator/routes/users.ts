@@ -174,6 +174,12 @@ function me(ctx: RequestContext): Record<string, unknown> {
   return { ...u, max_message_id: -1 };
 }
 
+/** The user of the path's `user_id`, deactivated users and bots included (`forAdmin`: for a change). */
+function anyUserInPath(ctx: RequestContext, forAdmin: boolean): StoredUser {
+  const opts = { allowDeactivated: true, allowBots: true, forAdmin };
+  return accessUserById(ctx, pathInt(ctx, 'user_id'), opts);
+}
+
 /** User routes. `/users/me` comes before `/users/{email}`. */
 export const userRoutes: Route[] = [
   {
@@ -197,11 +203,7 @@ export const userRoutes: Route[] = [
     handler: (ctx) => {
       const opts = listOptions(ctx);
       // get_member_backend: deactivated users and bots too, read-only access.
-      const target = accessUserById(ctx, pathInt(ctx, 'user_id'), {
-        allowDeactivated: true,
-        allowBots: true,
-        forAdmin: false,
-      });
+      const target = anyUserInPath(ctx, false);
       return { user: userToApi(target, opts) };
     },
   },
@@ -211,11 +213,7 @@ export const userRoutes: Route[] = [
     path: '/users/{user_id}',
     handler: (ctx) => {
       const p = readUpdateParams(ctx);
-      const target = accessUserById(ctx, pathInt(ctx, 'user_id'), {
-        allowDeactivated: true,
-        allowBots: true,
-        forAdmin: true,
-      });
+      const target = anyUserInPath(ctx, true);
       return updateUserAtomically(ctx, target, () =>
         updateUser(ctx, p.fullName, p.newEmail, p.role, target),
       );
@@ -243,11 +241,7 @@ export const userRoutes: Route[] = [
     method: 'POST',
     path: '/users/{user_id}/reactivate',
     handler: (ctx) => {
-      const target = accessUserById(ctx, pathInt(ctx, 'user_id'), {
-        allowDeactivated: true,
-        allowBots: true,
-        forAdmin: true,
-      });
+      const target = anyUserInPath(ctx, true);
       // zerver/lib/users.py check_can_create_bot: reactivating a bot needs the right to create
       // one (can_create_bots_group; for an incoming webhook, can_create_write_only_bots_group).
       if (

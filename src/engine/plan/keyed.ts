@@ -287,7 +287,7 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
         remove: removal,
         restore: RESTORE[removal],
         ...(k.restoreNeeds ? { restoreNeeds: k.restoreNeeds } : {}),
-        before: k.removed?.(p, l) ?? (facts.removed(l) as Props),
+        before: k.removed?.(p, l) ?? ((facts.removed ?? facts.live)(l) as Props),
       });
       if (wanted && !liveRemoved && lc?.protect !== true) k.removing?.(p, l, base);
       if (wanted && k.diffsRemoved !== true) continue;
@@ -336,7 +336,12 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
     }
     const removed =
       spec.removal !== 'none' &&
-      p.undeclared(kind, key, l.id, k.removed?.(p, l) ?? (facts.removed(l) as Props));
+      p.undeclared(
+        kind,
+        key,
+        l.id,
+        k.removed?.(p, l) ?? ((facts.removed ?? facts.live)(l) as Props),
+      );
     if (removed) k.removing?.(p, l, { kind, address: resourceAddress(kind, key), key, path: null });
     // An object that stays keeps its slot; so does an archived one (Zulip's order lists it).
     if (!removed || spec.removal !== 'delete') order?.keep(key, l.id);

@@ -3,6 +3,7 @@ import type { DesiredChannelFolder } from '../desired-state';
 import type { LiveChannelFolder } from '../live-state';
 import { normaliseFolderDescription } from './normalise';
 import type { KeyedFacts, KindSpec } from './spec';
+import { BY_NAME } from './spec';
 
 /** A channel folder (Zulip 11, FL 389). Names compare like channel names. */
 export const channelFolder = {
@@ -18,15 +19,12 @@ export const channelFolder = {
   actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'reorder'],
   events: ['channel_folder'],
   keyed: {
-    key: (d) => d.name,
-    keyProperty: 'name',
-    liveKey: (l) => l.name,
+    ...BY_NAME,
     desired: (d) => ({
       name: d.name,
       description: normaliseFolderDescription(d.description ?? ''),
     }),
     live: (l) => ({ name: l.name, description: l.description }),
-    removed: (l) => ({ name: l.name, description: l.description }),
     updatable: ['name', 'description'],
     replaces: [],
     removedFlag: 'archived',

@@ -5,6 +5,18 @@ import { supports } from '../features';
 import type { LiveChannel } from '../live-state';
 import { normaliseChannelDescription, retentionToNatural } from './normalise';
 import type { KeyedFacts, KindSpec } from './spec';
+import { BY_NAME } from './spec';
+
+/** A channel's plain properties, updated in this order (`PATCH /streams/{id}`). */
+const PROPERTIES = [
+  'description',
+  'private',
+  'webPublic',
+  'historyPublicToSubscribers',
+  'defaultChannel',
+  'messageRetentionDays',
+  'topicsPolicy',
+] as const;
 
 /** A channel. Zulip finds channels by name case-insensitively (zerver/models/streams.py `get_stream`, `name__iexact`). */
 export const channel = {
@@ -16,27 +28,13 @@ export const channel = {
   compareKey: channelNameKey,
   removal: 'archive',
   ordered: false,
-  ignorable: [
-    'description',
-    'private',
-    'webPublic',
-    'historyPublicToSubscribers',
-    'defaultChannel',
-    'messageRetentionDays',
-    'topicsPolicy',
-    'folder',
-    'archived',
-    'subscribers',
-    ...CHANNEL_PERMISSION_NAMES,
-  ],
+  ignorable: [...PROPERTIES, 'folder', 'archived', 'subscribers', ...CHANNEL_PERMISSION_NAMES],
   actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'membership'],
   events: ['stream', 'subscription', 'default_streams', 'user_group'],
   // The folder, permissions and subscribers are planned by the hooks in
   // src/engine/plan/channels.ts: they name folders, groups and users as they are after the plan.
   keyed: {
-    key: (d) => d.name,
-    keyProperty: 'name',
-    liveKey: (l) => l.name,
+    ...BY_NAME,
     desired: (d, fl) => {
       const isPrivate = d.private ?? false;
       return {
@@ -62,16 +60,7 @@ export const channel = {
       ...(l.topicsPolicy !== null ? { topicsPolicy: l.topicsPolicy } : {}),
     }),
     removed: (l) => ({ name: l.name, description: l.description, private: l.private }),
-    updatable: [
-      'name',
-      'description',
-      'private',
-      'webPublic',
-      'historyPublicToSubscribers',
-      'defaultChannel',
-      'messageRetentionDays',
-      'topicsPolicy',
-    ],
+    updatable: ['name', ...PROPERTIES],
     replaces: [],
     removedFlag: 'archived',
     followsRenames: true,

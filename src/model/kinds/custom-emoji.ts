@@ -1,6 +1,7 @@
 import type { DesiredCustomEmoji } from '../desired-state';
 import type { LiveCustomEmoji } from '../live-state';
 import type { KeyedFacts, KindSpec, PlanObject } from './spec';
+import { BY_NAME } from './spec';
 import { exactKey } from './spec';
 
 /**
@@ -24,16 +25,13 @@ export const customEmoji = {
   // An image is compared by its digest; a new one is a `replace`. Emoji have no rename: Zulip
   // keeps a deactivated emoji, and `renamedFrom` is not followed.
   keyed: {
-    key: (d) => d.name,
-    keyProperty: 'name',
-    liveKey: (l) => l.name,
+    ...BY_NAME,
     desired: (d) => ({
       name: d.name,
       image: d.image ? { sha256: d.image.sha256, size: d.image.size } : null,
     }),
     created: (d) => ({ name: d.name, image: { ...d.image } }),
     live: liveEmoji,
-    removed: liveEmoji,
     updatable: [],
     replaces: ['image'],
     removedFlag: 'deactivated',

@@ -1,6 +1,7 @@
 import type { DesiredDefaultChannelGroup } from '../desired-state';
 import type { LiveDefaultChannelGroup } from '../live-state';
 import type { KeyedFacts, KindSpec } from './spec';
+import { BY_NAME } from './spec';
 import { exactKey } from './spec';
 
 /**
@@ -26,12 +27,9 @@ export const defaultChannelGroup = {
   // description: both properties are diffed by the planner's hooks
   // (src/engine/plan/default-channel-groups.ts), which know the channels after the plan.
   keyed: {
-    key: (d) => d.name,
-    keyProperty: 'name',
-    liveKey: (l) => l.name,
+    ...BY_NAME,
     desired: (d) => ({ name: d.name, description: d.description ?? '', channels: [...d.channels] }),
     live: (l) => ({ name: l.name, description: l.description }),
-    removed: (l) => ({ name: l.name, description: l.description }),
     updatable: [],
     replaces: [],
     followsRenames: true,

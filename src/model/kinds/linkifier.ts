@@ -24,7 +24,6 @@ export const linkifier = {
     liveKey: (l) => l.pattern,
     desired: (d) => ({ pattern: d.pattern.trim(), urlTemplate: d.urlTemplate.trim() }),
     live: (l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate }),
-    removed: (l) => ({ pattern: l.pattern, urlTemplate: l.urlTemplate }),
     updatable: ['urlTemplate'],
     replaces: [],
     followsRenames: true,

@@ -32,11 +32,6 @@ export const playground = {
       pygmentsLanguage: l.pygmentsLanguage,
       urlTemplate: l.urlTemplate,
     }),
-    removed: (l) => ({
-      name: l.name,
-      pygmentsLanguage: l.pygmentsLanguage,
-      urlTemplate: l.urlTemplate,
-    }),
     updatable: [],
     replaces: ['name', 'pygmentsLanguage', 'urlTemplate'],
     followsRenames: true,

@@ -115,8 +115,8 @@ export interface KeyedFacts<D, L> {
   readonly created?: (d: D, fl: number) => PlanObject;
   /** The live object in the terms of {@link desired}. */
   readonly live: (l: L) => PlanObject;
-  /** What a removal (archive, deactivate, delete) shows as the object's `before`. */
-  readonly removed: (l: L) => PlanObject;
+  /** What a removal (archive, deactivate, delete) shows as `before`; default {@link live}. */
+  readonly removed?: (l: L) => PlanObject;
   /**
    * The properties an `update` changes in place, diffed in this order. A property missing from
    * either view is not compared (a setting the server does not report).
@@ -129,3 +129,10 @@ export interface KeyedFacts<D, L> {
   /** False when `renamedFrom` is not followed (the kind has no rename: a new key is a new object). */
   readonly followsRenames: boolean;
 }
+
+/** The key facts of a kind keyed by its `name`, declared and live. */
+export const BY_NAME = {
+  key: (d: { readonly name: string }): string => d.name,
+  keyProperty: 'name',
+  liveKey: (l: { readonly name: string }): string => l.name,
+} as const;

@@ -2,6 +2,7 @@ import { GROUP_PERMISSION_NAMES } from '../permissions';
 import type { DesiredUserGroup } from '../desired-state';
 import type { LiveUserGroup } from '../live-state';
 import type { KeyedFacts, KindSpec } from './spec';
+import { BY_NAME } from './spec';
 import { exactKey } from './spec';
 
 /** A user group. Group names are unique exactly, case included (zerver/models/groups.py `NamedUserGroup.Meta.unique_together`). */
@@ -20,12 +21,9 @@ export const userGroup = {
   // Permissions and members are planned by the hooks in src/engine/plan/groups.ts: they name
   // other groups and users, as they are after the plan.
   keyed: {
-    key: (d) => d.name,
-    keyProperty: 'name',
-    liveKey: (l) => l.name,
+    ...BY_NAME,
     desired: (d) => ({ name: d.name, description: d.description ?? '' }),
     live: (l) => ({ name: l.name, description: l.description }),
-    removed: (l) => ({ name: l.name, description: l.description }),
     updatable: ['name', 'description'],
     replaces: [],
     removedFlag: 'deactivated',
