@@ -93,6 +93,8 @@ export class LiveIndex {
         return id === 0 ? (live.organizationSettings ?? undefined) : undefined;
       case 'defaultChannelGroup':
         return live.defaultChannelGroups.find((g) => g.id === id);
+      case 'customProfileField':
+        return live.customProfileFields.find((f) => f.id === id);
     }
   }
 

@@ -32,6 +32,10 @@ export const WATCH_EVENT_TYPES: Readonly<Record<ResourceKind, readonly string[]>
   defaultChannelGroup: ['default_stream_groups', 'stream'],
   // zerver/actions/realm_emoji.py notify_realm_emoji.
   customEmoji: ['realm_emoji'],
+  // zerver/actions/custom_profile_fields.py notify_realm_custom_profile_fields; users' values
+  // arrive as `realm_user` `update` events (notify_user_update_custom_profile_data), which
+  // the users' kind listens to.
+  customProfileField: ['custom_profile_fields', 'realm_user'],
 };
 
 /**

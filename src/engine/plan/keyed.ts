@@ -79,7 +79,7 @@ export class SlotOrder {
   /** Declared objects whose order is managed, in declaration order. */
   private readonly declaredOrder: OrderEntry[] = [];
 
-  public constructor(private readonly kind: 'channelFolder' | 'linkifier') {}
+  public constructor(private readonly kind: 'channelFolder' | 'linkifier' | 'customProfileField') {}
 
   /** A declared object: live (`id`) or created now (`null`). */
   public declare(key: string, id: number | null, lifecycle: Lifecycle | undefined): void {

@@ -43,6 +43,7 @@ import { planLinkifiers, planPlaygrounds, planSnippets } from './org-objects';
 import { planOrganizationSettings } from './organization';
 import { planDefaultChannelGroups } from './default-channel-groups';
 import { planCustomEmoji } from './custom-emoji';
+import { planCustomProfileFields } from './custom-profile-fields';
 
 export type Props = Record<string, JsonValue>;
 /** The fields every change of one declared object shares. */
@@ -126,6 +127,8 @@ export const CONTENT_ACCESS_WIRES: ReadonlySet<string> = new Set(
  * 10. `planDefaultChannelGroups`: reads `channelMatch` and `desiredChannels` (a group names
  *    channels by their names after the plan, and waits for their creation, rename or change of
  *    default status), so it runs after `planChannels`.
+ * 11. `planCustomProfileFields` (`custom-profile-fields.ts`): the fields, then users' values of
+ *    them, which go into the user update changes `planUsers` made: it runs after `planUsers`.
  *
  * Each phase is a function in this folder (`users.ts`, `folders.ts`, `groups.ts`,
  * `channels.ts`, `org-objects.ts`; `permissions.ts` for group-setting values, `keyed.ts` for
@@ -189,6 +192,7 @@ export class Planner {
     planSubscriptionSettings(this);
     planOrganizationSettings(this);
     planDefaultChannelGroups(this);
+    planCustomProfileFields(this);
   }
 
   public throwErrors(): void {

@@ -15,6 +15,6 @@ export const user = {
   compareKey: (key: string): string => key.toLowerCase(),
   removal: 'none',
   ordered: false,
-  ignorable: ['role', 'fullName', 'active'],
+  ignorable: ['role', 'fullName', 'active', 'profile'],
   actions: ['update', 'deactivate', 'reactivate'],
 } as const satisfies KindSpec;
