@@ -663,3 +663,75 @@ describe('zerver/lib/events.py fetch_initial_state_data: custom_profile_fields',
     });
   });
 });
+
+/** An event as the queue returns it. */
+interface Ev {
+  id: number;
+  type: string;
+  op?: string;
+  fields?: Field[];
+  person?: { user_id: number; custom_profile_field?: Record<string, unknown> };
+}
+
+describe('events (test_events.py)', () => {
+  async function queue(types: string[]): Promise<() => Promise<Ev[]>> {
+    const r = await iago.post('/register', { event_types: types });
+    expectSuccess(r);
+    const id = r.body.queue_id as string;
+    let last = -1;
+    return async () => {
+      const res = await iago.get('/events', {
+        queue_id: id,
+        last_event_id: last,
+        dont_block: true,
+      });
+      expectSuccess(res);
+      const events = (res.body.events as Ev[]).filter((e) => e.id > last);
+      for (const e of events) last = Math.max(last, e.id);
+      return events;
+    };
+  }
+
+  it('test_custom_profile_fields_events: create, update, delete and reorder each send the whole list', async () => {
+    const drain = await queue(['custom_profile_fields']);
+    const res = await create({ name: 'Expertise', field_type: LONG_TEXT });
+    const id = res.body.id as number;
+    expectSuccess(await update(await fieldId('Biography'), { hint: 'Biography of the user' }));
+    expectSuccess(await iago.delete(`/realm/profile_fields/${id}`));
+    const ids = (await fields()).map((f) => f.id).reverse();
+    expectSuccess(await iago.patch('/realm/profile_fields', { order: ids }));
+    const events = await drain();
+    expect(events.map((e) => [e.type, e.fields?.length])).toEqual([
+      ['custom_profile_fields', 10],
+      ['custom_profile_fields', 10],
+      ['custom_profile_fields', 9],
+      ['custom_profile_fields', 9],
+    ]);
+    expect(events[3]!.fields?.map((f) => f.id)).toEqual(ids);
+  });
+
+  it('test_custom_profile_field_data_events: realm_user update with the value (rendered for text); none when unchanged', async () => {
+    const drain = await queue(['realm_user']);
+    const bio = await fieldId('Biography');
+    const mentor = await fieldId('Mentor');
+    const zoe = userId('erin');
+    expectSuccess(
+      await iago.patch('/users/me/profile_data', { data: [{ id: bio, value: 'New value' }] }),
+    );
+    expectSuccess(
+      await iago.patch('/users/me/profile_data', { data: [{ id: mentor, value: [zoe] }] }),
+    );
+    expectSuccess(
+      await iago.patch('/users/me/profile_data', { data: [{ id: mentor, value: [zoe] }] }),
+    );
+    const events = await drain();
+    expect(events).toHaveLength(2);
+    expect(events[0]).toMatchObject({ type: 'realm_user', op: 'update' });
+    expect(Object.keys(events[0]!.person?.custom_profile_field ?? {}).sort()).toEqual([
+      'id',
+      'rendered_value',
+      'value',
+    ]);
+    expect(events[1]!.person?.custom_profile_field).toEqual({ id: mentor, value: `[${zoe}]` });
+  });
+});
