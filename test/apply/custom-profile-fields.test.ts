@@ -173,3 +173,29 @@ describe.each([FEATURE_LEVELS.zulip10, FEATURE_LEVELS.zulip11, FEATURE_LEVELS.ne
     });
   },
 );
+
+test('fields reordered by hand after the plan: the reorder is a conflict, not overwritten', async () => {
+  const h = await harness({ featureLevel: FEATURE_LEVELS.newest });
+  try {
+    const order = (names: string[]): DesiredState => {
+      const d = emptyDesiredState('cpf');
+      for (const n of names) d.customProfileFields.push(field(n, 'short-text'));
+      return d;
+    };
+    const first = await h.plan(order(['A', 'B', 'C']));
+    expect((await h.apply(first)).outcome).toBe('applied');
+    const saved = await h.plan(order(['C', 'A', 'B']));
+    expect(summary(saved)).toEqual(['reorder customProfileField["*"]']);
+    const live = await readLiveState(h.client);
+    const id = (n: string) => live.customProfileFields.find((f) => f.name === n)!.id;
+    await h.client.reorderCustomProfileFields([id('B'), id('C'), id('A')]);
+    const r = await h.apply(saved);
+    const entry = r.journal.entries.find((x) => x.action === 'reorder')!;
+    expect(entry.status).toBe('conflict');
+    expect(entry.message).toContain('custom profile fields changed since the plan');
+    const after = await readLiveState(h.client);
+    expect(after.customProfileFields.map((f) => f.name)).toEqual(['B', 'C', 'A']);
+  } finally {
+    await h.close();
+  }
+});
