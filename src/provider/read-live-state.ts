@@ -375,7 +375,7 @@ export function liveStateFromRegister(
         name: f.name,
         type: f.type,
         hint: f.hint,
-        fieldData: f.field_data,
+        fieldData: f.field_data ?? '',
         order: f.order,
         displayInProfileSummary: f.display_in_profile_summary ?? false,
         required: f.required ?? false,

@@ -11,7 +11,8 @@ export const WireCustomProfileFieldSchema = z.looseObject({
   name: z.string(),
   type: z.number().int(),
   hint: z.string(),
-  field_data: z.string(),
+  /** Absent in some of zulip.yaml's examples; `""` for types without data. */
+  field_data: z.string().optional(),
   order: z.number().int(),
   required: z.boolean().optional(),
   editable_by_user: z.boolean().optional(),
