@@ -766,7 +766,7 @@ class Importer extends ImportContext {
           : 'subscribers are not managed;',
     );
     item(
-      'user groups are declared with their exact members; roles only for users who are not plain members (full names are left to their owners);',
+      'user groups are declared with their exact members; roles only for users who are not plain members or have custom profile field values (full names are left to their owners);',
     );
     item(
       `saved snippets and subscription settings are those of ${me}, the account that applies (not the colours of its subscriptions).`,
