@@ -6,6 +6,7 @@ import {
   CodePlayground,
   DefaultChannelGroup,
   CustomEmoji,
+  CustomProfileField,
   Linkifier,
   Organization,
   OrganizationSettings,
@@ -26,9 +27,31 @@ import { Team } from './team';
 export function acme(scope: Construct, id = 'acme'): Organization {
   const org = new Organization(scope, id, { prune: { linkifier: true }, maxRemovals: 5 });
 
+  // Custom profile fields, shown in this order; users' values are on the users, by label.
+  const team = new CustomProfileField(org, 'team-field', {
+    name: 'Team',
+    type: 'choice',
+    choices: ['Engineering', 'Design', 'Support'],
+    displayInProfileSummary: true,
+  });
+  const manager = new CustomProfileField(org, 'manager-field', {
+    name: 'Manager',
+    type: 'user',
+    hint: 'Who you report to',
+    editableByUser: false,
+  });
+
   // Roles. The owner applies the configuration: keep at least one owner.
   new User(org, 'olivia', { email: people.olivia, role: 'owner' });
-  new User(org, 'ada', { email: people.ada, role: 'administrator' });
+  new User(org, 'ada', {
+    email: people.ada,
+    role: 'administrator',
+    profile: { [team.name]: 'Engineering', [manager.name]: [people.olivia] },
+  });
+  new User(org, 'alice', {
+    email: people.alice,
+    profile: { [team.name]: 'Engineering', [manager.name]: [people.ada] },
+  });
   new User(org, 'alan', { email: people.alan, role: 'administrator' });
   new User(org, 'mona', { email: people.mona, role: 'moderator' });
   new User(org, 'gus', { email: people.gus, role: 'guest' });

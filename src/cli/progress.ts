@@ -1,3 +1,4 @@
+import { KIND_SPECS } from '../model/kinds';
 import type { ApplyEvent, JournalEntry } from '../engine';
 import type { CliIo } from './command';
 import { count } from './words';
@@ -36,7 +37,7 @@ export function changeLine(entry: JournalEntry, color = false): string {
     : MARKS[entry.status];
   const what =
     entry.action === 'reorder'
-      ? `reorder ${entry.kind === 'linkifier' ? 'linkifiers' : 'channel folders'}`
+      ? `reorder ${KIND_SPECS[entry.kind].nouns[1]}`
       : `${entry.action} ${entry.address}`;
   const tail =
     entry.status === 'applied'

@@ -14,5 +14,6 @@ export * from './user';
 export * from './subscription-settings';
 export * from './organization-settings';
 export * from './default-channel-group';
+export * from './custom-profile-field';
 export * from './synthesizer';
 export * from './testing';

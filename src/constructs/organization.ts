@@ -32,6 +32,11 @@ export interface PruneOptions {
   readonly defaultChannelGroup?: boolean;
   /** Deactivate undeclared custom emoji (Zulip's only removal: the emoji is kept, its name freed). @default false */
   readonly customEmoji?: boolean;
+  /**
+   * Delete undeclared custom profile fields, and with them every user's value of them (Zulip
+   * has no undelete). @default false
+   */
+  readonly customProfileField?: boolean;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Construct } from 'constructs';
+import { z } from 'zod';
 import { UserSchema } from '../model/desired-state';
 import type { DesiredUser } from '../model/desired-state';
 import type { UserProperty } from '../model/ignorable';
@@ -6,7 +7,9 @@ import { LIMITS } from '../model/kinds';
 import type { RoleName } from '../model/kinds';
 import { NAME_INVALID_CHARS, checkFullName, firstUnprintablePosition } from '../model/rules';
 import type { FullNameProblem } from '../model/rules';
+import { checkProfileTextValue } from '../model/custom-profile-fields';
 import { lengthProblem, whitespaceProblem } from './checks';
+import { CustomProfileField } from './custom-profile-field';
 import { definedProps, emailSchema, propsSchema } from './props';
 import { KeyedResource, ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
@@ -38,9 +41,33 @@ export interface UserProps extends Omit<ResourceOptions<UserProperty>, 'renamedF
    * @default - not managed
    */
   readonly active?: boolean;
+  /**
+   * The user's values of custom profile fields, by the field's label (`{ [team.name]:
+   * 'Engineering' }`): text; a `choice` field's choice by its text; a `date` as `YYYY-MM-DD`;
+   * a `link` as a URL; a `user` field's people as e-mail addresses or {@link User}s; null (or
+   * `''`, `[]`) clears the value. Each field must be declared ({@link CustomProfileField}) in
+   * the same organization. A field left out is not managed.
+   * @default - no value is managed
+   */
+  readonly profile?: Readonly<Record<string, ProfileValue>>;
 }
 
-const PropsSchema = propsSchema('user', UserSchema, { email: emailSchema });
+/** A value of a custom profile field on a {@link User}: text, people (for a user field), or null. */
+export type ProfileValue = string | readonly (string | User)[] | null;
+
+const PropsSchema = propsSchema('user', UserSchema, {
+  email: emailSchema,
+  profile: z
+    .record(
+      z.string(),
+      z.union([
+        z.string(),
+        z.array(z.union([z.string(), z.custom<User>((x) => User.isUser(x), 'a User')])),
+        z.null(),
+      ]),
+    )
+    .optional(),
+});
 
 /**
  * The role and name of an EXISTING user, by e-mail. Users are not created: they sign up or
@@ -106,6 +133,52 @@ export class User extends KeyedResource<UserProps> {
       const refused = problems.length === before ? checkFullName(name) : undefined;
       if (refused !== undefined) problems.push(fullNameRefusal(name, refused));
     }
+    problems.push(...this.checkProfile());
+    return problems;
+  }
+
+  /** Each value against its declared field (Zulip's `validate_user_custom_profile_field`). */
+  private checkProfile(): string[] {
+    const profile = this.props.profile;
+    if (!profile) return [];
+    const fields = new Map<string, CustomProfileField>();
+    for (const r of this.organization._resources())
+      if (CustomProfileField.isCustomProfileField(r) && r._propsValid) fields.set(r.name, r);
+    const problems: string[] = [];
+    for (const [label, value] of Object.entries(profile)) {
+      const field = fields.get(label);
+      if (!field) {
+        const known = [...fields.keys()].map((n) => `'${n}'`).join(', ');
+        problems.push(
+          `profile['${label}']: no custom profile field '${label}' is declared in this organization${known ? ` (declared: ${known})` : ''}: declare it with CustomProfileField, or fix the label`,
+        );
+        continue;
+      }
+      const empty = value === null || value === '' || (Array.isArray(value) && value.length === 0);
+      if (empty) continue;
+      if (field.type === 'user') {
+        if (typeof value === 'string')
+          problems.push(
+            `profile['${label}'] is a user field: give a list of people (e-mail addresses or Users), not '${value}'`,
+          );
+        continue;
+      }
+      if (typeof value !== 'string') {
+        problems.push(`profile['${label}'] is a ${field.type} field: give text, not a list`);
+        continue;
+      }
+      const choices = field._props.choices ?? [];
+      const refused =
+        field.type === 'choice'
+          ? choices.includes(value)
+            ? undefined
+            : `'${value}' is not a valid choice for '${label}'.`
+          : checkProfileTextValue(field.type, label, value);
+      if (refused !== undefined)
+        problems.push(
+          `profile['${label}'] = '${value}': Zulip refuses it ("${refused}")${field.type === 'choice' ? `: use one of ${choices.map((c) => `'${c}'`).join(', ')}` : field.type === 'date' ? ': write it as YYYY-MM-DD' : field.type === 'link' ? ': write a full URL such as https://example.com' : ': shorten it'}`,
+        );
+    }
     return problems;
   }
 
@@ -116,6 +189,16 @@ export class User extends KeyedResource<UserProps> {
       ...this.desiredBase(),
       email: p.email,
       ...definedProps(p, ['role', 'fullName', 'active']),
+      ...(p.profile !== undefined && {
+        profile: Object.fromEntries(
+          Object.entries(p.profile).map(([k, v]): [string, string | string[] | null] => [
+            k,
+            typeof v === 'string' || v === null
+              ? v
+              : v.map((x) => (typeof x === 'string' ? x : x.email)),
+          ]),
+        ),
+      }),
     };
   }
 }

@@ -29,6 +29,12 @@ export interface StoredUser {
   /** ISO date. */
   dateJoined: string;
   timezone: string;
+  /**
+   * Custom profile field values by field ID (zerver/models/custom_profile_fields.py
+   * `CustomProfileFieldValue`): the value as stored (a user field's IDs as a JSON list) and,
+   * for text fields, its rendering. Absent when the user has none (and in older state files).
+   */
+  profileData?: Record<string, { value: string; renderedValue?: string }>;
 }
 
 export interface StoredGroup {
@@ -116,6 +122,21 @@ export interface StoredLinkifier {
   exampleInput: string | null;
   reverseTemplate: string | null;
   alternativeUrlTemplates: string[];
+}
+
+/** A custom profile field (zerver/models/custom_profile_fields.py `CustomProfileField`). */
+export interface StoredCustomProfileField {
+  id: number;
+  name: string;
+  /** 1 short text ... 8 pronouns. */
+  fieldType: number;
+  hint: string;
+  /** JSON text for choice and external account fields, `""` for the others. */
+  fieldData: string;
+  order: number;
+  displayInProfileSummary: boolean;
+  required: boolean;
+  editableByUser: boolean;
 }
 
 /** A default channel group (zerver/models/streams.py `DefaultStreamGroup`). */
@@ -274,6 +295,8 @@ export interface OrgState {
   snippets: StoredSnippet[];
   /** Optional so that older state files still load. */
   defaultChannelGroups?: StoredDefaultChannelGroup[];
+  /** Custom profile fields; absent in older state files. */
+  customProfileFields?: StoredCustomProfileField[];
   /** Custom emoji, deactivated ones included; absent in older state files. */
   emoji?: StoredEmoji[];
   /** Peripheral data: optional so that older state files still load. */

@@ -226,7 +226,16 @@ export function userToApi(u: StoredUser, opts: UserViewOptions = {}): Record<str
   out.timezone = u.timezone;
   out.avatar_url = opts.clientGravatar === true ? null : avatarUrl(u.email);
   out.avatar_version = 1;
-  if (opts.profileData !== false) out.profile_data = {};
+  if (opts.profileData !== false) {
+    // zerver/lib/users.py get_custom_profile_field_values: `rendered_value` for text fields.
+    const data: Record<string, unknown> = {};
+    for (const [id, v] of Object.entries(u.profileData ?? {}))
+      data[id] =
+        v.renderedValue !== undefined
+          ? { value: v.value, rendered_value: v.renderedValue }
+          : { value: v.value };
+    out.profile_data = data;
+  }
   return out;
 }
 

@@ -35,6 +35,10 @@ function has(ctx: ChangeContext, feature: FeatureName): boolean {
  * exactly these (`DESTROY_NOT_ALLOWED`), and they are exactly the changes tagged `destructive`.
  */
 export function destructiveReason(c: UntaggedChange): string | undefined {
+  if (c.kind === 'customProfileField') {
+    const lost = profileValuesLost(c);
+    if (lost !== undefined) return lost;
+  }
   if ((REMOVAL_ACTIONS as readonly string[]).includes(c.action)) return `${c.action}s it`;
   if (c.action === 'membership') {
     const n = c.remove.length + c.removeSubgroups.length;
@@ -51,6 +55,29 @@ export function destructiveReason(c: UntaggedChange): string | undefined {
       if (before !== undefined && after !== undefined && after > before)
         return `demotes ${c.key} from ${role.before} to ${role.after}`;
     }
+  }
+  return undefined;
+}
+
+/**
+ * The users' values a custom profile field change deletes, or undefined:
+ * zerver/actions/custom_profile_fields.py `do_remove_realm_custom_profile_field` deletes every
+ * value with the field (a delete, and a replace: Zulip cannot change a field's type, so the
+ * field is deleted and created again), and `remove_custom_profile_field_value_if_required`
+ * deletes the values of the users who chose a choice that an update removes.
+ */
+export function profileValuesLost(c: UntaggedChange): string | undefined {
+  if (c.kind !== 'customProfileField') return undefined;
+  if (c.action === 'delete') return "deletes it, and every user's value of it";
+  if (c.action === 'replace')
+    return `changes its type from ${JSON.stringify(c.before.type)} to ${JSON.stringify(c.after.type)}: Zulip deletes the field with every user's value of it and creates it again`;
+  if (c.action === 'update' && c.liveId !== null) {
+    const p = c.properties.find((x) => x.property === 'choices');
+    if (!p || !Array.isArray(p.before) || !Array.isArray(p.after)) return undefined;
+    const after = new Set(p.after);
+    const gone = p.before.filter((t) => !after.has(t));
+    if (gone.length > 0)
+      return `removes the choice${gone.length === 1 ? '' : 's'} ${gone.map((t) => JSON.stringify(t)).join(', ')}: Zulip deletes the values of the users who chose ${gone.length === 1 ? 'it' : 'them'}`;
   }
   return undefined;
 }
@@ -79,6 +106,9 @@ function retentionMayShorten(before: JsonValue, after: JsonValue): boolean {
  * and replacing it again with the values in `before` restores it.
  */
 export function irreversibleReason(c: UntaggedChange, ctx: ChangeContext = {}): string | undefined {
+  // Users' values of a custom profile field, once deleted, are gone: no API call restores them.
+  const lost = profileValuesLost(c);
+  if (lost !== undefined) return `${lost}; no API call brings the values back`;
   switch (c.action) {
     case 'delete':
       // do_remove_linkifier, do_remove_realm_playground, do_delete_saved_snippet delete the row:

@@ -346,7 +346,9 @@ export function fingerprints(
       const ids =
         c.kind === 'linkifier'
           ? live.linkifiers.map((l) => l.id)
-          : live.channelFolders.map((f) => f.id);
+          : c.kind === 'customProfileField'
+            ? live.customProfileFields.map((f) => f.id)
+            : live.channelFolders.map((f) => f.id);
       out[c.address] = sha256Json(ids);
       continue;
     }

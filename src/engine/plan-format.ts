@@ -178,7 +178,7 @@ export const ReplaceChangeSchema = z.strictObject({
 export const ReorderChangeSchema = z.strictObject({
   action: z.literal('reorder'),
   ...common,
-  kind: z.enum(['linkifier', 'channelFolder']),
+  kind: z.enum(['linkifier', 'channelFolder', 'customProfileField']),
   /** Live order before, by natural key. */
   before: z.array(z.string()),
   /**

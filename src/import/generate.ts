@@ -2,7 +2,20 @@
 import { normaliseChannelDescription, retentionToNatural } from '../engine/live-index';
 import { ROLES, roleName } from '../model/kinds';
 import type { ResourceKind, RoleName } from '../model/kinds';
-import type { LiveChannel, LiveChannelFolder, LiveState, LiveUserGroup } from '../model/live-state';
+import type {
+  LiveChannel,
+  LiveChannelFolder,
+  LiveState,
+  LiveUser,
+  LiveUserGroup,
+} from '../model/live-state';
+import {
+  choiceDataOf,
+  choiceTexts,
+  externalAccountOf,
+  isDefaultExternalAccount,
+  profileFieldTypeName,
+} from '../model/custom-profile-fields';
 import { channelNameKey } from '../model/address';
 import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
 import type {
@@ -14,7 +27,7 @@ import {
   GROUP_PERMISSIONS,
   ORGANIZATION_PERMISSIONS,
 } from '../model/permissions';
-import { arr, raw, str } from './code';
+import { arr, commentLines, quote, raw, str } from './code';
 import type { Entry, Expr } from './code';
 import { ImportContext } from './context';
 import { importHeader } from './header';
@@ -54,6 +67,7 @@ const IMPORTERS = {
   subscriptionSettings: 'subscriptionSettings',
   organizationSettings: 'organizationSettings',
   defaultChannelGroup: 'defaultChannelGroups',
+  customProfileField: 'customProfileFields',
 } as const satisfies Record<ResourceKind, string | null>;
 /** The kinds whose construct props are the live object's text fields, unchanged, in this order. */
 const PLAIN_KINDS = {
@@ -86,8 +100,14 @@ class Importer extends ImportContext {
   private users(): void {
     if (!this.include.has('users')) return;
     const rank = (role: number): number => role;
+    const withValues = this.include.has('customProfileFields');
     const users = this.live.users
-      .filter((u) => u.isActive && !u.isBot && u.role !== ROLES.member)
+      .filter(
+        (u) =>
+          u.isActive &&
+          !u.isBot &&
+          (u.role !== ROLES.member || (withValues && this.profileEntries(u).length > 0)),
+      )
       .sort((a, b) => rank(a.role) - rank(b.role) || compareNames(a.email, b.email));
     for (const u of users) {
       const role: RoleName | undefined = roleName(u.role);
@@ -96,17 +116,54 @@ class Importer extends ImportContext {
         continue;
       }
       this.counts.users++;
+      const entries: Entry[] = [
+        { key: 'email', value: str(u.email) },
+        { key: 'role', value: str(role) },
+      ];
+      const profile = withValues ? this.profileEntries(u) : [];
+      if (profile.length > 0)
+        entries.push({ key: 'profile', value: { t: 'object', entries: profile } });
       this.declare({
         file: 'users',
         construct: 'User',
         id: this.ids.allocate(constructIdFor(u.email.split('@')[0] ?? '', 'user')),
-        entries: [
-          { key: 'email', value: str(u.email) },
-          { key: 'role', value: str(role) },
-        ],
+        entries,
         comments: [],
       });
     }
+  }
+
+  /**
+   * A user's custom profile field values, by the field's label, in the fields' order: a
+   * choice by its text, a user field's people by e-mail (users this account cannot see, and
+   * values of fields of an unknown type, are left out, and so left alone).
+   */
+  private profileEntries(u: LiveUser): Entry[] {
+    const out: Entry[] = [];
+    for (const f of this.live.customProfileFields) {
+      const raw = u.profileData?.[String(f.id)];
+      if (raw === undefined || raw === '') continue;
+      const type = profileFieldTypeName(f.type);
+      if (type === undefined) continue;
+      let value: Expr | undefined;
+      if (type === 'choice') {
+        const text = choiceDataOf(f.fieldData)[raw]?.text;
+        value = text === undefined ? undefined : str(text);
+      } else if (type === 'user') {
+        const ids = parseIdList(raw);
+        const users = ids?.map((id) => this.live.users.find((x) => x.id === id));
+        value =
+          users && users.every((x) => x?.isActive === true && !x.isBot)
+            ? arr(users.map((x) => str(x?.email ?? '')).sort((a, b) => compareExprs(a, b)))
+            : undefined;
+      } else value = str(raw);
+      if (value === undefined) {
+        this.skip('user', u.email, `its value of '${f.name}' cannot be declared: left as it is`);
+        continue;
+      }
+      out.push({ key: propertyKey(f.name), value });
+    }
+    return out;
   }
 
   // ------------------------------------------------------------------ groups
@@ -570,6 +627,51 @@ class Importer extends ImportContext {
     }
   }
 
+  /**
+   * Custom profile fields, in Zulip's order, every property that is not Zulip's default. A
+   * field of a type this version does not know is left out.
+   */
+  private customProfileFields(): void {
+    if (!this.include.has('customProfileFields')) return;
+    for (const f of this.live.customProfileFields) {
+      const type = profileFieldTypeName(f.type);
+      if (type === undefined) {
+        this.skip('customProfileField', f.name, `unknown field type ${f.type}: left as it is`);
+        continue;
+      }
+      this.counts.customProfileFields++;
+      const external = type === 'external-account' ? externalAccountOf(f.fieldData) : undefined;
+      const fixed = isDefaultExternalAccount(external?.subtype);
+      const entries: Entry[] = [
+        { key: 'name', value: str(f.name) },
+        { key: 'type', value: str(type) },
+      ];
+      if (f.hint !== '' && !fixed) entries.push({ key: 'hint', value: str(f.hint) });
+      if (type === 'choice')
+        entries.push({
+          key: 'choices',
+          value: arr(choiceTexts(choiceDataOf(f.fieldData)).map(str)),
+        });
+      if (external) {
+        const e: Entry[] = [{ key: 'subtype', value: str(external.subtype) }];
+        if (external.urlPattern !== undefined && !fixed)
+          e.push({ key: 'urlPattern', value: str(external.urlPattern) });
+        entries.push({ key: 'externalAccount', value: { t: 'object', entries: e } });
+      }
+      if (f.displayInProfileSummary)
+        entries.push({ key: 'displayInProfileSummary', value: raw('true') });
+      if (f.required) entries.push({ key: 'required', value: raw('true') });
+      if (!f.editableByUser) entries.push({ key: 'editableByUser', value: raw('false') });
+      this.declare({
+        file: 'profileFields',
+        construct: 'CustomProfileField',
+        id: this.ids.allocate(constructIdFor(f.name, 'profile-field', '-field')),
+        entries,
+        comments: [],
+      });
+    }
+  }
+
   private readonly assets: ImportAsset[] = [];
 
   /**
@@ -653,6 +755,26 @@ class Importer extends ImportContext {
   private orgId(): string {
     return this.options.orgId ?? constructIdFor(this.live.server.realmName, 'org');
   }
+}
+
+/** A JSON list of user IDs, as Zulip stores a user field's value; undefined when it is not one. */
+function parseIdList(raw: string): number[] | undefined {
+  try {
+    const v = JSON.parse(raw) as unknown;
+    return Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** String literals by their text. */
+function compareExprs(a: Expr, b: Expr): number {
+  return compareNames(a.t === 'str' ? a.value : '', b.t === 'str' ? b.value : '');
+}
+
+/** An object key as prettier prints it: bare when it is an identifier, quoted otherwise. */
+function propertyKey(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name);
 }
 
 /** Code-unit order of names compared case-insensitively, as Zulip's channel names are. */

@@ -45,7 +45,7 @@ export function importHeader(facts: ImportFacts): string[] {
         : 'subscribers are not managed;',
   );
   item(
-    'user groups are declared with their exact members; roles only for users who are not plain members (full names are left to their owners);',
+    'user groups are declared with their exact members; roles only for users who are not plain members or have custom profile field values (full names are left to their owners);',
   );
   item(
     `saved snippets and subscription settings are those of ${me}, the account that applies (not the colours of its subscriptions).`,
@@ -53,7 +53,7 @@ export function importHeader(facts: ImportFacts): string[] {
   lines.push('//');
   p('Not managed by zulip-cdk, so not imported:');
   item(
-    'authentication methods, video call and GIF providers, push notification settings, icons and logos, custom emoji, custom profile fields, invitations;',
+    'authentication methods, video call and GIF providers, push notification settings, icons and logos, invitations;',
   );
   item(
     "other users' saved snippets and subscription settings, bots and their settings, user settings;",

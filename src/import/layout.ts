@@ -18,7 +18,8 @@ export type FileKey =
   | 'emoji'
   | 'settings'
   | 'organization'
-  | 'channelGroups';
+  | 'channelGroups'
+  | 'profileFields';
 
 export const FILES: Record<
   FileKey,
@@ -27,7 +28,8 @@ export const FILES: Record<
   users: {
     file: 'users.ts',
     fn: 'declareUsers',
-    title: 'Roles of the users who are not plain members (zulip-cdk does not create users).',
+    title:
+      "Roles of the users who are not plain members, and users' custom profile field values (zulip-cdk does not create users).",
     kind: 'users',
   },
   groups: {
@@ -88,6 +90,12 @@ export const FILES: Record<
     title: 'Default channel groups: the channels people signing up can join as a set.',
     kind: 'defaultChannelGroups',
   },
+  profileFields: {
+    file: 'custom-profile-fields.ts',
+    fn: 'declareCustomProfileFields',
+    title: "Custom profile fields, in Zulip's order; users' values are on the users.",
+    kind: 'customProfileFields',
+  },
 };
 export const FILE_ORDER: FileKey[] = [
   'users',
@@ -100,6 +108,7 @@ export const FILE_ORDER: FileKey[] = [
   'settings',
   'organization',
   'channelGroups',
+  'profileFields',
 ];
 
 /** One construct to declare. */

@@ -19,6 +19,8 @@ import {
   TOPICS_POLICIES,
 } from './kinds';
 import type { KindCollection, RoleName, SubscriptionPropertyName } from './kinds';
+import { EXTERNAL_ACCOUNT_SUBTYPES, PROFILE_FIELD_TYPE_NAMES } from './custom-profile-fields';
+import type { ProfileFieldType } from './custom-profile-fields';
 
 /**
  * The desired state: what synth writes and plan reads. Plain JSON, keyed by natural keys
@@ -145,6 +147,12 @@ export const UserSchema = entrySchema({
   fullName: z.string().optional(),
   /** false: deactivated (offboarded); true: active (reactivated if need be); absent: not managed. */
   active: z.boolean().optional(),
+  /**
+   * Values of custom profile fields, by field label: text (a choice field's choice by its text,
+   * a date as `YYYY-MM-DD`), users by e-mail for a user field, null to clear. A field left out
+   * is not managed.
+   */
+  profile: z.record(z.string(), z.union([z.string(), z.array(z.string()), z.null()])).optional(),
 });
 export type DesiredUser = z.infer<typeof UserSchema>;
 
@@ -177,6 +185,25 @@ export const CustomEmojiSchema = entrySchema({
   deactivated: z.boolean().optional(),
 });
 export type DesiredCustomEmoji = z.infer<typeof CustomEmojiSchema>;
+
+/** A custom profile field (`/realm/profile_fields`), keyed by its label. */
+export const CustomProfileFieldSchema = z.strictObject({
+  ...base,
+  /** The label, as Zulip stores it (stripped). */
+  name: z.string(),
+  type: z.enum(PROFILE_FIELD_TYPE_NAMES as [ProfileFieldType, ...ProfileFieldType[]]),
+  hint: z.string().optional(),
+  /** A choice field's choices, by text, in display order. */
+  choices: z.array(z.string()).optional(),
+  /** An external account field's kind of account; `urlPattern` for `custom`. */
+  externalAccount: z
+    .strictObject({ subtype: z.enum(EXTERNAL_ACCOUNT_SUBTYPES), urlPattern: z.string().optional() })
+    .optional(),
+  displayInProfileSummary: z.boolean().optional(),
+  required: z.boolean().optional(),
+  editableByUser: z.boolean().optional(),
+});
+export type DesiredCustomProfileField = z.infer<typeof CustomProfileFieldSchema>;
 
 const subscriptionPropertyNames = Object.keys(
   SUBSCRIPTION_PROPERTIES,
@@ -291,6 +318,11 @@ export const DesiredStateSchema = z.strictObject({
   organizationSettings: z.array(OrganizationSettingsSchema).max(1).default([]),
   /** Sorted by name. Absent in desired states written before default channel groups existed. */
   defaultChannelGroups: z.array(DefaultChannelGroupSchema).default([]),
+  /**
+   * In declaration order: the order Zulip shows them in. Absent in desired states written
+   * before custom profile fields existed.
+   */
+  customProfileFields: z.array(CustomProfileFieldSchema).default([]),
 });
 export type DesiredState = z.infer<typeof DesiredStateSchema>;
 /** A compile error when a kind of `RESOURCE_KINDS` has no collection in the desired state. */
@@ -312,5 +344,6 @@ export function emptyDesiredState(id = 'org'): DesiredState {
     subscriptionSettings: [],
     organizationSettings: [],
     defaultChannelGroups: [],
+    customProfileFields: [],
   };
 }

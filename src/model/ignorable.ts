@@ -20,6 +20,7 @@ export type UserProperty = IgnorableProperty<'user'>;
 export type CustomEmojiProperty = IgnorableProperty<'customEmoji'>;
 export type SubscriptionSettingsProperty = IgnorableProperty<'subscriptionSettings'>;
 export type DefaultChannelGroupProperty = IgnorableProperty<'defaultChannelGroup'>;
+export type CustomProfileFieldProperty = IgnorableProperty<'customProfileField'>;
 
 /** True when `name` is a property that `ignoreChanges` accepts for `kind`. */
 export function isIgnorableProperty(kind: ResourceKind, name: string): boolean {

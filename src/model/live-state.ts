@@ -37,6 +37,11 @@ export const LiveUserSchema = z.strictObject({
   isBot: z.boolean(),
   /** A bot's owner (Zulip deactivates a user's bots with the user). */
   botOwnerId: z.number().int().optional(),
+  /**
+   * Custom profile field values by field ID, as Zulip stores them (text; a user field's user
+   * IDs as a JSON list); absent when the user has none (and in older snapshots).
+   */
+  profileData: z.record(z.string(), z.string()).optional(),
 });
 export type LiveUser = z.infer<typeof LiveUserSchema>;
 
@@ -133,6 +138,22 @@ export const LiveCustomEmojiSchema = z.strictObject({
 });
 export type LiveCustomEmoji = z.infer<typeof LiveCustomEmojiSchema>;
 
+/** A custom profile field (`custom_profile_fields` of `POST /register`). */
+export const LiveCustomProfileFieldSchema = z.strictObject({
+  id: z.number().int(),
+  name: z.string(),
+  /** Zulip's field type (1 short text ... 8 pronouns). */
+  type: z.number().int(),
+  hint: z.string(),
+  /** As Zulip sends it: a JSON string (`""` for types without data). */
+  fieldData: z.string(),
+  order: z.number().int(),
+  displayInProfileSummary: z.boolean(),
+  required: z.boolean(),
+  editableByUser: z.boolean(),
+});
+export type LiveCustomProfileField = z.infer<typeof LiveCustomProfileFieldSchema>;
+
 /** The applying account's own settings on one channel it is subscribed to. */
 export const LiveSubscriptionSettingsSchema = z.strictObject({
   channelId: z.number().int(),
@@ -217,6 +238,8 @@ export const LiveStateSchema = z.strictObject({
    * before default channel groups were read.
    */
   defaultChannelGroups: z.array(LiveDefaultChannelGroupSchema).default([]),
+  /** Sorted by order (Zulip's display order); absent in snapshots made before they were read. */
+  customProfileFields: z.array(LiveCustomProfileFieldSchema).default([]),
   /** How many HTTP requests reading it took. */
   requestCount: z.number().int().optional(),
 });

@@ -388,3 +388,4 @@ export function checkPlaygroundTemplate(urlTemplate: string): string | undefined
 export function isHexColor(value: string): boolean {
   return /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(value);
 }
+export * from './custom-profile-fields';

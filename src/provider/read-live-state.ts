@@ -150,6 +150,14 @@ function permissions(
   return out;
 }
 
+/** A user's custom profile field values (`profile_data`), without the empty ones. */
+function profileDataOf(u: WireUser): { profileData?: Record<string, string> } {
+  const out: Record<string, string> = {};
+  for (const [id, v] of Object.entries(u.profile_data ?? {}))
+    if (typeof v.value === 'string') out[id] = v.value;
+  return Object.keys(out).length > 0 ? { profileData: out } : {};
+}
+
 function roleOf(u: WireUser): number {
   if (u.role !== undefined) return u.role;
   if (u.is_owner) return ROLES.owner;
@@ -218,6 +226,7 @@ export function liveStateFromRegister(
       isActive: u.is_active ?? i < activeCount,
       isBot: u.is_bot,
       ...(u.is_bot && typeof u.bot_owner_id === 'number' ? { botOwnerId: u.bot_owner_id } : {}),
+      ...profileDataOf(u),
     });
   }
   users.sort((a, b) => a.id - b.id);
@@ -375,6 +384,19 @@ export function liveStateFromRegister(
         channelIds: [...g.streams],
       }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id)),
+    customProfileFields: (reg.custom_profile_fields ?? [])
+      .map((f) => ({
+        id: f.id,
+        name: f.name,
+        type: f.type,
+        hint: f.hint,
+        fieldData: f.field_data ?? '',
+        order: f.order,
+        displayInProfileSummary: f.display_in_profile_summary ?? false,
+        required: f.required ?? false,
+        editableByUser: f.editable_by_user ?? true,
+      }))
+      .sort((a, b) => a.order - b.order || a.id - b.id),
   };
   // Strict check: a mapping mistake fails here, not as a confusing diff later. In place: a
   // copy of every user, channel and subscriber list would double the memory (issue 17).

@@ -19,6 +19,7 @@ import type { OrganizationPropertyInfo } from '../model/organization-settings';
 import { ORGANIZATION_PERMISSIONS } from '../model/permissions';
 import type { GroupSettingUpdate } from '../zulip/wire/common';
 import { text, withOld } from './write-values';
+import { profileData } from './write-profile-fields';
 
 const str = (v: JsonValue | undefined, fallback = ''): string =>
   typeof v === 'string' ? v : fallback;
@@ -180,10 +181,17 @@ export async function updateSnippet(client: ZulipClient, change: UpdateChange): 
 
 // ---------------------------------------------------------------- users
 
-/** One `PATCH /users/{id}` for role and full name. */
-export async function updateUser(client: ZulipClient, change: UpdateChange): Promise<void> {
+/** One `PATCH /users/{id}` for role, full name and custom profile field values (`profile_data`). */
+export async function updateUser(
+  client: ZulipClient,
+  change: UpdateChange,
+  ctx: ApplyContext,
+): Promise<void> {
   const params: { -readonly [K in keyof UpdateUserParams]: UpdateUserParams[K] } = {};
+  const profile = profileData(change, ctx);
+  if (profile.length > 0) params.profile_data = profile;
   for (const p of change.properties) {
+    if (p.property.startsWith('profile.')) continue;
     if (p.property === 'role') {
       const role = ROLES[text(p.after) as RoleName] as number | undefined;
       if (role === undefined) throw cannotWrite('user', `role ${JSON.stringify(p.after)}`);
@@ -247,6 +255,7 @@ export async function reorder(
 ): Promise<void> {
   const ids = reorderIds(change, ctx);
   if (change.kind === 'linkifier') await client.reorderLinkifiers(ids);
+  else if (change.kind === 'customProfileField') await client.reorderCustomProfileFields(ids);
   else await client.reorderChannelFolders(ids);
 }
 

@@ -15,6 +15,7 @@ import * as channels from './write-channels';
 import * as emoji from './write-emoji';
 import * as groups from './write-groups';
 import * as org from './write-org';
+import * as profileFields from './write-profile-fields';
 import { text } from './write-values';
 
 /**
@@ -229,7 +230,7 @@ const HANDLERS = {
     },
   },
   user: {
-    update: (change, { client }) => org.updateUser(client, change),
+    update: (change, { client, ctx }) => org.updateUser(client, change, ctx),
     // zerver/views/users.py deactivate_user_backend: Zulip deactivates the user's bots first.
     deactivate: async (change, { client }) => {
       await client.deactivateUser(change.liveId);
@@ -254,5 +255,19 @@ const HANDLERS = {
     delete: async (change, { client }) => {
       await client.removeDefaultStreamGroup(change.liveId);
     },
+  },
+  customProfileField: {
+    create: (change, { client, ctx }) =>
+      profileFields.createField(client, change.properties, change.key, ctx),
+    update: (change, { client, ctx }) => profileFields.updateField(client, change, ctx),
+    rename: async (change, { client }) => {
+      // update_realm_custom_profile_field: `name` alone (Zulip strips it).
+      await client.updateCustomProfileField(change.liveId, { name: change.to });
+    },
+    replace: (change, { client, ctx }) => profileFields.replaceField(client, change, ctx),
+    delete: async (change, { client }) => {
+      await client.removeCustomProfileField(change.liveId);
+    },
+    reorder: (change, { client, ctx }) => org.reorder(client, change, ctx),
   },
 } as const satisfies KindHandlers;

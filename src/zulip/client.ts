@@ -39,6 +39,16 @@ import type {
   UpdateDefaultStreamGroupInfoParams,
   UpdateDefaultStreamGroupStreamsParams,
 } from './wire/default-stream-group';
+import {
+  CreateCustomProfileFieldResponseSchema,
+  GetCustomProfileFieldsResponseSchema,
+} from './wire/custom-profile-field';
+import type {
+  CreateCustomProfileFieldParams,
+  CreateCustomProfileFieldResponse,
+  GetCustomProfileFieldsResponse,
+  UpdateCustomProfileFieldParams,
+} from './wire/custom-profile-field';
 import { AddLinkifierResponseSchema, GetLinkifiersResponseSchema } from './wire/linkifier';
 import type {
   AddLinkifierResponse,
@@ -408,6 +418,43 @@ export class ZulipClient extends ZulipClientCore {
   /** `DELETE /default_stream_groups/{group_id}`. */
   public removeDefaultStreamGroup(groupId: number): Promise<Success> {
     return this.send('removeDefaultStreamGroup', { group_id: groupId });
+  }
+
+  // ---------------------------------------------------------------- custom profile fields
+
+  /** `GET /realm/profile_fields`: the organization's fields, in display order. */
+  public getCustomProfileFields(): Promise<GetCustomProfileFieldsResponse> {
+    return this.call('getCustomProfileFields', {}, undefined, GetCustomProfileFieldsResponseSchema);
+  }
+
+  /** `POST /realm/profile_fields` (administrators): answers the new field's ID. */
+  public createCustomProfileField(
+    params: CreateCustomProfileFieldParams,
+  ): Promise<CreateCustomProfileFieldResponse> {
+    return this.call(
+      'createCustomProfileField',
+      {},
+      params,
+      CreateCustomProfileFieldResponseSchema,
+    );
+  }
+
+  /** `PATCH /realm/profile_fields/{field_id}`: only what changes; never the type. */
+  public updateCustomProfileField(
+    fieldId: number,
+    params: UpdateCustomProfileFieldParams,
+  ): Promise<Success> {
+    return this.call('updateCustomProfileField', { field_id: fieldId }, params, SuccessSchema);
+  }
+
+  /** `DELETE /realm/profile_fields/{field_id}`: every user's value of it goes with it. */
+  public removeCustomProfileField(fieldId: number): Promise<Success> {
+    return this.call('removeCustomProfileField', { field_id: fieldId }, undefined, SuccessSchema);
+  }
+
+  /** `PATCH /realm/profile_fields`: the full order (every field's ID). */
+  public reorderCustomProfileFields(order: readonly number[]): Promise<Success> {
+    return this.call('reorderCustomProfileFields', {}, { order }, SuccessSchema);
   }
 
   // ---------------------------------------------------------------- playgrounds

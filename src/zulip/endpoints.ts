@@ -123,6 +123,12 @@ export const ENDPOINTS = {
     path: '/default_stream_groups/{group_id}/streams',
   },
   removeDefaultStreamGroup: { method: 'DELETE', path: '/default_stream_groups/{group_id}' },
+  // Custom profile fields (zerver/views/custom_profile_fields.py).
+  getCustomProfileFields: { method: 'GET', path: '/realm/profile_fields' },
+  createCustomProfileField: { method: 'POST', path: '/realm/profile_fields' },
+  reorderCustomProfileFields: { method: 'PATCH', path: '/realm/profile_fields' },
+  updateCustomProfileField: { method: 'PATCH', path: '/realm/profile_fields/{field_id}' },
+  removeCustomProfileField: { method: 'DELETE', path: '/realm/profile_fields/{field_id}' },
   // Playgrounds.
   addPlayground: { method: 'POST', path: '/realm/playgrounds' },
   removePlayground: { method: 'DELETE', path: '/realm/playgrounds/{playground_id}' },

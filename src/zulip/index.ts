@@ -22,6 +22,7 @@ export * from './wire/user';
 export * from './wire/linkifier';
 export * from './wire/playground';
 export * from './wire/default-stream-group';
+export * from './wire/custom-profile-field';
 export * from './wire/saved-snippet';
 export * from './wire/register';
 export * from './wire/realm';

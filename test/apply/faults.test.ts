@@ -10,7 +10,7 @@ import type { Harness } from './helpers';
 
 const desired = (): DesiredState => Testing.synth(acme(Testing.app()));
 const CREATES =
-  /^POST \/(channels\/create|user_groups\/create|channel_folders\/create|realm\/filters|realm\/playgrounds|saved_snippets|default_stream_groups\/create|realm\/emoji\/[^/]+)$/;
+  /^POST \/(channels\/create|user_groups\/create|channel_folders\/create|realm\/filters|realm\/playgrounds|saved_snippets|default_stream_groups\/create|realm\/profile_fields|realm\/emoji\/[^/]+)$/;
 
 /** Nothing was created twice: names are unique, and so are the applying account's snippet titles. */
 function expectNoDuplicates(h: Harness): void {
@@ -22,6 +22,7 @@ function expectNoDuplicates(h: Harness): void {
   expect(dupes(h.z.org.playgrounds.map((p) => `${p.pygmentsLanguage}/${p.name}`))).toEqual([]);
   expect(dupes(h.z.org.snippets.map((s) => `${s.userId}/${s.title}`))).toEqual([]);
   expect(dupes((h.z.org.defaultChannelGroups ?? []).map((g) => g.name))).toEqual([]);
+  expect(dupes((h.z.org.customProfileFields ?? []).map((f) => f.name))).toEqual([]);
 }
 
 /** Successful creates in the request log since `from`. */

@@ -9,6 +9,7 @@ import {
   Channel,
   ChannelFolder,
   CodePlayground,
+  CustomProfileField,
   DefaultChannelGroup,
   Linkifier,
   Organization,
@@ -21,7 +22,12 @@ import {
   UserGroup,
   ValidationError,
 } from 'zulip-cdk';
-import type { ChannelProperty, ChannelProps, DefaultChannelGroupProps } from 'zulip-cdk';
+import type {
+  ChannelProperty,
+  ChannelProps,
+  CustomProfileFieldProps,
+  DefaultChannelGroupProps,
+} from 'zulip-cdk';
 import { thrownError } from '../support/errors';
 
 /** One rule: what to declare in organization `acme` (and `other`), and the problem expected. */
@@ -897,6 +903,138 @@ CASES.push(
     declare: (o, other) => dcg(o, 'dcg-foreign', { channels: [ch(other, 'elsewhere')] }),
     path: 'acme/dcg-foreign',
     message: /channels\[0\] 'elsewhere': channel other\/elsewhere belongs to organization 'other'/,
+  },
+);
+
+// Custom profile fields (zerver/views/custom_profile_fields.py) and users' values
+// (zerver/lib/users.py validate_user_custom_profile_field).
+const cpf = (o: Organization, id: string, props: Partial<CustomProfileFieldProps>) =>
+  new CustomProfileField(o, id, { name: id, type: 'short-text', ...props });
+CASES.push(
+  {
+    rule: 'custom profile field: blank label',
+    declare: (o) => cpf(o, 'cpf-blank', { name: ' ' }),
+    path: 'acme/cpf-blank',
+    message: /name is empty \(Zulip: "Label cannot be blank."\)/,
+  },
+  {
+    rule: 'custom profile field: label over 40 characters',
+    declare: (o) => cpf(o, 'cpf-long', { name: 'x'.repeat(41) }),
+    path: 'acme/cpf-long',
+    message: /name is 41 characters long; Zulip allows at most 40/,
+  },
+  {
+    rule: 'custom profile field: hint over 80 characters',
+    declare: (o) => cpf(o, 'cpf-hint', { hint: 'h'.repeat(81) }),
+    path: 'acme/cpf-hint',
+    message: /hint is 81 characters long; Zulip allows at most 80/,
+  },
+  {
+    rule: 'custom profile field: same label twice',
+    declare: (o) => {
+      cpf(o, 'cpf-one', { name: 'Team' });
+      cpf(o, 'cpf-two', { name: 'Team' });
+    },
+    path: 'acme/cpf-two',
+    message: /custom profile field 'Team' is already declared by acme\/cpf-one/,
+  },
+  {
+    rule: 'custom profile field: a choice field without choices',
+    declare: (o) => cpf(o, 'cpf-nochoice', { type: 'choice' }),
+    path: 'acme/cpf-nochoice',
+    message: /Field must have at least one choice/,
+  },
+  {
+    rule: 'custom profile field: a choice twice',
+    declare: (o) => cpf(o, 'cpf-dup', { type: 'choice', choices: ['A', 'A'] }),
+    path: 'acme/cpf-dup',
+    message: /Field must not have duplicate choices/,
+  },
+  {
+    rule: 'custom profile field: a long text field in the summary',
+    declare: (o) => cpf(o, 'cpf-sum', { type: 'long-text', displayInProfileSummary: true }),
+    path: 'acme/cpf-sum',
+    message: /Field type not supported for display in profile summary/,
+  },
+  {
+    rule: 'custom profile field: a third field in the summary',
+    declare: (o) => {
+      cpf(o, 's1', { displayInProfileSummary: true });
+      cpf(o, 's2', { displayInProfileSummary: true });
+      cpf(o, 's3', { displayInProfileSummary: true });
+    },
+    path: 'acme/s3',
+    message: /acme\/s1 and acme\/s2 are already in the profile summary; Zulip allows at most 2/,
+  },
+  {
+    rule: 'custom profile field: a custom account without a URL pattern',
+    declare: (o) =>
+      cpf(o, 'cpf-acct', { type: 'external-account', externalAccount: { subtype: 'custom' } }),
+    path: 'acme/cpf-acct',
+    message: /Custom external account must define URL pattern/,
+  },
+  {
+    rule: 'custom profile field: a URL pattern without %(username)s',
+    declare: (o) =>
+      cpf(o, 'cpf-url', {
+        type: 'external-account',
+        externalAccount: { subtype: 'custom', urlPattern: 'https://example.com/' },
+      }),
+    path: 'acme/cpf-url',
+    message: /URL pattern must contain '%\(username\)s'/,
+  },
+  {
+    rule: "custom profile field: a GitHub field under another name than Zulip's",
+    declare: (o) =>
+      cpf(o, 'cpf-gh', {
+        name: 'GitHub',
+        type: 'external-account',
+        externalAccount: { subtype: 'github' },
+      }),
+    path: 'acme/cpf-gh',
+    message: /Zulip names a github account field 'GitHub username' itself/,
+  },
+  {
+    rule: 'user profile: a field that is not declared',
+    declare: (o) => new User(o, 'cpf-user1', { email: 'a@example.com', profile: { Nope: 'x' } }),
+    path: 'acme/cpf-user1',
+    message: /profile\['Nope'\]: no custom profile field 'Nope' is declared/,
+  },
+  {
+    rule: 'user profile: not one of the choices',
+    declare: (o) => {
+      cpf(o, 'Team', { type: 'choice', choices: ['Eng', 'Sales'] });
+      new User(o, 'cpf-user2', { email: 'a@example.com', profile: { Team: 'Ops' } });
+    },
+    path: 'acme/cpf-user2',
+    message: /'Ops' is not a valid choice for 'Team'.*use one of 'Eng', 'Sales'/,
+  },
+  {
+    rule: 'user profile: not a date',
+    declare: (o) => {
+      cpf(o, 'Birthday', { type: 'date' });
+      new User(o, 'cpf-user3', { email: 'a@example.com', profile: { Birthday: '1990-02-30' } });
+    },
+    path: 'acme/cpf-user3',
+    message: /Birthday is not a date.*YYYY-MM-DD/,
+  },
+  {
+    rule: 'user profile: text for a user field',
+    declare: (o) => {
+      cpf(o, 'Manager', { type: 'user' });
+      new User(o, 'cpf-user4', { email: 'a@example.com', profile: { Manager: 'b@example.com' } });
+    },
+    path: 'acme/cpf-user4',
+    message: /profile\['Manager'\] is a user field: give a list of people/,
+  },
+  {
+    rule: 'user profile: short text over 50 characters',
+    declare: (o) => {
+      cpf(o, 'Phone', {});
+      new User(o, 'cpf-user5', { email: 'a@example.com', profile: { Phone: 'p'.repeat(51) } });
+    },
+    path: 'acme/cpf-user5',
+    message: /Phone is too long \(limit: 50 characters\)/,
   },
 );
 

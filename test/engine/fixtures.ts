@@ -70,6 +70,7 @@ export class LiveBuilder {
       subscriptionSettings: [],
       organizationSettings: null,
       defaultChannelGroups: [],
+      customProfileFields: [],
     };
     const members: Record<string, { members: number[]; subgroups: string[] }> = {
       'role:internet': { members: [], subgroups: ['role:everyone'] },
@@ -223,6 +224,35 @@ export class LiveBuilder {
     const id = this.nextId++;
     this.state.defaultChannelGroups.push({ id, name, description, channelIds });
     return id;
+  }
+
+  /** A custom profile field (`type` is Zulip's number), appended in order. */
+  public profileField(
+    name: string,
+    type: number,
+    o: Partial<LiveState['customProfileFields'][number]> = {},
+  ): number {
+    const id = this.nextId++;
+    this.state.customProfileFields.push({
+      id,
+      name,
+      type,
+      hint: '',
+      fieldData: '',
+      order: id,
+      displayInProfileSummary: false,
+      required: false,
+      editableByUser: true,
+      ...o,
+    });
+    return id;
+  }
+
+  /** A user's custom profile field value, as Zulip stores it. */
+  public profileValue(email: string, fieldId: number, value: string): void {
+    const u = this.state.users.find((x) => x.email === email);
+    if (!u) throw new Error(`no user ${email}`);
+    u.profileData = { ...u.profileData, [String(fieldId)]: value };
   }
 
   /** The applying account's settings on a channel: Zulip's defaults unless given. */

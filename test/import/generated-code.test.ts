@@ -35,6 +35,7 @@ test('the demo organization is one main.ts, as in the snapshot', () => {
 test('a large organization is one file per kind, main.ts wiring them', () => {
   expect(Object.keys(randomApp.files).sort()).toEqual([
     'channels.ts',
+    'custom-profile-fields.ts',
     'default-channel-groups.ts',
     'groups.ts',
     'linkifiers.ts',

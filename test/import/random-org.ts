@@ -18,6 +18,7 @@ import type {
   StoredGroup,
   StoredGroupSetting,
   StoredUser,
+  StoredCustomProfileField,
 } from '../../src/emulator/state';
 import { supports } from '../../src/model/features';
 import { ROLES, TOPICS_POLICIES } from '../../src/model/kinds';
@@ -316,5 +317,70 @@ export function randomOrg(seed: number, featureLevel: number): OrgState {
     { id: nextId(org), name: 'Empty', description: '', channelIds: [] },
     { id: nextId(org), name: 'Team "A"', description: 'Quotes', channelIds: [publicOnes[3]!.id] },
   ];
+
+  // Custom profile fields (no random draws): every type, keys that are not numbers, an order
+  // that is not by ID, a Twitter field Zulip named; values on a member, an administrator and a
+  // deactivated user (whose values are left alone), a user field naming a deactivated user.
+  const field = (
+    name: string,
+    fieldType: number,
+    order: number,
+    o: Partial<StoredCustomProfileField> = {},
+  ): StoredCustomProfileField => ({
+    id: nextId(org),
+    name,
+    fieldType,
+    hint: '',
+    fieldData: '',
+    order,
+    displayInProfileSummary: false,
+    required: false,
+    editableByUser: true,
+    ...o,
+  });
+  const teamField = field('Team', 3, 2, {
+    fieldData: JSON.stringify({
+      eng: { text: 'Engineering', order: '2' },
+      ops: { text: 'Operations "Ops"', order: '1' },
+    }),
+    displayInProfileSummary: true,
+  });
+  const phoneField = field('Phone number', 1, 0, { hint: 'With the country code' });
+  const managerField = field('Manager', 6, 5);
+  const twitterField = field('Twitter username', 7, 1, { fieldData: '{"subtype":"twitter"}' });
+  const mastodonField = field('Mastodon', 7, 4, {
+    fieldData: JSON.stringify({
+      subtype: 'custom',
+      url_pattern: 'https://mastodon.social/@%(username)s',
+    }),
+  });
+  const bioField = field('Bio', 2, 3, { required: true, editableByUser: false });
+  const startField = field('Start date', 4, 6, { displayInProfileSummary: true });
+  org.customProfileFields = [
+    teamField,
+    phoneField,
+    managerField,
+    twitterField,
+    mastodonField,
+    bioField,
+    startField,
+  ];
+  const humans = active.filter((u) => !u.isBot);
+  const member = humans.find((u) => u.role === 400)!;
+  const admin = humans.find((u) => u.role === 200) ?? owner;
+  const gone = org.users.find((u) => !u.isActive && !u.isBot);
+  member.profileData = {
+    [teamField.id]: { value: 'ops' },
+    [phoneField.id]: { value: '+33 1 23 45 67 89', renderedValue: '<p>+33 1 23 45 67 89</p>' },
+    [managerField.id]: { value: JSON.stringify([admin.id, owner.id]) },
+    [twitterField.id]: { value: 'member_tw' },
+    [startField.id]: { value: '2021-02-28' },
+  };
+  admin.profileData = {
+    [bioField.id]: { value: "Likes 'quotes' and\nnew lines", renderedValue: '<p>Likes</p>' },
+    [mastodonField.id]: { value: 'admin' },
+    ...(gone ? { [managerField.id]: { value: JSON.stringify([gone.id]) } } : {}),
+  };
+  if (gone) gone.profileData = { [phoneField.id]: { value: 'gone' } };
   return org;
 }

@@ -78,6 +78,26 @@ describe.each([FEATURE_LEVELS.newest, FEATURE_LEVELS.zulip11, FEATURE_LEVELS.zul
         ['Team "A"', 1],
       ]);
       expect(code).toContain('new DefaultChannelGroup(');
+      // Custom profile fields in Zulip's order, choices by text, users' values on the users
+      // (a value naming a deactivated user is left alone).
+      expect(desired.customProfileFields.map((f) => [f.name, f.type])).toEqual([
+        ['Phone number', 'short-text'],
+        ['Twitter username', 'external-account'],
+        ['Team', 'choice'],
+        ['Bio', 'long-text'],
+        ['Mastodon', 'external-account'],
+        ['Manager', 'user'],
+        ['Start date', 'date'],
+      ]);
+      expect(desired.customProfileFields[2]!.choices).toEqual(['Operations "Ops"', 'Engineering']);
+      const withValues = desired.users.filter((u) => u.profile);
+      expect(withValues.map((u) => Object.keys(u.profile!).sort())).toEqual(
+        expect.arrayContaining([
+          ['Manager', 'Phone number', 'Start date', 'Team', 'Twitter username'],
+        ]),
+      );
+      expect(code).toContain('new CustomProfileField(');
+      expect(code).toContain("'Phone number': '+33 1 23 45 67 89',");
       expect(describeChanges(result)).toEqual([]);
       expect(hasChanges(result)).toBe(false);
       // Only the duplicate snippet (same title as an older one) is left undeclared, on purpose.

@@ -31,6 +31,7 @@ describe('the kind registry', () => {
       'savedSnippet',
       'customEmoji',
       'defaultChannelGroup',
+      'customProfileField',
     ]);
   });
 
@@ -45,6 +46,8 @@ describe('the kind registry', () => {
     expect(same('linkifier', '#(?P<id>[0-9]+)', '#(?P<ID>[0-9]+)')).toBe(false);
     // DefaultStreamGroup's unique (realm, name) compares names as stored.
     expect(same('defaultChannelGroup', 'Engineering', 'engineering')).toBe(false);
+    // CustomProfileField's unique (realm, name) too.
+    expect(same('customProfileField', 'Team', 'team')).toBe(false);
   });
 });
 

@@ -480,6 +480,61 @@ const CASES: readonly Case[] = [
     path: '/realm/linkifiers',
     call: (c) => c.reorderLinkifiers([3, 1, 2]),
   },
+  {
+    name: 'getCustomProfileFields',
+    path: '/realm/profile_fields',
+    call: (c) => c.getCustomProfileFields(),
+  },
+  {
+    name: 'createCustomProfileField',
+    path: '/realm/profile_fields',
+    call: (c) =>
+      c.createCustomProfileField({
+        name: 'Favorite programming language',
+        hint: 'Your favorite programming language.',
+        field_type: 3,
+        field_data: { python: { text: 'Python', order: '1' }, java: { text: 'Java', order: '2' } },
+        display_in_profile_summary: true,
+        required: true,
+        editable_by_user: false,
+      }),
+  },
+  {
+    name: 'reorderCustomProfileFields',
+    path: '/realm/profile_fields',
+    call: (c) => c.reorderCustomProfileFields([11, 10, 9]),
+  },
+  // zerver/views/custom_profile_fields.py update_realm_custom_profile_field and
+  // delete_realm_custom_profile_field; the yaml does not describe these endpoints.
+  {
+    name: 'updateCustomProfileField',
+    path: '/realm/profile_fields/9',
+    call: (c) =>
+      c.updateCustomProfileField(9, {
+        name: 'Phone',
+        hint: 'Work phone',
+        field_data: { '0': { text: 'A', order: '1' } },
+        display_in_profile_summary: false,
+        required: true,
+        editable_by_user: true,
+      }),
+    spec: {
+      display_in_profile_summary: { json: true, schema: BOOL },
+      editable_by_user: { json: true, schema: BOOL },
+      field_data: { json: true, schema: { type: 'object' } },
+      hint: { json: false, schema: STR },
+      name: { json: false, schema: STR },
+      required: { json: true, schema: BOOL },
+    },
+    responses: [ok()],
+  },
+  {
+    name: 'removeCustomProfileField',
+    path: '/realm/profile_fields/9',
+    call: (c) => c.removeCustomProfileField(9),
+    spec: {},
+    responses: [ok()],
+  },
   // zerver/views/streams.py; the yaml does not describe these endpoints.
   {
     name: 'createDefaultStreamGroup',

@@ -1,6 +1,7 @@
 import { Router } from '../router';
 import { channelFolderRoutes } from './channel-folders';
 import { channelRoutes } from './channels';
+import { customProfileFieldRoutes } from './custom-profile-fields';
 import { defaultStreamGroupRoutes } from './default-stream-groups';
 import { draftRoutes } from './drafts';
 import { messageRoutes } from './messages';
@@ -25,6 +26,7 @@ export function buildRouter(): Router {
     ...subscriptionRoutes,
     ...miscRoutes,
     ...presenceRoutes,
+    ...customProfileFieldRoutes,
     ...userRoutes,
     ...channelRoutes,
     ...defaultStreamGroupRoutes,

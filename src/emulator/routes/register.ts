@@ -43,6 +43,7 @@ import { messages } from './messages';
 import { navigationViewsOf } from './navigation-views';
 import { allUsersStatus, realmPresences } from './presence';
 import { undeliveredScheduledMessages } from './scheduled-messages';
+import { PROFILE_FIELD_TYPES_FOR_REGISTER, profileFieldsToApi } from './custom-profile-fields';
 
 /** Queues are garbage-collected after 10 minutes without a request. */
 export const QUEUE_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
@@ -384,6 +385,11 @@ function register(ctx: RequestContext): Record<string, unknown> {
   if (want('default_stream_groups'))
     out.realm_default_stream_groups = isGuest(user) ? [] : defaultChannelGroupsToApi(org);
   if (want('user_status')) out.user_status = allUsersStatus(ctx);
+  // fetch_initial_state_data: the fields in order, and the types by keyword.
+  if (want('custom_profile_fields')) {
+    out.custom_profile_fields = profileFieldsToApi(org);
+    out.custom_profile_field_types = PROFILE_FIELD_TYPES_FOR_REGISTER;
+  }
 
   // post_process_state: without notification_settings_null, null stream notification
   // settings become the user's defaults.

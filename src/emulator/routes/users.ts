@@ -8,6 +8,7 @@ import type { StoredUser } from '../state';
 import { userToApi } from '../views';
 import type { UserViewOptions } from '../views';
 import { pathInt } from './common';
+import { atomicValues, updateProfileData } from './custom-profile-fields';
 
 /**
  * zerver/lib/users.py `access_user_common`: bots and deactivated users only where the endpoint
@@ -132,12 +133,32 @@ function updateUser(
 function readUpdateParams(ctx: RequestContext): {
   fullName: string | undefined;
   newEmail: string | undefined;
+  profileData: unknown;
   role: number | undefined;
 } {
   const fullName = ctx.params.string('full_name');
   const newEmail = ctx.params.string('new_email');
+  const profileData = ctx.params.json('profile_data');
   const role = readRole(ctx);
-  return { fullName, newEmail, role };
+  return { fullName, newEmail, profileData, role };
+}
+
+/**
+ * `update_user_backend` in its transaction: role and full name, then `profile_data`; a refusal
+ * rolls back all of them.
+ */
+function updateTarget(
+  ctx: RequestContext,
+  target: StoredUser,
+  p: ReturnType<typeof readUpdateParams>,
+): Record<string, unknown> {
+  return atomicValues(ctx, target, () =>
+    updateUserAtomically(ctx, target, () => {
+      updateUser(ctx, p.fullName, p.newEmail, p.role, target);
+      if (p.profileData !== undefined) updateProfileData(ctx, target, p.profileData);
+      return {};
+    }),
+  );
 }
 
 /**
@@ -214,9 +235,7 @@ export const userRoutes: Route[] = [
     handler: (ctx) => {
       const p = readUpdateParams(ctx);
       const target = anyUserInPath(ctx, true);
-      return updateUserAtomically(ctx, target, () =>
-        updateUser(ctx, p.fullName, p.newEmail, p.role, target),
-      );
+      return updateTarget(ctx, target, p);
     },
   },
   {
@@ -295,9 +314,7 @@ export const userRoutes: Route[] = [
         allowBots: true,
         forAdmin: true,
       });
-      return updateUserAtomically(ctx, target, () =>
-        updateUser(ctx, p.fullName, p.newEmail, p.role, target),
-      );
+      return updateTarget(ctx, target, p);
     },
   },
 ];

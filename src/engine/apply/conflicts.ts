@@ -1,7 +1,7 @@
 import { ORGANIZATION_PROPERTIES } from '../../model/organization-settings';
 import type { OrganizationPropertyName } from '../../model/organization-settings';
 import type { LiveState } from '../../model/live-state';
-import { SUBSCRIPTION_PROPERTIES, roleName } from '../../model/kinds';
+import { KIND_SPECS, SUBSCRIPTION_PROPERTIES, roleName } from '../../model/kinds';
 import type { SubscriptionPropertyName } from '../../model/kinds';
 import { canonicalJson } from '../digest';
 import { LiveIndex, retentionToNatural } from '../live-index';
@@ -44,7 +44,7 @@ export function describeConflict(c: Change, idx: LiveIndex): string {
   if (c.action === 'membership')
     return `its ${c.collection} changed since the plan; not written (plan again to see the difference)`;
   if (c.action === 'reorder')
-    return `the ${c.kind === 'linkifier' ? 'linkifiers' : 'channel folders'} changed since the plan; their order was not written`;
+    return `the ${KIND_SPECS[c.kind].nouns[1]} changed since the plan; their order was not written`;
   if (!('liveId' in c) || c.liveId === null) return 'changed since the plan; not written';
   const obj = liveObject(c, idx);
   if (obj === undefined) return 'no longer exists; not written';

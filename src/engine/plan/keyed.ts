@@ -353,4 +353,7 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
   else p.add(reorder);
 }
 
-type OrderedKind = 'channelFolder' | 'linkifier';
+/** The kinds whose spec says `ordered: true`. */
+type OrderedKind = {
+  [K in ResourceKind]: (typeof KIND_SPECS)[K]['ordered'] extends true ? K : never;
+}[ResourceKind];

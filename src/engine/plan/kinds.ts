@@ -10,6 +10,7 @@ import type { ResourceKind } from '../../model/kinds';
 import { channels } from './channels';
 import { keepNonEmptyFolders, planSubscriptionSettings } from './cross-kind';
 import { customEmoji } from './custom-emoji';
+import { planCustomProfileFields } from './custom-profile-fields';
 import { defaultChannelGroups } from './default-channel-groups';
 import { channelFolders } from './folders';
 import { userGroups } from './groups';
@@ -52,4 +53,6 @@ export const KIND_PLANNERS = {
   subscriptionSettings: planSubscriptionSettings,
   organizationSettings: planOrganizationSettings,
   defaultChannelGroup: keyed(defaultChannelGroups),
+  // Users' values of the fields go into the user updates `planUsers` made: after `user`.
+  customProfileField: planCustomProfileFields,
 } satisfies Record<ResourceKind, KindPlanner>;

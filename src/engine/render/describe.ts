@@ -6,6 +6,7 @@ import {
   destructiveReason,
   irreversibleReason,
   messagedUsers,
+  profileValuesLost,
 } from '../change-tags';
 import type { ChangeContext } from '../change-tags';
 import {
@@ -560,14 +561,18 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
       out.push(
         c.kind === 'defaultChannelGroup'
           ? `The default channel group ${c.key} is deleted for good; its channels stay as they are, and people signing up no longer see the group.`
-          : `${c.key} is deleted for good.`,
+          : c.kind === 'customProfileField'
+            ? `The custom profile field ${c.key} is deleted for good, and with it every user's value of it.`
+            : `${c.key} is deleted for good.`,
       );
       break;
     case 'replace':
       out.push(
         c.kind === 'customEmoji'
           ? `Zulip cannot change an emoji's image: :${c.key}: is deactivated (messages and reactions that used it keep the old image) and the new image is uploaded under the same name.`
-          : 'Zulip cannot edit a code playground: it is deleted and created again.',
+          : c.kind === 'customProfileField'
+            ? `Zulip cannot change a custom profile field's type: ${c.key} is deleted, and with it every user's value of it, then created again as a ${typeof c.after.type === 'string' ? c.after.type : 'new'} field (last in the order until the plan's reorder).`
+            : 'Zulip cannot edit a code playground: it is deleted and created again.',
       );
       break;
     case 'membership':
@@ -604,6 +609,9 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
         } else if (p.property === 'channels' && c.kind === 'defaultChannelGroup' && restate) {
           const e = channelSetEffect(p.before, p.after);
           if (e) out.push(`channels: ${e}.`);
+        } else if (p.property === 'choices' && c.kind === 'customProfileField') {
+          const lost = profileValuesLost(c);
+          if (lost) out.push(`choices: ${lost}.`);
         } else if (p.property === 'messageRetentionDays') {
           const gone = irreversibleReason(c, server);
           if (gone) out.push(`Irreversible: ${gone}.`);

@@ -1,3 +1,4 @@
+import { KIND_SPECS } from '../../model/kinds';
 import type { ChangeContext } from '../change-tags';
 import type { Change, Plan } from '../plan-format';
 import { planDigest } from '../plan-io';
@@ -242,9 +243,7 @@ export function changeLines(
           );
       break;
     case 'reorder':
-      out.push(
-        `  ${sym(s)} ${c.kind === 'linkifier' ? 'linkifiers' : 'channel folders'} will be reordered${where}`,
-      );
+      out.push(`  ${sym(s)} ${KIND_SPECS[c.kind].nouns[1]} will be reordered${where}`);
       c.after.forEach((e, i) => {
         const was = c.before.indexOf(e.key);
         const note = e.id === null ? ' (new)' : was === i ? '' : ` (was ${was + 1})`;

@@ -8,6 +8,7 @@ import { channel } from './channel';
 import { channelFolder } from './channel-folder';
 import { defaultChannelGroup } from './default-channel-group';
 import { customEmoji } from './custom-emoji';
+import { customProfileField } from './custom-profile-field';
 import { linkifier } from './linkifier';
 import { organizationSettings } from './organization-settings';
 import { playground } from './playground';
@@ -35,6 +36,7 @@ export const RESOURCE_KINDS = [
   'subscriptionSettings',
   'organizationSettings',
   'defaultChannelGroup',
+  'customProfileField',
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
@@ -51,6 +53,7 @@ export const KIND_SPECS = {
   subscriptionSettings,
   organizationSettings,
   defaultChannelGroup,
+  customProfileField,
 } as const satisfies Record<ResourceKind, KindSpec>;
 
 /** The name of a kind's array in the desired state (`channels`). */

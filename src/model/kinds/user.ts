@@ -15,7 +15,7 @@ export const user = {
   compareKey: (key: string): string => key.toLowerCase(),
   removal: 'none',
   ordered: false,
-  ignorable: ['role', 'fullName', 'active'],
+  ignorable: ['role', 'fullName', 'active', 'profile'],
   actions: ['update', 'deactivate', 'reactivate'],
   events: ['realm_user'],
 } as const satisfies KindSpec;

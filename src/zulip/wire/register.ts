@@ -8,6 +8,7 @@ import type { OrganizationPropertyType } from '../../model/organization-settings
 import { ORGANIZATION_PERMISSIONS } from '../../model/permissions';
 import { WireGroupSettingSchema, successWith } from './common';
 import { WireDefaultStreamGroupSchema } from './default-stream-group';
+import { WireCustomProfileFieldSchema } from './custom-profile-field';
 import { WireLinkifierSchema } from './linkifier';
 import { WirePlaygroundSchema } from './playground';
 import { WireSavedSnippetSchema } from './saved-snippet';
@@ -72,6 +73,7 @@ export const ORG_READ_REGISTER_PARAMS = {
     'saved_snippets',
     'channel_folders',
     'stream',
+    'custom_profile_fields',
   ],
   include_subscribers: true,
   client_capabilities: {
@@ -132,6 +134,7 @@ export const RegisterResponseSchema = successWith({
   realm_default_streams: z.array(z.union([z.number().int(), z.looseObject({})])).optional(),
   /** Empty for a guest (zerver/lib/events.py `fetch_initial_state_data`). */
   realm_default_stream_groups: z.array(WireDefaultStreamGroupSchema).optional(),
+  custom_profile_fields: z.array(WireCustomProfileFieldSchema).optional(),
   realm_linkifiers: z.array(WireLinkifierSchema).optional(),
   realm_playgrounds: z.array(WirePlaygroundSchema).optional(),
   realm_emoji: z.record(z.string(), WireRealmEmojiSchema).optional(),

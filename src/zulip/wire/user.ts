@@ -19,6 +19,14 @@ export const WireUserSchema = z.looseObject({
   date_joined: z.string().optional(),
   timezone: z.string().optional(),
   avatar_url: z.string().nullable().optional(),
+  /**
+   * Custom profile field values by field ID (`POST /register` always; `GET /users` with
+   * `include_custom_profile_fields`): `value` as stored (a user field's IDs as a JSON list).
+   */
+  profile_data: z
+    .record(z.string(), z.looseObject({ value: z.string().nullable().optional() }))
+    .nullable()
+    .optional(),
 });
 /** A user as Zulip sends it, as parsed by {@link WireUserSchema}. */
 export type WireUser = z.infer<typeof WireUserSchema>;
@@ -55,8 +63,13 @@ export interface UpdateUserParams {
   readonly full_name?: string | undefined;
   /** 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest. */
   readonly role?: number | undefined;
+  /**
+   * Custom profile field values to set: text, a user field's user IDs, or null (or `""`, `[]`)
+   * to clear (zerver/views/users.py `update_user_backend`).
+   */
   readonly profile_data?:
-    readonly { readonly id: number; readonly value: string | null }[] | undefined;
+    | readonly { readonly id: number; readonly value: string | readonly number[] | null }[]
+    | undefined;
   readonly new_email?: string | undefined;
 }
 
