@@ -27,7 +27,7 @@ import {
   GROUP_PERMISSIONS,
   ORGANIZATION_PERMISSIONS,
 } from '../model/permissions';
-import { arr, commentLines, quote, raw, str } from './code';
+import { arr, quote, raw, str } from './code';
 import type { Entry, Expr } from './code';
 import { ImportContext } from './context';
 import { importHeader } from './header';
