@@ -1,7 +1,7 @@
 import { supports } from '../model/features';
 import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
 import type { OrganizationPropertyInfo } from '../model/organization-settings';
-import { ORGANIZATION_PERMISSIONS } from '../model/permissions';
+import { ORGANIZATION_PERMISSIONS, REALM_PERMISSION_ZULIP_ORDER } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import type { RequestContext } from './router';
 import type { OrgState } from './state';
@@ -50,7 +50,7 @@ const LATE_LOCALS = [
  * `Realm.REALM_PERMISSION_GROUP_SETTINGS` order (`update_realm` writes them in that order).
  */
 export function realmPermissionInfos(featureLevel: number): PermissionSettingInfo[] {
-  return REALM_PERMISSION_ORDER.map((w) => realmPermissionInfo(w)).filter(
+  return REALM_PERMISSION_ZULIP_ORDER.map((w) => realmPermissionInfo(w)).filter(
     (i): i is PermissionSettingInfo =>
       i !== undefined && (i.feature === undefined || supports(featureLevel, i.feature)),
   );
@@ -62,34 +62,6 @@ export function realmPermissionInfo(wire: string): PermissionSettingInfo | undef
     (i) => i.wire === wire,
   );
 }
-
-/** `Realm.REALM_PERMISSION_GROUP_SETTINGS` in its declaration order (zerver/models/realms.py). */
-const REALM_PERMISSION_ORDER = [
-  'create_multiuse_invite_group',
-  'can_access_all_users_group',
-  'can_add_subscribers_group',
-  'can_add_custom_emoji_group',
-  'can_create_bots_group',
-  'can_create_groups',
-  'can_create_public_channel_group',
-  'can_create_private_channel_group',
-  'can_create_web_public_channel_group',
-  'can_create_write_only_bots_group',
-  'can_delete_any_message_group',
-  'can_delete_own_message_group',
-  'can_invite_users_group',
-  'can_manage_all_groups',
-  'can_manage_billing_group',
-  'can_mention_many_users_group',
-  'can_move_messages_between_channels_group',
-  'can_move_messages_between_topics_group',
-  'can_resolve_topics_group',
-  'can_set_delete_message_policy_group',
-  'can_set_topics_policy_group',
-  'can_summarize_topics_group',
-  'direct_message_initiator_group',
-  'direct_message_permission_group',
-];
 
 type Realm = OrgState['realm'];
 

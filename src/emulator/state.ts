@@ -1,4 +1,5 @@
-import { USER_GROUP_SETTINGS } from '../model/permissions';
+import { ORGANIZATION_PERMISSIONS, USER_GROUP_SETTINGS } from '../model/permissions';
+import type { PermissionSettingInfo } from '../model/permissions';
 import { randomBytes } from 'node:crypto';
 import type { SystemGroupName, TopicsPolicy } from '../model/kinds';
 import { SYSTEM_GROUP_NAMES } from '../model/kinds';
@@ -364,33 +365,18 @@ export function systemGroupId(org: OrgState, name: SystemGroupName): number {
   return g.id;
 }
 
-/** The realm group settings Zulip has, with their defaults (system group names). */
-export const REALM_GROUP_SETTING_DEFAULTS: Record<string, SystemGroupName> = {
-  can_add_custom_emoji_group: 'role:members',
-  can_add_subscribers_group: 'role:members',
-  can_create_groups: 'role:members',
-  can_create_public_channel_group: 'role:members',
-  can_create_private_channel_group: 'role:members',
-  can_create_web_public_channel_group: 'role:owners',
-  can_manage_all_groups: 'role:owners',
-  can_invite_users_group: 'role:members',
-  can_mention_many_users_group: 'role:administrators',
-  can_move_messages_between_channels_group: 'role:members',
-  can_move_messages_between_topics_group: 'role:everyone',
-  can_delete_any_message_group: 'role:administrators',
-  can_delete_own_message_group: 'role:everyone',
-  can_resolve_topics_group: 'role:everyone',
-  can_create_bots_group: 'role:members',
-  can_create_write_only_bots_group: 'role:members',
-  can_manage_billing_group: 'role:administrators',
-  can_access_all_users_group: 'role:everyone',
-  can_summarize_topics_group: 'role:everyone',
-  create_multiuse_invite_group: 'role:administrators',
-  direct_message_initiator_group: 'role:everyone',
-  direct_message_permission_group: 'role:everyone',
-  can_set_topics_policy_group: 'role:moderators',
-  can_set_delete_message_policy_group: 'role:moderators',
-};
+/**
+ * The organization's group settings at creation: each setting's Zulip default from the model
+ * (`default_group_name` of `Realm.REALM_PERMISSION_GROUP_SETTINGS`, which
+ * zerver/actions/create_realm.py set_default_for_realm_permission_group_settings applies; the
+ * education organization types that change five of them are not modelled).
+ */
+export const REALM_GROUP_SETTING_DEFAULTS: Readonly<Record<string, SystemGroupName>> =
+  Object.fromEntries(
+    (Object.values(ORGANIZATION_PERMISSIONS) as PermissionSettingInfo[]).flatMap((info) =>
+      info.default === 'creator' ? [] : [[info.wire, info.default]],
+    ),
+  );
 
 /** An organization with only its system groups and realm settings: no users yet. */
 /**

@@ -441,6 +441,48 @@ export type OrganizationPermissionName = keyof typeof ORGANIZATION_PERMISSIONS;
 export const ORGANIZATION_PERMISSION_NAMES = Object.keys(
   ORGANIZATION_PERMISSIONS,
 ) as OrganizationPermissionName[];
+export type OrganizationGroupSettingName =
+  (typeof ORGANIZATION_PERMISSIONS)[OrganizationPermissionName]['wire'];
+
+/**
+ * Organization group settings by wire name in Zulip's own order
+ * (`Realm.REALM_PERMISSION_GROUP_SETTINGS`, zerver/models/realms.py): `update_realm` checks
+ * and writes the settings of one `PATCH /realm` in this order, and register lists them so.
+ */
+export const REALM_PERMISSION_ZULIP_ORDER = [
+  'create_multiuse_invite_group',
+  'can_access_all_users_group',
+  'can_add_subscribers_group',
+  'can_add_custom_emoji_group',
+  'can_create_bots_group',
+  'can_create_groups',
+  'can_create_public_channel_group',
+  'can_create_private_channel_group',
+  'can_create_web_public_channel_group',
+  'can_create_write_only_bots_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_invite_users_group',
+  'can_manage_all_groups',
+  'can_manage_billing_group',
+  'can_mention_many_users_group',
+  'can_move_messages_between_channels_group',
+  'can_move_messages_between_topics_group',
+  'can_resolve_topics_group',
+  'can_set_delete_message_policy_group',
+  'can_set_topics_policy_group',
+  'can_summarize_topics_group',
+  'direct_message_initiator_group',
+  'direct_message_permission_group',
+] as const satisfies readonly OrganizationGroupSettingName[];
+
+/** Every organization setting of the table is in the order (a compile-time check). */
+type UnorderedRealmSetting = Exclude<
+  OrganizationGroupSettingName,
+  (typeof REALM_PERMISSION_ZULIP_ORDER)[number]
+>;
+const _orderIsComplete: [UnorderedRealmSetting] extends [never] ? true : UnorderedRealmSetting =
+  true;
 
 /**
  * Zulip's rule for disallowed system groups, shared by synth validation, the planner and the

@@ -301,6 +301,9 @@ describe('PATCH /streams/{id}', () => {
   });
 
   test('topics_policy needs can_set_topics_policy_group; unknown params are reported', async () => {
+    // Zulip's default is role:members (Realm.REALM_PERMISSION_GROUP_SETTINGS); moderators here.
+    expect(z.org.realm.settings.can_set_topics_policy_group).toBe(group('role:members').id);
+    z.org.realm.settings.can_set_topics_policy_group = group('role:moderators').id;
     const id = ch('design').id;
     await owner.patch(`/streams/${id}`, {
       can_administer_channel_group: { new: group('role:members').id },
@@ -698,7 +701,8 @@ describe('POST /channels/create (FL 417)', () => {
     );
   });
 
-  test('a topics_policy other than inherit needs can_set_topics_policy_group (role:moderators)', async () => {
+  test('a topics_policy other than inherit needs can_set_topics_policy_group (set to role:moderators)', async () => {
+    z.org.realm.settings.can_set_topics_policy_group = group('role:moderators').id;
     const policy = JSON.stringify('disable_empty_topic');
     expectError(
       await alice.post('/channels/create', { name: 't1', subscribers: [], topics_policy: policy }),
