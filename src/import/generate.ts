@@ -18,8 +18,8 @@ import { arr, raw, str } from './code';
 import type { Entry, Expr } from './code';
 import { ImportContext } from './context';
 import { importHeader } from './header';
-import { compareNames, printApp } from './layout';
-import type { Decl, FileKey } from './layout';
+import { compareNames, fileOfKind, printApp } from './layout';
+import type { Decl } from './layout';
 import { constructIdFor } from './names';
 import { IMPORT_KINDS } from './options';
 import type { GenerateAppOptions, GeneratedApp, ImportAsset, ImportKind } from './options';
@@ -39,16 +39,10 @@ export function generateApp(live: LiveState, options: GenerateAppOptions = {}): 
 
 /** The kinds whose construct props are the live object's text fields, unchanged, in this order. */
 const PLAIN_KINDS = {
-  linkifiers: { file: 'linkifiers', construct: 'Linkifier', props: ['pattern', 'urlTemplate'] },
-  playgrounds: {
-    file: 'playgrounds',
-    construct: 'CodePlayground',
-    props: ['name', 'pygmentsLanguage', 'urlTemplate'],
-  },
-  savedSnippets: { file: 'snippets', construct: 'SavedSnippet', props: ['title', 'content'] },
-} as const satisfies Partial<
-  Record<ImportKind, { file: FileKey; construct: string; props: readonly string[] }>
->;
+  linkifiers: { construct: 'Linkifier', props: ['pattern', 'urlTemplate'] },
+  playgrounds: { construct: 'CodePlayground', props: ['name', 'pygmentsLanguage', 'urlTemplate'] },
+  savedSnippets: { construct: 'SavedSnippet', props: ['title', 'content'] },
+} as const satisfies Partial<Record<ImportKind, { construct: string; props: readonly string[] }>>;
 
 /** Declares each kind's constructs, then prints them. */
 class Importer extends ImportContext {
@@ -86,17 +80,10 @@ class Importer extends ImportContext {
         this.skip('user', u.email, `unknown role ${u.role}`);
         continue;
       }
-      this.counts.users++;
-      this.declare({
-        file: 'users',
-        construct: 'User',
-        id: this.ids.allocate(constructIdFor(u.email.split('@')[0] ?? '', 'user')),
-        entries: [
-          { key: 'email', value: str(u.email) },
-          { key: 'role', value: str(role) },
-        ],
-        comments: [],
-      });
+      this.declareObject('users', 'User', constructIdFor(u.email.split('@')[0] ?? '', 'user'), [
+        { key: 'email', value: str(u.email) },
+        { key: 'role', value: str(role) },
+      ]);
     }
   }
 
@@ -415,17 +402,22 @@ class Importer extends ImportContext {
     live: Record<(typeof PLAIN_KINDS)[K]['props'][number], string>,
     id: string,
   ): void {
-    const { file, construct, props } = PLAIN_KINDS[kind] as {
-      file: FileKey;
+    const { construct, props } = PLAIN_KINDS[kind] as {
       construct: string;
       props: readonly (typeof PLAIN_KINDS)[K]['props'][number][];
     };
+    const entries = props.map((key) => ({ key, value: str(live[key]) }));
+    this.declareObject(kind, construct, id, entries);
+  }
+
+  /** Counts one object of `kind` and declares its construct in the kind's file, with no comment. */
+  private declareObject(kind: ImportKind, construct: string, id: string, entries: Entry[]): void {
     this.counts[kind]++;
     this.declare({
-      file,
+      file: fileOfKind(kind),
       construct,
       id: this.ids.allocate(id),
-      entries: props.map((key) => ({ key, value: str(live[key]) })),
+      entries,
       comments: [],
     });
   }
@@ -514,14 +506,7 @@ class Importer extends ImportContext {
       }
       entries.push({ key: name, value: r.expr });
     }
-    this.counts.organizationSettings++;
-    this.declare({
-      file: 'organization',
-      construct: 'OrganizationSettings',
-      id: this.ids.allocate('settings'),
-      entries,
-      comments: [],
-    });
+    this.declareObject('organizationSettings', 'OrganizationSettings', 'settings', entries);
   }
 
   /**
@@ -532,7 +517,6 @@ class Importer extends ImportContext {
   private defaultChannelGroups(): void {
     if (!this.include.has('defaultChannelGroups')) return;
     for (const g of this.live.defaultChannelGroups) {
-      this.counts.defaultChannelGroups++;
       const channels = g.channelIds
         .map((id) => this.idx.channelsById.get(id))
         .filter((c): c is LiveChannel => c !== undefined)
@@ -551,13 +535,8 @@ class Importer extends ImportContext {
       const entries: Entry[] = [{ key: 'name', value: str(g.name) }];
       if (g.description !== '') entries.push({ key: 'description', value: str(g.description) });
       entries.push({ key: 'channels', value: arr(channels) });
-      this.declare({
-        file: 'channelGroups',
-        construct: 'DefaultChannelGroup',
-        id: this.ids.allocate(constructIdFor(g.name, 'channel-group', '-channel-group')),
-        entries,
-        comments: [],
-      });
+      const id = constructIdFor(g.name, 'channel-group', '-channel-group');
+      this.declareObject('defaultChannelGroups', 'DefaultChannelGroup', id, entries);
     }
   }
 
@@ -581,18 +560,11 @@ class Importer extends ImportContext {
       const ext = /\.(png|gif|jpe?g|webp|avif)$/i.exec(e.sourceUrl)?.[0].toLowerCase() ?? '.png';
       const file = `emoji/${e.name}${ext}`;
       this.assets.push({ file, url: `${e.sourceUrl}.original`, sha256: e.image.sha256 });
-      this.counts.customEmoji++;
-      this.declare({
-        file: 'emoji',
-        construct: 'CustomEmoji',
-        id: this.ids.allocate(constructIdFor(e.name, 'emoji', '-emoji')),
-        entries: [
-          { key: 'name', value: str(e.name) },
-          // Emoji names are [0-9a-z_-]: safe in a template literal.
-          { key: 'image', value: raw(`\`\${__dirname}/${file}\``) },
-        ],
-        comments: [],
-      });
+      this.declareObject('customEmoji', 'CustomEmoji', constructIdFor(e.name, 'emoji', '-emoji'), [
+        { key: 'name', value: str(e.name) },
+        // Emoji names are [0-9a-z_-]: safe in a template literal.
+        { key: 'image', value: raw(`\`\${__dirname}/${file}\``) },
+      ]);
     }
   }
 
@@ -605,17 +577,12 @@ class Importer extends ImportContext {
     for (const { s, c } of list) {
       const entries = this.settingsEntries(s);
       if (entries.length === 0) continue;
-      this.counts.subscriptionSettings++;
-      this.declare({
-        file: 'settings',
-        construct: 'SubscriptionSettings',
-        id: this.ids.allocate(constructIdFor(c.name, 'channel', '-settings')),
-        entries: [
-          { key: 'channel', value: this.refFrom('settings', 'channel', c.name) },
-          ...entries,
-        ],
-        comments: [],
-      });
+      this.declareObject(
+        'subscriptionSettings',
+        'SubscriptionSettings',
+        constructIdFor(c.name, 'channel', '-settings'),
+        [{ key: 'channel', value: this.refFrom('settings', 'channel', c.name) }, ...entries],
+      );
     }
   }
 
