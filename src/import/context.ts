@@ -15,7 +15,7 @@ import { CHANNEL_PERMISSIONS, ORGANIZATION_PERMISSIONS } from '../model/permissi
 import type { PermissionSettingInfo } from '../model/permissions';
 import { arr, raw, ref, str } from './code';
 import type { Entry, Expr, RefTarget } from './code';
-import { targetKey } from './layout';
+import { fileOfKind, targetKey } from './layout';
 import type { Decl, FileKey } from './layout';
 import { NameAllocator } from './names';
 import { IMPORT_KINDS } from './options';
@@ -179,6 +179,18 @@ export abstract class ImportContext {
   }
 
   // ------------------------------------------------------------------ helpers
+
+  /** Counts one object of `kind` and declares its construct in the kind's file, with no comment. */
+  protected declareObject(kind: ImportKind, construct: string, id: string, entries: Entry[]): void {
+    this.counts[kind]++;
+    this.declare({
+      file: fileOfKind(kind),
+      construct,
+      id: this.ids.allocate(id),
+      entries,
+      comments: [],
+    });
+  }
 
   protected declare(decl: Decl, target?: RefTarget): Decl {
     this.decls.push(decl);

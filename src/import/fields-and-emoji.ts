@@ -64,7 +64,6 @@ export abstract class FieldAndEmojiImporter extends ImportContext {
         this.skip('customProfileField', f.name, `unknown field type ${f.type}: left as it is`);
         continue;
       }
-      this.counts.customProfileFields++;
       const external = type === 'external-account' ? externalAccountOf(f.fieldData) : undefined;
       const fixed = isDefaultExternalAccount(external?.subtype);
       const entries: Entry[] = [
@@ -87,13 +86,12 @@ export abstract class FieldAndEmojiImporter extends ImportContext {
         entries.push({ key: 'displayInProfileSummary', value: raw('true') });
       if (f.required) entries.push({ key: 'required', value: raw('true') });
       if (!f.editableByUser) entries.push({ key: 'editableByUser', value: raw('false') });
-      this.declare({
-        file: 'profileFields',
-        construct: 'CustomProfileField',
-        id: this.ids.allocate(constructIdFor(f.name, 'profile-field', '-field')),
+      this.declareObject(
+        'customProfileFields',
+        'CustomProfileField',
+        constructIdFor(f.name, 'profile-field', '-field'),
         entries,
-        comments: [],
-      });
+      );
     }
   }
 
@@ -117,18 +115,11 @@ export abstract class FieldAndEmojiImporter extends ImportContext {
       const ext = /\.(png|gif|jpe?g|webp|avif)$/i.exec(e.sourceUrl)?.[0].toLowerCase() ?? '.png';
       const file = `emoji/${e.name}${ext}`;
       this.assets.push({ file, url: `${e.sourceUrl}.original`, sha256: e.image.sha256 });
-      this.counts.customEmoji++;
-      this.declare({
-        file: 'emoji',
-        construct: 'CustomEmoji',
-        id: this.ids.allocate(constructIdFor(e.name, 'emoji', '-emoji')),
-        entries: [
-          { key: 'name', value: str(e.name) },
-          // Emoji names are [0-9a-z_-]: safe in a template literal.
-          { key: 'image', value: raw(`\`\${__dirname}/${file}\``) },
-        ],
-        comments: [],
-      });
+      this.declareObject('customEmoji', 'CustomEmoji', constructIdFor(e.name, 'emoji', '-emoji'), [
+        { key: 'name', value: str(e.name) },
+        // Emoji names are [0-9a-z_-]: safe in a template literal.
+        { key: 'image', value: raw(`\`\${__dirname}/${file}\``) },
+      ]);
     }
   }
 }

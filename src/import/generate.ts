@@ -2,12 +2,7 @@
 import { normaliseChannelDescription, retentionToNatural } from '../engine/live-index';
 import { ROLES, roleName } from '../model/kinds';
 import type { ResourceKind, RoleName } from '../model/kinds';
-import type {
-  LiveChannel,
-  LiveChannelFolder,
-  LiveState,
-  LiveUserGroup,
-} from '../model/live-state';
+import type { LiveChannel, LiveChannelFolder, LiveState, LiveUserGroup } from '../model/live-state';
 import { channelNameKey } from '../model/address';
 import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
 import type {
@@ -24,7 +19,7 @@ import type { Entry, Expr } from './code';
 import { FieldAndEmojiImporter } from './fields-and-emoji';
 import { importHeader } from './header';
 import { compareNames, printApp } from './layout';
-import type { Decl, FileKey } from './layout';
+import type { Decl } from './layout';
 import { constructIdFor } from './names';
 import { IMPORT_KINDS } from './options';
 import type { GenerateAppOptions, GeneratedApp, ImportKind } from './options';
@@ -63,16 +58,10 @@ const IMPORTERS = {
 } as const satisfies Record<ResourceKind, string | null>;
 /** The kinds whose construct props are the live object's text fields, unchanged, in this order. */
 const PLAIN_KINDS = {
-  linkifiers: { file: 'linkifiers', construct: 'Linkifier', props: ['pattern', 'urlTemplate'] },
-  playgrounds: {
-    file: 'playgrounds',
-    construct: 'CodePlayground',
-    props: ['name', 'pygmentsLanguage', 'urlTemplate'],
-  },
-  savedSnippets: { file: 'snippets', construct: 'SavedSnippet', props: ['title', 'content'] },
-} as const satisfies Partial<
-  Record<ImportKind, { file: FileKey; construct: string; props: readonly string[] }>
->;
+  linkifiers: { construct: 'Linkifier', props: ['pattern', 'urlTemplate'] },
+  playgrounds: { construct: 'CodePlayground', props: ['name', 'pygmentsLanguage', 'urlTemplate'] },
+  savedSnippets: { construct: 'SavedSnippet', props: ['title', 'content'] },
+} as const satisfies Partial<Record<ImportKind, { construct: string; props: readonly string[] }>>;
 
 /** Declares each kind's constructs, then prints them. */
 class Importer extends FieldAndEmojiImporter {
@@ -107,7 +96,6 @@ class Importer extends FieldAndEmojiImporter {
         this.skip('user', u.email, `unknown role ${u.role}`);
         continue;
       }
-      this.counts.users++;
       const entries: Entry[] = [
         { key: 'email', value: str(u.email) },
         { key: 'role', value: str(role) },
@@ -115,13 +103,12 @@ class Importer extends FieldAndEmojiImporter {
       const profile = withValues ? this.profileEntries(u) : [];
       if (profile.length > 0)
         entries.push({ key: 'profile', value: { t: 'object', entries: profile } });
-      this.declare({
-        file: 'users',
-        construct: 'User',
-        id: this.ids.allocate(constructIdFor(u.email.split('@')[0] ?? '', 'user')),
+      this.declareObject(
+        'users',
+        'User',
+        constructIdFor(u.email.split('@')[0] ?? '', 'user'),
         entries,
-        comments: [],
-      });
+      );
     }
   }
 
@@ -440,19 +427,12 @@ class Importer extends FieldAndEmojiImporter {
     live: Record<(typeof PLAIN_KINDS)[K]['props'][number], string>,
     id: string,
   ): void {
-    const { file, construct, props } = PLAIN_KINDS[kind] as {
-      file: FileKey;
+    const { construct, props } = PLAIN_KINDS[kind] as {
       construct: string;
       props: readonly (typeof PLAIN_KINDS)[K]['props'][number][];
     };
-    this.counts[kind]++;
-    this.declare({
-      file,
-      construct,
-      id: this.ids.allocate(id),
-      entries: props.map((key) => ({ key, value: str(live[key]) })),
-      comments: [],
-    });
+    const entries = props.map((key) => ({ key, value: str(live[key]) }));
+    this.declareObject(kind, construct, id, entries);
   }
 
   private linkifiers(): void {
@@ -539,14 +519,7 @@ class Importer extends FieldAndEmojiImporter {
       }
       entries.push({ key: name, value: r.expr });
     }
-    this.counts.organizationSettings++;
-    this.declare({
-      file: 'organization',
-      construct: 'OrganizationSettings',
-      id: this.ids.allocate('settings'),
-      entries,
-      comments: [],
-    });
+    this.declareObject('organizationSettings', 'OrganizationSettings', 'settings', entries);
   }
 
   /**
@@ -557,7 +530,6 @@ class Importer extends FieldAndEmojiImporter {
   private defaultChannelGroups(): void {
     if (!this.include.has('defaultChannelGroups')) return;
     for (const g of this.live.defaultChannelGroups) {
-      this.counts.defaultChannelGroups++;
       const channels = g.channelIds
         .map((id) => this.idx.channelsById.get(id))
         .filter((c): c is LiveChannel => c !== undefined)
@@ -576,13 +548,8 @@ class Importer extends FieldAndEmojiImporter {
       const entries: Entry[] = [{ key: 'name', value: str(g.name) }];
       if (g.description !== '') entries.push({ key: 'description', value: str(g.description) });
       entries.push({ key: 'channels', value: arr(channels) });
-      this.declare({
-        file: 'channelGroups',
-        construct: 'DefaultChannelGroup',
-        id: this.ids.allocate(constructIdFor(g.name, 'channel-group', '-channel-group')),
-        entries,
-        comments: [],
-      });
+      const id = constructIdFor(g.name, 'channel-group', '-channel-group');
+      this.declareObject('defaultChannelGroups', 'DefaultChannelGroup', id, entries);
     }
   }
 
@@ -595,17 +562,12 @@ class Importer extends FieldAndEmojiImporter {
     for (const { s, c } of list) {
       const entries = this.settingsEntries(s);
       if (entries.length === 0) continue;
-      this.counts.subscriptionSettings++;
-      this.declare({
-        file: 'settings',
-        construct: 'SubscriptionSettings',
-        id: this.ids.allocate(constructIdFor(c.name, 'channel', '-settings')),
-        entries: [
-          { key: 'channel', value: this.refFrom('settings', 'channel', c.name) },
-          ...entries,
-        ],
-        comments: [],
-      });
+      this.declareObject(
+        'subscriptionSettings',
+        'SubscriptionSettings',
+        constructIdFor(c.name, 'channel', '-settings'),
+        [{ key: 'channel', value: this.refFrom('settings', 'channel', c.name) }, ...entries],
+      );
     }
   }
 

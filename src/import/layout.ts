@@ -97,6 +97,11 @@ export const FILES: Record<
     kind: 'customProfileFields',
   },
 };
+/** The file a kind's declarations go to (channel folders go with the channels). */
+export function fileOfKind(kind: ImportKind): FileKey {
+  return (Object.keys(FILES) as FileKey[]).find((f) => FILES[f].kind === kind) ?? 'channels';
+}
+
 export const FILE_ORDER: FileKey[] = [
   'users',
   'groups',

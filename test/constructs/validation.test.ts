@@ -45,41 +45,52 @@ const CASES: Case[] = [
   // The whitespace and length messages, word for word, for each construct that checks them.
   {
     rule: 'channel name surrounding whitespace, the whole message',
-    declare: (o) => ch(o, 'ws', { name: 'ws ' }),
-    path: 'acme/ws',
-    message: /^name 'ws ' has leading or trailing whitespace, which Zulip strips: remove it$/m,
+    declare: (o) => ch(o, 'ws-whole', { name: 'ws ' }),
+    path: 'acme/ws-whole',
+    message:
+      /(?:^|: )name 'ws ' has leading or trailing whitespace, which Zulip strips: remove it$/m,
   },
   {
     rule: 'folder name surrounding whitespace, the whole message',
-    declare: (o) => new ChannelFolder(o, 'f', { name: ' Ops' }),
-    path: 'acme/f',
-    message: /^name ' Ops' has leading or trailing whitespace, which Zulip strips: remove it$/m,
+    declare: (o) => new ChannelFolder(o, 'folder-ws', { name: ' Ops' }),
+    path: 'acme/folder-ws',
+    message:
+      /(?:^|: )name ' Ops' has leading or trailing whitespace, which Zulip strips: remove it$/m,
   },
   {
     rule: 'folder description too long, the whole message',
     declare: (o) =>
-      new ChannelFolder(o, 'f', { name: 'Ops', description: '\u{1F600}'.repeat(1025) }),
-    path: 'acme/f',
-    message: /^description is 1025 characters long; Zulip allows at most 1024: shorten it$/m,
+      new ChannelFolder(o, 'folder-long', {
+        name: 'Ops-long',
+        description: '\u{1F600}'.repeat(1025),
+      }),
+    path: 'acme/folder-long',
+    message: /(?:^|: )description is 1025 characters long; Zulip allows at most 1024: shorten it$/m,
   },
   {
     rule: 'default channel group description too long, the whole message',
     declare: (o) =>
-      new DefaultChannelGroup(o, 'g', { name: 'G', description: 'd'.repeat(1025), channels: [] }),
-    path: 'acme/g',
-    message: /^description is 1025 characters long; Zulip allows at most 1024: shorten it$/m,
+      new DefaultChannelGroup(o, 'group-long', {
+        name: 'G-long',
+        description: 'd'.repeat(1025),
+        channels: [],
+      }),
+    path: 'acme/group-long',
+    message: /(?:^|: )description is 1025 characters long; Zulip allows at most 1024: shorten it$/m,
   },
   {
     rule: 'user full name too long, the whole message',
-    declare: (o) => new User(o, 'u', { email: 'u@example.com', fullName: 'n'.repeat(101) }),
-    path: 'acme/u',
-    message: /^fullName is 101 characters long; Zulip allows at most 100: shorten it$/m,
+    declare: (o) =>
+      new User(o, 'user-long', { email: 'long@example.com', fullName: 'n'.repeat(101) }),
+    path: 'acme/user-long',
+    message: /(?:^|: )fullName is 101 characters long; Zulip allows at most 100: shorten it$/m,
   },
   {
     rule: 'user full name surrounding whitespace, the whole message',
-    declare: (o) => new User(o, 'u', { email: 'u@example.com', fullName: 'Ann ' }),
-    path: 'acme/u',
-    message: /^fullName 'Ann ' has leading or trailing whitespace, which Zulip strips: remove it$/m,
+    declare: (o) => new User(o, 'user-ws', { email: 'ws@example.com', fullName: 'Ann ' }),
+    path: 'acme/user-ws',
+    message:
+      /(?:^|: )fullName 'Ann ' has leading or trailing whitespace, which Zulip strips: remove it$/m,
   },
   // Props schemas are strict, for JavaScript users too.
   {
