@@ -2,8 +2,10 @@
  * The register response, byte for byte: the bodies the embedded server sends for a few
  * organizations, viewers and parameter sets, by their SHA-256 (the queue ID and the port
  * masked). The digests were recorded before the register was made faster (issue 17, item 2),
- * then updated once for an intended change: `realm_can_set_topics_policy_group` defaults to
- * role:members, as Zulip's (it was role:moderators; nothing else differed). A change that
+ * then updated for two intended changes: `realm_can_set_topics_policy_group` defaults to
+ * role:members, as Zulip's (it was role:moderators; nothing else differed); and again when
+ * custom profile fields were added (`custom_profile_fields`, `custom_profile_field_types`, and
+ * `profile_data` of each user where asked for; nothing else differed). A change that
  * moves a field, reorders a list or drops a subscriber shows here. When a change
  * of the response is intended, check the new body by other tests first, then update the digest.
  */
@@ -68,7 +70,7 @@ describe('register: the same bytes', () => {
     const z = await startEmulator({ state: org, rateLimit: false, clock });
     try {
       const body = await registerBody(z, owner, ORG_READ_REGISTER_PARAMS);
-      expect(digest(body, z)).toBe('853e9a91a7791b87');
+      expect(digest(body, z)).toBe('8f511a68634949d5');
       // A second register answers the same.
       expect(digest(await registerBody(z, owner, ORG_READ_REGISTER_PARAMS), z)).toBe(
         digest(body, z),
@@ -79,16 +81,16 @@ describe('register: the same bytes', () => {
   });
 
   it.each([
-    ['owner@zulip-cdk.example', {}, '0633380ac829a60c'],
-    ['alice@zulip-cdk.example', { include_subscribers: 'true' }, 'e4b8ae83039c4968'],
-    ['guest@zulip-cdk.example', { include_subscribers: 'partial' }, '9b8383f66328fd83'],
+    ['owner@zulip-cdk.example', {}, '94cece765c392b98'],
+    ['alice@zulip-cdk.example', { include_subscribers: 'true' }, '4d86b736241d1422'],
+    ['guest@zulip-cdk.example', { include_subscribers: 'partial' }, 'ec9f16615fbe6d78'],
     [
       'moderator@zulip-cdk.example',
       {
         include_subscribers: 'true',
         client_capabilities: { notification_settings_null: true, archived_channels: true },
       },
-      'eb4c415bb0edc9f1',
+      '1486e4e76d826f09',
     ],
   ])('the demo organization: %s %j', async (email, params, expected) => {
     const z = await startEmulator({ rateLimit: false, clock });
@@ -103,7 +105,7 @@ describe('register: the same bytes', () => {
     const z = await startEmulator({ rateLimit: false, clock, featureLevel: 372 });
     try {
       const body = await registerBody(z, 'owner@zulip-cdk.example', { include_subscribers: true });
-      expect(digest(body, z)).toBe('c96b7e51c32f75d2');
+      expect(digest(body, z)).toBe('201d092e0575caec');
     } finally {
       await z.close();
     }
