@@ -1,20 +1,18 @@
 import type { Construct } from 'constructs';
-import { z } from 'zod';
 import {
   DEFAULT_EXTERNAL_ACCOUNTS,
-  EXTERNAL_ACCOUNT_SUBTYPES,
   NOT_IN_SUMMARY,
   PROFILE_FIELD_LIMITS,
-  PROFILE_FIELD_TYPE_NAMES,
   checkUrlPattern,
   isDefaultExternalAccount,
 } from '../model/custom-profile-fields';
 import type { ExternalAccountSubtype, ProfileFieldType } from '../model/custom-profile-fields';
+import { CustomProfileFieldSchema } from '../model/desired-state';
 import type { DesiredCustomProfileField } from '../model/desired-state';
 import type { CustomProfileFieldProperty } from '../model/ignorable';
 import { codePointLength } from '../model/rules';
-import { lifecycleShape } from './props';
-import { ZulipResource } from './resource';
+import { propsSchema } from './props';
+import { KeyedResource, ZulipResource } from './resource';
 import type { ResourceOptions } from './resource';
 
 /** An external account field's kind of account. */
@@ -72,19 +70,7 @@ export interface CustomProfileFieldProps extends ResourceOptions<CustomProfileFi
   readonly editableByUser?: boolean;
 }
 
-const PropsSchema = z.strictObject({
-  name: z.string(),
-  type: z.enum(PROFILE_FIELD_TYPE_NAMES as [ProfileFieldType, ...ProfileFieldType[]]),
-  hint: z.string().optional(),
-  choices: z.array(z.string()).optional(),
-  externalAccount: z
-    .strictObject({ subtype: z.enum(EXTERNAL_ACCOUNT_SUBTYPES), urlPattern: z.string().optional() })
-    .optional(),
-  displayInProfileSummary: z.boolean().optional(),
-  required: z.boolean().optional(),
-  editableByUser: z.boolean().optional(),
-  ...lifecycleShape('customProfileField'),
-});
+const PropsSchema = propsSchema('customProfileField', CustomProfileFieldSchema);
 
 /**
  * A custom profile field of the organization: something every user's profile can show (a
@@ -110,7 +96,7 @@ const PropsSchema = z.strictObject({
  * });
  * new User(org, 'alice', { email: 'alice@example.com', profile: { [team.name]: 'Engineering' } });
  */
-export class CustomProfileField extends ZulipResource {
+export class CustomProfileField extends KeyedResource<CustomProfileFieldProps> {
   /** True when `x` is a {@link CustomProfileField}. */
   public static isCustomProfileField(x: unknown): x is CustomProfileField {
     return ZulipResource.isZulipResource(x) && x.resourceKind === 'customProfileField';
@@ -118,17 +104,15 @@ export class CustomProfileField extends ZulipResource {
 
   /** The label, the natural key (what a user's `profile` names the field by). */
   public readonly name: string;
-  /** @internal */
-  public readonly _props: CustomProfileFieldProps;
 
   public constructor(scope: Construct, id: string, props: CustomProfileFieldProps) {
-    super(scope, id, 'customProfileField', 'CustomProfileField', PropsSchema, props);
-    this._props = props;
+    super(scope, id, 'customProfileField', 'CustomProfileField', PropsSchema, props, 'name');
     this.name = props?.name;
   }
 
-  public get naturalKey(): string {
-    return this.name;
+  /** @internal The props as given (a {@link User}'s profile values are checked against them). */
+  public get _props(): CustomProfileFieldProps {
+    return this.props;
   }
 
   /** The field's type. */
@@ -136,7 +120,7 @@ export class CustomProfileField extends ZulipResource {
     return this._props.type;
   }
 
-  protected describeKey(): string {
+  protected override describeKey(): string {
     return `custom profile field '${this.name}'`;
   }
 
