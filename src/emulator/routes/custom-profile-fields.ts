@@ -457,6 +457,18 @@ export function atomicValues<T>(ctx: RequestContext, u: StoredUser, fn: () => T)
 }
 
 /** Custom profile field routes. Every write needs an administrator (`require_realm_admin`). */
+/**
+ * The `data` of `PATCH`/`DELETE /users/me/profile_data` (zerver/views/custom_profile_fields.py
+ * `update_user_custom_profile_data`, `remove_user_custom_profile_data`): bots are refused,
+ * and `data` is required.
+ */
+function ownData(ctx: RequestContext): unknown {
+  requireHuman(ctx);
+  const raw = ctx.params.json('data');
+  if (raw === undefined) throw missingArgument('data');
+  return raw;
+}
+
 export const customProfileFieldRoutes: Route[] = [
   {
     method: 'GET',
@@ -471,10 +483,7 @@ export const customProfileFieldRoutes: Route[] = [
     method: 'PATCH',
     path: '/users/me/profile_data',
     handler: (ctx) => {
-      requireHuman(ctx);
-      const raw = ctx.params.json('data');
-      if (raw === undefined) throw missingArgument('data');
-      const items = readProfileItems(raw, 'data');
+      const items = readProfileItems(ownData(ctx), 'data');
       validateValues(ctx, items);
       return atomicValues(ctx, ctx.user, () => {
         setValues(ctx, ctx.user, items);
@@ -486,10 +495,7 @@ export const customProfileFieldRoutes: Route[] = [
     method: 'DELETE',
     path: '/users/me/profile_data',
     handler: (ctx) => {
-      requireHuman(ctx);
-      const raw = ctx.params.json('data');
-      if (raw === undefined) throw missingArgument('data');
-      const ids = expectList(raw, 'data').map((x, i) => expectInt(x, `data[${i}]`));
+      const ids = expectList(ownData(ctx), 'data').map((x, i) => expectInt(x, `data[${i}]`));
       return atomicValues(ctx, ctx.user, () => {
         for (const id of ids) removeValue(ctx, ctx.user, id);
         return {};
