@@ -323,14 +323,7 @@ function renderApply(a: BenchResults['apply'], out: string[]): void {
           ['  peak RSS (applying process)', `${int(x.peakRssMb ?? 0)} MB`],
         ]),
       );
-      if (x.byEndpoint)
-        out.push(
-          '  by endpoint: ' +
-            Object.entries(x.byEndpoint)
-              .sort((p, q) => q[1] - p[1])
-              .map(([e, n]) => `${e} ${int(n)}`)
-              .join(', '),
-        );
+      if (x.byEndpoint) out.push(byEndpointLine(x.byEndpoint));
     };
     out.push(
       '',
@@ -360,6 +353,17 @@ function floorLine(x: ApplyRun, how: string): string {
   return `  write requests (${how}) / the API's floor: ${int(writes)} / ${int(floor)} = ${ratio(writes, floor)} (target: 1.2x at most)`;
 }
 
+/** The requests of an apply by endpoint, most first. */
+function byEndpointLine(byEndpoint: Readonly<Record<string, number>>): string {
+  return (
+    '  by endpoint: ' +
+    Object.entries(byEndpoint)
+      .sort((p, q) => q[1] - p[1])
+      .map(([e, n]) => `${e} ${int(n)}`)
+      .join(', ')
+  );
+}
+
 /** (e). */
 function renderIncremental(x: ApplyRun | null | undefined, out: string[]): void {
   if (!x) return;
@@ -384,14 +388,7 @@ function renderIncremental(x: ApplyRun | null | undefined, out: string[]): void 
     ]),
     `  floor: ${floorParts(x)}`,
   );
-  if (x.byEndpoint)
-    out.push(
-      '  by endpoint: ' +
-        Object.entries(x.byEndpoint)
-          .sort((p, q) => q[1] - p[1])
-          .map(([e, n]) => `${e} ${int(n)}`)
-          .join(', '),
-    );
+  if (x.byEndpoint) out.push(byEndpointLine(x.byEndpoint));
 }
 
 /** (d). */
