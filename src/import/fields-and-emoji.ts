@@ -37,7 +37,7 @@ export abstract class FieldAndEmojiImporter extends ImportContext {
         value = text === undefined ? undefined : str(text);
       } else if (type === 'user') {
         const ids = parseIdList(raw);
-        const users = ids?.map((id) => this.live.users.find((x) => x.id === id));
+        const users = ids?.map((id) => this.idx.usersById.get(id));
         value =
           users && users.every((x) => x?.isActive === true && !x.isBot)
             ? arr(users.map((x) => str(x?.email ?? '')).sort((a, b) => compareExprs(a, b)))

@@ -82,12 +82,16 @@ class Importer extends FieldAndEmojiImporter {
     if (!this.include.has('users')) return;
     const rank = (role: number): number => role;
     const withValues = this.include.has('customProfileFields');
+    // Each user's values once: reading them also records the values left out (`skip`).
+    const profiles = new Map<number, Entry[]>();
+    for (const u of this.live.users)
+      if (withValues && u.isActive && !u.isBot) profiles.set(u.id, this.profileEntries(u));
     const users = this.live.users
       .filter(
         (u) =>
           u.isActive &&
           !u.isBot &&
-          (u.role !== ROLES.member || (withValues && this.profileEntries(u).length > 0)),
+          (u.role !== ROLES.member || (profiles.get(u.id)?.length ?? 0) > 0),
       )
       .sort((a, b) => rank(a.role) - rank(b.role) || compareNames(a.email, b.email));
     for (const u of users) {
@@ -100,7 +104,7 @@ class Importer extends FieldAndEmojiImporter {
         { key: 'email', value: str(u.email) },
         { key: 'role', value: str(role) },
       ];
-      const profile = withValues ? this.profileEntries(u) : [];
+      const profile = profiles.get(u.id) ?? [];
       if (profile.length > 0)
         entries.push({ key: 'profile', value: { t: 'object', entries: profile } });
       this.declareObject(

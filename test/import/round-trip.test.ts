@@ -120,6 +120,23 @@ describe.each([FEATURE_LEVELS.newest, FEATURE_LEVELS.zulip11, FEATURE_LEVELS.zul
   },
 );
 
+test("a member's profile value that cannot be declared is said once, and the member still imported", async () => {
+  const fl = FEATURE_LEVELS.newest;
+  const state = randomOrg(1, fl);
+  const member = state.users.find((u) => u.isActive && !u.isBot && u.role === 400 && u.profileData);
+  const gone = state.users.find((u) => !u.isActive && !u.isBot);
+  const manager = state.customProfileFields?.find((f) => f.name === 'Manager');
+  if (!member?.profileData || !gone || !manager) throw new Error('the random organization changed');
+  // A user field naming a deactivated user cannot be declared; the member's other values can.
+  member.profileData[manager.id] = { value: JSON.stringify([gone.id]) };
+  const live = await readEmbedded({ featureLevel: fl, state });
+  const app = generateApp(live);
+  expect(app.skipped.filter((s) => s.name === member.email)).toEqual([
+    expect.objectContaining({ kind: 'user', reason: expect.stringContaining("'Manager'") }),
+  ]);
+  expect(Object.values(app.files).join('\n')).toContain(`email: '${member.email}'`);
+});
+
 test('--include limits the kinds, pulling in what they refer to, and still plans no change', async () => {
   const fl = FEATURE_LEVELS.newest;
   const live = await readEmbedded({ featureLevel: fl, state: randomOrg(4, fl) });
