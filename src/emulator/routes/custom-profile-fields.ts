@@ -21,6 +21,7 @@ import {
   profileFieldTypeName,
 } from '../../model/custom-profile-fields';
 import { badRequest, missingArgument } from '../errors';
+import { userById } from '../indexes';
 import { expectDict, expectInt, expectList } from '../params';
 import { isAdmin } from '../permissions';
 import type { RequestContext, Route } from '../router';
@@ -340,10 +341,10 @@ function validateValue(ctx: RequestContext, field: StoredCustomProfileField, val
   if (type === 'user') {
     if (!Array.isArray(value)) throw badRequest('User IDs is not a list');
     const ids = value.map((x, i) => expectInt(x, `User IDs[${i}]`));
-    const invalid = ids.filter((id) => !ctx.org.users.some((u) => u.id === id));
+    const invalid = ids.filter((id) => userById(ctx.org, id) === undefined);
     if (invalid.length > 0) throw badRequest(`Invalid user IDs: ${invalid.join(', ')}`);
     for (const id of ids) {
-      const u = ctx.org.users.find((x) => x.id === id);
+      const u = userById(ctx.org, id);
       if (u && !u.isActive) throw badRequest(`User with ID ${id} is deactivated`);
       if (u?.isBot) throw badRequest(`User with ID ${id} is a bot`);
     }
