@@ -139,6 +139,18 @@ describe('batching: requests per kind of change (FL 478)', () => {
     expect(summary(await h.plan(d))).toEqual([]);
   });
 
+  it('a saved snippet takes its create and one read of the snippets (the twin check)', async () => {
+    const d = emptyDesiredState('b');
+    d.savedSnippets.push({ path: 'b/snip', title: 'Batch snippet', content: 'Hello' });
+    const p = await h.plan(d);
+    const r = await h.apply(p);
+    expect(r.outcome).toBe('applied');
+    // The plan's apply-cost line predicts exactly what apply sends.
+    expect(predictRequests(p.changes, p.server.featureLevel)).toBe(r.requests.length);
+    expect(r.requests).toEqual([...READ, 'POST /saved_snippets', 'GET /saved_snippets']);
+    expect(summary(await h.plan(d))).toEqual([]);
+  });
+
   it('a channel update with plain fields and group settings: 2 PATCHes (settings kept apart)', async () => {
     const d = emptyDesiredState('b');
     d.channels.push({

@@ -1,4 +1,5 @@
 import { Testing } from 'zulip-cdk';
+import { predictRequests } from '../../src/engine/apply/batching';
 import { acme } from '../../examples/acme/organization';
 import { harness, summary } from './helpers';
 import type { Harness } from './helpers';
@@ -16,6 +17,10 @@ describe.each([478])('the acme example on the embedded server (FL %i)', (level) 
     expect(first.changes.length).toBeGreaterThan(10);
     expect(result.journal.entries.filter((e) => e.status !== 'applied')).toEqual([]);
     expect(result.outcome).toBe('applied');
+    // The plan's apply-cost line says what apply really sends (the demo prints both).
+    expect(predictRequests(first.changes, first.server.featureLevel)).toBe(
+      result.journal.requestCount,
+    );
     expect(summary(after)).toEqual([]);
   });
 });

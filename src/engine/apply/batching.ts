@@ -210,8 +210,9 @@ const APPLY_READ_REQUESTS = 2;
  * that depends on them; a replace is two requests, and a channel update with both plain fields
  * and group settings two `PATCH /streams/{id}` (they are kept apart, write-channels.ts).
  * Below FL 417 a channel is created by a subscribe and looked up by `GET /streams` (two
- * requests). Creates whose settings Zulip ignores on creation can add a `PATCH` each: the
- * prediction is a floor of what apply sends.
+ * requests). A saved snippet's create is followed by `GET /saved_snippets` (the check for a
+ * twin another apply made at the same time). Creates whose settings Zulip ignores on creation
+ * can add a `PATCH` each: the prediction is a floor of what apply sends.
  */
 export function predictRequests(changes: readonly Change[], featureLevel?: number): number {
   const createChannel =
@@ -242,6 +243,9 @@ export function predictRequests(changes: readonly Change[], featureLevel?: numbe
       const group = c.properties.filter((p) => p.property.startsWith('permissions.')).length;
       requests += group > 0 && group < c.properties.length ? 2 : 1;
     } else if (c.action === 'create' && c.kind === 'channel') requests += createChannel;
+    // Zulip does not keep snippet titles unique: after a create, apply reads the snippets
+    // (`GET /saved_snippets`) for a twin that another apply made at the same time.
+    else if (c.action === 'create' && c.kind === 'savedSnippet') requests += 2;
     else requests += 1;
   }
   if (pending.size > 0) flush();
