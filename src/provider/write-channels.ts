@@ -18,7 +18,7 @@ import type {
   UpdateStreamParams,
 } from '../zulip/wire/channel';
 import type { GroupSettingUpdate, MessageRetentionParam } from '../zulip/wire/common';
-import { createdButNotFound, text, withOld } from './write-values';
+import { createdButNotFound, setFlag, text, withOld } from './write-values';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -240,6 +240,14 @@ async function sendSettings(
   }
 }
 
+/** The channel's yes/no properties, by the `PATCH /streams/{id}` parameter of each. */
+const CHANNEL_FLAGS = {
+  private: 'is_private',
+  webPublic: 'is_web_public',
+  historyPublicToSubscribers: 'history_public_to_subscribers',
+  defaultChannel: 'is_default_stream',
+} as const satisfies Record<string, keyof UpdateStreamParams>;
+
 function applyProperty(
   p: PropertyChange,
   fields: Mutable<UpdateStreamParams>,
@@ -254,24 +262,13 @@ function applyProperty(
     };
     return;
   }
+  if (setFlag(fields, CHANNEL_FLAGS, p)) return;
   switch (p.property) {
     case 'name':
       fields.new_name = text(p.after);
       return;
     case 'description':
       fields.description = text(p.after);
-      return;
-    case 'private':
-      fields.is_private = p.after === true;
-      return;
-    case 'webPublic':
-      fields.is_web_public = p.after === true;
-      return;
-    case 'historyPublicToSubscribers':
-      fields.history_public_to_subscribers = p.after === true;
-      return;
-    case 'defaultChannel':
-      fields.is_default_stream = p.after === true;
       return;
     case 'messageRetentionDays': {
       const r = retention(p.after);

@@ -1,7 +1,7 @@
 import { sendableOld } from '../model/group-setting';
 import type { WireGroupSettingValue } from '../model/live-state';
 import { ZulipCdkError } from '../model/errors';
-import type { JsonValue } from '../engine/plan-format';
+import type { JsonValue, PropertyChange } from '../engine/plan-format';
 
 /** A plan value that must be a string (a name, a description, a role). */
 export function text(v: JsonValue | undefined, what = 'value'): string {
@@ -21,4 +21,18 @@ export function withOld(old: WireGroupSettingValue | undefined): { old?: WireGro
 /** A create Zulip answered without an ID, whose object a read right after does not find. */
 export function createdButNotFound(what: string): ZulipCdkError {
   return new ZulipCdkError('UNEXPECTED_RESPONSE', `${what} was created but cannot be found.`);
+}
+
+/**
+ * Sets the wire parameter of a yes/no property's change, from a kind's table of them
+ * (`{ private: 'is_private' }`); false when the change is not of one of them.
+ */
+export function setFlag<W extends string>(
+  params: { [K in W]?: boolean | undefined },
+  flags: Readonly<Record<string, W>>,
+  change: PropertyChange,
+): boolean {
+  if (!Object.hasOwn(flags, change.property)) return false;
+  params[flags[change.property] as W] = change.after === true;
+  return true;
 }
