@@ -18,7 +18,7 @@ import type {
   UpdateStreamParams,
 } from '../zulip/wire/channel';
 import type { GroupSettingUpdate, MessageRetentionParam } from '../zulip/wire/common';
-import { createdButNotFound, setFlag, text, withOld } from './write-values';
+import { createdId, setFlag, text, withOld } from './write-values';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -151,8 +151,7 @@ async function channelIdByName(client: ZulipClient, name: string): Promise<numbe
   const res = await client.getStreams({ include_all: true, exclude_archived: false });
   const lower = name.trim().toLowerCase();
   const c = res.streams.find((s) => s.name.toLowerCase() === lower);
-  if (!c) throw createdButNotFound(`The channel '${name}'`);
-  return c.stream_id;
+  return createdId(c?.stream_id, `The channel '${name}'`);
 }
 
 /**

@@ -5,7 +5,7 @@ import type { CreateChange, MembershipChange, UpdateChange } from '../engine/pla
 import type { ZulipClient } from '../zulip/client';
 import type { GroupSettingParam, GroupSettingUpdate } from '../zulip/wire/common';
 import type { UserGroupSettingName } from '../zulip/wire/user-group';
-import { createdButNotFound, text, withOld } from './write-values';
+import { createdId, text, withOld } from './write-values';
 
 function wireOf(property: string): UserGroupSettingName | undefined {
   const name = property.startsWith('permissions.') ? property.slice('permissions.'.length) : '';
@@ -45,8 +45,7 @@ export async function createGroup(
   // Before FL 317 the response has no ID: find it by name (names are unique).
   const groups = await client.getUserGroups({ include_deactivated_groups: true });
   const g = groups.user_groups.find((x) => x.name === change.key);
-  if (!g) throw createdButNotFound(`The group '${change.key}'`);
-  return g.id;
+  return createdId(g?.id, `The group '${change.key}'`);
 }
 
 /** One atomic `PATCH /user_groups/{id}`: description and settings as `{new, old}`. */

@@ -18,9 +18,14 @@ export function withOld(old: WireGroupSettingValue | undefined): { old?: WireGro
   return sendable === undefined ? {} : { old: sendable };
 }
 
-/** A create Zulip answered without an ID, whose object a read right after does not find. */
-export function createdButNotFound(what: string): ZulipCdkError {
-  return new ZulipCdkError('UNEXPECTED_RESPONSE', `${what} was created but cannot be found.`);
+/**
+ * The ID of an object a create made that Zulip answered without one, as a read right after
+ * found it; an error when the read did not find it.
+ */
+export function createdId(found: number | undefined, what: string): number {
+  if (found === undefined)
+    throw new ZulipCdkError('UNEXPECTED_RESPONSE', `${what} was created but cannot be found.`);
+  return found;
 }
 
 /**
