@@ -290,21 +290,6 @@ function applyProperty(
   }
 }
 
-/** `PATCH /streams/{id}` with `new_name`. */
-export async function renameChannel(client: ZulipClient, id: number, to: string): Promise<void> {
-  await client.updateStream(id, { new_name: to });
-}
-
-/** `DELETE /streams/{id}`: archives (the name stays reserved). */
-export async function archiveChannel(client: ZulipClient, id: number): Promise<void> {
-  await client.archiveStream(id);
-}
-
-/** `PATCH /streams/{id}` with `is_archived=false` (FL 388). */
-export async function unarchiveChannel(client: ZulipClient, id: number): Promise<void> {
-  await client.updateStream(id, { is_archived: false });
-}
-
 /** One `POST /users/me/subscriptions`: many channels × many principals, silently by default. */
 export async function subscribe(
   client: ZulipClient,

@@ -92,17 +92,3 @@ export async function updateGroupMembers(
     ...(delSub.length > 0 ? { delete_subgroups: delSub } : {}),
   });
 }
-
-export async function renameGroup(client: ZulipClient, id: number, to: string): Promise<void> {
-  await client.updateUserGroup(id, { name: to });
-}
-
-/** `POST /user_groups/{id}/deactivate`; the plan detached it first. */
-export async function deactivateGroup(client: ZulipClient, id: number): Promise<void> {
-  await client.deactivateUserGroup(id);
-}
-
-/** `PATCH /user_groups/{id}` with `deactivated=false` (FL 386). */
-export async function reactivateGroup(client: ZulipClient, id: number): Promise<void> {
-  await client.updateUserGroup(id, { deactivated: false });
-}

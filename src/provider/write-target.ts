@@ -153,9 +153,13 @@ const HANDLERS = {
           !(fold?.add ?? []).some((u) => u.id === ctx.me.userId),
       ),
     update: (change, { client, ctx }) => channels.updateChannel(client, change, ctx),
-    rename: (change, { client }) => channels.renameChannel(client, change.liveId, change.to),
-    archive: (change, { client }) => channels.archiveChannel(client, change.liveId),
-    unarchive: (change, { client }) => channels.unarchiveChannel(client, change.liveId),
+    rename: (change, { client }) =>
+      noId(client.updateStream(change.liveId, { new_name: change.to })),
+    // `DELETE /streams/{id}` archives (the name stays reserved).
+    archive: (change, { client }) => noId(client.archiveStream(change.liveId)),
+    // Zulip unarchives a channel from feature level 388.
+    unarchive: (change, { client }) =>
+      noId(client.updateStream(change.liveId, { is_archived: false })),
     // Normally batched by the engine; alone it is one call of each kind.
     membership: async (change, { client, ctx }) => {
       const names = [change.key];
@@ -175,9 +179,13 @@ const HANDLERS = {
   userGroup: {
     create: (change, { client, ctx, fold }) => groups.createGroup(client, change, ctx, fold),
     update: (change, { client, ctx }) => groups.updateGroup(client, change, ctx),
-    rename: (change, { client }) => groups.renameGroup(client, change.liveId, change.to),
-    deactivate: (change, { client }) => groups.deactivateGroup(client, change.liveId),
-    reactivate: (change, { client }) => groups.reactivateGroup(client, change.liveId),
+    rename: (change, { client }) =>
+      noId(client.updateUserGroup(change.liveId, { name: change.to })),
+    // The plan detached the group first.
+    deactivate: (change, { client }) => noId(client.deactivateUserGroup(change.liveId)),
+    // Zulip reactivates a group from feature level 386.
+    reactivate: (change, { client }) =>
+      noId(client.updateUserGroup(change.liveId, { deactivated: false })),
     membership: (change, { client, ctx }) => groups.updateGroupMembers(client, change, ctx),
   },
   channelFolder: {
