@@ -525,6 +525,18 @@ function groupToRead(ctx: RequestContext): StoredGroup {
   return groupById(ctx, pathInt(ctx, 'user_group_id'), false);
 }
 
+/**
+ * What the two membership reads check first, in Zulip's order: the caller (members and
+ * administrators), `direct_member_only`, the group (`access_user_group_to_read_membership`).
+ * Returns the reader of the group's members (`get_user_group_member_ids`).
+ */
+function membersToRead(ctx: RequestContext): () => number[] {
+  requireMemberOrAdmin(ctx);
+  const direct = ctx.params.bool('direct_member_only') ?? false;
+  const g = groupToRead(ctx);
+  return () => (direct ? directMembers(ctx.org, g) : recursiveMembers(ctx.org, g.id));
+}
+
 /** User-group routes. */
 export const userGroupRoutes: Route[] = [
   { method: 'GET', path: '/user_groups', handler: listGroups },
@@ -536,27 +548,19 @@ export const userGroupRoutes: Route[] = [
   {
     method: 'GET',
     path: '/user_groups/{user_group_id}/members',
-    handler: (ctx) => {
-      requireMemberOrAdmin(ctx);
-      const direct = ctx.params.bool('direct_member_only') ?? false;
-      const g = groupToRead(ctx);
-      return { members: direct ? directMembers(ctx.org, g) : recursiveMembers(ctx.org, g.id) };
-    },
+    handler: (ctx) => ({ members: membersToRead(ctx)() }),
   },
   {
     method: 'GET',
     path: '/user_groups/{user_group_id}/members/{user_id}',
     handler: (ctx) => {
-      requireMemberOrAdmin(ctx);
-      const direct = ctx.params.bool('direct_member_only') ?? false;
-      const g = groupToRead(ctx);
+      const members = membersToRead(ctx);
       // access_user_by_id(for_admin=False): bots are "No such user" too.
       const uid = pathInt(ctx, 'user_id');
       const u = findUser(ctx.org, uid);
       if (!u || u.isBot) throw badRequest('No such user');
       if (!u.isActive) throw badRequest('User is deactivated');
-      const members = direct ? directMembers(ctx.org, g) : recursiveMembers(ctx.org, g.id);
-      return { is_user_group_member: members.includes(uid) };
+      return { is_user_group_member: members().includes(uid) };
     },
   },
   {
