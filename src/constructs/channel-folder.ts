@@ -8,7 +8,7 @@ import { lengthProblem, whitespaceProblem } from './checks';
 import { definedProps, propsSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
-import { CHANNEL, CHANNEL_FOLDER, brand, hasBrand } from './symbols';
+import { isResourceOf } from './symbols';
 import type { Channel } from './channel';
 
 /** Props of a {@link ChannelFolder}. */
@@ -43,7 +43,7 @@ const PropsSchema = propsSchema('channelFolder', ChannelFolderSchema);
 export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
   /** True when `x` is a {@link ChannelFolder}. */
   public static isChannelFolder(x: unknown): x is ChannelFolder {
-    return hasBrand(x, CHANNEL_FOLDER);
+    return isResourceOf(x, 'channelFolder');
   }
 
   /** The folder's name. */
@@ -51,7 +51,6 @@ export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
 
   public constructor(scope: Construct, id: string, props: ChannelFolderProps) {
     super(scope, id, 'channelFolder', 'ChannelFolder', PropsSchema, props, 'name');
-    brand(this, CHANNEL_FOLDER);
     this.folderName = props?.name;
   }
 
@@ -74,7 +73,7 @@ export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
     if (p.archived) {
       const inside = this.organization
         ._resources()
-        .filter((r): r is Channel => hasBrand(r, CHANNEL) && (r as Channel).folder === this);
+        .filter((r): r is Channel => isResourceOf(r, 'channel') && (r as Channel).folder === this);
       if (inside.length > 0) {
         problems.push(
           `an archived folder cannot hold channels, but ${inside

@@ -27,7 +27,7 @@ import {
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { SystemGroup } from './system-group';
-import { CHANNEL, brand, hasBrand } from './symbols';
+import { isResourceOf } from './symbols';
 
 /** Who is subscribed to a channel. */
 export interface ChannelSubscribers {
@@ -233,7 +233,7 @@ export type Subscriber = string | GroupReference;
 export class Channel extends KeyedResource<ChannelProps> {
   /** True when `x` is a {@link Channel}. */
   public static isChannel(x: unknown): x is Channel {
-    return hasBrand(x, CHANNEL);
+    return isResourceOf(x, 'channel');
   }
 
   /** The channel's name, its natural key. */
@@ -242,7 +242,6 @@ export class Channel extends KeyedResource<ChannelProps> {
 
   public constructor(scope: Construct, id: string, props: ChannelProps) {
     super(scope, id, 'channel', 'Channel', PropsSchema, props, 'name');
-    brand(this, CHANNEL);
     this.channelName = props?.name;
   }
 

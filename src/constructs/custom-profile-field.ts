@@ -12,8 +12,9 @@ import type { DesiredCustomProfileField } from '../model/desired-state';
 import type { CustomProfileFieldProperty } from '../model/ignorable';
 import { codePointLength } from '../model/rules';
 import { propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { isResourceOf } from './symbols';
 
 /** An external account field's kind of account. */
 export interface ExternalAccountOptions {
@@ -99,7 +100,7 @@ const PropsSchema = propsSchema('customProfileField', CustomProfileFieldSchema);
 export class CustomProfileField extends KeyedResource<CustomProfileFieldProps> {
   /** True when `x` is a {@link CustomProfileField}. */
   public static isCustomProfileField(x: unknown): x is CustomProfileField {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'customProfileField';
+    return isResourceOf(x, 'customProfileField');
   }
 
   /** The label, the natural key (what a user's `profile` names the field by). */

@@ -9,8 +9,9 @@ import { checkDefaultChannelGroupName } from '../model/rules';
 import { Channel } from './channel';
 import { lengthProblem } from './checks';
 import { definedProps, propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { isResourceOf } from './symbols';
 import { compareStrings } from '../synth/stable-json';
 
 /** Props of a {@link DefaultChannelGroup}. */
@@ -58,7 +59,7 @@ const PropsSchema = propsSchema('defaultChannelGroup', DefaultChannelGroupSchema
 export class DefaultChannelGroup extends KeyedResource<DefaultChannelGroupProps> {
   /** True when `x` is a {@link DefaultChannelGroup}. */
   public static isDefaultChannelGroup(x: unknown): x is DefaultChannelGroup {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'defaultChannelGroup';
+    return isResourceOf(x, 'defaultChannelGroup');
   }
 
   /** The group's name, its natural key. */

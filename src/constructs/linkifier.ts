@@ -4,8 +4,9 @@ import type { DesiredLinkifier } from '../model/desired-state';
 import type { LinkifierProperty } from '../model/ignorable';
 import { checkLinkifier } from '../model/rules';
 import { propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { isResourceOf } from './symbols';
 
 /** Props of a {@link Linkifier}. */
 export interface LinkifierProps extends ResourceOptions<LinkifierProperty> {
@@ -33,7 +34,7 @@ const PropsSchema = propsSchema('linkifier', LinkifierSchema);
 export class Linkifier extends KeyedResource<LinkifierProps> {
   /** True when `x` is a {@link Linkifier}. */
   public static isLinkifier(x: unknown): x is Linkifier {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'linkifier';
+    return isResourceOf(x, 'linkifier');
   }
 
   /** The pattern, its natural key. */

@@ -1,7 +1,7 @@
 import { canonicalGroupSetting } from '../model/group-setting';
 import type { GroupSettingValue } from '../model/desired-state';
 import { SystemGroup } from './system-group';
-import { PERMISSION, USER_GROUP, brand, hasBrand } from './symbols';
+import { PERMISSION, brand, hasBrand, isResourceOf } from './symbols';
 import type { UserGroup } from './user-group';
 
 /** A group: a {@link UserGroup} construct or a {@link SystemGroup}. */
@@ -98,7 +98,7 @@ export class Permission {
 
 /** True when `x` is a {@link UserGroup} construct (without importing it). */
 export function isUserGroupLike(x: unknown): x is UserGroup {
-  return hasBrand(x, USER_GROUP);
+  return isResourceOf(x, 'userGroup');
 }
 
 /** True when `x` is a group reference. */

@@ -5,8 +5,9 @@ import type { SavedSnippetProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
 import { checkBoundedText } from '../model/rules';
 import { propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { isResourceOf } from './symbols';
 
 /** Props of a {@link SavedSnippet}. */
 export interface SavedSnippetProps extends ResourceOptions<SavedSnippetProperty> {
@@ -31,7 +32,7 @@ const PropsSchema = propsSchema('savedSnippet', SavedSnippetSchema);
 export class SavedSnippet extends KeyedResource<SavedSnippetProps> {
   /** True when `x` is a {@link SavedSnippet}. */
   public static isSavedSnippet(x: unknown): x is SavedSnippet {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'savedSnippet';
+    return isResourceOf(x, 'savedSnippet');
   }
 
   /** The title, its natural key. */

@@ -6,8 +6,9 @@ import type { SubscriptionSettingsProperty } from '../model/ignorable';
 import { isHexColor } from '../model/rules';
 import { Channel } from './channel';
 import { definedProps, propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { isResourceOf } from './symbols';
 
 /**
  * Props of {@link SubscriptionSettings}. No `renamedFrom`: the settings follow their channel (a
@@ -83,7 +84,7 @@ const PropsSchema = propsSchema('subscriptionSettings', SubscriptionSettingsSche
 export class SubscriptionSettings extends KeyedResource<SubscriptionSettingsProps> {
   /** True when `x` is a {@link SubscriptionSettings}. */
   public static isSubscriptionSettings(x: unknown): x is SubscriptionSettings {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'subscriptionSettings';
+    return isResourceOf(x, 'subscriptionSettings');
   }
 
   /** The channel. */

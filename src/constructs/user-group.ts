@@ -26,7 +26,7 @@ import {
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { SystemGroup } from './system-group';
-import { USER_GROUP, brand, hasBrand } from './symbols';
+import { isResourceOf } from './symbols';
 
 /** The six permission settings of a group, as {@link UserGroup.setPermissions} takes them. */
 export type UserGroupPermissions = {
@@ -129,7 +129,7 @@ const PropsSchema = z.strictObject({
 export class UserGroup extends KeyedResource<UserGroupProps> {
   /** True when `x` is a {@link UserGroup}. */
   public static isUserGroup(x: unknown): x is UserGroup {
-    return hasBrand(x, USER_GROUP);
+    return isResourceOf(x, 'userGroup');
   }
 
   /** The group's name, its natural key. */
@@ -140,7 +140,6 @@ export class UserGroup extends KeyedResource<UserGroupProps> {
 
   public constructor(scope: Construct, id: string, props: UserGroupProps) {
     super(scope, id, 'userGroup', 'UserGroup', PropsSchema, props, 'name');
-    brand(this, USER_GROUP);
     this.groupName = props?.name;
     this.memberList = [...(props?.members ?? [])];
     this.subgroupList = [...(props?.subgroups ?? [])];

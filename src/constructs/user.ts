@@ -11,8 +11,9 @@ import { checkProfileTextValue } from '../model/custom-profile-fields';
 import { lengthProblem, whitespaceProblem } from './checks';
 import { CustomProfileField } from './custom-profile-field';
 import { definedProps, emailSchema, propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { isResourceOf } from './symbols';
 
 /**
  * Props of a {@link User}. No `renamedFrom`: the e-mail address is the user's key, and
@@ -86,7 +87,7 @@ const PropsSchema = propsSchema('user', UserSchema, {
 export class User extends KeyedResource<UserProps> {
   /** True when `x` is a {@link User}. */
   public static isUser(x: unknown): x is User {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'user';
+    return isResourceOf(x, 'user');
   }
 
   /** The user's e-mail, the natural key. */
