@@ -7,7 +7,7 @@ import { LIMITS, MEMBERSHIP_MODES, TOPICS_POLICIES } from '../model/kinds';
 import type { MembershipMode, TopicsPolicy } from '../model/kinds';
 import { CHANNEL_PERMISSIONS, CHANNEL_PERMISSION_NAMES } from '../model/permissions';
 import { channelPrivacyProblems, checkChannelDescription, checkChannelName } from '../model/rules';
-import { ChannelFolder } from './channel-folder';
+import type { ChannelFolder } from './channel-folder';
 import {
   checkEmails,
   checkGroupReference,
@@ -23,6 +23,7 @@ import {
   groupRefSchema,
   lifecycleShape,
   permissionShape,
+  resourceRefSchema,
 } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
@@ -191,11 +192,10 @@ const PropsSchema = z.strictObject({
     )
     .optional(),
   topicsPolicy: z.enum(TOPICS_POLICIES).optional(),
-  folder: z
-    .custom<ChannelFolder>((v) => ChannelFolder.isChannelFolder(v), {
-      message: 'expected a ChannelFolder construct',
-    })
-    .optional(),
+  folder: resourceRefSchema<ChannelFolder>(
+    'channelFolder',
+    'expected a ChannelFolder construct',
+  ).optional(),
   archived: z.boolean().optional(),
   subscribers: z
     .strictObject({

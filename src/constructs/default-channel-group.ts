@@ -6,9 +6,9 @@ import type { DesiredDefaultChannelGroup } from '../model/desired-state';
 import type { DefaultChannelGroupProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
 import { checkDefaultChannelGroupName } from '../model/rules';
-import { Channel } from './channel';
+import type { Channel } from './channel';
 import { lengthProblem } from './checks';
-import { definedProps, propsSchema } from './props';
+import { definedProps, propsSchema, resourceRefSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { isResourceOf } from './symbols';
@@ -36,9 +36,7 @@ const PropsSchema = propsSchema('defaultChannelGroup', DefaultChannelGroupSchema
   channels: z.array(
     z.union([
       z.string().min(1),
-      z.custom<Channel>((v) => Channel.isChannel(v), {
-        message: 'expected a Channel construct or a channel name',
-      }),
+      resourceRefSchema<Channel>('channel', 'expected a Channel construct or a channel name'),
     ]),
   ),
 });

@@ -1,11 +1,10 @@
 import type { Construct } from 'constructs';
-import { z } from 'zod';
 import { SubscriptionSettingsSchema, subscriptionPropertyNames } from '../model/desired-state';
 import type { DesiredSubscriptionSettings } from '../model/desired-state';
 import type { SubscriptionSettingsProperty } from '../model/ignorable';
 import { isHexColor } from '../model/rules';
-import { Channel } from './channel';
-import { definedProps, propsSchema } from './props';
+import type { Channel } from './channel';
+import { definedProps, propsSchema, resourceRefSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { isResourceOf } from './symbols';
@@ -63,9 +62,7 @@ export interface SubscriptionSettingsProps extends Omit<
 }
 
 const PropsSchema = propsSchema('subscriptionSettings', SubscriptionSettingsSchema, {
-  channel: z.custom<Channel>((v) => Channel.isChannel(v), {
-    message: 'expected a Channel construct',
-  }),
+  channel: resourceRefSchema<Channel>('channel', 'expected a Channel construct'),
 });
 
 /**

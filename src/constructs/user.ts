@@ -10,7 +10,7 @@ import type { FullNameProblem } from '../model/rules';
 import { checkProfileTextValue } from '../model/custom-profile-fields';
 import { lengthProblem, whitespaceProblem } from './checks';
 import { CustomProfileField } from './custom-profile-field';
-import { definedProps, emailSchema, propsSchema } from './props';
+import { definedProps, emailSchema, propsSchema, resourceRefSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { isResourceOf } from './symbols';
@@ -63,7 +63,7 @@ const PropsSchema = propsSchema('user', UserSchema, {
       z.string(),
       z.union([
         z.string(),
-        z.array(z.union([z.string(), z.custom<User>((x) => User.isUser(x), 'a User')])),
+        z.array(z.union([z.string(), resourceRefSchema<User>('user', 'a User')])),
         z.null(),
       ]),
     )
