@@ -4,7 +4,7 @@ import type { DesiredChannelFolder } from '../model/desired-state';
 import type { ChannelFolderProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
 import { checkChannelFolderName } from '../model/rules';
-import { lengthProblem, whitespaceProblem } from './checks';
+import { lengthProblem, strippedNameProblems } from './checks';
 import { definedProps, propsSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
@@ -66,9 +66,7 @@ export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
   protected validateResource(): string[] {
     const problems: string[] = [];
     const p = this.props;
-    const nameError = checkChannelFolderName(p.name);
-    if (nameError) problems.push(`name '${p.name}': ${nameError} Fix the folder name.`);
-    else problems.push(...whitespaceProblem('name', p.name));
+    problems.push(...strippedNameProblems(p.name, checkChannelFolderName(p.name), 'folder'));
     problems.push(...lengthProblem('description', p.description, LIMITS.channelFolderDescription));
     if (p.archived) {
       const inside = this.organization

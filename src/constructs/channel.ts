@@ -13,7 +13,7 @@ import {
   checkGroupReference,
   checkPermission,
   lengthProblem,
-  whitespaceProblem,
+  strippedNameProblems,
 } from './checks';
 import { groupNameOf, isGroupReference, resolvePermission, resolvePermissions } from './permission';
 import type { GroupReference, PermissionValue } from './permission';
@@ -281,9 +281,7 @@ export class Channel extends KeyedResource<ChannelProps> {
   protected validateResource(): string[] {
     const problems: string[] = [];
     const p = this.props;
-    const nameError = checkChannelName(p.name);
-    if (nameError) problems.push(`name '${p.name}': ${nameError} Fix the channel name.`);
-    else problems.push(...whitespaceProblem('name', p.name));
+    problems.push(...strippedNameProblems(p.name, checkChannelName(p.name), 'channel'));
     if (p.description !== undefined) {
       if (checkChannelDescription(p.description) !== undefined)
         problems.push(...lengthProblem('description', p.description, LIMITS.channelDescription));
