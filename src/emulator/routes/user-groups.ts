@@ -537,6 +537,33 @@ function membersToRead(ctx: RequestContext): () => number[] {
   return () => (direct ? directMembers(ctx.org, g) : recursiveMembers(ctx.org, g.id));
 }
 
+/** `get_user_group_members`. */
+function getMembers(ctx: RequestContext): Record<string, unknown> {
+  return { members: membersToRead(ctx)() };
+}
+
+/** `get_is_user_group_member`. */
+function isMember(ctx: RequestContext): Record<string, unknown> {
+  const members = membersToRead(ctx);
+  // access_user_by_id(for_admin=False): bots are "No such user" too.
+  const uid = pathInt(ctx, 'user_id');
+  const u = findUser(ctx.org, uid);
+  if (!u || u.isBot) throw badRequest('No such user');
+  if (!u.isActive) throw badRequest('User is deactivated');
+  return { is_user_group_member: members().includes(uid) };
+}
+
+/** `get_subgroups_of_user_group`: direct subgroups, or every subgroup through subgroups. */
+function getSubgroups(ctx: RequestContext): Record<string, unknown> {
+  requireMemberOrAdmin(ctx);
+  const direct = ctx.params.bool('direct_subgroup_only') ?? false;
+  const g = groupToRead(ctx);
+  const ids = direct
+    ? [...g.subgroups]
+    : [...descendantGroups(ctx.org, g.id)].filter((x) => x !== g.id);
+  return { subgroups: ids.sort((a, b) => a - b) };
+}
+
 /** User-group routes. */
 export const userGroupRoutes: Route[] = [
   { method: 'GET', path: '/user_groups', handler: listGroups },
@@ -545,35 +572,7 @@ export const userGroupRoutes: Route[] = [
   { method: 'POST', path: '/user_groups/{user_group_id}/members', handler: updateMembers },
   { method: 'POST', path: '/user_groups/{user_group_id}/subgroups', handler: updateSubgroups },
   { method: 'POST', path: '/user_groups/{user_group_id}/deactivate', handler: deactivateGroup },
-  {
-    method: 'GET',
-    path: '/user_groups/{user_group_id}/members',
-    handler: (ctx) => ({ members: membersToRead(ctx)() }),
-  },
-  {
-    method: 'GET',
-    path: '/user_groups/{user_group_id}/members/{user_id}',
-    handler: (ctx) => {
-      const members = membersToRead(ctx);
-      // access_user_by_id(for_admin=False): bots are "No such user" too.
-      const uid = pathInt(ctx, 'user_id');
-      const u = findUser(ctx.org, uid);
-      if (!u || u.isBot) throw badRequest('No such user');
-      if (!u.isActive) throw badRequest('User is deactivated');
-      return { is_user_group_member: members().includes(uid) };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/user_groups/{user_group_id}/subgroups',
-    handler: (ctx) => {
-      requireMemberOrAdmin(ctx);
-      const direct = ctx.params.bool('direct_subgroup_only') ?? false;
-      const g = groupToRead(ctx);
-      const ids = direct
-        ? [...g.subgroups]
-        : [...descendantGroups(ctx.org, g.id)].filter((x) => x !== g.id);
-      return { subgroups: ids.sort((a, b) => a - b) };
-    },
-  },
+  { method: 'GET', path: '/user_groups/{user_group_id}/members', handler: getMembers },
+  { method: 'GET', path: '/user_groups/{user_group_id}/members/{user_id}', handler: isMember },
+  { method: 'GET', path: '/user_groups/{user_group_id}/subgroups', handler: getSubgroups },
 ];
