@@ -8,7 +8,7 @@ import { lengthProblem, strippedNameProblems } from './checks';
 import { definedProps, propsSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
-import { isResourceOf } from './symbols';
+import { isResourceOf, resourceGuard } from './symbols';
 import type { Channel } from './channel';
 
 /** Props of a {@link ChannelFolder}. */
@@ -42,9 +42,7 @@ const PropsSchema = propsSchema('channelFolder', ChannelFolderSchema);
  */
 export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
   /** True when `x` is a {@link ChannelFolder}. */
-  public static isChannelFolder(x: unknown): x is ChannelFolder {
-    return isResourceOf(x, 'channelFolder');
-  }
+  public static readonly isChannelFolder = resourceGuard<ChannelFolder>('channelFolder');
 
   /** The folder's name. */
   public readonly folderName: string;

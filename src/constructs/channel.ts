@@ -28,7 +28,7 @@ import {
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { SystemGroup } from './system-group';
-import { isResourceOf } from './symbols';
+import { resourceGuard } from './symbols';
 
 /** Who is subscribed to a channel. */
 export interface ChannelSubscribers {
@@ -232,9 +232,7 @@ export type Subscriber = string | GroupReference;
  */
 export class Channel extends KeyedResource<ChannelProps> {
   /** True when `x` is a {@link Channel}. */
-  public static isChannel(x: unknown): x is Channel {
-    return isResourceOf(x, 'channel');
-  }
+  public static readonly isChannel = resourceGuard<Channel>('channel');
 
   /** The channel's name, its natural key. */
   public readonly channelName: string;

@@ -7,7 +7,7 @@ import { checkPlaygroundTemplate, checkPygmentsLanguage } from '../model/rules';
 import { propsSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
-import { isResourceOf } from './symbols';
+import { resourceGuard } from './symbols';
 
 /** Props of a {@link CodePlayground}. */
 export interface CodePlaygroundProps extends ResourceOptions<PlaygroundProperty> {
@@ -35,9 +35,7 @@ const PropsSchema = propsSchema('playground', PlaygroundSchema);
  */
 export class CodePlayground extends KeyedResource<CodePlaygroundProps> {
   /** True when `x` is a {@link CodePlayground}. */
-  public static isCodePlayground(x: unknown): x is CodePlayground {
-    return isResourceOf(x, 'playground');
-  }
+  public static readonly isCodePlayground = resourceGuard<CodePlayground>('playground');
 
   public constructor(scope: Construct, id: string, props: CodePlaygroundProps) {
     super(scope, id, 'playground', 'CodePlayground', PropsSchema, props, 'name');

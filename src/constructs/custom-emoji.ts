@@ -10,7 +10,7 @@ import type { CustomEmojiProperty } from '../model/ignorable';
 import { definedProps, propsSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
-import { isResourceOf } from './symbols';
+import { resourceGuard } from './symbols';
 
 /**
  * Props of a {@link CustomEmoji}. No `renamedFrom`: Zulip cannot rename an emoji (declare the
@@ -61,9 +61,7 @@ const PropsSchema = propsSchema('customEmoji', CustomEmojiSchema, {
  */
 export class CustomEmoji extends KeyedResource<CustomEmojiProps> {
   /** True when `x` is a {@link CustomEmoji}. */
-  public static isCustomEmoji(x: unknown): x is CustomEmoji {
-    return isResourceOf(x, 'customEmoji');
-  }
+  public static readonly isCustomEmoji = resourceGuard<CustomEmoji>('customEmoji');
 
   private image: EmojiImage | undefined;
 

@@ -14,7 +14,7 @@ import { codePointLength } from '../model/rules';
 import { propsSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
-import { isResourceOf } from './symbols';
+import { resourceGuard } from './symbols';
 
 /** An external account field's kind of account. */
 export interface ExternalAccountOptions {
@@ -99,9 +99,8 @@ const PropsSchema = propsSchema('customProfileField', CustomProfileFieldSchema);
  */
 export class CustomProfileField extends KeyedResource<CustomProfileFieldProps> {
   /** True when `x` is a {@link CustomProfileField}. */
-  public static isCustomProfileField(x: unknown): x is CustomProfileField {
-    return isResourceOf(x, 'customProfileField');
-  }
+  public static readonly isCustomProfileField =
+    resourceGuard<CustomProfileField>('customProfileField');
 
   /** The label, the natural key (what a user's `profile` names the field by). */
   public readonly name: string;

@@ -11,7 +11,7 @@ import { lengthProblem } from './checks';
 import { definedProps, propsSchema, resourceRefSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
-import { isResourceOf } from './symbols';
+import { resourceGuard } from './symbols';
 import { compareStrings } from '../synth/stable-json';
 
 /** Props of a {@link DefaultChannelGroup}. */
@@ -56,9 +56,8 @@ const PropsSchema = propsSchema('defaultChannelGroup', DefaultChannelGroupSchema
  */
 export class DefaultChannelGroup extends KeyedResource<DefaultChannelGroupProps> {
   /** True when `x` is a {@link DefaultChannelGroup}. */
-  public static isDefaultChannelGroup(x: unknown): x is DefaultChannelGroup {
-    return isResourceOf(x, 'defaultChannelGroup');
-  }
+  public static readonly isDefaultChannelGroup =
+    resourceGuard<DefaultChannelGroup>('defaultChannelGroup');
 
   /** The group's name, its natural key. */
   public readonly groupName: string;

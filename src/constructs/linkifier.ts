@@ -6,7 +6,7 @@ import { checkLinkifier } from '../model/rules';
 import { propsSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
-import { isResourceOf } from './symbols';
+import { resourceGuard } from './symbols';
 
 /** Props of a {@link Linkifier}. */
 export interface LinkifierProps extends ResourceOptions<LinkifierProperty> {
@@ -33,9 +33,7 @@ const PropsSchema = propsSchema('linkifier', LinkifierSchema);
  */
 export class Linkifier extends KeyedResource<LinkifierProps> {
   /** True when `x` is a {@link Linkifier}. */
-  public static isLinkifier(x: unknown): x is Linkifier {
-    return isResourceOf(x, 'linkifier');
-  }
+  public static readonly isLinkifier = resourceGuard<Linkifier>('linkifier');
 
   /** The pattern, its natural key. */
   public readonly pattern: string;

@@ -16,7 +16,7 @@ import { Permission, resolvePermission } from './permission';
 import type { PermissionValue } from './permission';
 import { permissionSchema } from './props';
 import { ZulipResource } from './resource';
-import { isResourceOf } from './symbols';
+import { resourceGuard } from './symbols';
 import { SystemGroup } from './system-group';
 
 /**
@@ -372,9 +372,8 @@ const PropsSchema = z.strictObject({
  */
 export class OrganizationSettings extends ZulipResource {
   /** True when `x` is an {@link OrganizationSettings}. */
-  public static isOrganizationSettings(x: unknown): x is OrganizationSettings {
-    return isResourceOf(x, 'organizationSettings');
-  }
+  public static readonly isOrganizationSettings =
+    resourceGuard<OrganizationSettings>('organizationSettings');
 
   private readonly props: OrganizationSettingsProps;
 

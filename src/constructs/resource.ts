@@ -7,7 +7,7 @@ import type { ResourceKind } from '../model/kinds';
 import { checkProps } from './props';
 import type { z } from 'zod';
 import type { Organization } from './organization';
-import { ORGANIZATION, RESOURCE, brand, hasBrand } from './symbols';
+import { ORGANIZATION, RESOURCE, brand, brandGuard, hasBrand } from './symbols';
 
 /**
  * Lifecycle options, accepted by every resource construct (in its props).
@@ -49,9 +49,7 @@ export function findOrganization(c: IConstruct): Organization | undefined {
  */
 export abstract class ZulipResource extends Construct {
   /** True when `x` is a resource construct of zulip-cdk. */
-  public static isZulipResource(x: unknown): x is ZulipResource {
-    return hasBrand(x, RESOURCE);
-  }
+  public static readonly isZulipResource = brandGuard<ZulipResource>(RESOURCE);
 
   /** The kind of resource. */
   public readonly resourceKind: ResourceKind;

@@ -7,7 +7,7 @@ import { checkBoundedText } from '../model/rules';
 import { propsSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
-import { isResourceOf } from './symbols';
+import { resourceGuard } from './symbols';
 
 /** Props of a {@link SavedSnippet}. */
 export interface SavedSnippetProps extends ResourceOptions<SavedSnippetProperty> {
@@ -31,9 +31,7 @@ const PropsSchema = propsSchema('savedSnippet', SavedSnippetSchema);
  */
 export class SavedSnippet extends KeyedResource<SavedSnippetProps> {
   /** True when `x` is a {@link SavedSnippet}. */
-  public static isSavedSnippet(x: unknown): x is SavedSnippet {
-    return isResourceOf(x, 'savedSnippet');
-  }
+  public static readonly isSavedSnippet = resourceGuard<SavedSnippet>('savedSnippet');
 
   /** The title, its natural key. */
   public readonly title: string;

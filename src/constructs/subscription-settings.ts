@@ -7,7 +7,7 @@ import type { Channel } from './channel';
 import { definedProps, propsSchema, resourceRefSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
-import { isResourceOf } from './symbols';
+import { resourceGuard } from './symbols';
 
 /**
  * Props of {@link SubscriptionSettings}. No `renamedFrom`: the settings follow their channel (a
@@ -80,9 +80,8 @@ const PropsSchema = propsSchema('subscriptionSettings', SubscriptionSettingsSche
  */
 export class SubscriptionSettings extends KeyedResource<SubscriptionSettingsProps> {
   /** True when `x` is a {@link SubscriptionSettings}. */
-  public static isSubscriptionSettings(x: unknown): x is SubscriptionSettings {
-    return isResourceOf(x, 'subscriptionSettings');
-  }
+  public static readonly isSubscriptionSettings =
+    resourceGuard<SubscriptionSettings>('subscriptionSettings');
 
   /** The channel. */
   public readonly channel: Channel;

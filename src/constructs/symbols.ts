@@ -24,6 +24,16 @@ export function isResourceOf(x: unknown, kind: ResourceKind): boolean {
   return hasBrand(x, RESOURCE) && (x as { readonly resourceKind?: unknown }).resourceKind === kind;
 }
 
+/** A static `isX` guard: true when `x` carries the brand `b` ({@link hasBrand}). */
+export function brandGuard<T>(b: symbol): (x: unknown) => x is T {
+  return (x: unknown): x is T => hasBrand(x, b);
+}
+
+/** A resource construct's static `isX` guard: true when `x` is one of `kind` ({@link isResourceOf}). */
+export function resourceGuard<T>(kind: ResourceKind): (x: unknown) => x is T {
+  return (x: unknown): x is T => isResourceOf(x, kind);
+}
+
 /** Marks `target` with `brand`, non-enumerable so it never reaches JSON. */
 export function brand(target: object, b: symbol): void {
   Object.defineProperty(target, b, { value: true, enumerable: false });

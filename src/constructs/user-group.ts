@@ -26,7 +26,7 @@ import {
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { SystemGroup } from './system-group';
-import { isResourceOf } from './symbols';
+import { resourceGuard } from './symbols';
 
 /** The six permission settings of a group, as {@link UserGroup.setPermissions} takes them. */
 export type UserGroupPermissions = {
@@ -128,9 +128,7 @@ const PropsSchema = z.strictObject({
  */
 export class UserGroup extends KeyedResource<UserGroupProps> {
   /** True when `x` is a {@link UserGroup}. */
-  public static isUserGroup(x: unknown): x is UserGroup {
-    return isResourceOf(x, 'userGroup');
-  }
+  public static readonly isUserGroup = resourceGuard<UserGroup>('userGroup');
 
   /** The group's name, its natural key. */
   public readonly groupName: string;

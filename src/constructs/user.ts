@@ -13,7 +13,7 @@ import { CustomProfileField } from './custom-profile-field';
 import { definedProps, emailSchema, propsSchema, resourceRefSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
-import { isResourceOf } from './symbols';
+import { resourceGuard } from './symbols';
 
 /**
  * Props of a {@link User}. No `renamedFrom`: the e-mail address is the user's key, and
@@ -86,9 +86,7 @@ const PropsSchema = propsSchema('user', UserSchema, {
  */
 export class User extends KeyedResource<UserProps> {
   /** True when `x` is a {@link User}. */
-  public static isUser(x: unknown): x is User {
-    return isResourceOf(x, 'user');
-  }
+  public static readonly isUser = resourceGuard<User>('user');
 
   /** The user's e-mail, the natural key. */
   public readonly email: string;
