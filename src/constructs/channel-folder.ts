@@ -45,11 +45,10 @@ export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
   public static readonly isChannelFolder = resourceGuard<ChannelFolder>('channelFolder');
 
   /** The folder's name. */
-  public readonly folderName: string;
+  public readonly folderName: string = this.props?.name;
 
   public constructor(scope: Construct, id: string, props: ChannelFolderProps) {
     super(scope, id, 'channelFolder', 'ChannelFolder', PropsSchema, props, 'name');
-    this.folderName = props?.name;
   }
 
   /** Whether the folder is declared archived. */

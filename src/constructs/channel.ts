@@ -235,12 +235,11 @@ export class Channel extends KeyedResource<ChannelProps> {
   public static readonly isChannel = resourceGuard<Channel>('channel');
 
   /** The channel's name, its natural key. */
-  public readonly channelName: string;
+  public readonly channelName: string = this.props?.name;
   private readonly extraSubscribers: unknown[] = [];
 
   public constructor(scope: Construct, id: string, props: ChannelProps) {
     super(scope, id, 'channel', 'Channel', PropsSchema, props, 'name');
-    this.channelName = props?.name;
   }
 
   /** Whether the channel is declared archived. */

@@ -103,11 +103,10 @@ export class CustomProfileField extends KeyedResource<CustomProfileFieldProps> {
     resourceGuard<CustomProfileField>('customProfileField');
 
   /** The label, the natural key (what a user's `profile` names the field by). */
-  public readonly name: string;
+  public readonly name: string = this.props?.name;
 
   public constructor(scope: Construct, id: string, props: CustomProfileFieldProps) {
     super(scope, id, 'customProfileField', 'CustomProfileField', PropsSchema, props, 'name');
-    this.name = props?.name;
   }
 
   /** @internal The props as given (a {@link User}'s profile values are checked against them). */

@@ -60,11 +60,10 @@ export class DefaultChannelGroup extends KeyedResource<DefaultChannelGroupProps>
     resourceGuard<DefaultChannelGroup>('defaultChannelGroup');
 
   /** The group's name, its natural key. */
-  public readonly groupName: string;
+  public readonly groupName: string = this.props?.name;
 
   public constructor(scope: Construct, id: string, props: DefaultChannelGroupProps) {
     super(scope, id, 'defaultChannelGroup', 'DefaultChannelGroup', PropsSchema, props, 'name');
-    this.groupName = props?.name;
   }
 
   protected validateResource(): string[] {

@@ -36,11 +36,10 @@ export class Linkifier extends KeyedResource<LinkifierProps> {
   public static readonly isLinkifier = resourceGuard<Linkifier>('linkifier');
 
   /** The pattern, its natural key. */
-  public readonly pattern: string;
+  public readonly pattern: string = this.props?.pattern;
 
   public constructor(scope: Construct, id: string, props: LinkifierProps) {
     super(scope, id, 'linkifier', 'Linkifier', PropsSchema, props, 'pattern');
-    this.pattern = props?.pattern;
   }
 
   protected validateResource(): string[] {

@@ -34,11 +34,10 @@ export class SavedSnippet extends KeyedResource<SavedSnippetProps> {
   public static readonly isSavedSnippet = resourceGuard<SavedSnippet>('savedSnippet');
 
   /** The title, its natural key. */
-  public readonly title: string;
+  public readonly title: string = this.props?.title;
 
   public constructor(scope: Construct, id: string, props: SavedSnippetProps) {
     super(scope, id, 'savedSnippet', 'SavedSnippet', PropsSchema, props, 'title');
-    this.title = props?.title;
   }
 
   protected validateResource(): string[] {

@@ -84,11 +84,10 @@ export class SubscriptionSettings extends KeyedResource<SubscriptionSettingsProp
     resourceGuard<SubscriptionSettings>('subscriptionSettings');
 
   /** The channel. */
-  public readonly channel: Channel;
+  public readonly channel: Channel = this.props?.channel;
 
   public constructor(scope: Construct, id: string, props: SubscriptionSettingsProps) {
     super(scope, id, 'subscriptionSettings', 'SubscriptionSettings', PropsSchema, props, 'channel');
-    this.channel = props?.channel;
   }
 
   public override get naturalKey(): string {

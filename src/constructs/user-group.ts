@@ -131,14 +131,13 @@ export class UserGroup extends KeyedResource<UserGroupProps> {
   public static readonly isUserGroup = resourceGuard<UserGroup>('userGroup');
 
   /** The group's name, its natural key. */
-  public readonly groupName: string;
+  public readonly groupName: string = this.props?.name;
   private readonly memberList: unknown[];
   private readonly subgroupList: unknown[];
   private readonly laterPermissions: Record<string, unknown> = {};
 
   public constructor(scope: Construct, id: string, props: UserGroupProps) {
     super(scope, id, 'userGroup', 'UserGroup', PropsSchema, props, 'name');
-    this.groupName = props?.name;
     this.memberList = [...(props?.members ?? [])];
     this.subgroupList = [...(props?.subgroups ?? [])];
   }

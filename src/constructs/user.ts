@@ -89,11 +89,10 @@ export class User extends KeyedResource<UserProps> {
   public static readonly isUser = resourceGuard<User>('user');
 
   /** The user's e-mail, the natural key. */
-  public readonly email: string;
+  public readonly email: string = this.props?.email;
 
   public constructor(scope: Construct, id: string, props: UserProps) {
     super(scope, id, 'user', 'User', PropsSchema, props, 'email');
-    this.email = props?.email;
   }
 
   /** The declared role, if any. */
