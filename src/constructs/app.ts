@@ -8,7 +8,7 @@ import type { ManifestEntry } from '../synth/manifest';
 import { buildDesiredState, desiredStateFileName, writeDesiredState } from './synthesizer';
 import { ValidationError, collectProblems } from '../synth/validation';
 import type { Organization } from './organization';
-import { APP, ORGANIZATION, brand, hasBrand } from './symbols';
+import { APP, ORGANIZATION, brand, brandGuard, hasBrand } from './symbols';
 
 /** The environment variable `zulip-cdk synth` sets to tell an app where to write. */
 export const OUTDIR_ENV = 'ZULIP_CDK_OUTDIR';
@@ -36,9 +36,7 @@ export interface AppProps {
  */
 export class App extends Construct {
   /** True when `x` is an {@link App}. */
-  public static isApp(x: unknown): x is App {
-    return hasBrand(x, APP);
-  }
+  public static readonly isApp = brandGuard<App>(APP);
 
   /** The output directory. */
   public readonly outdir: string;

@@ -4,11 +4,11 @@ import type { DesiredChannelFolder } from '../model/desired-state';
 import type { ChannelFolderProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
 import { checkChannelFolderName } from '../model/rules';
-import { lengthProblem, whitespaceProblem } from './checks';
+import { lengthProblem, strippedNameProblems } from './checks';
 import { definedProps, propsSchema } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
-import { CHANNEL, CHANNEL_FOLDER, brand, hasBrand } from './symbols';
+import { isResourceOf, resourceGuard } from './symbols';
 import type { Channel } from './channel';
 
 /** Props of a {@link ChannelFolder}. */
@@ -42,17 +42,13 @@ const PropsSchema = propsSchema('channelFolder', ChannelFolderSchema);
  */
 export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
   /** True when `x` is a {@link ChannelFolder}. */
-  public static isChannelFolder(x: unknown): x is ChannelFolder {
-    return hasBrand(x, CHANNEL_FOLDER);
-  }
+  public static readonly isChannelFolder = resourceGuard<ChannelFolder>('channelFolder');
 
   /** The folder's name. */
-  public readonly folderName: string;
+  public readonly folderName: string = this.props?.name;
 
   public constructor(scope: Construct, id: string, props: ChannelFolderProps) {
     super(scope, id, 'channelFolder', 'ChannelFolder', PropsSchema, props, 'name');
-    brand(this, CHANNEL_FOLDER);
-    this.folderName = props?.name;
   }
 
   /** Whether the folder is declared archived. */
@@ -67,14 +63,12 @@ export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
   protected validateResource(): string[] {
     const problems: string[] = [];
     const p = this.props;
-    const nameError = checkChannelFolderName(p.name);
-    if (nameError) problems.push(`name '${p.name}': ${nameError} Fix the folder name.`);
-    else problems.push(...whitespaceProblem('name', p.name));
+    problems.push(...strippedNameProblems(p.name, checkChannelFolderName(p.name), 'folder'));
     problems.push(...lengthProblem('description', p.description, LIMITS.channelFolderDescription));
     if (p.archived) {
       const inside = this.organization
         ._resources()
-        .filter((r): r is Channel => hasBrand(r, CHANNEL) && (r as Channel).folder === this);
+        .filter((r): r is Channel => isResourceOf(r, 'channel') && (r as Channel).folder === this);
       if (inside.length > 0) {
         problems.push(
           `an archived folder cannot hold channels, but ${inside

@@ -7,13 +7,13 @@ import { LIMITS, MEMBERSHIP_MODES, TOPICS_POLICIES } from '../model/kinds';
 import type { MembershipMode, TopicsPolicy } from '../model/kinds';
 import { CHANNEL_PERMISSIONS, CHANNEL_PERMISSION_NAMES } from '../model/permissions';
 import { channelPrivacyProblems, checkChannelDescription, checkChannelName } from '../model/rules';
-import { ChannelFolder } from './channel-folder';
+import type { ChannelFolder } from './channel-folder';
 import {
   checkEmails,
   checkGroupReference,
   checkPermission,
   lengthProblem,
-  whitespaceProblem,
+  strippedNameProblems,
 } from './checks';
 import { groupNameOf, isGroupReference, resolvePermission, resolvePermissions } from './permission';
 import type { GroupReference, PermissionValue } from './permission';
@@ -23,11 +23,12 @@ import {
   groupRefSchema,
   lifecycleShape,
   permissionShape,
+  resourceRefSchema,
 } from './props';
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { SystemGroup } from './system-group';
-import { CHANNEL, brand, hasBrand } from './symbols';
+import { resourceGuard } from './symbols';
 
 /** Who is subscribed to a channel. */
 export interface ChannelSubscribers {
@@ -191,11 +192,10 @@ const PropsSchema = z.strictObject({
     )
     .optional(),
   topicsPolicy: z.enum(TOPICS_POLICIES).optional(),
-  folder: z
-    .custom<ChannelFolder>((v) => ChannelFolder.isChannelFolder(v), {
-      message: 'expected a ChannelFolder construct',
-    })
-    .optional(),
+  folder: resourceRefSchema<ChannelFolder>(
+    'channelFolder',
+    'expected a ChannelFolder construct',
+  ).optional(),
   archived: z.boolean().optional(),
   subscribers: z
     .strictObject({
@@ -232,18 +232,14 @@ export type Subscriber = string | GroupReference;
  */
 export class Channel extends KeyedResource<ChannelProps> {
   /** True when `x` is a {@link Channel}. */
-  public static isChannel(x: unknown): x is Channel {
-    return hasBrand(x, CHANNEL);
-  }
+  public static readonly isChannel = resourceGuard<Channel>('channel');
 
   /** The channel's name, its natural key. */
-  public readonly channelName: string;
+  public readonly channelName: string = this.props?.name;
   private readonly extraSubscribers: unknown[] = [];
 
   public constructor(scope: Construct, id: string, props: ChannelProps) {
     super(scope, id, 'channel', 'Channel', PropsSchema, props, 'name');
-    brand(this, CHANNEL);
-    this.channelName = props?.name;
   }
 
   /** Whether the channel is declared archived. */
@@ -282,9 +278,7 @@ export class Channel extends KeyedResource<ChannelProps> {
   protected validateResource(): string[] {
     const problems: string[] = [];
     const p = this.props;
-    const nameError = checkChannelName(p.name);
-    if (nameError) problems.push(`name '${p.name}': ${nameError} Fix the channel name.`);
-    else problems.push(...whitespaceProblem('name', p.name));
+    problems.push(...strippedNameProblems(p.name, checkChannelName(p.name), 'channel'));
     if (p.description !== undefined) {
       if (checkChannelDescription(p.description) !== undefined)
         problems.push(...lengthProblem('description', p.description, LIMITS.channelDescription));

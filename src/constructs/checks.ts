@@ -15,6 +15,19 @@ export function whitespaceProblem(prop: string, value: string): string[] {
     : [`${prop} '${value}' has leading or trailing whitespace, which Zulip strips: remove it`];
 }
 
+/**
+ * The problems with a channel's or a folder's name: Zulip's refusal (`refusal`, from the
+ * model's rule) and how to fix it, else the whitespace Zulip would strip from it.
+ */
+export function strippedNameProblems(
+  name: string,
+  refusal: string | undefined,
+  what: string,
+): string[] {
+  if (refusal) return [`name '${name}': ${refusal} Fix the ${what} name.`];
+  return whitespaceProblem('name', name);
+}
+
 /** The problem, if `value` is longer than `max` (counted in code points, as Zulip counts). */
 export function lengthProblem(prop: string, value: string | undefined, max: number): string[] {
   const n = value === undefined ? 0 : codePointLength(value);

@@ -5,8 +5,9 @@ import type { DesiredPlayground } from '../model/desired-state';
 import type { PlaygroundProperty } from '../model/ignorable';
 import { checkPlaygroundTemplate, checkPygmentsLanguage } from '../model/rules';
 import { propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { resourceGuard } from './symbols';
 
 /** Props of a {@link CodePlayground}. */
 export interface CodePlaygroundProps extends ResourceOptions<PlaygroundProperty> {
@@ -34,9 +35,7 @@ const PropsSchema = propsSchema('playground', PlaygroundSchema);
  */
 export class CodePlayground extends KeyedResource<CodePlaygroundProps> {
   /** True when `x` is a {@link CodePlayground}. */
-  public static isCodePlayground(x: unknown): x is CodePlayground {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'playground';
-  }
+  public static readonly isCodePlayground = resourceGuard<CodePlayground>('playground');
 
   public constructor(scope: Construct, id: string, props: CodePlaygroundProps) {
     super(scope, id, 'playground', 'CodePlayground', PropsSchema, props, 'name');

@@ -8,8 +8,9 @@ import type { DesiredCustomEmoji, EmojiImage } from '../model/desired-state';
 import { MAX_EMOJI_FILE_SIZE_MIB, checkEmojiName, sniffImageType } from '../model/emoji';
 import type { CustomEmojiProperty } from '../model/ignorable';
 import { definedProps, propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { resourceGuard } from './symbols';
 
 /**
  * Props of a {@link CustomEmoji}. No `renamedFrom`: Zulip cannot rename an emoji (declare the
@@ -60,9 +61,7 @@ const PropsSchema = propsSchema('customEmoji', CustomEmojiSchema, {
  */
 export class CustomEmoji extends KeyedResource<CustomEmojiProps> {
   /** True when `x` is a {@link CustomEmoji}. */
-  public static isCustomEmoji(x: unknown): x is CustomEmoji {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'customEmoji';
-  }
+  public static readonly isCustomEmoji = resourceGuard<CustomEmoji>('customEmoji');
 
   private image: EmojiImage | undefined;
 

@@ -12,8 +12,9 @@ import type { DesiredCustomProfileField } from '../model/desired-state';
 import type { CustomProfileFieldProperty } from '../model/ignorable';
 import { codePointLength } from '../model/rules';
 import { propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { resourceGuard } from './symbols';
 
 /** An external account field's kind of account. */
 export interface ExternalAccountOptions {
@@ -98,16 +99,14 @@ const PropsSchema = propsSchema('customProfileField', CustomProfileFieldSchema);
  */
 export class CustomProfileField extends KeyedResource<CustomProfileFieldProps> {
   /** True when `x` is a {@link CustomProfileField}. */
-  public static isCustomProfileField(x: unknown): x is CustomProfileField {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'customProfileField';
-  }
+  public static readonly isCustomProfileField =
+    resourceGuard<CustomProfileField>('customProfileField');
 
   /** The label, the natural key (what a user's `profile` names the field by). */
-  public readonly name: string;
+  public readonly name: string = this.props?.name;
 
   public constructor(scope: Construct, id: string, props: CustomProfileFieldProps) {
     super(scope, id, 'customProfileField', 'CustomProfileField', PropsSchema, props, 'name');
-    this.name = props?.name;
   }
 
   /** @internal The props as given (a {@link User}'s profile values are checked against them). */

@@ -6,11 +6,12 @@ import type { DesiredDefaultChannelGroup } from '../model/desired-state';
 import type { DefaultChannelGroupProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
 import { checkDefaultChannelGroupName } from '../model/rules';
-import { Channel } from './channel';
+import type { Channel } from './channel';
 import { lengthProblem } from './checks';
-import { definedProps, propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { definedProps, propsSchema, resourceRefSchema } from './props';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { resourceGuard } from './symbols';
 import { compareStrings } from '../synth/stable-json';
 
 /** Props of a {@link DefaultChannelGroup}. */
@@ -35,9 +36,7 @@ const PropsSchema = propsSchema('defaultChannelGroup', DefaultChannelGroupSchema
   channels: z.array(
     z.union([
       z.string().min(1),
-      z.custom<Channel>((v) => Channel.isChannel(v), {
-        message: 'expected a Channel construct or a channel name',
-      }),
+      resourceRefSchema<Channel>('channel', 'expected a Channel construct or a channel name'),
     ]),
   ),
 });
@@ -57,16 +56,14 @@ const PropsSchema = propsSchema('defaultChannelGroup', DefaultChannelGroupSchema
  */
 export class DefaultChannelGroup extends KeyedResource<DefaultChannelGroupProps> {
   /** True when `x` is a {@link DefaultChannelGroup}. */
-  public static isDefaultChannelGroup(x: unknown): x is DefaultChannelGroup {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'defaultChannelGroup';
-  }
+  public static readonly isDefaultChannelGroup =
+    resourceGuard<DefaultChannelGroup>('defaultChannelGroup');
 
   /** The group's name, its natural key. */
-  public readonly groupName: string;
+  public readonly groupName: string = this.props?.name;
 
   public constructor(scope: Construct, id: string, props: DefaultChannelGroupProps) {
     super(scope, id, 'defaultChannelGroup', 'DefaultChannelGroup', PropsSchema, props, 'name');
-    this.groupName = props?.name;
   }
 
   protected validateResource(): string[] {

@@ -4,8 +4,9 @@ import type { DesiredLinkifier } from '../model/desired-state';
 import type { LinkifierProperty } from '../model/ignorable';
 import { checkLinkifier } from '../model/rules';
 import { propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { resourceGuard } from './symbols';
 
 /** Props of a {@link Linkifier}. */
 export interface LinkifierProps extends ResourceOptions<LinkifierProperty> {
@@ -32,16 +33,13 @@ const PropsSchema = propsSchema('linkifier', LinkifierSchema);
  */
 export class Linkifier extends KeyedResource<LinkifierProps> {
   /** True when `x` is a {@link Linkifier}. */
-  public static isLinkifier(x: unknown): x is Linkifier {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'linkifier';
-  }
+  public static readonly isLinkifier = resourceGuard<Linkifier>('linkifier');
 
   /** The pattern, its natural key. */
-  public readonly pattern: string;
+  public readonly pattern: string = this.props?.pattern;
 
   public constructor(scope: Construct, id: string, props: LinkifierProps) {
     super(scope, id, 'linkifier', 'Linkifier', PropsSchema, props, 'pattern');
-    this.pattern = props?.pattern;
   }
 
   protected validateResource(): string[] {

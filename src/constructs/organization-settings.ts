@@ -16,6 +16,7 @@ import { Permission, resolvePermission } from './permission';
 import type { PermissionValue } from './permission';
 import { permissionSchema } from './props';
 import { ZulipResource } from './resource';
+import { resourceGuard } from './symbols';
 import { SystemGroup } from './system-group';
 
 /**
@@ -371,9 +372,8 @@ const PropsSchema = z.strictObject({
  */
 export class OrganizationSettings extends ZulipResource {
   /** True when `x` is an {@link OrganizationSettings}. */
-  public static isOrganizationSettings(x: unknown): x is OrganizationSettings {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'organizationSettings';
-  }
+  public static readonly isOrganizationSettings =
+    resourceGuard<OrganizationSettings>('organizationSettings');
 
   private readonly props: OrganizationSettingsProps;
 

@@ -8,7 +8,7 @@ import { PRUNABLE_KINDS } from '../model/kinds';
 import { registerCdktfSynthesis } from './cdktf';
 import { checkProps } from './props';
 import type { ZulipResource } from './resource';
-import { ORGANIZATION, RESOURCE, brand, hasBrand } from './symbols';
+import { ORGANIZATION, RESOURCE, brand, brandGuard, hasBrand } from './symbols';
 
 /**
  * Per kind: whether live objects that the configuration does not declare are removed
@@ -158,9 +158,7 @@ export class Organization extends Construct {
   }
 
   /** True when `x` is an {@link Organization}. */
-  public static isOrganization(x: unknown): x is Organization {
-    return hasBrand(x, ORGANIZATION);
-  }
+  public static readonly isOrganization = brandGuard<Organization>(ORGANIZATION);
 
   /** The construct id: the name of the synthesized file. */
   public readonly orgId: string;

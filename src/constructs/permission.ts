@@ -1,7 +1,7 @@
 import { canonicalGroupSetting } from '../model/group-setting';
 import type { GroupSettingValue } from '../model/desired-state';
 import { SystemGroup } from './system-group';
-import { PERMISSION, USER_GROUP, brand, hasBrand } from './symbols';
+import { PERMISSION, brand, brandGuard, isResourceOf } from './symbols';
 import type { UserGroup } from './user-group';
 
 /** A group: a {@link UserGroup} construct or a {@link SystemGroup}. */
@@ -71,9 +71,7 @@ export class Permission {
   }
 
   /** True when `x` is a {@link Permission} set. */
-  public static isPermission(x: unknown): x is Permission {
-    return hasBrand(x, PERMISSION);
-  }
+  public static readonly isPermission = brandGuard<Permission>(PERMISSION);
 
   /** Users by email. */
   public readonly users: readonly string[];
@@ -98,7 +96,7 @@ export class Permission {
 
 /** True when `x` is a {@link UserGroup} construct (without importing it). */
 export function isUserGroupLike(x: unknown): x is UserGroup {
-  return hasBrand(x, USER_GROUP);
+  return isResourceOf(x, 'userGroup');
 }
 
 /** True when `x` is a group reference. */

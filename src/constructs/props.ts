@@ -4,6 +4,7 @@ import type { ResourceKind } from '../model/kinds';
 import { closest } from '../model/spelling';
 import { Permission, isGroupReference } from './permission';
 import type { GroupReference, PermissionValue } from './permission';
+import { isResourceOf } from './symbols';
 
 /**
  * Zod pieces shared by the constructs' props schemas. Props schemas are strict: a misspelt
@@ -23,6 +24,14 @@ export const groupRefSchema = z.custom<GroupReference>(isGroupReference, {
   message:
     'expected a UserGroup construct or a SystemGroup (such as SystemGroup.ADMINISTRATORS); groups are referenced by object, not by name',
 });
+
+/**
+ * A prop that takes a construct of `kind` (a channel, a folder), recognised by its brand and
+ * kind ({@link isResourceOf}), so this module need not import the construct's class.
+ */
+export function resourceRefSchema<T>(kind: ResourceKind, message: string) {
+  return z.custom<T>((v) => isResourceOf(v, kind), { message });
+}
 
 export const permissionSchema = z.custom<PermissionValue>(
   (v) => isGroupReference(v) || Permission.isPermission(v),

@@ -7,7 +7,7 @@ import type { ResourceKind } from '../model/kinds';
 import { checkProps } from './props';
 import type { z } from 'zod';
 import type { Organization } from './organization';
-import { ORGANIZATION, RESOURCE, brand, hasBrand } from './symbols';
+import { ORGANIZATION, RESOURCE, brand, brandGuard, hasBrand } from './symbols';
 
 /**
  * Lifecycle options, accepted by every resource construct (in its props).
@@ -49,9 +49,7 @@ export function findOrganization(c: IConstruct): Organization | undefined {
  */
 export abstract class ZulipResource extends Construct {
   /** True when `x` is a resource construct of zulip-cdk. */
-  public static isZulipResource(x: unknown): x is ZulipResource {
-    return hasBrand(x, RESOURCE);
-  }
+  public static readonly isZulipResource = brandGuard<ZulipResource>(RESOURCE);
 
   /** The kind of resource. */
   public readonly resourceKind: ResourceKind;
@@ -229,9 +227,10 @@ export abstract class ZulipResource extends Construct {
  * it keeps the props, reads the natural key from the prop `key`, and names it in messages as
  * the kind's noun and the prop (`linkifier pattern '#(?P<id>[0-9]+)'`). A new keyed construct
  * (`Linkifier` is the smallest): a props interface extending {@link ResourceOptions}, a strict
- * props schema (`propsSchema` in props.ts when the props are the desired entry's fields), a
- * constructor that calls `super(scope, id, kind, 'ClassName', PropsSchema, props, 'keyProp')`,
- * then `validateResource` and `_toDesired` (`definedProps` copies optional props). Override
+ * props schema (`propsSchema` in props.ts when the props are the desired entry's fields), its
+ * `isX` guard (`resourceGuard`), a constructor that calls
+ * `super(scope, id, kind, 'ClassName', PropsSchema, props, 'keyProp')`, then
+ * `validateResource` and `_toDesired` (`definedProps` copies optional props). Override
  * `naturalKey`, `describeKey` or `keyNote` where the key is not one prop or reads otherwise.
  * @typeParam P - the construct's props
  */

@@ -5,8 +5,9 @@ import type { SavedSnippetProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
 import { checkBoundedText } from '../model/rules';
 import { propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { resourceGuard } from './symbols';
 
 /** Props of a {@link SavedSnippet}. */
 export interface SavedSnippetProps extends ResourceOptions<SavedSnippetProperty> {
@@ -30,16 +31,13 @@ const PropsSchema = propsSchema('savedSnippet', SavedSnippetSchema);
  */
 export class SavedSnippet extends KeyedResource<SavedSnippetProps> {
   /** True when `x` is a {@link SavedSnippet}. */
-  public static isSavedSnippet(x: unknown): x is SavedSnippet {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'savedSnippet';
-  }
+  public static readonly isSavedSnippet = resourceGuard<SavedSnippet>('savedSnippet');
 
   /** The title, its natural key. */
-  public readonly title: string;
+  public readonly title: string = this.props?.title;
 
   public constructor(scope: Construct, id: string, props: SavedSnippetProps) {
     super(scope, id, 'savedSnippet', 'SavedSnippet', PropsSchema, props, 'title');
-    this.title = props?.title;
   }
 
   protected validateResource(): string[] {

@@ -1,13 +1,13 @@
 import type { Construct } from 'constructs';
-import { z } from 'zod';
 import { SubscriptionSettingsSchema, subscriptionPropertyNames } from '../model/desired-state';
 import type { DesiredSubscriptionSettings } from '../model/desired-state';
 import type { SubscriptionSettingsProperty } from '../model/ignorable';
 import { isHexColor } from '../model/rules';
-import { Channel } from './channel';
-import { definedProps, propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import type { Channel } from './channel';
+import { definedProps, propsSchema, resourceRefSchema } from './props';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { resourceGuard } from './symbols';
 
 /**
  * Props of {@link SubscriptionSettings}. No `renamedFrom`: the settings follow their channel (a
@@ -62,9 +62,7 @@ export interface SubscriptionSettingsProps extends Omit<
 }
 
 const PropsSchema = propsSchema('subscriptionSettings', SubscriptionSettingsSchema, {
-  channel: z.custom<Channel>((v) => Channel.isChannel(v), {
-    message: 'expected a Channel construct',
-  }),
+  channel: resourceRefSchema<Channel>('channel', 'expected a Channel construct'),
 });
 
 /**
@@ -82,16 +80,14 @@ const PropsSchema = propsSchema('subscriptionSettings', SubscriptionSettingsSche
  */
 export class SubscriptionSettings extends KeyedResource<SubscriptionSettingsProps> {
   /** True when `x` is a {@link SubscriptionSettings}. */
-  public static isSubscriptionSettings(x: unknown): x is SubscriptionSettings {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'subscriptionSettings';
-  }
+  public static readonly isSubscriptionSettings =
+    resourceGuard<SubscriptionSettings>('subscriptionSettings');
 
   /** The channel. */
-  public readonly channel: Channel;
+  public readonly channel: Channel = this.props?.channel;
 
   public constructor(scope: Construct, id: string, props: SubscriptionSettingsProps) {
     super(scope, id, 'subscriptionSettings', 'SubscriptionSettings', PropsSchema, props, 'channel');
-    this.channel = props?.channel;
   }
 
   public override get naturalKey(): string {

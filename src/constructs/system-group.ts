@@ -1,5 +1,5 @@
 import type { SystemGroupName } from '../model/kinds';
-import { SYSTEM_GROUP, brand, hasBrand } from './symbols';
+import { SYSTEM_GROUP, brand, brandGuard } from './symbols';
 
 /**
  * One of Zulip's eight built-in role groups. Use them wherever a group is expected: as a
@@ -44,9 +44,7 @@ export class SystemGroup {
   ];
 
   /** True when `x` is a {@link SystemGroup}. */
-  public static isSystemGroup(x: unknown): x is SystemGroup {
-    return hasBrand(x, SYSTEM_GROUP);
-  }
+  public static readonly isSystemGroup = brandGuard<SystemGroup>(SYSTEM_GROUP);
 
   /** Zulip's name for the group, such as `role:administrators`. */
   public readonly groupName: SystemGroupName;

@@ -26,7 +26,7 @@ import {
 import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { SystemGroup } from './system-group';
-import { USER_GROUP, brand, hasBrand } from './symbols';
+import { resourceGuard } from './symbols';
 
 /** The six permission settings of a group, as {@link UserGroup.setPermissions} takes them. */
 export type UserGroupPermissions = {
@@ -128,20 +128,16 @@ const PropsSchema = z.strictObject({
  */
 export class UserGroup extends KeyedResource<UserGroupProps> {
   /** True when `x` is a {@link UserGroup}. */
-  public static isUserGroup(x: unknown): x is UserGroup {
-    return hasBrand(x, USER_GROUP);
-  }
+  public static readonly isUserGroup = resourceGuard<UserGroup>('userGroup');
 
   /** The group's name, its natural key. */
-  public readonly groupName: string;
+  public readonly groupName: string = this.props?.name;
   private readonly memberList: unknown[];
   private readonly subgroupList: unknown[];
   private readonly laterPermissions: Record<string, unknown> = {};
 
   public constructor(scope: Construct, id: string, props: UserGroupProps) {
     super(scope, id, 'userGroup', 'UserGroup', PropsSchema, props, 'name');
-    brand(this, USER_GROUP);
-    this.groupName = props?.name;
     this.memberList = [...(props?.members ?? [])];
     this.subgroupList = [...(props?.subgroups ?? [])];
   }

@@ -10,9 +10,10 @@ import type { FullNameProblem } from '../model/rules';
 import { checkProfileTextValue } from '../model/custom-profile-fields';
 import { lengthProblem, whitespaceProblem } from './checks';
 import { CustomProfileField } from './custom-profile-field';
-import { definedProps, emailSchema, propsSchema } from './props';
-import { KeyedResource, ZulipResource } from './resource';
+import { definedProps, emailSchema, propsSchema, resourceRefSchema } from './props';
+import { KeyedResource } from './resource';
 import type { ResourceOptions } from './resource';
+import { resourceGuard } from './symbols';
 
 /**
  * Props of a {@link User}. No `renamedFrom`: the e-mail address is the user's key, and
@@ -62,7 +63,7 @@ const PropsSchema = propsSchema('user', UserSchema, {
       z.string(),
       z.union([
         z.string(),
-        z.array(z.union([z.string(), z.custom<User>((x) => User.isUser(x), 'a User')])),
+        z.array(z.union([z.string(), resourceRefSchema<User>('user', 'a User')])),
         z.null(),
       ]),
     )
@@ -85,16 +86,13 @@ const PropsSchema = propsSchema('user', UserSchema, {
  */
 export class User extends KeyedResource<UserProps> {
   /** True when `x` is a {@link User}. */
-  public static isUser(x: unknown): x is User {
-    return ZulipResource.isZulipResource(x) && x.resourceKind === 'user';
-  }
+  public static readonly isUser = resourceGuard<User>('user');
 
   /** The user's e-mail, the natural key. */
-  public readonly email: string;
+  public readonly email: string = this.props?.email;
 
   public constructor(scope: Construct, id: string, props: UserProps) {
     super(scope, id, 'user', 'User', PropsSchema, props, 'email');
-    this.email = props?.email;
   }
 
   /** The declared role, if any. */

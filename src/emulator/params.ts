@@ -95,14 +95,14 @@ export class Params {
   public intList(name: string): number[] | undefined {
     const v = this.json(name);
     if (v === undefined) return undefined;
-    return expectList(v, name).map((x, i) => expectInt(x, `${name}[${i}]`));
+    return expectIntList(v, name);
   }
 
   /** A JSON list of strings. */
   public stringList(name: string): string[] | undefined {
     const v = this.json(name);
     if (v === undefined) return undefined;
-    return expectList(v, name).map((x, i) => expectString(x, `${name}[${i}]`));
+    return expectStringList(v, name);
   }
 }
 
@@ -128,6 +128,16 @@ export function expectString(v: unknown, name: string): string {
 export function expectList(v: unknown, name: string): unknown[] {
   if (!Array.isArray(v)) throw badRequest(`${name} is not a list`);
   return v as unknown[];
+}
+
+/** A list of integers, each checked by {@link expectInt} under its index (`order[2]`). */
+export function expectIntList(v: unknown, name: string): number[] {
+  return expectList(v, name).map((x, i) => expectInt(x, `${name}[${i}]`));
+}
+
+/** A list of strings, each checked by {@link expectString} under its index (`delete[0]`). */
+export function expectStringList(v: unknown, name: string): string[] {
+  return expectList(v, name).map((x, i) => expectString(x, `${name}[${i}]`));
 }
 
 /** "x is not a dict" unless `v` is a plain object. */

@@ -1,5 +1,6 @@
 import type { OrgState, StoredChannel, StoredGroup, StoredGroupSetting, StoredUser } from './state';
 import { ROLES } from '../model/kinds';
+import { SYSTEM_GROUP_ROLE } from '../model/system-groups';
 import {
   groupById,
   subscriptionOf,
@@ -73,24 +74,6 @@ function isDirectMember(user: StoredUser, g: StoredGroup): boolean {
   }
   return g.members.includes(user.id);
 }
-
-/**
- * The role whose users are direct members of each system group, as in Zulip: every user is a
- * direct member of the group of its role (zerver/lib/user_groups.py
- * `get_system_user_group_for_user`, `SYSTEM_USER_GROUP_ROLE_MAP`: a guest's is role:everyone),
- * and a member who is not provisional is also a direct member of role:fullmembers
- * (`add_users_to_system_user_groups`). Higher roles reach the wider groups through the subgroup
- * chain owners ⊂ administrators ⊂ moderators ⊂ fullmembers ⊂ members ⊂ everyone ⊂ internet
- * (`create_system_user_groups_for_realm`); role:nobody and role:internet have no members.
- */
-const SYSTEM_GROUP_ROLE: Record<string, number> = {
-  'role:owners': ROLES.owner,
-  'role:administrators': ROLES.administrator,
-  'role:moderators': ROLES.moderator,
-  'role:fullmembers': ROLES.member,
-  'role:members': ROLES.member,
-  'role:everyone': ROLES.guest,
-};
 
 /** Every group reachable through subgroups, the group itself included. */
 export function descendantGroups(org: OrgState, groupId: number): Set<number> {

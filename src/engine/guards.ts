@@ -1,5 +1,6 @@
 import type { DesiredState, GroupSettingValue, Guards } from '../model/desired-state';
 import { ROLES } from '../model/kinds';
+import { SYSTEM_GROUP_ROLE } from '../model/system-groups';
 import type { RoleName } from '../model/kinds';
 import {
   ADMINISTRATOR_LEVEL_SETTINGS,
@@ -61,15 +62,13 @@ export function effectiveGuards(
   };
 }
 
-const SYSTEM_GROUP_MAX_ROLE: Record<string, number> = {
-  'role:owners': ROLES.owner,
-  'role:administrators': ROLES.administrator,
-  'role:moderators': ROLES.moderator,
-  // Full members are members past the organization's waiting period, which the plan does not
-  // know: counted as members, which can only make a widening look wider.
-  'role:fullmembers': ROLES.member,
-  'role:members': ROLES.member,
-  'role:everyone': ROLES.guest,
+/**
+ * The lowest role (the highest number) whose users a system group holds. Full members are
+ * members past the organization's waiting period, which the plan does not know: counted as
+ * members, which can only make a widening look wider.
+ */
+const SYSTEM_GROUP_MAX_ROLE: Readonly<Record<string, number>> = {
+  ...SYSTEM_GROUP_ROLE,
   'role:internet': ROLES.guest,
   'role:nobody': 0,
 };

@@ -73,17 +73,27 @@ export function checkFullName(raw: string): FullNameProblem | undefined {
   return undefined;
 }
 
+/**
+ * The rule `check_stream_name` and `check_channel_folder_name` share, in Zulip's order and
+ * words for `what` (`Channel`, `Channel folder`): not blank, at most `maxLength` code points,
+ * printable.
+ */
+function checkChannelLikeName(what: string, name: string, maxLength: number): string | undefined {
+  if (name.trim() === '') return `${what} name can't be empty.`;
+  if (codePointLength(name) > maxLength)
+    return `${what} name too long (limit: ${maxLength} characters).`;
+  const pos = firstUnprintablePosition(name);
+  if (pos !== undefined)
+    return `Invalid character in ${what.toLowerCase()} name, at position ${pos}.`;
+  return undefined;
+}
+
 /** `check_stream_name` (zerver/lib/streams.py). */
 export function checkChannelName(
   name: string,
   maxLength: number = LIMITS.channelName,
 ): string | undefined {
-  if (name.trim() === '') return "Channel name can't be empty.";
-  if (codePointLength(name) > maxLength)
-    return `Channel name too long (limit: ${maxLength} characters).`;
-  const pos = firstUnprintablePosition(name);
-  if (pos !== undefined) return `Invalid character in channel name, at position ${pos}.`;
-  return undefined;
+  return checkChannelLikeName('Channel', name, maxLength);
 }
 
 /**
@@ -167,12 +177,7 @@ export function checkChannelFolderName(
   name: string,
   maxLength: number = LIMITS.channelFolderName,
 ): string | undefined {
-  if (name.trim() === '') return "Channel folder name can't be empty.";
-  if (codePointLength(name) > maxLength)
-    return `Channel folder name too long (limit: ${maxLength} characters).`;
-  const pos = firstUnprintablePosition(name);
-  if (pos !== undefined) return `Invalid character in channel folder name, at position ${pos}.`;
-  return undefined;
+  return checkChannelLikeName('Channel folder', name, maxLength);
 }
 
 const FOLDER_RENAME_MARK = ' (renaming)';

@@ -18,7 +18,7 @@ import type {
   UpdateStreamParams,
 } from '../zulip/wire/channel';
 import type { GroupSettingUpdate, MessageRetentionParam } from '../zulip/wire/common';
-import { createdButNotFound, text, withOld } from './write-values';
+import { createdId, setFlag, text, withOld } from './write-values';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -151,8 +151,7 @@ async function channelIdByName(client: ZulipClient, name: string): Promise<numbe
   const res = await client.getStreams({ include_all: true, exclude_archived: false });
   const lower = name.trim().toLowerCase();
   const c = res.streams.find((s) => s.name.toLowerCase() === lower);
-  if (!c) throw createdButNotFound(`The channel '${name}'`);
-  return c.stream_id;
+  return createdId(c?.stream_id, `The channel '${name}'`);
 }
 
 /**
@@ -240,6 +239,14 @@ async function sendSettings(
   }
 }
 
+/** The channel's yes/no properties, by the `PATCH /streams/{id}` parameter of each. */
+const CHANNEL_FLAGS = {
+  private: 'is_private',
+  webPublic: 'is_web_public',
+  historyPublicToSubscribers: 'history_public_to_subscribers',
+  defaultChannel: 'is_default_stream',
+} as const satisfies Record<string, keyof UpdateStreamParams>;
+
 function applyProperty(
   p: PropertyChange,
   fields: Mutable<UpdateStreamParams>,
@@ -254,24 +261,13 @@ function applyProperty(
     };
     return;
   }
+  if (setFlag(fields, CHANNEL_FLAGS, p)) return;
   switch (p.property) {
     case 'name':
       fields.new_name = text(p.after);
       return;
     case 'description':
       fields.description = text(p.after);
-      return;
-    case 'private':
-      fields.is_private = p.after === true;
-      return;
-    case 'webPublic':
-      fields.is_web_public = p.after === true;
-      return;
-    case 'historyPublicToSubscribers':
-      fields.history_public_to_subscribers = p.after === true;
-      return;
-    case 'defaultChannel':
-      fields.is_default_stream = p.after === true;
       return;
     case 'messageRetentionDays': {
       const r = retention(p.after);
@@ -292,21 +288,6 @@ function applyProperty(
         `The plan changes a channel property zulip-cdk cannot write: ${p.property}`,
       );
   }
-}
-
-/** `PATCH /streams/{id}` with `new_name`. */
-export async function renameChannel(client: ZulipClient, id: number, to: string): Promise<void> {
-  await client.updateStream(id, { new_name: to });
-}
-
-/** `DELETE /streams/{id}`: archives (the name stays reserved). */
-export async function archiveChannel(client: ZulipClient, id: number): Promise<void> {
-  await client.archiveStream(id);
-}
-
-/** `PATCH /streams/{id}` with `is_archived=false` (FL 388). */
-export async function unarchiveChannel(client: ZulipClient, id: number): Promise<void> {
-  await client.updateStream(id, { is_archived: false });
 }
 
 /** One `POST /users/me/subscriptions`: many channels × many principals, silently by default. */

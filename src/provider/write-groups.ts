@@ -5,7 +5,7 @@ import type { CreateChange, MembershipChange, UpdateChange } from '../engine/pla
 import type { ZulipClient } from '../zulip/client';
 import type { GroupSettingParam, GroupSettingUpdate } from '../zulip/wire/common';
 import type { UserGroupSettingName } from '../zulip/wire/user-group';
-import { createdButNotFound, text, withOld } from './write-values';
+import { createdId, text, withOld } from './write-values';
 
 function wireOf(property: string): UserGroupSettingName | undefined {
   const name = property.startsWith('permissions.') ? property.slice('permissions.'.length) : '';
@@ -45,8 +45,7 @@ export async function createGroup(
   // Before FL 317 the response has no ID: find it by name (names are unique).
   const groups = await client.getUserGroups({ include_deactivated_groups: true });
   const g = groups.user_groups.find((x) => x.name === change.key);
-  if (!g) throw createdButNotFound(`The group '${change.key}'`);
-  return g.id;
+  return createdId(g?.id, `The group '${change.key}'`);
 }
 
 /** One atomic `PATCH /user_groups/{id}`: description and settings as `{new, old}`. */
@@ -92,18 +91,4 @@ export async function updateGroupMembers(
     ...(addSub.length > 0 ? { add_subgroups: addSub } : {}),
     ...(delSub.length > 0 ? { delete_subgroups: delSub } : {}),
   });
-}
-
-export async function renameGroup(client: ZulipClient, id: number, to: string): Promise<void> {
-  await client.updateUserGroup(id, { name: to });
-}
-
-/** `POST /user_groups/{id}/deactivate`; the plan detached it first. */
-export async function deactivateGroup(client: ZulipClient, id: number): Promise<void> {
-  await client.deactivateUserGroup(id);
-}
-
-/** `PATCH /user_groups/{id}` with `deactivated=false` (FL 386). */
-export async function reactivateGroup(client: ZulipClient, id: number): Promise<void> {
-  await client.updateUserGroup(id, { deactivated: false });
 }

@@ -31,6 +31,23 @@ function cannotWrite(kind: string, property: string): ZulipCdkError {
   );
 }
 
+/**
+ * An update's text properties, each sent under its own name (`name`, `description`); a
+ * property not among `names` is one zulip-cdk cannot write.
+ */
+function textParams<N extends string>(
+  change: UpdateChange,
+  names: readonly N[],
+  kind: string,
+): { [K in N]?: string } {
+  const params: { [K in N]?: string } = {};
+  for (const p of change.properties) {
+    if (!(names as readonly string[]).includes(p.property)) throw cannotWrite(kind, p.property);
+    params[p.property as N] = text(p.after);
+  }
+  return params;
+}
+
 // ---------------------------------------------------------------- channel folders
 
 export async function createFolder(client: ZulipClient, change: CreateChange): Promise<number> {
@@ -47,16 +64,15 @@ export async function createFolder(client: ZulipClient, change: CreateChange): P
  * (`check_channel_folder_name` finds the folder itself; see {@link folderRenameStandIn}).
  */
 export async function updateFolder(client: ZulipClient, change: UpdateChange): Promise<void> {
-  const params: { name?: string; description?: string } = {};
+  const params = textParams(change, ['name', 'description'], 'channel folder');
   const id = change.liveId ?? -1;
-  for (const p of change.properties) {
-    if (p.property === 'name') {
-      params.name = text(p.after);
-      if (typeof p.before === 'string' && p.before.toLowerCase() === params.name.toLowerCase())
-        await client.updateChannelFolder(id, { name: folderRenameStandIn(params.name) });
-    } else if (p.property === 'description') params.description = text(p.after);
-    else throw cannotWrite('channel folder', p.property);
-  }
+  const before = change.properties.find((p) => p.property === 'name')?.before;
+  if (
+    params.name !== undefined &&
+    typeof before === 'string' &&
+    before.toLowerCase() === params.name.toLowerCase()
+  )
+    await client.updateChannelFolder(id, { name: folderRenameStandIn(params.name) });
   await client.updateChannelFolder(id, params);
 }
 
@@ -171,11 +187,7 @@ export async function createSnippet(client: ZulipClient, change: CreateChange): 
 }
 
 export async function updateSnippet(client: ZulipClient, change: UpdateChange): Promise<void> {
-  const params: { title?: string; content?: string } = {};
-  for (const p of change.properties) {
-    if (p.property === 'content' || p.property === 'title') params[p.property] = text(p.after);
-    else throw cannotWrite('saved snippet', p.property);
-  }
+  const params = textParams(change, ['title', 'content'], 'saved snippet');
   await client.updateSavedSnippet(change.liveId ?? -1, params);
 }
 

@@ -20,6 +20,7 @@ import type {
   CreateCustomProfileFieldParams,
   UpdateCustomProfileFieldParams,
 } from '../zulip/wire/custom-profile-field';
+import { setFlag } from './write-values';
 
 const texts = (v: JsonValue | undefined): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
@@ -79,6 +80,13 @@ export async function createField(
   return res.id;
 }
 
+/** A field's yes/no properties, by the `PATCH /realm/profile_fields/{id}` parameter of each. */
+const FIELD_FLAGS = {
+  displayInProfileSummary: 'display_in_profile_summary',
+  required: 'required',
+  editableByUser: 'editable_by_user',
+} as const satisfies Record<string, keyof UpdateCustomProfileFieldParams>;
+
 /**
  * One `PATCH /realm/profile_fields/{id}` with only what changes. New choices keep the keys of
  * the texts the live field has (Zulip deletes the values of keys that disappear).
@@ -94,6 +102,7 @@ export async function updateField(
   } = {};
   let choices: ChoiceFieldData | undefined;
   for (const p of change.properties) {
+    if (setFlag(params, FIELD_FLAGS, p)) continue;
     switch (p.property) {
       case 'hint':
         params.hint = typeof p.after === 'string' ? p.after : '';
@@ -106,15 +115,6 @@ export async function updateField(
       }
       case 'externalAccount':
         params.field_data = externalData(p.after);
-        break;
-      case 'displayInProfileSummary':
-        params.display_in_profile_summary = p.after === true;
-        break;
-      case 'required':
-        params.required = p.after === true;
-        break;
-      case 'editableByUser':
-        params.editable_by_user = p.after === true;
         break;
       default:
         throw planInvalid(`a change of ${p.property}`);

@@ -105,6 +105,11 @@ export class ZulipApplyTarget implements ApplyTarget {
   }
 }
 
+/** Waits for a request whose answer carries no ID, for a handler that returns nothing. */
+async function noId(request: Promise<unknown>): Promise<void> {
+  await request;
+}
+
 /** What a handler gets besides its change. */
 interface HandlerEnv {
   readonly client: ZulipClient;
@@ -148,9 +153,13 @@ const HANDLERS = {
           !(fold?.add ?? []).some((u) => u.id === ctx.me.userId),
       ),
     update: (change, { client, ctx }) => channels.updateChannel(client, change, ctx),
-    rename: (change, { client }) => channels.renameChannel(client, change.liveId, change.to),
-    archive: (change, { client }) => channels.archiveChannel(client, change.liveId),
-    unarchive: (change, { client }) => channels.unarchiveChannel(client, change.liveId),
+    rename: (change, { client }) =>
+      noId(client.updateStream(change.liveId, { new_name: change.to })),
+    // `DELETE /streams/{id}` archives (the name stays reserved).
+    archive: (change, { client }) => noId(client.archiveStream(change.liveId)),
+    // Zulip unarchives a channel from feature level 388.
+    unarchive: (change, { client }) =>
+      noId(client.updateStream(change.liveId, { is_archived: false })),
     // Normally batched by the engine; alone it is one call of each kind.
     membership: async (change, { client, ctx }) => {
       const names = [change.key];
@@ -170,23 +179,24 @@ const HANDLERS = {
   userGroup: {
     create: (change, { client, ctx, fold }) => groups.createGroup(client, change, ctx, fold),
     update: (change, { client, ctx }) => groups.updateGroup(client, change, ctx),
-    rename: (change, { client }) => groups.renameGroup(client, change.liveId, change.to),
-    deactivate: (change, { client }) => groups.deactivateGroup(client, change.liveId),
-    reactivate: (change, { client }) => groups.reactivateGroup(client, change.liveId),
+    rename: (change, { client }) =>
+      noId(client.updateUserGroup(change.liveId, { name: change.to })),
+    // The plan detached the group first.
+    deactivate: (change, { client }) => noId(client.deactivateUserGroup(change.liveId)),
+    // Zulip reactivates a group from feature level 386.
+    reactivate: (change, { client }) =>
+      noId(client.updateUserGroup(change.liveId, { deactivated: false })),
     membership: (change, { client, ctx }) => groups.updateGroupMembers(client, change, ctx),
   },
   channelFolder: {
     create: (change, { client }) => org.createFolder(client, change),
     update: (change, { client }) => org.updateFolder(client, change),
-    rename: async (change, { client }) => {
-      await client.updateChannelFolder(change.liveId, { name: change.to });
-    },
-    archive: async (change, { client }) => {
-      await client.updateChannelFolder(change.liveId, { is_archived: true });
-    },
-    unarchive: async (change, { client }) => {
-      await client.updateChannelFolder(change.liveId, { is_archived: false });
-    },
+    rename: (change, { client }) =>
+      noId(client.updateChannelFolder(change.liveId, { name: change.to })),
+    archive: (change, { client }) =>
+      noId(client.updateChannelFolder(change.liveId, { is_archived: true })),
+    unarchive: (change, { client }) =>
+      noId(client.updateChannelFolder(change.liveId, { is_archived: false })),
     reorder: (change, { client, ctx }) => org.reorder(client, change, ctx),
   },
   linkifier: {
@@ -200,44 +210,31 @@ const HANDLERS = {
     },
     rename: (change, { client, ctx }) =>
       org.updateLinkifier(client, change.liveId, ctx, { pattern: change.to }),
-    delete: async (change, { client }) => {
-      await client.removeLinkifier(change.liveId);
-    },
+    delete: (change, { client }) => noId(client.removeLinkifier(change.liveId)),
     reorder: (change, { client, ctx }) => org.reorder(client, change, ctx),
   },
   playground: {
     create: (change, { client }) => org.createPlayground(client, change.properties),
     replace: (change, { client }) => org.replacePlayground(client, change),
-    delete: async (change, { client }) => {
-      await client.removePlayground(change.liveId);
-    },
+    delete: (change, { client }) => noId(client.removePlayground(change.liveId)),
   },
   savedSnippet: {
     create: (change, { client }) => org.createSnippet(client, change),
     update: (change, { client }) => org.updateSnippet(client, change),
-    rename: async (change, { client }) => {
-      await client.updateSavedSnippet(change.liveId, { title: change.to });
-    },
-    delete: async (change, { client }) => {
-      await client.deleteSavedSnippet(change.liveId);
-    },
+    rename: (change, { client }) =>
+      noId(client.updateSavedSnippet(change.liveId, { title: change.to })),
+    delete: (change, { client }) => noId(client.deleteSavedSnippet(change.liveId)),
   },
   customEmoji: {
     create: (change, { client, baseDir }) => emoji.uploadEmoji(client, change, baseDir),
     replace: (change, { client, baseDir }) => emoji.replaceEmoji(client, change, baseDir),
-    deactivate: async (change, { client }) => {
-      await client.deactivateEmoji(change.key);
-    },
+    deactivate: (change, { client }) => noId(client.deactivateEmoji(change.key)),
   },
   user: {
     update: (change, { client, ctx }) => org.updateUser(client, change, ctx),
     // zerver/views/users.py deactivate_user_backend: Zulip deactivates the user's bots first.
-    deactivate: async (change, { client }) => {
-      await client.deactivateUser(change.liveId);
-    },
-    reactivate: async (change, { client }) => {
-      await client.reactivateUser(change.liveId);
-    },
+    deactivate: (change, { client }) => noId(client.deactivateUser(change.liveId)),
+    reactivate: (change, { client }) => noId(client.reactivateUser(change.liveId)),
   },
   subscriptionSettings: {
     update: (change, { client, ctx }) => org.updateSubscriptionSettings(client, [change], ctx),
@@ -248,26 +245,20 @@ const HANDLERS = {
   defaultChannelGroup: {
     create: (change, { client }) => org.createDefaultChannelGroup(client, change),
     update: (change, { client }) => org.updateDefaultChannelGroup(client, change),
-    rename: async (change, { client }) => {
-      // update_default_stream_group_info: `new_group_name`.
-      await client.updateDefaultStreamGroupInfo(change.liveId, { new_group_name: change.to });
-    },
-    delete: async (change, { client }) => {
-      await client.removeDefaultStreamGroup(change.liveId);
-    },
+    // update_default_stream_group_info: `new_group_name`.
+    rename: (change, { client }) =>
+      noId(client.updateDefaultStreamGroupInfo(change.liveId, { new_group_name: change.to })),
+    delete: (change, { client }) => noId(client.removeDefaultStreamGroup(change.liveId)),
   },
   customProfileField: {
     create: (change, { client, ctx }) =>
       profileFields.createField(client, change.properties, change.key, ctx),
     update: (change, { client, ctx }) => profileFields.updateField(client, change, ctx),
-    rename: async (change, { client }) => {
-      // update_realm_custom_profile_field: `name` alone (Zulip strips it).
-      await client.updateCustomProfileField(change.liveId, { name: change.to });
-    },
+    // update_realm_custom_profile_field: `name` alone (Zulip strips it).
+    rename: (change, { client }) =>
+      noId(client.updateCustomProfileField(change.liveId, { name: change.to })),
     replace: (change, { client, ctx }) => profileFields.replaceField(client, change, ctx),
-    delete: async (change, { client }) => {
-      await client.removeCustomProfileField(change.liveId);
-    },
+    delete: (change, { client }) => noId(client.removeCustomProfileField(change.liveId)),
     reorder: (change, { client, ctx }) => org.reorder(client, change, ctx),
   },
 } as const satisfies KindHandlers;

@@ -1,7 +1,7 @@
 import { sendableOld } from '../model/group-setting';
 import type { WireGroupSettingValue } from '../model/live-state';
 import { ZulipCdkError } from '../model/errors';
-import type { JsonValue } from '../engine/plan-format';
+import type { JsonValue, PropertyChange } from '../engine/plan-format';
 
 /** A plan value that must be a string (a name, a description, a role). */
 export function text(v: JsonValue | undefined, what = 'value'): string {
@@ -18,7 +18,26 @@ export function withOld(old: WireGroupSettingValue | undefined): { old?: WireGro
   return sendable === undefined ? {} : { old: sendable };
 }
 
-/** A create Zulip answered without an ID, whose object a read right after does not find. */
-export function createdButNotFound(what: string): ZulipCdkError {
-  return new ZulipCdkError('UNEXPECTED_RESPONSE', `${what} was created but cannot be found.`);
+/**
+ * The ID of an object a create made that Zulip answered without one, as a read right after
+ * found it; an error when the read did not find it.
+ */
+export function createdId(found: number | undefined, what: string): number {
+  if (found === undefined)
+    throw new ZulipCdkError('UNEXPECTED_RESPONSE', `${what} was created but cannot be found.`);
+  return found;
+}
+
+/**
+ * Sets the wire parameter of a yes/no property's change, from a kind's table of them
+ * (`{ private: 'is_private' }`); false when the change is not of one of them.
+ */
+export function setFlag<W extends string>(
+  params: { [K in W]?: boolean | undefined },
+  flags: Readonly<Record<string, W>>,
+  change: PropertyChange,
+): boolean {
+  if (!Object.hasOwn(flags, change.property)) return false;
+  params[flags[change.property] as W] = change.after === true;
+  return true;
 }

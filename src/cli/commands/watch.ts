@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ZulipClient } from '../../zulip';
 import { watchDrift } from '../../provider/watch';
-import type { WatchEvent } from '../../provider/watch';
+import type { WatchCause, WatchEvent } from '../../provider/watch';
 import { UsageError, oneOf } from '../command';
 import type { Command } from '../command';
 import { checkOneDesiredSource, loadDesiredState } from '../plan-sources';
@@ -12,6 +12,13 @@ type Format = (typeof FORMATS)[number];
 
 /** Exit code of `--exit-on-drift` when a difference is seen. */
 export const WATCH_DRIFT_EXIT_CODE = 2;
+
+/** How a drift line says when the difference was seen, by the cause of the comparison. */
+const DRIFT_WHEN: Record<WatchCause, string> = {
+  start: 'differs at the start',
+  events: 'changed',
+  reregistered: 'changed while the queue was away',
+};
 
 const value = (v: unknown): string => (v === null ? 'nothing' : JSON.stringify(v));
 
@@ -27,12 +34,7 @@ export function watchLine(e: WatchEvent): string {
     case 'drift': {
       const what = e.property === undefined ? e.address : `${e.address} ${e.property}`;
       const declared = e.path === null ? 'not in the configuration' : `declared at ${e.path}`;
-      const when =
-        e.cause === 'start'
-          ? 'differs at the start'
-          : e.cause === 'reregistered'
-            ? 'changed while the queue was away'
-            : 'changed';
+      const when = DRIFT_WHEN[e.cause];
       const events = e.events.length > 0 ? `; Zulip events: ${e.events.join(', ')}` : '';
       return (
         `${e.at} drift ${what} ${when}: the organization has ${value(e.live)}, ` +

@@ -22,7 +22,7 @@ import {
 } from '../../model/custom-profile-fields';
 import { badRequest, missingArgument } from '../errors';
 import { userById } from '../indexes';
-import { expectDict, expectInt, expectList } from '../params';
+import { expectDict, expectInt, expectIntList, expectList } from '../params';
 import { isAdmin } from '../permissions';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
@@ -299,7 +299,7 @@ function reorder(ctx: RequestContext): Record<string, unknown> {
   requireAdmin(ctx);
   const raw = ctx.params.json('order');
   if (raw === undefined) throw missingArgument('order');
-  const order = expectList(raw, 'order').map((x, i) => expectInt(x, `order[${i}]`));
+  const order = expectIntList(raw, 'order');
   // try_reorder_realm_custom_profile_fields: every field's ID; a repeated ID takes its last place.
   const place = new Map<number, number>();
   order.forEach((id, i) => place.set(id, i));
@@ -496,7 +496,7 @@ export const customProfileFieldRoutes: Route[] = [
     method: 'DELETE',
     path: '/users/me/profile_data',
     handler: (ctx) => {
-      const ids = expectList(ownData(ctx), 'data').map((x, i) => expectInt(x, `data[${i}]`));
+      const ids = expectIntList(ownData(ctx), 'data');
       return atomicValues(ctx, ctx.user, () => {
         for (const id of ids) removeValue(ctx, ctx.user, id);
         return {};

@@ -1,6 +1,6 @@
 import { LIMITS } from '../../model/kinds';
 import { badRequest, missingArgument } from '../errors';
-import { expectDict, expectInt, expectList, expectString } from '../params';
+import { expectDict, expectIntList, expectList, expectString } from '../params';
 import { hasContentAccess } from '../permissions';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
@@ -26,7 +26,7 @@ function parseDraft(
   if (typeof d.type !== 'string' || !(TYPES as readonly string[]).includes(d.type))
     throw badRequest(`Invalid ${at('type')}`);
   const type = d.type as StoredDraft['type'];
-  const to = expectList(d.to, at('to')).map((x, i) => expectInt(x, `${at('to')}[${i}]`));
+  const to = expectIntList(d.to, at('to'));
   const topicRaw = expectString(d.topic, at('topic'));
   // RequiredStringConstraint: stripped, then not blank.
   const content = expectString(d.content, at('content')).trim();

@@ -32,8 +32,15 @@ function mine(ctx: RequestContext, fragment: string): StoredNavigationView | und
 const isBuiltIn = (fragment: string): boolean =>
   (BUILT_IN_VIEWS as readonly string[]).includes(fragment);
 
-/** get_navigation_view: `ResourceNotFoundError` (404, code BAD_REQUEST). */
-const notFound = (): ApiError => new ApiError('Navigation view does not exist.', { status: 404 });
+/**
+ * get_navigation_view: the caller's view of `fragment`, else `ResourceNotFoundError` (404,
+ * code BAD_REQUEST).
+ */
+function existing(ctx: RequestContext, fragment: string): StoredNavigationView {
+  const v = mine(ctx, fragment);
+  if (!v) throw new ApiError('Navigation view does not exist.', { status: 404 });
+  return v;
+}
 
 /** A name as `StringConstraints(strip_whitespace=True, min_length=1)` takes it. */
 function nameParam(ctx: RequestContext): string | undefined {
@@ -96,8 +103,7 @@ export const navigationViewRoutes: Route[] = [
         throw badRequest('Built-in views cannot have a custom name.');
       if (name !== undefined && nameTaken(ctx, name))
         throw badRequest('Navigation view already exists.');
-      const v = mine(ctx, fragment);
-      if (!v) throw notFound();
+      const v = existing(ctx, fragment);
       if (isPinned !== undefined) v.isPinned = isPinned;
       if (name !== undefined) v.name = name;
       return {};
@@ -109,8 +115,7 @@ export const navigationViewRoutes: Route[] = [
     minLevel: FEATURES.navigationViews.level,
     handler: (ctx) => {
       const fragment = ctx.path.fragment ?? '';
-      const v = mine(ctx, fragment);
-      if (!v) throw notFound();
+      const v = existing(ctx, fragment);
       ctx.org.navigationViews = views(ctx).filter((x) => x !== v);
       return {};
     },

@@ -3,7 +3,7 @@ import { LIMITS, SUBSCRIPTION_PROPERTY_WIRE_NAMES } from '../../model/kinds';
 import type { SubscriptionPropertyWireName } from '../../model/kinds';
 import { checkChannelDescription, checkChannelName, isHexColor } from '../../model/rules';
 import { badRequest, insufficientPermission, missingArgument } from '../errors';
-import { expectDict, expectList, expectString } from '../params';
+import { expectDict, expectList, expectString, expectStringList } from '../params';
 import {
   hasContentAccess,
   hasMetadataAccess,
@@ -520,11 +520,7 @@ export const subscriptionRoutes: Route[] = [
     method: 'DELETE',
     path: '/users/me/subscriptions',
     handler: (ctx) => {
-      const p = ctx.params;
-      const raw = p.requiredJson('subscriptions');
-      const names = expectList(raw, 'subscriptions').map((x, i) =>
-        expectString(x, `subscriptions[${i}]`),
-      );
+      const names = expectStringList(ctx.params.requiredJson('subscriptions'), 'subscriptions');
       return atomic(ctx, () => removeSubscriptionsFromRequest(ctx, names));
     },
   },
@@ -542,10 +538,7 @@ export const subscriptionRoutes: Route[] = [
         addRaw === undefined || addRaw === null
           ? []
           : parseSubscriptionList(addRaw, 'add', 'add.color');
-      const del =
-        delRaw === undefined || delRaw === null
-          ? []
-          : expectList(delRaw, 'delete').map((x, i) => expectString(x, `delete[${i}]`));
+      const del = delRaw === undefined || delRaw === null ? [] : expectStringList(delRaw, 'delete');
       if (add.length === 0 && del.length === 0)
         throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
       return atomic(ctx, () => ({

@@ -525,6 +525,45 @@ function groupToRead(ctx: RequestContext): StoredGroup {
   return groupById(ctx, pathInt(ctx, 'user_group_id'), false);
 }
 
+/**
+ * What the two membership reads check first, in Zulip's order: the caller (members and
+ * administrators), `direct_member_only`, the group (`access_user_group_to_read_membership`).
+ * Returns the reader of the group's members (`get_user_group_member_ids`).
+ */
+function membersToRead(ctx: RequestContext): () => number[] {
+  requireMemberOrAdmin(ctx);
+  const direct = ctx.params.bool('direct_member_only') ?? false;
+  const g = groupToRead(ctx);
+  return () => (direct ? directMembers(ctx.org, g) : recursiveMembers(ctx.org, g.id));
+}
+
+/** `get_user_group_members`. */
+function getMembers(ctx: RequestContext): Record<string, unknown> {
+  return { members: membersToRead(ctx)() };
+}
+
+/** `get_is_user_group_member`. */
+function isMember(ctx: RequestContext): Record<string, unknown> {
+  const members = membersToRead(ctx);
+  // access_user_by_id(for_admin=False): bots are "No such user" too.
+  const uid = pathInt(ctx, 'user_id');
+  const u = findUser(ctx.org, uid);
+  if (!u || u.isBot) throw badRequest('No such user');
+  if (!u.isActive) throw badRequest('User is deactivated');
+  return { is_user_group_member: members().includes(uid) };
+}
+
+/** `get_subgroups_of_user_group`: direct subgroups, or every subgroup through subgroups. */
+function getSubgroups(ctx: RequestContext): Record<string, unknown> {
+  requireMemberOrAdmin(ctx);
+  const direct = ctx.params.bool('direct_subgroup_only') ?? false;
+  const g = groupToRead(ctx);
+  const ids = direct
+    ? [...g.subgroups]
+    : [...descendantGroups(ctx.org, g.id)].filter((x) => x !== g.id);
+  return { subgroups: ids.sort((a, b) => a - b) };
+}
+
 /** User-group routes. */
 export const userGroupRoutes: Route[] = [
   { method: 'GET', path: '/user_groups', handler: listGroups },
@@ -533,43 +572,7 @@ export const userGroupRoutes: Route[] = [
   { method: 'POST', path: '/user_groups/{user_group_id}/members', handler: updateMembers },
   { method: 'POST', path: '/user_groups/{user_group_id}/subgroups', handler: updateSubgroups },
   { method: 'POST', path: '/user_groups/{user_group_id}/deactivate', handler: deactivateGroup },
-  {
-    method: 'GET',
-    path: '/user_groups/{user_group_id}/members',
-    handler: (ctx) => {
-      requireMemberOrAdmin(ctx);
-      const direct = ctx.params.bool('direct_member_only') ?? false;
-      const g = groupToRead(ctx);
-      return { members: direct ? directMembers(ctx.org, g) : recursiveMembers(ctx.org, g.id) };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/user_groups/{user_group_id}/members/{user_id}',
-    handler: (ctx) => {
-      requireMemberOrAdmin(ctx);
-      const direct = ctx.params.bool('direct_member_only') ?? false;
-      const g = groupToRead(ctx);
-      // access_user_by_id(for_admin=False): bots are "No such user" too.
-      const uid = pathInt(ctx, 'user_id');
-      const u = findUser(ctx.org, uid);
-      if (!u || u.isBot) throw badRequest('No such user');
-      if (!u.isActive) throw badRequest('User is deactivated');
-      const members = direct ? directMembers(ctx.org, g) : recursiveMembers(ctx.org, g.id);
-      return { is_user_group_member: members.includes(uid) };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/user_groups/{user_group_id}/subgroups',
-    handler: (ctx) => {
-      requireMemberOrAdmin(ctx);
-      const direct = ctx.params.bool('direct_subgroup_only') ?? false;
-      const g = groupToRead(ctx);
-      const ids = direct
-        ? [...g.subgroups]
-        : [...descendantGroups(ctx.org, g.id)].filter((x) => x !== g.id);
-      return { subgroups: ids.sort((a, b) => a - b) };
-    },
-  },
+  { method: 'GET', path: '/user_groups/{user_group_id}/members', handler: getMembers },
+  { method: 'GET', path: '/user_groups/{user_group_id}/members/{user_id}', handler: isMember },
+  { method: 'GET', path: '/user_groups/{user_group_id}/subgroups', handler: getSubgroups },
 ];

@@ -3,7 +3,7 @@ import { ROLES } from '../../model/kinds';
 import { checkFullName, codePointLength, pyStrip } from '../../model/rules';
 import { adminRequired, badRequest, insufficientPermission, ownerRequired } from '../errors';
 import { findUser, holdsRealmSetting, isAdmin, isOwner } from '../permissions';
-import type { RequestContext, Route } from '../router';
+import type { Handler, RequestContext, Route } from '../router';
 import type { StoredUser } from '../state';
 import { userToApi } from '../views';
 import type { UserViewOptions } from '../views';
@@ -201,6 +201,31 @@ function anyUserInPath(ctx: RequestContext, forAdmin: boolean): StoredUser {
   return accessUserById(ctx, pathInt(ctx, 'user_id'), opts);
 }
 
+/** The user of the path's `email`, as {@link anyUserInPath} takes the path's `user_id`. */
+function anyUserByEmailInPath(ctx: RequestContext, forAdmin: boolean): StoredUser {
+  const opts = { allowDeactivated: true, allowBots: true, forAdmin };
+  return accessUserByEmail(ctx, ctx.path.email ?? '', opts);
+}
+
+/** How a route finds its target user in the path (`forAdmin`: for a change). */
+type UserInPath = (ctx: RequestContext, forAdmin: boolean) => StoredUser;
+
+/** A read of one user found by `find`: the view options first, then the user. */
+function getUser(find: UserInPath): Handler {
+  return (ctx) => {
+    const opts = listOptions(ctx);
+    return { user: userToApi(find(ctx, false), opts) };
+  };
+}
+
+/** `update_user_backend` on the user found by `find`: the parameters first, then the user. */
+function patchUser(find: UserInPath): Handler {
+  return (ctx) => {
+    const p = readUpdateParams(ctx);
+    return updateTarget(ctx, find(ctx, true), p);
+  };
+}
+
 /** User routes. `/users/me` comes before `/users/{email}`. */
 export const userRoutes: Route[] = [
   {
@@ -218,26 +243,10 @@ export const userRoutes: Route[] = [
     },
   },
   { method: 'GET', path: '/users/me', handler: me },
-  {
-    method: 'GET',
-    path: '/users/{user_id}',
-    handler: (ctx) => {
-      const opts = listOptions(ctx);
-      // get_member_backend: deactivated users and bots too, read-only access.
-      const target = anyUserInPath(ctx, false);
-      return { user: userToApi(target, opts) };
-    },
-  },
-  {
-    // zerver/views/users.py update_user_by_id_api
-    method: 'PATCH',
-    path: '/users/{user_id}',
-    handler: (ctx) => {
-      const p = readUpdateParams(ctx);
-      const target = anyUserInPath(ctx, true);
-      return updateTarget(ctx, target, p);
-    },
-  },
+  // get_member_backend: deactivated users and bots too, read-only access.
+  { method: 'GET', path: '/users/{user_id}', handler: getUser(anyUserInPath) },
+  // zerver/views/users.py update_user_by_id_api
+  { method: 'PATCH', path: '/users/{user_id}', handler: patchUser(anyUserInPath) },
   {
     // zerver/views/users.py deactivate_user_backend
     method: 'DELETE',
@@ -288,33 +297,13 @@ export const userRoutes: Route[] = [
       return {};
     },
   },
-  {
-    method: 'GET',
-    path: '/users/{email}',
-    handler: (ctx) => {
-      const opts = listOptions(ctx);
-      // get_user_by_email
-      const target = accessUserByEmail(ctx, ctx.path.email ?? '', {
-        allowDeactivated: true,
-        allowBots: true,
-        forAdmin: false,
-      });
-      return { user: userToApi(target, opts) };
-    },
-  },
+  // get_user_by_email
+  { method: 'GET', path: '/users/{email}', handler: getUser(anyUserByEmailInPath) },
+  // zerver/views/users.py update_user_by_email_api
   {
     method: 'PATCH',
     path: '/users/{email}',
     minLevel: FEATURES.usersByEmail.level,
-    handler: (ctx) => {
-      // zerver/views/users.py update_user_by_email_api
-      const p = readUpdateParams(ctx);
-      const target = accessUserByEmail(ctx, ctx.path.email ?? '', {
-        allowDeactivated: true,
-        allowBots: true,
-        forAdmin: true,
-      });
-      return updateTarget(ctx, target, p);
-    },
+    handler: patchUser(anyUserByEmailInPath),
   },
 ];

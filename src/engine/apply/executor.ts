@@ -71,6 +71,16 @@ export interface PartialWrite {
   readonly mayHaveLanded: readonly string[];
 }
 
+/** What the batched calls of one flush did to each change they carry, by change ID. */
+interface BatchResults {
+  /** Changes whose call failed (Zulip refused it, or did not answer it twice). */
+  readonly failed: Map<string, ApplyError>;
+  /** Changes whose call was not sent (apply was interrupted). */
+  readonly unsent: Set<string>;
+  /** The batches that carried each change, for its journal entry. */
+  readonly via: Map<string, string>;
+}
+
 function partialWriteOf(e: unknown): PartialWrite | undefined {
   if (typeof e !== 'object' || e === null) return undefined;
   const { landed, mayHaveLanded } = e as Partial<PartialWrite>;
@@ -496,9 +506,7 @@ export async function applyPlan(
     calls: readonly PlannedCall<T>[],
     what: string,
     send: (call: T) => Promise<void>,
-    failed: Map<string, ApplyError>,
-    unsent: Set<string>,
-    via: Map<string, string>,
+    { failed, unsent, via }: BatchResults,
   ): Promise<void> => {
     for (const planned of calls) {
       if (interrupted()) {
@@ -530,26 +538,21 @@ export async function applyPlan(
   const flush = async (): Promise<void> => {
     const memberships = pendingMembership.splice(0);
     const settings = pendingSettings.splice(0);
-    const failed = new Map<string, ApplyError>();
-    const unsent = new Set<string>();
-    const via = new Map<string, string>();
+    const results: BatchResults = { failed: new Map(), unsent: new Set(), via: new Map() };
+    const { failed, unsent, via } = results;
     if (memberships.length > 0) {
       const calls = subscriptionCalls(memberships);
       await runCalls(
         calls.subscribe,
         'POST /users/me/subscriptions',
         (call) => target.subscribe(call, ctx),
-        failed,
-        unsent,
-        via,
+        results,
       );
       await runCalls(
         calls.unsubscribe,
         'DELETE /users/me/subscriptions',
         (call) => target.unsubscribe(call, ctx),
-        failed,
-        unsent,
-        via,
+        results,
       );
     }
     if (settings.length > 0)
@@ -557,9 +560,7 @@ export async function applyPlan(
         [{ call: settings, changeIds: settings.map((s) => s.id) }],
         'POST /users/me/subscriptions/properties',
         (call) => target.updateSubscriptionSettings(call, ctx),
-        failed,
-        unsent,
-        via,
+        results,
       );
     for (const c of [...memberships, ...settings]) {
       const error = failed.get(c.id);
