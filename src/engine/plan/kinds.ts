@@ -53,6 +53,7 @@ export const KIND_PLANNERS = {
   subscriptionSettings: planSubscriptionSettings,
   organizationSettings: planOrganizationSettings,
   defaultChannelGroup: keyed(defaultChannelGroups),
-  // Users' values of the fields go into the user updates `planUsers` made: after `user`.
+  // The generic keyed planner, then users' values of the fields, which go into the user
+  // updates `planUsers` made: after `user`.
   customProfileField: planCustomProfileFields,
 } satisfies Record<ResourceKind, KindPlanner>;

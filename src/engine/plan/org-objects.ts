@@ -10,22 +10,12 @@ import type {
 } from '../../model/desired-state';
 import type { LiveLinkifier, LivePlayground, LiveSavedSnippet } from '../../model/live-state';
 import type { KeyedPlan } from './keyed';
+import { trimRenames } from './keyed';
 
 export const linkifiers: KeyedPlan<DesiredLinkifier, LiveLinkifier> = {
   kind: 'linkifier',
   // Zulip strips patterns: a `renamedFrom` pattern names what Zulip stored.
-  declared: (p) =>
-    p.desired.linkifiers.map((d) =>
-      d.lifecycle?.renamedFrom
-        ? {
-            ...d,
-            lifecycle: {
-              ...d.lifecycle,
-              renamedFrom: d.lifecycle.renamedFrom.map((f) => f.trim()),
-            },
-          }
-        : d,
-    ),
+  declared: (p) => trimRenames(p.desired.linkifiers),
   // Zulip appends new linkifiers; the order after creates and deletes is live order + created.
   live: (p) => p.live.linkifiers,
 };

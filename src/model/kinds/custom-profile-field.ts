@@ -1,4 +1,13 @@
-import type { KindSpec } from './spec';
+import {
+  choiceDataOf,
+  choiceTexts,
+  externalAccountOf,
+  isDefaultExternalAccount,
+  profileFieldTypeName,
+} from '../custom-profile-fields';
+import type { DesiredCustomProfileField } from '../desired-state';
+import type { LiveCustomProfileField } from '../live-state';
+import type { KeyedFacts, KindSpec, PlanObject } from './spec';
 import { exactKey } from './spec';
 
 /**
@@ -32,4 +41,72 @@ export const customProfileField = {
   // zerver/actions/custom_profile_fields.py notify_realm_custom_profile_fields; users' values
   // arrive as `realm_user` `update` events (notify_user_update_custom_profile_data).
   events: ['custom_profile_fields', 'realm_user'],
+  // Zulip strips the label (zerver/views/custom_profile_fields.py). Twitter and GitHub account
+  // fields (`is_default_external_field`) keep the name, hint and data Zulip gave them ("Default
+  // custom field cannot be updated."): a field that becomes one, or stops being one, is a
+  // replace, and only their summary, required and editable flags change in place.
+  keyed: {
+    key: (d) => d.name.trim(),
+    keyProperty: 'name',
+    liveKey: (l) => l.name,
+    desired: desiredField,
+    live: liveField,
+    updatable: [
+      'hint',
+      'choices',
+      'externalAccount',
+      'displayInProfileSummary',
+      'required',
+      'editableByUser',
+    ],
+    replaces: ['type'],
+    replacedWhen: (d, l) => {
+      const live = externalAccountOf(l.fieldData)?.subtype;
+      const wanted = d.externalAccount?.subtype;
+      return (
+        d.type === 'external-account' &&
+        live !== wanted &&
+        (isDefaultExternalAccount(live) || isDefaultExternalAccount(wanted))
+      );
+    },
+    fixed: (l) =>
+      isDefaultExternalAccount(externalAccountOf(l.fieldData)?.subtype)
+        ? ['hint', 'choices', 'externalAccount']
+        : [],
+    followsRenames: true,
+  } satisfies KeyedFacts<DesiredCustomProfileField, LiveCustomProfileField>,
 } as const satisfies KindSpec;
+
+/** A declared field with Zulip's defaults: what a create sends, what an update compares. */
+function desiredField(d: DesiredCustomProfileField): PlanObject {
+  const out: Record<string, PlanObject[string]> = {
+    name: d.name.trim(),
+    type: d.type,
+    hint: d.hint ?? '',
+  };
+  if (d.type === 'choice') out.choices = [...(d.choices ?? [])];
+  if (d.type === 'external-account' && d.externalAccount)
+    out.externalAccount =
+      d.externalAccount.urlPattern !== undefined
+        ? { subtype: d.externalAccount.subtype, urlPattern: d.externalAccount.urlPattern }
+        : { subtype: d.externalAccount.subtype };
+  out.displayInProfileSummary = d.displayInProfileSummary ?? false;
+  out.required = d.required ?? false;
+  out.editableByUser = d.editableByUser ?? true;
+  return out;
+}
+
+/** A live field in the terms of {@link desiredField} (an unknown type as `type <number>`). */
+function liveField(l: LiveCustomProfileField): PlanObject {
+  const type = profileFieldTypeName(l.type) ?? `type ${l.type}`;
+  const out: Record<string, PlanObject[string]> = { name: l.name, type, hint: l.hint };
+  if (type === 'choice') out.choices = choiceTexts(choiceDataOf(l.fieldData));
+  if (type === 'external-account') {
+    const e = externalAccountOf(l.fieldData);
+    if (e) out.externalAccount = e;
+  }
+  out.displayInProfileSummary = l.displayInProfileSummary;
+  out.required = l.required;
+  out.editableByUser = l.editableByUser;
+  return out;
+}

@@ -124,6 +124,10 @@ export interface KeyedFacts<D, L> {
   readonly updatable: readonly string[];
   /** The properties Zulip cannot change in place: a difference is a `replace` (delete, create). */
   readonly replaces: readonly string[];
+  /** A replace for a reason {@link replaces} does not show (a change Zulip refuses in place). */
+  readonly replacedWhen?: (d: D, l: L) => boolean;
+  /** The properties of {@link updatable} Zulip keeps as they are on this live object: not diffed. */
+  readonly fixed?: (l: L) => readonly string[];
   /** The declared flag that removes a live object and restores it (`archived`, `deactivated`). */
   readonly removedFlag?: 'archived' | 'deactivated';
   /** False when `renamedFrom` is not followed (the kind has no rename: a new key is a new object). */
