@@ -1,13 +1,32 @@
+import { z } from 'zod';
 import { channelNameKey } from '../address';
-import type { DesiredChannelFolder } from '../desired-state';
-import type { LiveChannelFolder } from '../live-state';
 import { normaliseFolderDescription } from './normalise';
+import { entrySchema, liveSchema } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { BY_NAME } from './spec';
+
+export const ChannelFolderSchema = entrySchema({
+  name: z.string(),
+  description: z.string().optional(),
+  archived: z.boolean().optional(),
+});
+export type DesiredChannelFolder = z.infer<typeof ChannelFolderSchema>;
+
+export const LiveChannelFolderSchema = liveSchema({
+  name: z.string(),
+  description: z.string(),
+  archived: z.boolean(),
+  order: z.number().int(),
+});
+export type LiveChannelFolder = z.infer<typeof LiveChannelFolderSchema>;
 
 /** A channel folder (Zulip 11, FL 389). Names compare like channel names. */
 export const channelFolder = {
   collection: 'channelFolders',
+  /** In declaration order: the order Zulip shows them in. */
+  desiredSchema: z.array(ChannelFolderSchema),
+  /** Archived folders included, sorted by order. Empty when the server has no folders. */
+  liveSchema: z.array(LiveChannelFolderSchema),
   title: 'Channel folders',
   nouns: ['channel folder', 'channel folders'],
   listOrder: 1,

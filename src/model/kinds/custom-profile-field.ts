@@ -1,14 +1,50 @@
+import { z } from 'zod';
 import {
+  EXTERNAL_ACCOUNT_SUBTYPES,
+  PROFILE_FIELD_TYPE_NAMES,
   choiceDataOf,
   choiceTexts,
   externalAccountOf,
   isDefaultExternalAccount,
   profileFieldTypeName,
 } from '../custom-profile-fields';
-import type { DesiredCustomProfileField } from '../desired-state';
-import type { LiveCustomProfileField } from '../live-state';
+import type { ProfileFieldType } from '../custom-profile-fields';
+import { entrySchema, liveSchema } from './schemas';
 import type { KeyedFacts, KindSpec, PlanObject } from './spec';
 import { exactKey } from './spec';
+
+/** A custom profile field (`/realm/profile_fields`), keyed by its label. */
+export const CustomProfileFieldSchema = entrySchema({
+  /** The label, as Zulip stores it (stripped). */
+  name: z.string(),
+  type: z.enum(PROFILE_FIELD_TYPE_NAMES as [ProfileFieldType, ...ProfileFieldType[]]),
+  hint: z.string().optional(),
+  /** A choice field's choices, by text, in display order. */
+  choices: z.array(z.string()).optional(),
+  /** An external account field's kind of account; `urlPattern` for `custom`. */
+  externalAccount: z
+    .strictObject({ subtype: z.enum(EXTERNAL_ACCOUNT_SUBTYPES), urlPattern: z.string().optional() })
+    .optional(),
+  displayInProfileSummary: z.boolean().optional(),
+  required: z.boolean().optional(),
+  editableByUser: z.boolean().optional(),
+});
+export type DesiredCustomProfileField = z.infer<typeof CustomProfileFieldSchema>;
+
+/** A custom profile field (`custom_profile_fields` of `POST /register`). */
+export const LiveCustomProfileFieldSchema = liveSchema({
+  name: z.string(),
+  /** Zulip's field type (1 short text ... 8 pronouns). */
+  type: z.number().int(),
+  hint: z.string(),
+  /** As Zulip sends it: a JSON string (`""` for types without data). */
+  fieldData: z.string(),
+  order: z.number().int(),
+  displayInProfileSummary: z.boolean(),
+  required: z.boolean(),
+  editableByUser: z.boolean(),
+});
+export type LiveCustomProfileField = z.infer<typeof LiveCustomProfileFieldSchema>;
 
 /**
  * A custom profile field (`/realm/profile_fields`), keyed by its label. Zulip keeps labels
@@ -21,6 +57,13 @@ import { exactKey } from './spec';
  */
 export const customProfileField = {
   collection: 'customProfileFields',
+  /**
+   * In declaration order: the order Zulip shows them in. Absent in desired states written
+   * before custom profile fields existed.
+   */
+  desiredSchema: z.array(CustomProfileFieldSchema).default([]),
+  /** Sorted by order (Zulip's display order); absent in snapshots made before they were read. */
+  liveSchema: z.array(LiveCustomProfileFieldSchema).default([]),
   title: 'Custom profile fields',
   nouns: ['custom profile field', 'custom profile fields'],
   listOrder: 9,

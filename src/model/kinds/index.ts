@@ -59,6 +59,24 @@ export const KIND_SPECS = {
 /** The name of a kind's array in the desired state (`channels`). */
 export type KindCollection = (typeof KIND_SPECS)[ResourceKind]['collection'];
 
+/** Each kind's collection with its schema in the desired (or live) state, by collection name. */
+export type KindCollectionSchemas<S extends 'desiredSchema' | 'liveSchema'> = {
+  [K in ResourceKind as (typeof KIND_SPECS)[K]['collection']]: (typeof KIND_SPECS)[K][S];
+};
+
+/**
+ * The shape of every kind's collection in the desired (`desiredSchema`) or live (`liveSchema`)
+ * state, in the order of {@link RESOURCE_KINDS}: what `DesiredStateSchema` and `LiveStateSchema`
+ * are built from, so that a kind's spec is the one place its schemas are written.
+ */
+export function kindCollectionSchemas<S extends 'desiredSchema' | 'liveSchema'>(
+  schema: S,
+): KindCollectionSchemas<S> {
+  return Object.fromEntries(
+    RESOURCE_KINDS.map((k) => [KIND_SPECS[k].collection, KIND_SPECS[k][schema]]),
+  ) as KindCollectionSchemas<S>;
+}
+
 /** The property names `ignoreChanges` accepts for kind `K`. */
 export type IgnorableProperty<K extends ResourceKind> = (typeof KIND_SPECS)[K]['ignorable'][number];
 

@@ -1,11 +1,22 @@
-import type { DesiredLinkifier } from '../desired-state';
-import type { LiveLinkifier } from '../live-state';
+import { z } from 'zod';
+import { entrySchema, liveSchema } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { exactKey } from './spec';
+
+const linkifierShape = { pattern: z.string(), urlTemplate: z.string() };
+export const LinkifierSchema = entrySchema(linkifierShape);
+export type DesiredLinkifier = z.infer<typeof LinkifierSchema>;
+
+export const LiveLinkifierSchema = liveSchema(linkifierShape);
+export type LiveLinkifier = z.infer<typeof LiveLinkifierSchema>;
 
 /** A linkifier, keyed by its pattern; its place in the list is its precedence. */
 export const linkifier = {
   collection: 'linkifiers',
+  /** In declaration order: the order Zulip applies them in. */
+  desiredSchema: z.array(LinkifierSchema),
+  /** In processing order. */
+  liveSchema: z.array(LiveLinkifierSchema),
   title: 'Linkifiers',
   nouns: ['linkifier', 'linkifiers'],
   listOrder: 3,

@@ -1,12 +1,26 @@
-import type { DesiredPlayground } from '../desired-state';
-import type { LivePlayground } from '../live-state';
+import { z } from 'zod';
+import { entrySchema, liveSchema } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { playgroundKey } from '../address';
 import { exactKey } from './spec';
 
+const playgroundShape = {
+  name: z.string(),
+  pygmentsLanguage: z.string(),
+  urlTemplate: z.string(),
+};
+export const PlaygroundSchema = entrySchema(playgroundShape);
+export type DesiredPlayground = z.infer<typeof PlaygroundSchema>;
+
+export const LivePlaygroundSchema = liveSchema(playgroundShape);
+export type LivePlayground = z.infer<typeof LivePlaygroundSchema>;
+
 /** A code playground, keyed by `language/name` (Zulip's uniqueness is the pair). */
 export const playground = {
   collection: 'playgrounds',
+  /** Sorted by language, then name. */
+  desiredSchema: z.array(PlaygroundSchema),
+  liveSchema: z.array(LivePlaygroundSchema),
   title: 'Code playgrounds',
   nouns: ['code playground', 'code playgrounds'],
   listOrder: 4,

@@ -1,11 +1,22 @@
-import type { DesiredSavedSnippet } from '../desired-state';
-import type { LiveSavedSnippet } from '../live-state';
+import { z } from 'zod';
+import { entrySchema, liveSchema } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { exactKey } from './spec';
+
+const snippetShape = { title: z.string(), content: z.string() };
+export const SavedSnippetSchema = entrySchema(snippetShape);
+export type DesiredSavedSnippet = z.infer<typeof SavedSnippetSchema>;
+
+export const LiveSavedSnippetSchema = liveSchema(snippetShape);
+export type LiveSavedSnippet = z.infer<typeof LiveSavedSnippetSchema>;
 
 /** A saved snippet of the applying account, keyed by its title. */
 export const savedSnippet = {
   collection: 'savedSnippets',
+  /** Sorted by title. */
+  desiredSchema: z.array(SavedSnippetSchema),
+  /** The applying account's own snippets. */
+  liveSchema: z.array(LiveSavedSnippetSchema),
   title: 'Saved snippets (applying account)',
   nouns: ['saved snippet', 'saved snippets'],
   listOrder: 5,

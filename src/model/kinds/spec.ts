@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 /** What a plan's change does to its object (`action` of a change in the saved plan). */
 export const CHANGE_ACTIONS = [
   'create',
@@ -26,6 +28,13 @@ export type RemovalAction = 'archive' | 'deactivate' | 'delete';
 export interface KindSpec {
   /** The desired state's array of this kind; also the importer's and the CLI's name for it. */
   readonly collection: string;
+  /**
+   * The schema of {@link collection} in the desired state (the array of the kind's declared
+   * objects, with the order synth writes it in): `DesiredStateSchema` is built from these.
+   */
+  readonly desiredSchema: z.ZodType;
+  /** The schema of {@link collection} in the live state: `LiveStateSchema` is built from these. */
+  readonly liveSchema: z.ZodType;
   /** Heading of the kind's section in a rendered plan (`Channel folders`). */
   readonly title: string;
   /** The kind in a count the CLI prints (`1 channel folder`, `2 channel folders`). */
