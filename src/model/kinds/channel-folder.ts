@@ -33,6 +33,11 @@ export const channelFolder = {
   rank: 0,
   compareKey: channelNameKey,
   removal: 'archive',
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Archive undeclared channel folders (Zulip can unarchive them). @default false */
+    channelFolder: false,
+  },
   ordered: true,
   ignorable: ['description', 'archived', 'order'],
   actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'reorder'],

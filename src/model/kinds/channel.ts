@@ -87,6 +87,11 @@ export const channel = {
   rank: 2,
   compareKey: channelNameKey,
   removal: 'archive',
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Archive undeclared channels (Zulip can unarchive them). @default false */
+    channel: false,
+  },
   ordered: false,
   ignorable: [...PROPERTIES, 'folder', 'archived', 'subscribers', ...CHANNEL_PERMISSION_NAMES],
   actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'membership'],

@@ -59,6 +59,11 @@ export const customEmoji = {
   rank: 6,
   compareKey: exactKey,
   removal: 'deactivate',
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Deactivate undeclared custom emoji (Zulip's only removal: the emoji is kept, its name freed). @default false */
+    customEmoji: false,
+  },
   ordered: false,
   ignorable: ['image'],
   actions: ['create', 'replace', 'deactivate'],

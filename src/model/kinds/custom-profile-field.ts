@@ -70,6 +70,14 @@ export const customProfileField = {
   rank: 5,
   compareKey: exactKey,
   removal: 'delete',
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /**
+     * Delete undeclared custom profile fields, and with them every user's value of them (Zulip
+     * has no undelete). @default false
+     */
+    customProfileField: false,
+  },
   ordered: true,
   ignorable: [
     'hint',

@@ -42,6 +42,11 @@ export const defaultChannelGroup = {
   rank: 8,
   compareKey: exactKey,
   removal: 'delete',
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Delete undeclared default channel groups (Zulip has no undelete). @default false */
+    defaultChannelGroup: false,
+  },
   ordered: false,
   ignorable: ['description', 'channels'],
   actions: ['create', 'update', 'rename', 'delete'],

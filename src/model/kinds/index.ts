@@ -85,6 +85,40 @@ export type PrunableKind = {
   [K in ResourceKind]: (typeof KIND_SPECS)[K]['removal'] extends 'none' ? never : K;
 }[ResourceKind];
 
+/** The name of kind `K`'s `prune` option in its spec (never for a kind that is not pruned). */
+type PruneOptionOf<K extends ResourceKind> = (typeof KIND_SPECS)[K] extends {
+  readonly prune: infer P;
+}
+  ? keyof P
+  : never;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Expect<T extends true> = T;
+/**
+ * A compile error when a prunable kind's spec has no `prune` option, or one named otherwise
+ * than the kind, or a kind that is never pruned has one.
+ */
+type _EveryPrunableKindHasItsPruneOption = Expect<
+  { [K in ResourceKind]: Same<PruneOptionOf<K>, K extends PrunableKind ? K : never> }[ResourceKind]
+>;
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (
+  i: infer I,
+) => void
+  ? I
+  : never;
+/** Every prunable kind's `prune` option as its spec declares and documents it. */
+type PruneOptionDocs = UnionToIntersection<
+  {
+    [K in ResourceKind]: (typeof KIND_SPECS)[K] extends { readonly prune: infer P } ? P : never;
+  }[ResourceKind]
+>;
+
+/**
+ * The options of `Organization`'s `prune` (its `PruneOptions`): one per prunable kind, named by
+ * the kind, documented in the kind's spec (`prune`). Off for every kind by default.
+ */
+export type KindPruneOptions = { readonly [K in keyof PruneOptionDocs]?: boolean };
+
 function isPrunable(kind: ResourceKind): kind is PrunableKind {
   return KIND_SPECS[kind].removal !== 'none';
 }

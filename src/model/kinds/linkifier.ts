@@ -23,6 +23,11 @@ export const linkifier = {
   rank: 4,
   compareKey: exactKey,
   removal: 'delete',
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Delete undeclared linkifiers. @default false */
+    linkifier: false,
+  },
   ordered: true,
   ignorable: ['urlTemplate', 'order'],
   actions: ['create', 'update', 'rename', 'delete', 'reorder'],

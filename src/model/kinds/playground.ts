@@ -27,6 +27,11 @@ export const playground = {
   rank: 5,
   compareKey: exactKey,
   removal: 'delete',
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Delete undeclared code playgrounds. @default false */
+    playground: false,
+  },
   ordered: false,
   ignorable: ['urlTemplate'],
   actions: ['create', 'replace', 'delete'],

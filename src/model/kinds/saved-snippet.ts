@@ -23,6 +23,11 @@ export const savedSnippet = {
   rank: 6,
   compareKey: exactKey,
   removal: 'delete',
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Delete the applying account's undeclared saved snippets. @default false */
+    savedSnippet: false,
+  },
   ordered: false,
   ignorable: ['content'],
   actions: ['create', 'update', 'rename', 'delete'],

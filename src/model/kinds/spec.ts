@@ -54,6 +54,11 @@ export interface KindSpec {
    * never pruned (users are not created or removed, subscription settings follow channels).
    */
   readonly removal: RemovalAction | 'none';
+  /**
+   * For a kind with a {@link removal}: its option in `Organization`'s `prune`, named by the kind,
+   * with the TSDoc users read (`PruneOptions` is built from these), valued at its default.
+   */
+  readonly prune?: Readonly<Record<string, false>>;
   /** True when the declaration order is Zulip's order (folders, linkifiers); else sorted. */
   readonly ordered: boolean;
   /**

@@ -52,6 +52,11 @@ export const userGroup = {
   rank: 1,
   compareKey: exactKey,
   removal: 'deactivate',
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Deactivate undeclared user groups (Zulip keeps their names reserved). @default false */
+    userGroup: false,
+  },
   ordered: false,
   ignorable: ['description', 'members', 'deactivated', ...GROUP_PERMISSION_NAMES],
   actions: ['create', 'update', 'rename', 'deactivate', 'reactivate', 'membership'],
