@@ -93,6 +93,7 @@ export const channel = {
     channel: false,
   },
   ordered: false,
+  sortedBy: (d: DesiredChannel) => [d.name],
   ignorable: [...PROPERTIES, 'folder', 'archived', 'subscribers', ...CHANNEL_PERMISSION_NAMES],
   actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'membership'],
   events: ['stream', 'subscription', 'default_streams', 'user_group'],

@@ -65,6 +65,7 @@ export const customEmoji = {
     customEmoji: false,
   },
   ordered: false,
+  sortedBy: (d: DesiredCustomEmoji) => [d.name],
   ignorable: ['image'],
   actions: ['create', 'replace', 'deactivate'],
   // zerver/actions/realm_emoji.py notify_realm_emoji.

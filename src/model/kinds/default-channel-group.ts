@@ -48,6 +48,7 @@ export const defaultChannelGroup = {
     defaultChannelGroup: false,
   },
   ordered: false,
+  sortedBy: (d: DesiredDefaultChannelGroup) => [d.name],
   ignorable: ['description', 'channels'],
   actions: ['create', 'update', 'rename', 'delete'],
   // zerver/actions/default_streams.py notify_default_stream_groups.

@@ -33,6 +33,7 @@ export const playground = {
     playground: false,
   },
   ordered: false,
+  sortedBy: (d: DesiredPlayground) => [d.pygmentsLanguage, d.name],
   ignorable: ['urlTemplate'],
   actions: ['create', 'replace', 'delete'],
   events: ['realm_playgrounds'],

@@ -29,6 +29,7 @@ export const savedSnippet = {
     savedSnippet: false,
   },
   ordered: false,
+  sortedBy: (d: DesiredSavedSnippet) => [d.title],
   ignorable: ['content'],
   actions: ['create', 'update', 'rename', 'delete'],
   events: ['saved_snippets'],

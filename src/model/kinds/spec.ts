@@ -62,6 +62,11 @@ export interface KindSpec {
   /** True when the declaration order is Zulip's order (folders, linkifiers); else sorted. */
   readonly ordered: boolean;
   /**
+   * What synth sorts the desired collection by (compared as strings, in this order), for a kind
+   * that is not {@link ordered}; absent: declaration order.
+   */
+  readonly sortedBy?: (d: never) => readonly string[];
+  /**
    * The property names `lifecycle.ignoreChanges` accepts: the desired object's property names,
    * except that permission settings are named one by one (`canSendMessageGroup`, not
    * `permissions`). An ignored property is still used when the object is created; afterwards

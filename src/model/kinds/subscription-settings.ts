@@ -64,6 +64,7 @@ export const subscriptionSettings = {
   compareKey: channelNameKey,
   removal: 'none',
   ordered: false,
+  sortedBy: (d: DesiredSubscriptionSettings) => [d.channel],
   ignorable: PROPERTY_NAMES,
   actions: ['update'],
   events: ['subscription'],

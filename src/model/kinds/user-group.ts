@@ -58,6 +58,7 @@ export const userGroup = {
     userGroup: false,
   },
   ordered: false,
+  sortedBy: (d: DesiredUserGroup) => [d.name],
   ignorable: ['description', 'members', 'deactivated', ...GROUP_PERMISSION_NAMES],
   actions: ['create', 'update', 'rename', 'deactivate', 'reactivate', 'membership'],
   events: ['user_group'],

@@ -55,6 +55,7 @@ export const user = {
   compareKey: (key: string): string => key.toLowerCase(),
   removal: 'none',
   ordered: false,
+  sortedBy: (d: DesiredUser) => [d.email],
   ignorable: ['role', 'fullName', 'active', 'profile'],
   actions: ['update', 'deactivate', 'reactivate'],
   events: ['realm_user'],
