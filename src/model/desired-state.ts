@@ -15,35 +15,49 @@ import { PRUNABLE_KINDS, RESOURCE_KINDS, KIND_SPECS, kindCollectionSchemas } fro
 
 export const DESIRED_STATE_FORMAT_VERSION = 1;
 
-export { GroupSettingValueSchema, LifecycleSchema, MembershipSchema } from './kinds/schemas';
-export type { GroupSettingValue, Lifecycle, Membership } from './kinds/schemas';
-export { ChannelFolderSchema } from './kinds/channel-folder';
-export type { DesiredChannelFolder } from './kinds/channel-folder';
-export { UserGroupSchema } from './kinds/user-group';
-export type { DesiredUserGroup } from './kinds/user-group';
-export { ChannelSchema, RetentionSchema } from './kinds/channel';
-export type { DesiredChannel, Retention } from './kinds/channel';
-export { LinkifierSchema } from './kinds/linkifier';
-export type { DesiredLinkifier } from './kinds/linkifier';
-export { PlaygroundSchema } from './kinds/playground';
-export type { DesiredPlayground } from './kinds/playground';
-export { SavedSnippetSchema } from './kinds/saved-snippet';
-export type { DesiredSavedSnippet } from './kinds/saved-snippet';
-export { UserSchema } from './kinds/user';
-export type { DesiredUser } from './kinds/user';
-export { DefaultChannelGroupSchema } from './kinds/default-channel-group';
-export type { DesiredDefaultChannelGroup } from './kinds/default-channel-group';
-export { CustomEmojiSchema, EmojiImageSchema } from './kinds/custom-emoji';
-export type { DesiredCustomEmoji, EmojiImage } from './kinds/custom-emoji';
-export { CustomProfileFieldSchema } from './kinds/custom-profile-field';
-export type { DesiredCustomProfileField } from './kinds/custom-profile-field';
+export {
+  GroupSettingValueSchema,
+  LifecycleSchema,
+  MembershipSchema,
+  type GroupSettingValue,
+  type Lifecycle,
+  type Membership,
+} from './kinds/schemas';
+export { ChannelFolderSchema, type DesiredChannelFolder } from './kinds/channel-folder';
+export { UserGroupSchema, type DesiredUserGroup } from './kinds/user-group';
+export {
+  ChannelSchema,
+  RetentionSchema,
+  type DesiredChannel,
+  type Retention,
+} from './kinds/channel';
+export { LinkifierSchema, type DesiredLinkifier } from './kinds/linkifier';
+export { PlaygroundSchema, type DesiredPlayground } from './kinds/playground';
+export { SavedSnippetSchema, type DesiredSavedSnippet } from './kinds/saved-snippet';
+export {
+  CustomEmojiSchema,
+  EmojiImageSchema,
+  type DesiredCustomEmoji,
+  type EmojiImage,
+} from './kinds/custom-emoji';
+export { UserSchema, type DesiredUser } from './kinds/user';
 export {
   SubscriptionSettingsSchema,
   subscriptionPropertyNames,
+  type DesiredSubscriptionSettings,
 } from './kinds/subscription-settings';
-export type { DesiredSubscriptionSettings } from './kinds/subscription-settings';
-export { OrganizationSettingsSchema } from './kinds/organization-settings';
-export type { DesiredOrganizationSettings } from './kinds/organization-settings';
+export {
+  OrganizationSettingsSchema,
+  type DesiredOrganizationSettings,
+} from './kinds/organization-settings';
+export {
+  DefaultChannelGroupSchema,
+  type DesiredDefaultChannelGroup,
+} from './kinds/default-channel-group';
+export {
+  CustomProfileFieldSchema,
+  type DesiredCustomProfileField,
+} from './kinds/custom-profile-field';
 
 export const PruneSchema = z.strictObject(
   Object.fromEntries(PRUNABLE_KINDS.map((k) => [k, z.boolean().optional()])) as Record<

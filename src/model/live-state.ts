@@ -14,32 +14,31 @@ export const LIVE_STATE_FORMAT_VERSION = 1;
 /** `Realm.PLAN_TYPE_LIMITED`: Zulip Cloud Free, where `ensure_not_on_limited_plan` refuses some writes. */
 export const PLAN_TYPE_LIMITED = 2;
 
-export { WireGroupSettingValueSchema } from './kinds/schemas';
-export type { WireGroupSettingValue } from './kinds/schemas';
-export { LiveUserSchema } from './kinds/user';
-export type { LiveUser } from './kinds/user';
-export { LiveUserGroupSchema } from './kinds/user-group';
-export type { LiveUserGroup } from './kinds/user-group';
-export { LiveChannelSchema } from './kinds/channel';
-export type { LiveChannel } from './kinds/channel';
-export { LiveChannelFolderSchema } from './kinds/channel-folder';
-export type { LiveChannelFolder } from './kinds/channel-folder';
-export { LiveLinkifierSchema } from './kinds/linkifier';
-export type { LiveLinkifier } from './kinds/linkifier';
-export { LivePlaygroundSchema } from './kinds/playground';
-export type { LivePlayground } from './kinds/playground';
-export { LiveSavedSnippetSchema } from './kinds/saved-snippet';
-export type { LiveSavedSnippet } from './kinds/saved-snippet';
-export { LiveDefaultChannelGroupSchema } from './kinds/default-channel-group';
-export type { LiveDefaultChannelGroup } from './kinds/default-channel-group';
-export { LiveCustomEmojiSchema } from './kinds/custom-emoji';
-export type { LiveCustomEmoji } from './kinds/custom-emoji';
-export { LiveCustomProfileFieldSchema } from './kinds/custom-profile-field';
-export type { LiveCustomProfileField } from './kinds/custom-profile-field';
-export { LiveSubscriptionSettingsSchema } from './kinds/subscription-settings';
-export type { LiveSubscriptionSettings } from './kinds/subscription-settings';
-export { LiveOrganizationSettingsSchema } from './kinds/organization-settings';
-export type { LiveOrganizationSettings } from './kinds/organization-settings';
+export { WireGroupSettingValueSchema, type WireGroupSettingValue } from './kinds/schemas';
+export { LiveChannelFolderSchema, type LiveChannelFolder } from './kinds/channel-folder';
+export { LiveUserGroupSchema, type LiveUserGroup } from './kinds/user-group';
+export { LiveChannelSchema, type LiveChannel } from './kinds/channel';
+export { LiveLinkifierSchema, type LiveLinkifier } from './kinds/linkifier';
+export { LivePlaygroundSchema, type LivePlayground } from './kinds/playground';
+export { LiveSavedSnippetSchema, type LiveSavedSnippet } from './kinds/saved-snippet';
+export { LiveCustomEmojiSchema, type LiveCustomEmoji } from './kinds/custom-emoji';
+export { LiveUserSchema, type LiveUser } from './kinds/user';
+export {
+  LiveSubscriptionSettingsSchema,
+  type LiveSubscriptionSettings,
+} from './kinds/subscription-settings';
+export {
+  LiveOrganizationSettingsSchema,
+  type LiveOrganizationSettings,
+} from './kinds/organization-settings';
+export {
+  LiveDefaultChannelGroupSchema,
+  type LiveDefaultChannelGroup,
+} from './kinds/default-channel-group';
+export {
+  LiveCustomProfileFieldSchema,
+  type LiveCustomProfileField,
+} from './kinds/custom-profile-field';
 
 export const ServerInfoSchema = z.strictObject({
   /** The site URL, e.g. `https://chat.example.com`. */

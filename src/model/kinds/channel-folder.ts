@@ -23,25 +23,25 @@ export type LiveChannelFolder = z.infer<typeof LiveChannelFolderSchema>;
 /** A channel folder (Zulip 11, FL 389). Names compare like channel names. */
 export const channelFolder = {
   collection: 'channelFolders',
-  /** In declaration order: the order Zulip shows them in. */
-  desiredSchema: z.array(ChannelFolderSchema),
-  /** Archived folders included, sorted by order. Empty when the server has no folders. */
-  liveSchema: z.array(LiveChannelFolderSchema),
   title: 'Channel folders',
   nouns: ['channel folder', 'channel folders'],
   listOrder: 1,
   rank: 0,
   compareKey: channelNameKey,
   removal: 'archive',
+  ordered: true,
+  ignorable: ['description', 'archived', 'order'],
+  actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'reorder'],
+  events: ['channel_folder'],
   // `Organization`'s `prune` option for this kind, with the documentation its users read.
   prune: {
     /** Archive undeclared channel folders (Zulip can unarchive them). @default false */
     channelFolder: false,
   },
-  ordered: true,
-  ignorable: ['description', 'archived', 'order'],
-  actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'reorder'],
-  events: ['channel_folder'],
+  /** In declaration order: the order Zulip shows them in. */
+  desiredSchema: z.array(ChannelFolderSchema),
+  /** Archived folders included, sorted by order. Empty when the server has no folders. */
+  liveSchema: z.array(LiveChannelFolderSchema),
   keyed: {
     ...BY_NAME,
     desired: (d) => ({

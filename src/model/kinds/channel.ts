@@ -77,26 +77,26 @@ export type LiveChannel = z.infer<typeof LiveChannelSchema>;
 /** A channel. Zulip finds channels by name case-insensitively (zerver/models/streams.py `get_stream`, `name__iexact`). */
 export const channel = {
   collection: 'channels',
-  /** Sorted by name. */
-  desiredSchema: z.array(ChannelSchema),
-  /** Every channel the account can see, archived ones included. */
-  liveSchema: z.array(LiveChannelSchema),
   title: 'Channels',
   nouns: ['channel', 'channels'],
   listOrder: 0,
   rank: 2,
   compareKey: channelNameKey,
   removal: 'archive',
+  ordered: false,
+  ignorable: [...PROPERTIES, 'folder', 'archived', 'subscribers', ...CHANNEL_PERMISSION_NAMES],
+  actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'membership'],
+  events: ['stream', 'subscription', 'default_streams', 'user_group'],
+  sortedBy: (d: DesiredChannel) => [d.name],
   // `Organization`'s `prune` option for this kind, with the documentation its users read.
   prune: {
     /** Archive undeclared channels (Zulip can unarchive them). @default false */
     channel: false,
   },
-  ordered: false,
-  sortedBy: (d: DesiredChannel) => [d.name],
-  ignorable: [...PROPERTIES, 'folder', 'archived', 'subscribers', ...CHANNEL_PERMISSION_NAMES],
-  actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'membership'],
-  events: ['stream', 'subscription', 'default_streams', 'user_group'],
+  /** Sorted by name. */
+  desiredSchema: z.array(ChannelSchema),
+  /** Every channel the account can see, archived ones included. */
+  liveSchema: z.array(LiveChannelSchema),
   // The folder, permissions and subscribers are planned by the hooks in
   // src/engine/plan/channels.ts: they name folders, groups and users as they are after the plan.
   keyed: {

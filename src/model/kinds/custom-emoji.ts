@@ -49,27 +49,27 @@ export type LiveCustomEmoji = z.infer<typeof LiveCustomEmojiSchema>;
  */
 export const customEmoji = {
   collection: 'customEmoji',
-  /** Sorted by name. Absent in files written before custom emoji existed. */
-  desiredSchema: z.array(CustomEmojiSchema).default([]),
-  /** Custom emoji by ID; absent in snapshots made before they were read. */
-  liveSchema: z.array(LiveCustomEmojiSchema).default([]),
   title: 'Custom emoji',
   nouns: ['custom emoji', 'custom emoji'],
   listOrder: 8,
   rank: 6,
   compareKey: exactKey,
   removal: 'deactivate',
+  ordered: false,
+  ignorable: ['image'],
+  actions: ['create', 'replace', 'deactivate'],
+  // zerver/actions/realm_emoji.py notify_realm_emoji.
+  events: ['realm_emoji'],
+  sortedBy: (d: DesiredCustomEmoji) => [d.name],
   // `Organization`'s `prune` option for this kind, with the documentation its users read.
   prune: {
     /** Deactivate undeclared custom emoji (Zulip's only removal: the emoji is kept, its name freed). @default false */
     customEmoji: false,
   },
-  ordered: false,
-  sortedBy: (d: DesiredCustomEmoji) => [d.name],
-  ignorable: ['image'],
-  actions: ['create', 'replace', 'deactivate'],
-  // zerver/actions/realm_emoji.py notify_realm_emoji.
-  events: ['realm_emoji'],
+  /** Sorted by name. Absent in files written before custom emoji existed. */
+  desiredSchema: z.array(CustomEmojiSchema).default([]),
+  /** Custom emoji by ID; absent in snapshots made before they were read. */
+  liveSchema: z.array(LiveCustomEmojiSchema).default([]),
   // An image is compared by its digest; a new one is a `replace`. Emoji have no rename: Zulip
   // keeps a deactivated emoji, and `renamedFrom` is not followed.
   keyed: {

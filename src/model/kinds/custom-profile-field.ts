@@ -46,6 +46,16 @@ export const LiveCustomProfileFieldSchema = liveSchema({
 });
 export type LiveCustomProfileField = z.infer<typeof LiveCustomProfileFieldSchema>;
 
+/** A field's properties an update changes (the label by a rename; the type never). */
+const PROPERTIES = [
+  'hint',
+  'choices',
+  'externalAccount',
+  'displayInProfileSummary',
+  'required',
+  'editableByUser',
+] as const;
+
 /**
  * A custom profile field (`/realm/profile_fields`), keyed by its label. Zulip keeps labels
  * unique per organization as stored (zerver/models/custom_profile_fields.py
@@ -57,19 +67,18 @@ export type LiveCustomProfileField = z.infer<typeof LiveCustomProfileFieldSchema
  */
 export const customProfileField = {
   collection: 'customProfileFields',
-  /**
-   * In declaration order: the order Zulip shows them in. Absent in desired states written
-   * before custom profile fields existed.
-   */
-  desiredSchema: z.array(CustomProfileFieldSchema).default([]),
-  /** Sorted by order (Zulip's display order); absent in snapshots made before they were read. */
-  liveSchema: z.array(LiveCustomProfileFieldSchema).default([]),
   title: 'Custom profile fields',
   nouns: ['custom profile field', 'custom profile fields'],
   listOrder: 9,
   rank: 5,
   compareKey: exactKey,
   removal: 'delete',
+  ordered: true,
+  ignorable: [...PROPERTIES, 'order'],
+  actions: ['create', 'update', 'rename', 'replace', 'delete', 'reorder'],
+  // zerver/actions/custom_profile_fields.py notify_realm_custom_profile_fields; users' values
+  // arrive as `realm_user` `update` events (notify_user_update_custom_profile_data).
+  events: ['custom_profile_fields', 'realm_user'],
   // `Organization`'s `prune` option for this kind, with the documentation its users read.
   prune: {
     /**
@@ -78,20 +87,13 @@ export const customProfileField = {
      */
     customProfileField: false,
   },
-  ordered: true,
-  ignorable: [
-    'hint',
-    'choices',
-    'externalAccount',
-    'displayInProfileSummary',
-    'required',
-    'editableByUser',
-    'order',
-  ],
-  actions: ['create', 'update', 'rename', 'replace', 'delete', 'reorder'],
-  // zerver/actions/custom_profile_fields.py notify_realm_custom_profile_fields; users' values
-  // arrive as `realm_user` `update` events (notify_user_update_custom_profile_data).
-  events: ['custom_profile_fields', 'realm_user'],
+  /**
+   * In declaration order: the order Zulip shows them in. Absent in desired states written
+   * before custom profile fields existed.
+   */
+  desiredSchema: z.array(CustomProfileFieldSchema).default([]),
+  /** Sorted by order (Zulip's display order); absent in snapshots made before they were read. */
+  liveSchema: z.array(LiveCustomProfileFieldSchema).default([]),
   // Zulip strips the label (zerver/views/custom_profile_fields.py). Twitter and GitHub account
   // fields (`is_default_external_field`) keep the name, hint and data Zulip gave them ("Default
   // custom field cannot be updated."): a field that becomes one, or stops being one, is a
@@ -102,14 +104,7 @@ export const customProfileField = {
     liveKey: (l) => l.name,
     desired: desiredField,
     live: liveField,
-    updatable: [
-      'hint',
-      'choices',
-      'externalAccount',
-      'displayInProfileSummary',
-      'required',
-      'editableByUser',
-    ],
+    updatable: PROPERTIES,
     replaces: ['type'],
     replacedWhen: (d, l) => {
       const live = externalAccountOf(l.fieldData)?.subtype;

@@ -29,6 +29,23 @@ export type LiveDefaultChannelGroup = z.infer<typeof LiveDefaultChannelGroupSche
  */
 export const defaultChannelGroup = {
   collection: 'defaultChannelGroups',
+  title: 'Default channel groups',
+  nouns: ['default channel group', 'default channel groups'],
+  listOrder: 8,
+  rank: 8,
+  compareKey: exactKey,
+  removal: 'delete',
+  ordered: false,
+  ignorable: ['description', 'channels'],
+  actions: ['create', 'update', 'rename', 'delete'],
+  // zerver/actions/default_streams.py notify_default_stream_groups.
+  events: ['default_stream_groups', 'stream'],
+  sortedBy: (d: DesiredDefaultChannelGroup) => [d.name],
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Delete undeclared default channel groups (Zulip has no undelete). @default false */
+    defaultChannelGroup: false,
+  },
   /** Sorted by name. Absent in desired states written before default channel groups existed. */
   desiredSchema: z.array(DefaultChannelGroupSchema).default([]),
   /**
@@ -36,23 +53,6 @@ export const defaultChannelGroup = {
    * before default channel groups were read.
    */
   liveSchema: z.array(LiveDefaultChannelGroupSchema).default([]),
-  title: 'Default channel groups',
-  nouns: ['default channel group', 'default channel groups'],
-  listOrder: 8,
-  rank: 8,
-  compareKey: exactKey,
-  removal: 'delete',
-  // `Organization`'s `prune` option for this kind, with the documentation its users read.
-  prune: {
-    /** Delete undeclared default channel groups (Zulip has no undelete). @default false */
-    defaultChannelGroup: false,
-  },
-  ordered: false,
-  sortedBy: (d: DesiredDefaultChannelGroup) => [d.name],
-  ignorable: ['description', 'channels'],
-  actions: ['create', 'update', 'rename', 'delete'],
-  // zerver/actions/default_streams.py notify_default_stream_groups.
-  events: ['default_stream_groups', 'stream'],
   // A group names channels as they are called after the plan, and Zulip cannot clear its
   // description: both properties are diffed by the planner's hooks
   // (src/engine/plan/default-channel-groups.ts), which know the channels after the plan.

@@ -46,10 +46,6 @@ export type LiveOrganizationSettings = z.infer<typeof LiveOrganizationSettingsSc
  */
 export const organizationSettings = {
   collection: 'organizationSettings',
-  /** At most one: the organization's settings and permissions (absent in older files). */
-  desiredSchema: z.array(OrganizationSettingsSchema).max(1).default([]),
-  /** The organization's settings; null in snapshots made before they were read. */
-  liveSchema: LiveOrganizationSettingsSchema.nullable().default(null),
   title: 'Organization settings',
   nouns: ['organization settings', 'organization settings'],
   listOrder: 8,
@@ -61,4 +57,8 @@ export const organizationSettings = {
   actions: ['update'],
   // zerver/actions/realm_settings.py do_set_realm_property, do_change_realm_permission_group_setting.
   events: ['realm', 'user_group'],
+  /** At most one: the organization's settings and permissions (absent in older files). */
+  desiredSchema: z.array(OrganizationSettingsSchema).max(1).default([]),
+  /** The organization's settings; null in snapshots made before they were read. */
+  liveSchema: LiveOrganizationSettingsSchema.nullable().default(null),
 } as const satisfies KindSpec;

@@ -1,38 +1,38 @@
 import { z } from 'zod';
-import { entrySchema, liveSchema } from './schemas';
+import { plainSchemas } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { exactKey } from './spec';
 
-const snippetShape = { title: z.string(), content: z.string() };
-export const SavedSnippetSchema = entrySchema(snippetShape);
+export const { desired: SavedSnippetSchema, live: LiveSavedSnippetSchema } = plainSchemas({
+  title: z.string(),
+  content: z.string(),
+});
 export type DesiredSavedSnippet = z.infer<typeof SavedSnippetSchema>;
-
-export const LiveSavedSnippetSchema = liveSchema(snippetShape);
 export type LiveSavedSnippet = z.infer<typeof LiveSavedSnippetSchema>;
 
 /** A saved snippet of the applying account, keyed by its title. */
 export const savedSnippet = {
   collection: 'savedSnippets',
-  /** Sorted by title. */
-  desiredSchema: z.array(SavedSnippetSchema),
-  /** The applying account's own snippets. */
-  liveSchema: z.array(LiveSavedSnippetSchema),
   title: 'Saved snippets (applying account)',
   nouns: ['saved snippet', 'saved snippets'],
   listOrder: 5,
   rank: 6,
   compareKey: exactKey,
   removal: 'delete',
+  ordered: false,
+  ignorable: ['content'],
+  actions: ['create', 'update', 'rename', 'delete'],
+  events: ['saved_snippets'],
+  sortedBy: (d: DesiredSavedSnippet) => [d.title],
   // `Organization`'s `prune` option for this kind, with the documentation its users read.
   prune: {
     /** Delete the applying account's undeclared saved snippets. @default false */
     savedSnippet: false,
   },
-  ordered: false,
-  sortedBy: (d: DesiredSavedSnippet) => [d.title],
-  ignorable: ['content'],
-  actions: ['create', 'update', 'rename', 'delete'],
-  events: ['saved_snippets'],
+  /** Sorted by title. */
+  desiredSchema: z.array(SavedSnippetSchema),
+  /** The applying account's own snippets. */
+  liveSchema: z.array(LiveSavedSnippetSchema),
   // Zulip strips the title and the content (zerver/views/saved_snippets.py
   // `create_saved_snippet`, `edit_saved_snippet`).
   keyed: {

@@ -73,3 +73,11 @@ export const livePermissions = z.record(z.string(), WireGroupSettingValueSchema)
 export function liveSchema<S extends z.ZodRawShape>(shape: S) {
   return z.strictObject({ id: z.number().int(), ...shape });
 }
+
+/**
+ * The schemas of a kind whose live object is its declared one with a Zulip ID (linkifiers,
+ * playgrounds, snippets): both from one shape.
+ */
+export function plainSchemas<S extends z.ZodRawShape>(shape: S) {
+  return { desired: entrySchema(shape), live: liveSchema(shape) };
+}

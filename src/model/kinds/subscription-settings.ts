@@ -10,20 +10,40 @@ const PROPERTY_NAMES: readonly SubscriptionPropertyName[] = Object.keys(
 ) as SubscriptionPropertyName[];
 export { PROPERTY_NAMES as subscriptionPropertyNames };
 
+const nullableBoolean = z.boolean().nullable();
 /**
- * The settings of a subscription (each optional: absent is left as it is), the same in the
- * desired state and (through `propsSchema`) in the `SubscriptionSettings` construct's props.
+ * Each subscription setting's value as Zulip reports it (`subscriptions` of `POST /register`;
+ * null: a notification setting that follows the user's global default). The live state holds
+ * them so; the desired state (below) and the wire schema (`src/zulip/wire/subscription.ts`, by
+ * wire name) take their forms from them.
  */
-const subscriptionSettingValues = {
-  color: z.string().optional(),
-  isMuted: z.boolean().optional(),
-  pinToTop: z.boolean().optional(),
-  desktopNotifications: z.boolean().optional(),
-  audibleNotifications: z.boolean().optional(),
-  pushNotifications: z.boolean().optional(),
-  emailNotifications: z.boolean().optional(),
-  wildcardMentionsNotify: z.boolean().optional(),
-} satisfies Record<SubscriptionPropertyName, z.ZodOptional>;
+export const SUBSCRIPTION_VALUES = {
+  color: z.string(),
+  isMuted: z.boolean(),
+  pinToTop: z.boolean(),
+  desktopNotifications: nullableBoolean,
+  audibleNotifications: nullableBoolean,
+  pushNotifications: nullableBoolean,
+  emailNotifications: nullableBoolean,
+  wildcardMentionsNotify: nullableBoolean,
+} satisfies Record<SubscriptionPropertyName, z.ZodType>;
+type Value<K extends SubscriptionPropertyName> = (typeof SUBSCRIPTION_VALUES)[K];
+
+/**
+ * The settings of a subscription as declared: each optional (absent is left as it is), never
+ * null. The same in the desired state and (through `propsSchema`) in the `SubscriptionSettings`
+ * construct's props.
+ */
+const subscriptionSettingValues = Object.fromEntries(
+  PROPERTY_NAMES.map((n) => {
+    const v: z.ZodType = SUBSCRIPTION_VALUES[n];
+    return [n, (v instanceof z.ZodNullable ? (v.unwrap() as z.ZodType) : v).optional()];
+  }),
+) as {
+  [K in SubscriptionPropertyName]: z.ZodOptional<
+    Value<K> extends z.ZodNullable<infer I> ? I : Value<K>
+  >;
+};
 
 export const SubscriptionSettingsSchema = entrySchema({
   /** The channel, by name. These settings apply to the applying account only. */
@@ -35,15 +55,7 @@ export type DesiredSubscriptionSettings = z.infer<typeof SubscriptionSettingsSch
 /** The applying account's own settings on one channel it is subscribed to. */
 export const LiveSubscriptionSettingsSchema = z.strictObject({
   channelId: z.number().int(),
-  color: z.string(),
-  isMuted: z.boolean(),
-  pinToTop: z.boolean(),
-  /** null: follows the user's global default. */
-  desktopNotifications: z.boolean().nullable(),
-  audibleNotifications: z.boolean().nullable(),
-  pushNotifications: z.boolean().nullable(),
-  emailNotifications: z.boolean().nullable(),
-  wildcardMentionsNotify: z.boolean().nullable(),
+  ...SUBSCRIPTION_VALUES,
 });
 export type LiveSubscriptionSettings = z.infer<typeof LiveSubscriptionSettingsSchema>;
 
@@ -53,10 +65,6 @@ export type LiveSubscriptionSettings = z.infer<typeof LiveSubscriptionSettingsSc
  */
 export const subscriptionSettings = {
   collection: 'subscriptionSettings',
-  /** Sorted by channel. */
-  desiredSchema: z.array(SubscriptionSettingsSchema),
-  /** The applying account's own subscriptions. */
-  liveSchema: z.array(LiveSubscriptionSettingsSchema),
   title: 'Subscription settings (applying account)',
   nouns: ['subscription setting', 'subscription settings'],
   listOrder: 7,
@@ -64,8 +72,12 @@ export const subscriptionSettings = {
   compareKey: channelNameKey,
   removal: 'none',
   ordered: false,
-  sortedBy: (d: DesiredSubscriptionSettings) => [d.channel],
   ignorable: PROPERTY_NAMES,
   actions: ['update'],
   events: ['subscription'],
+  sortedBy: (d: DesiredSubscriptionSettings) => [d.channel],
+  /** Sorted by channel. */
+  desiredSchema: z.array(SubscriptionSettingsSchema),
+  /** The applying account's own subscriptions. */
+  liveSchema: z.array(LiveSubscriptionSettingsSchema),
 } as const satisfies KindSpec;

@@ -42,26 +42,26 @@ export type LiveUserGroup = z.infer<typeof LiveUserGroupSchema>;
 /** A user group. Group names are unique exactly, case included (zerver/models/groups.py `NamedUserGroup.Meta.unique_together`). */
 export const userGroup = {
   collection: 'userGroups',
-  /** Sorted by name. */
-  desiredSchema: z.array(UserGroupSchema),
-  /** System groups, named groups, deactivated groups. */
-  liveSchema: z.array(LiveUserGroupSchema),
   title: 'User groups',
   nouns: ['user group', 'user groups'],
   listOrder: 2,
   rank: 1,
   compareKey: exactKey,
   removal: 'deactivate',
+  ordered: false,
+  ignorable: ['description', 'members', 'deactivated', ...GROUP_PERMISSION_NAMES],
+  actions: ['create', 'update', 'rename', 'deactivate', 'reactivate', 'membership'],
+  events: ['user_group'],
+  sortedBy: (d: DesiredUserGroup) => [d.name],
   // `Organization`'s `prune` option for this kind, with the documentation its users read.
   prune: {
     /** Deactivate undeclared user groups (Zulip keeps their names reserved). @default false */
     userGroup: false,
   },
-  ordered: false,
-  sortedBy: (d: DesiredUserGroup) => [d.name],
-  ignorable: ['description', 'members', 'deactivated', ...GROUP_PERMISSION_NAMES],
-  actions: ['create', 'update', 'rename', 'deactivate', 'reactivate', 'membership'],
-  events: ['user_group'],
+  /** Sorted by name. */
+  desiredSchema: z.array(UserGroupSchema),
+  /** System groups, named groups, deactivated groups. */
+  liveSchema: z.array(LiveUserGroupSchema),
   // Permissions and members are planned by the hooks in src/engine/plan/groups.ts: they name
   // other groups and users, as they are after the plan.
   keyed: {

@@ -44,10 +44,6 @@ export type LiveUser = z.infer<typeof LiveUserSchema>;
  */
 export const user = {
   collection: 'users',
-  /** Sorted by email. */
-  desiredSchema: z.array(UserSchema),
-  /** Active and deactivated users, bots included. */
-  liveSchema: z.array(LiveUserSchema),
   title: 'Users',
   nouns: ['user', 'users'],
   listOrder: 6,
@@ -55,8 +51,12 @@ export const user = {
   compareKey: (key: string): string => key.toLowerCase(),
   removal: 'none',
   ordered: false,
-  sortedBy: (d: DesiredUser) => [d.email],
   ignorable: ['role', 'fullName', 'active', 'profile'],
   actions: ['update', 'deactivate', 'reactivate'],
   events: ['realm_user'],
+  sortedBy: (d: DesiredUser) => [d.email],
+  /** Sorted by email. */
+  desiredSchema: z.array(UserSchema),
+  /** Active and deactivated users, bots included. */
+  liveSchema: z.array(LiveUserSchema),
 } as const satisfies KindSpec;
