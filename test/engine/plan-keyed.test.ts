@@ -9,46 +9,40 @@ import { LiveBuilder, desired } from './fixtures';
 
 const summary = (changes: readonly Change[]): string[] => changes.map((c) => c.id);
 
+/** A live short-text field Phone, declared as Mobile (renamed from Phone) of `type`. */
+function renamedPhone(type: 'link' | 'short-text'): { changes: Change[]; phone: number } {
+  const b = new LiveBuilder();
+  const phone = b.profileField('Phone', 1);
+  const p = plan(
+    desired((d) => {
+      d.customProfileFields.push({
+        path: 'acme/mobile',
+        name: 'Mobile',
+        type,
+        lifecycle: { renamedFrom: ['Phone'] },
+      });
+    }),
+    b.build(),
+    {},
+  );
+  return { changes: p.changes, phone };
+}
+
 describe('plan: a keyed kind that renames, replaces and orders', () => {
   it('a renamed field whose type changes is one replace under its new label, no rename', () => {
-    const b = new LiveBuilder();
-    const old = b.profileField('Phone', 1);
-    const p = plan(
-      desired((d) => {
-        d.customProfileFields.push({
-          path: 'acme/mobile',
-          name: 'Mobile',
-          type: 'link',
-          lifecycle: { renamedFrom: ['Phone'] },
-        });
-      }),
-      b.build(),
-      {},
-    );
-    expect(summary(p.changes)).toEqual(['customProfileField["Mobile"]#replace']);
-    const replace = p.changes[0]!;
+    const { changes, phone } = renamedPhone('link');
+    expect(summary(changes)).toEqual(['customProfileField["Mobile"]#replace']);
+    const replace = changes[0]!;
     if (replace.action !== 'replace') throw new Error('not a replace');
-    expect(replace.liveId).toBe(old);
+    expect(replace.liveId).toBe(phone);
     expect(replace.before).toMatchObject({ name: 'Phone', type: 'short-text' });
     expect(replace.after).toMatchObject({ name: 'Mobile', type: 'link' });
   });
 
   it('the same rename without a new type is a rename', () => {
-    const b = new LiveBuilder();
-    b.profileField('Phone', 1);
-    const p = plan(
-      desired((d) => {
-        d.customProfileFields.push({
-          path: 'acme/mobile',
-          name: 'Mobile',
-          type: 'short-text',
-          lifecycle: { renamedFrom: ['Phone'] },
-        });
-      }),
-      b.build(),
-      {},
-    );
-    expect(summary(p.changes)).toEqual(['customProfileField["Mobile"]#rename']);
+    expect(summary(renamedPhone('short-text').changes)).toEqual([
+      'customProfileField["Mobile"]#rename',
+    ]);
   });
 
   it('a replaced field is appended like a created one: the reorder moves it back', () => {
