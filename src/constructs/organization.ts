@@ -5,6 +5,7 @@ import { GuardsSchema } from '../model/desired-state';
 import type { Guards, Prune } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
 import { PRUNABLE_KINDS } from '../model/kinds';
+import type { KindPruneOptions } from '../model/kinds';
 import { registerCdktfSynthesis } from './cdktf';
 import { checkProps } from './props';
 import type { ZulipResource } from './resource';
@@ -12,32 +13,11 @@ import { ORGANIZATION, RESOURCE, brand, brandGuard, hasBrand } from './symbols';
 
 /**
  * Per kind: whether live objects that the configuration does not declare are removed
- * (channels and folders archived, groups deactivated, the rest deleted). Off for every kind by
- * default: undeclared objects are reported by `plan`, never removed.
+ * (channels and folders archived, groups and custom emoji deactivated, the rest deleted). Off
+ * for every kind by default: undeclared objects are reported by `plan`, never removed. Each
+ * option is documented with its kind (`src/model/kinds/<kind>.ts`, `prune`).
  */
-export interface PruneOptions {
-  /** @default false */
-  readonly channelFolder?: boolean;
-  /** @default false */
-  readonly userGroup?: boolean;
-  /** @default false */
-  readonly channel?: boolean;
-  /** @default false */
-  readonly linkifier?: boolean;
-  /** @default false */
-  readonly playground?: boolean;
-  /** @default false */
-  readonly savedSnippet?: boolean;
-  /** Deletes undeclared default channel groups (Zulip has no undelete). @default false */
-  readonly defaultChannelGroup?: boolean;
-  /** Deactivate undeclared custom emoji (Zulip's only removal: the emoji is kept, its name freed). @default false */
-  readonly customEmoji?: boolean;
-  /**
-   * Delete undeclared custom profile fields, and with them every user's value of them (Zulip
-   * has no undelete). @default false
-   */
-  readonly customProfileField?: boolean;
-}
+export type PruneOptions = KindPruneOptions;
 
 /**
  * Guards on the blast radius of a plan. A plan that goes beyond one has a safety finding (with

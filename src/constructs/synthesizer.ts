@@ -4,6 +4,7 @@ import { DESIRED_STATE_FORMAT_VERSION, DesiredStateSchema } from '../model/desir
 import type { DesiredState } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
 import { KIND_SPECS, RESOURCE_KINDS } from '../model/kinds';
+import type { KindSpec } from '../model/kinds';
 import type { Organization } from './organization';
 import { compareStrings, stableStringify } from '../synth/stable-json';
 import { assertValid } from '../synth/validation';
@@ -33,18 +34,12 @@ export function buildDesiredState(org: Organization): DesiredState {
   for (const r of org._resources())
     (state[KIND_SPECS[r.resourceKind].collection] as object[]).push(r._toDesired());
   // Ordered kinds (`ordered` in the registry: folders, linkifiers) stay in declaration order
-  // (_resources() is in that order); the others are sorted by their natural key.
-  state.userGroups.sort((a, b) => compareStrings(a.name, b.name));
-  state.channels.sort((a, b) => compareStrings(a.name, b.name));
-  state.playgrounds.sort(
-    (a, b) =>
-      compareStrings(a.pygmentsLanguage, b.pygmentsLanguage) || compareStrings(a.name, b.name),
-  );
-  state.savedSnippets.sort((a, b) => compareStrings(a.title, b.title));
-  state.customEmoji.sort((a, b) => compareStrings(a.name, b.name));
-  state.users.sort((a, b) => compareStrings(a.email, b.email));
-  state.subscriptionSettings.sort((a, b) => compareStrings(a.channel, b.channel));
-  state.defaultChannelGroups.sort((a, b) => compareStrings(a.name, b.name));
+  // (_resources() is in that order); the others are sorted as their spec's `sortedBy` says.
+  for (const k of RESOURCE_KINDS) {
+    const by = (KIND_SPECS[k] as KindSpec).sortedBy as
+      ((d: object) => readonly string[]) | undefined;
+    if (by) (state[KIND_SPECS[k].collection] as object[]).sort((a, b) => compareBy(by(a), by(b)));
+  }
   const parsed = DesiredStateSchema.safeParse(state);
   if (!parsed.success) {
     throw new ZulipCdkError(
@@ -55,6 +50,15 @@ export function buildDesiredState(org: Organization): DesiredState {
   }
   // Through JSON and back: what tests see in memory is exactly what the file holds.
   return JSON.parse(stableStringify(parsed.data)) as DesiredState;
+}
+
+/** Compares two lists of strings in order: the first that differs decides. */
+function compareBy(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const c = compareStrings(a[i] ?? '', b[i] ?? '');
+    if (c !== 0) return c;
+  }
+  return 0;
 }
 
 /** Validates the organization's tree and builds its desired state; throws one ValidationError. */

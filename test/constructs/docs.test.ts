@@ -113,6 +113,18 @@ describe('TSDoc of the construct library', () => {
     expect(missing).toEqual([]);
   });
 
+  test("every option of PruneOptions has a doc comment (built from the kinds' specs)", () => {
+    const prune = exported.find((e) => e.name === 'PruneOptions');
+    if (!prune || !ts.isTypeAliasDeclaration(prune.decl)) throw new Error('no PruneOptions type');
+    const options = checker.getPropertiesOfType(checker.getTypeAtLocation(prune.decl.name));
+    expect(options.map((o) => o.name)).toEqual(expect.arrayContaining(['channel', 'linkifier']));
+    // Through the mapped type, an option's documentation is the one in its kind's spec.
+    const undocumented = options
+      .filter((o) => o.getDocumentationComment(checker).length === 0)
+      .map((o) => o.name);
+    expect(undocumented).toEqual([]);
+  });
+
   test('every concrete class has an @example', () => {
     const classes = exported.filter(
       (e) => ts.isClassDeclaration(e.decl) && !isAbstract(e.decl) && needsExample(e.file),

@@ -26,9 +26,6 @@ export function findCreated(
       const old = new Set(before.savedSnippets.map((s) => s.id));
       return live.savedSnippets.find((s) => s.title === key && !old.has(s.id))?.id;
     }
-    case 'customProfileField':
-      // Labels are unique per organization (`unique_together`), as stored: stripped.
-      return live.customProfileFields.find((f) => f.name === key.trim())?.id;
     case 'customEmoji': {
       // An archived emoji keeps its name: only a new, active one of that name is the create.
       const old = new Set(before.customEmoji.map((e) => e.id));

@@ -1,22 +1,21 @@
 /**
- * Custom profile fields (`/realm/profile_fields`), keyed by label and ordered as declared, and
- * the users' values of them (`PATCH /users/{id}` `profile_data`). Self-contained: it reads the
- * desired state, the live state and the live index, and runs after `planUsers` (users' values
- * go into the user's update change that phase made, or a new one).
+ * Custom profile fields (`/realm/profile_fields`), keyed by label and ordered as declared, are
+ * planned by the generic keyed planner (`./keyed.ts`) from their spec's facts
+ * (`src/model/kinds/custom-profile-field.ts`: the field's properties, what is a replace, what a
+ * Twitter or GitHub field keeps). What only they have is here, and runs after `planUsers`:
+ * - a Twitter or GitHub account field cannot be renamed (a plan error, not a rename);
+ * - at most 2 fields are shown in the profile summary, checked at each request
+ *   (`display_in_profile_summary_limit_reached`): a field that leaves the summary goes first;
+ * - users' values of the fields (`PATCH /users/{id}` `profile_data`) go into the user's update
+ *   change `planUsers` made, or a new one;
+ * - fields and other users' values need an organization administrator.
  *
  * Zulip's rules followed here (zerver/views/custom_profile_fields.py,
  * zerver/actions/custom_profile_fields.py, zerver/views/users.py `update_user_backend`):
- * - a field's type cannot change (`update_realm_custom_profile_field` takes no `field_type`):
- *   a new type is a `replace`, which deletes every user's value;
- * - Twitter and GitHub account fields (`is_default_external_field`) keep the name and hint
- *   Zulip gave them: only `display_in_profile_summary`, `required` and `editable_by_user` of
- *   them change ("Default custom field cannot be updated.");
- * - at most 2 fields are shown in the profile summary, checked at each request
- *   (`display_in_profile_summary_limit_reached`): a field that leaves the summary goes first;
- * - removing a choice deletes the values of the users who chose it
- *   (`remove_custom_profile_field_value_if_required`); deleting a field deletes all its values;
- * - new fields are appended (`order = id`); `PATCH /realm/profile_fields` takes every field's
- *   ID ("Invalid order mapping.").
+ * removing a choice deletes the values of the users who chose it
+ * (`remove_custom_profile_field_value_if_required`); deleting a field deletes all its values;
+ * new fields are appended (`order = id`); `PATCH /realm/profile_fields` takes every field's ID
+ * ("Invalid order mapping.").
  */
 import { resourceAddress } from '../../model/address';
 import {
@@ -24,7 +23,6 @@ import {
   PROFILE_FIELD_LIMITS,
   checkProfileTextValue,
   choiceDataOf,
-  choiceTexts,
   externalAccountOf,
   isDefaultExternalAccount,
   profileFieldTypeName,
@@ -33,41 +31,82 @@ import type { ProfileFieldType } from '../../model/custom-profile-fields';
 import type { DesiredCustomProfileField } from '../../model/desired-state';
 import { ROLES } from '../../model/kinds';
 import type { LiveCustomProfileField, LiveUser } from '../../model/live-state';
-import type { JsonValue, PropertyChange, UpdateChange } from '../plan-format';
-import { SlotOrder, matchLive } from './keyed';
-import type { Planner, Props } from './planner';
+import type { Change, JsonValue, PropertyChange, UpdateChange } from '../plan-format';
+import type { KeyedPlan } from './keyed';
+import { planKeyed, trimRenames } from './keyed';
+import type { Planner } from './planner';
 import { isIgnored, jsonEqual } from './planner';
 
 const fieldAddress = (name: string): string => resourceAddress('customProfileField', name);
 
-/** A field's properties in the plan's terms (what a create sends, what an update compares). */
-export function desiredFieldProps(d: DesiredCustomProfileField): Props {
-  const out: Props = { name: d.name.trim(), type: d.type, hint: d.hint ?? '' };
-  if (d.type === 'choice') out.choices = [...(d.choices ?? [])];
-  if (d.type === 'external-account' && d.externalAccount)
-    out.externalAccount =
-      d.externalAccount.urlPattern !== undefined
-        ? { subtype: d.externalAccount.subtype, urlPattern: d.externalAccount.urlPattern }
-        : { subtype: d.externalAccount.subtype };
-  out.displayInProfileSummary = d.displayInProfileSummary ?? false;
-  out.required = d.required ?? false;
-  out.editableByUser = d.editableByUser ?? true;
-  return out;
+export const customProfileFields: KeyedPlan<DesiredCustomProfileField, LiveCustomProfileField> = {
+  kind: 'customProfileField',
+  // Zulip strips labels: a `renamedFrom` label names what Zulip stored.
+  declared: (p) => trimRenames(p.desired.customProfileFields),
+  live: (p) => p.live.customProfileFields,
+  rename: (p, d, l, base) => {
+    const subtype = externalAccountOf(l.fieldData)?.subtype;
+    if (!isDefaultExternalAccount(subtype)) return true;
+    p.errors.push(
+      `${base.address} (${d.path}): Zulip names a ${DEFAULT_EXTERNAL_ACCOUNTS[subtype].name.split(' ')[0]} account field itself and cannot rename it ("Default custom field cannot be updated."); declare it as '${l.name}', or use externalAccount { subtype: 'custom', urlPattern } under a name of your own`,
+    );
+    return false;
+  },
+  replaceIs: 'delete and create again, losing every value',
+};
+
+/** Plans the fields, then what follows from them: the summary limit, users' values, rights. */
+export function planCustomProfileFields(p: Planner): void {
+  const after = planKeyed(p, customProfileFields);
+  const changes = p.changes.filter((c) => c.kind === 'customProfileField');
+  checkSummary(p, changes);
+  /** Desired label → the live field holding users' values after the plan (null: a new one). */
+  const valuesOf = new Map<string, LiveCustomProfileField | null>();
+  for (const [d, l] of after) valuesOf.set(d.name.trim(), l);
+  const valuesTouched = planProfileValues(p, valuesOf);
+  if ((changes.length > 0 || valuesTouched) && p.live.me.role > ROLES.administrator)
+    p.errors.push(
+      `${p.desired.organization.path}: custom profile fields and other users' values of them need an organization administrator; Zulip refuses them for ${p.live.me.email} ("Must be an organization administrator", "Insufficient permission"): apply with an administrator's account`,
+    );
 }
 
-/** A live field in the plan's terms. */
-export function liveFieldProps(l: LiveCustomProfileField): Props {
-  const type = profileFieldTypeName(l.type) ?? `type ${l.type}`;
-  const out: Props = { name: l.name, type, hint: l.hint };
-  if (type === 'choice') out.choices = choiceTexts(choiceDataOf(l.fieldData));
-  if (type === 'external-account') {
-    const e = externalAccountOf(l.fieldData);
-    if (e) out.externalAccount = e;
+/**
+ * The profile summary after the plan's `changes` to the fields: more than Zulip allows is a
+ * plan error; a field entering it waits for the fields leaving it.
+ */
+function checkSummary(p: Planner, changes: readonly Change[]): void {
+  const entering: string[] = [];
+  const leaving: string[] = [];
+  /** Live field ID → whether it is in the summary after the plan (deleted, replaced: not). */
+  const liveAfter = new Map(
+    p.live.customProfileFields.map((l) => [l.id, l.displayInProfileSummary]),
+  );
+  let created = 0;
+  for (const c of changes) {
+    const props =
+      c.action === 'create' ? c.properties : c.action === 'replace' ? c.after : undefined;
+    if (props?.displayInProfileSummary === true) {
+      entering.push(c.id);
+      created++;
+    }
+    if (c.action === 'replace' || c.action === 'delete') liveAfter.set(c.liveId, false);
+    if (c.action === 'delete' && c.before.displayInProfileSummary === true) leaving.push(c.id);
+    if (c.action !== 'update' || c.liveId === null) continue;
+    const summary = c.properties.find((x) => x.property === 'displayInProfileSummary');
+    if (summary === undefined) continue;
+    liveAfter.set(c.liveId, summary.after === true);
+    (summary.after === true ? entering : leaving).push(c.id);
   }
-  out.displayInProfileSummary = l.displayInProfileSummary;
-  out.required = l.required;
-  out.editableByUser = l.editableByUser;
-  return out;
+  const shown = created + [...liveAfter.values()].filter(Boolean).length;
+  const limit = PROFILE_FIELD_LIMITS.summaryFields;
+  if (shown > limit)
+    p.errors.push(
+      `${p.desired.organization.path}: ${shown} custom profile fields would be shown in the profile summary after this plan; Zulip allows at most ${limit} ("Only 2 custom profile fields can be displayed in the profile summary."). Set displayInProfileSummary: false on the others (undeclared fields count too)`,
+    );
+  for (const id of entering) {
+    const meta = p.meta.get(id);
+    if (meta) meta.after = [...(meta.after ?? []), ...leaving];
+  }
 }
 
 /** A live value in the plan's terms: text, a choice's text, a user field's e-mails (sorted). */
@@ -89,170 +128,13 @@ function liveValue(p: Planner, field: LiveCustomProfileField, raw: string | unde
   return raw;
 }
 
-/** Summary changes: fields entering the summary wait for the ones leaving it. */
-interface SummaryMoves {
-  readonly leaving: string[];
-  readonly entering: string[];
-}
-
-export function planCustomProfileFields(p: Planner): void {
-  const live = p.live.customProfileFields;
-  const byName = new Map<string, LiveCustomProfileField>();
-  for (const l of live) if (!byName.has(l.name)) byName.set(l.name, l);
-  const declared = new Set(p.desired.customProfileFields.map((d) => d.name.trim()));
-  const claimed = new Set<number>();
-  const order = new SlotOrder('customProfileField');
-  /** Desired name → the live field holding users' values after the plan (undefined: none yet). */
-  const valuesOf = new Map<string, LiveCustomProfileField | undefined>();
-  const moves: SummaryMoves = { leaving: [], entering: [] };
-  let summaryAfter = 0;
-  let touched = false;
-  const orgPath = p.desired.organization.path;
-
-  for (const d of p.desired.customProfileFields) {
-    const name = d.name.trim();
-    const address = fieldAddress(name);
-    const base = { kind: 'customProfileField' as const, address, key: name, path: d.path };
-    const where = `${address} (${d.path})`;
-    const after = desiredFieldProps(d);
-    const { live: l, renamed } = matchLive(
-      'customProfileField',
-      name,
-      d.lifecycle?.renamedFrom?.map((f) => f.trim()),
-      byName,
-      declared,
-      (c) => claimed.has(c.id),
-    );
-    if (!l) {
-      if (after.displayInProfileSummary === true) {
-        summaryAfter++;
-        moves.entering.push(`${address}#create`);
-      }
-      p.addCreate(base, after);
-      order.declare(name, null, d.lifecycle);
-      valuesOf.set(name, undefined);
-      touched = true;
-      continue;
-    }
-    claimed.add(l.id);
-    const before = liveFieldProps(l);
-    const liveExternal = externalAccountOf(l.fieldData)?.subtype;
-    const wantedExternal = d.externalAccount?.subtype;
-    // A type Zulip cannot change in place: delete, then create (users' values are lost).
-    const replace =
-      before.type !== after.type ||
-      (d.type === 'external-account' &&
-        liveExternal !== wantedExternal &&
-        (isDefaultExternalAccount(liveExternal) || isDefaultExternalAccount(wantedExternal)));
-    if (replace) {
-      if (d.lifecycle?.protect) {
-        p.protectedFinding(
-          address,
-          d.path,
-          'replace (delete and create again, losing every value)',
-        );
-        order.declare(name, l.id, d.lifecycle);
-        valuesOf.set(name, l);
-        if (l.displayInProfileSummary) summaryAfter++;
-        continue;
-      }
-      if (after.displayInProfileSummary === true) {
-        summaryAfter++;
-        moves.entering.push(`${address}#replace`);
-      }
-      p.add({
-        ...base,
-        id: `${address}#replace`,
-        action: 'replace',
-        dependsOn: [],
-        liveId: l.id,
-        before,
-        after,
-      });
-      // The new field is appended, like a created one.
-      order.declare(name, null, d.lifecycle);
-      valuesOf.set(name, undefined);
-      touched = true;
-      continue;
-    }
-    order.declare(name, l.id, d.lifecycle);
-    valuesOf.set(name, l);
-    const fixed = isDefaultExternalAccount(liveExternal);
-    if (renamed) {
-      if (fixed)
-        p.errors.push(
-          `${where}: Zulip names a ${DEFAULT_EXTERNAL_ACCOUNTS[liveExternal].name.split(' ')[0]} account field itself and cannot rename it ("Default custom field cannot be updated."); declare it as '${l.name}', or use externalAccount { subtype: 'custom', urlPattern } under a name of your own`,
-        );
-      else {
-        p.addRename(base, l.id, l.name, name);
-        touched = true;
-      }
-    }
-    const props: PropertyChange[] = [];
-    if (!fixed) {
-      p.prop(props, d.lifecycle, 'hint', before.hint ?? '', after.hint ?? '');
-      if (d.type === 'choice')
-        p.prop(props, d.lifecycle, 'choices', before.choices ?? [], after.choices ?? []);
-      if (d.type === 'external-account')
-        p.prop(
-          props,
-          d.lifecycle,
-          'externalAccount',
-          before.externalAccount ?? null,
-          after.externalAccount ?? null,
-        );
-    }
-    for (const prop of ['displayInProfileSummary', 'required', 'editableByUser'] as const)
-      p.prop(props, d.lifecycle, prop, before[prop] ?? null, after[prop] ?? null);
-    const summary = props.find((x) => x.property === 'displayInProfileSummary');
-    if (summary?.after === true) moves.entering.push(`${address}#update`);
-    if (summary?.after === false) moves.leaving.push(`${address}#update`);
-    if ((summary ? summary.after : l.displayInProfileSummary) === true) summaryAfter++;
-    if (props.length > 0) touched = true;
-    p.addUpdate(base, l.id, props);
-  }
-  for (const l of live) {
-    if (claimed.has(l.id)) continue;
-    const deleted = p.undeclared('customProfileField', l.name, l.id, liveFieldProps(l));
-    if (deleted) {
-      touched = true;
-      if (l.displayInProfileSummary) moves.leaving.push(`${fieldAddress(l.name)}#delete`);
-    } else {
-      order.keep(l.name, l.id);
-      if (l.displayInProfileSummary) summaryAfter++;
-    }
-  }
-  if (summaryAfter > PROFILE_FIELD_LIMITS.summaryFields)
-    p.errors.push(
-      `${orgPath}: ${summaryAfter} custom profile fields would be shown in the profile summary after this plan; Zulip allows at most ${PROFILE_FIELD_LIMITS.summaryFields} ("Only 2 custom profile fields can be displayed in the profile summary."). Set displayInProfileSummary: false on the others (undeclared fields count too)`,
-    );
-  for (const id of moves.entering) {
-    const meta = p.meta.get(id);
-    if (meta) meta.after = [...(meta.after ?? []), ...moves.leaving];
-  }
-  const reorder = order.reorder(
-    live,
-    live.map((l) => l.name),
-    orgPath,
-  );
-  if (reorder) {
-    p.add(reorder);
-    touched = true;
-  }
-  const valuesTouched = planProfileValues(p, valuesOf);
-  if ((touched || valuesTouched) && p.live.me.role > ROLES.administrator)
-    p.errors.push(
-      `${orgPath}: custom profile fields and other users' values of them need an organization administrator; Zulip refuses them for ${p.live.me.email} ("Must be an organization administrator", "Insufficient permission"): apply with an administrator's account`,
-    );
-}
-
 /**
  * Users' values: one `profile.<label>` property per field whose value differs, in the user's
  * update change. A field the user does not declare is left alone. Returns whether any changed.
  */
 function planProfileValues(
   p: Planner,
-  valuesOf: ReadonlyMap<string, LiveCustomProfileField | undefined>,
+  valuesOf: ReadonlyMap<string, LiveCustomProfileField | null>,
 ): boolean {
   const fields = new Map(p.desired.customProfileFields.map((d) => [d.name.trim(), d]));
   const updates = new Map<string, UpdateChange>();

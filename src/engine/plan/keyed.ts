@@ -98,6 +98,15 @@ export class SlotOrder {
     if (!ignoresOrder(lifecycle)) this.declaredOrder.push(entry);
   }
 
+  /** A declared live object the plan replaces: the new one is appended, like a created one. */
+  public replaced(id: number): void {
+    const entry = this.liveEntries.get(id);
+    if (!entry) return;
+    this.liveEntries.delete(id);
+    entry.id = null;
+    this.created.push(entry);
+  }
+
   /** An undeclared live object that stays: it keeps its slot. */
   public keep(key: string, id: number): void {
     this.liveEntries.set(id, { key, id });
@@ -141,6 +150,21 @@ export interface DeclaredObject {
   readonly lifecycle?: Lifecycle | undefined;
 }
 
+/**
+ * The declared objects with their `renamedFrom` keys trimmed, for a kind whose keys Zulip
+ * strips (linkifier patterns, field labels): a `renamedFrom` key names what Zulip stored.
+ */
+export function trimRenames<D extends DeclaredObject>(declared: readonly D[]): D[] {
+  return declared.map((d) =>
+    d.lifecycle?.renamedFrom
+      ? {
+          ...d,
+          lifecycle: { ...d.lifecycle, renamedFrom: d.lifecycle.renamedFrom.map((f) => f.trim()) },
+        }
+      : d,
+  );
+}
+
 /** The base of every change of one declared object of a keyed kind. */
 export type KeyedBase = ChangeBase & { kind: KeyedKind; path: string };
 
@@ -170,6 +194,8 @@ export interface KeyedPlan<D extends DeclaredObject, L extends { readonly id: nu
   readonly match?: (p: Planner, d: D, key: string) => L | undefined;
   /** False leaves the declared object out (the hook said why). */
   readonly check?: (p: Planner, d: D, base: KeyedBase) => boolean;
+  /** False leaves a rename out (the hook said why: Zulip cannot rename that object). */
+  readonly rename?: (p: Planner, d: D, l: L, base: KeyedBase) => boolean;
   /** A declared object declared removed that does not exist; default: ARCHIVED_NOT_FOUND. */
   readonly notFound?: (p: Planner, d: D, base: KeyedBase) => void;
   /** The rest of a create (`props` as it will be sent can be completed) and its meta. */
@@ -222,11 +248,13 @@ function firstOfEachKey<L>(live: readonly L[], key: (l: L) => string): Map<strin
  * Plans one keyed kind: for each declared object, in declaration order, its create, or its
  * rename, removal or restore, update or replace; then the live objects nothing declares
  * (removed when pruning is on, else an UNDECLARED warning), then the order of an ordered kind.
+ * Returns, for each declared object planned, the live object it is after the plan (null: one
+ * the plan creates, or replaces by a new one).
  */
 export function planKeyed<D extends DeclaredObject, L extends { readonly id: number }>(
   p: Planner,
   k: KeyedPlan<D, L>,
-): void {
+): ReadonlyMap<D, L | null> {
   const kind = k.kind;
   const spec: KindSpec = KIND_SPECS[kind];
   const facts = spec.keyed as unknown as KeyedFacts<D, L>;
@@ -238,6 +266,7 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
     : (k.index?.(p, live) ?? firstOfEachKey(live, (l) => compare(facts.liveKey(l))));
   const declaredKeys = new Set(declared.map((d) => compare(facts.key(d))));
   const claimed = new Set<number>();
+  const after = new Map<D, L | null>();
   const order = spec.ordered ? new SlotOrder(kind as OrderedKind) : undefined;
   const renames = (spec.actions as readonly string[]).includes('rename');
   const removal =
@@ -270,14 +299,20 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
       const r = k.create?.(p, d, base, props);
       p.addCreate(base, props, r?.meta);
       order?.declare(key, null, lc);
+      after.set(d, null);
       r?.then?.();
       continue;
     }
     claimed.add(l.id);
     order?.declare(key, l.id, lc);
+    after.set(d, l);
     const renamed = compare(facts.liveKey(l)) !== compare(key);
-    if (renamed && renames) p.addRename(base, l.id, facts.liveKey(l), key);
+    const rename = (): void => {
+      if (renamed && renames && (k.rename?.(p, d, l, base) ?? true))
+        p.addRename(base, l.id, facts.liveKey(l), key);
+    };
     if (flag !== undefined && removal !== undefined) {
+      rename();
       const liveRemoved = (l as unknown as Record<string, boolean>)[flag] === true;
       const wanted = isIgnored(lc, flag) ? liveRemoved : removedDeclared;
       p.addRemoveOrRestore(base, l.id, {
@@ -293,34 +328,41 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
       if (wanted && k.diffsRemoved !== true) continue;
     }
     const before = facts.live(l) as Props;
-    const after = facts.desired(d, p.fl) as Props;
+    const wantedProps = facts.desired(d, p.fl) as Props;
     if (facts.replaces.length > 0) {
       if (k.comparable && !k.comparable(p, d, l, base)) continue;
-      const differs = facts.replaces.some(
-        (name) => !isIgnored(lc, name) && !jsonEqual(before[name], after[name]),
-      );
-      if (!differs) continue;
-      if (lc?.protect) {
-        p.protectedFinding(address, d.path, `replace (${k.replaceIs ?? 'delete and re-create'})`);
+      const differs =
+        facts.replaces.some(
+          (name) => !isIgnored(lc, name) && !jsonEqual(before[name], wantedProps[name]),
+        ) || facts.replacedWhen?.(d, l) === true;
+      if (differs) {
+        // A replace makes the object anew under its declared key: no rename before it.
+        if (lc?.protect) {
+          p.protectedFinding(address, d.path, `replace (${k.replaceIs ?? 'delete and re-create'})`);
+          continue;
+        }
+        k.removing?.(p, l, base);
+        p.add({
+          ...base,
+          id: `${address}#replace`,
+          action: 'replace',
+          dependsOn: [],
+          liveId: l.id,
+          before,
+          after: (facts.created ?? facts.desired)(d, p.fl) as Props,
+        });
+        order?.replaced(l.id);
+        after.set(d, null);
         continue;
       }
-      k.removing?.(p, l, base);
-      p.add({
-        ...base,
-        id: `${address}#replace`,
-        action: 'replace',
-        dependsOn: [],
-        liveId: l.id,
-        before,
-        after: (facts.created ?? facts.desired)(d, p.fl) as Props,
-      });
-      continue;
     }
+    if (flag === undefined || removal === undefined) rename();
+    const fixed = facts.fixed?.(l) ?? [];
     const props: PropertyChange[] = [];
     for (const name of facts.updatable) {
       if (renamed && name === facts.keyProperty) continue;
-      if (!(name in before) || !(name in after)) continue;
-      p.prop(props, lc, name, before[name] as JsonValue, after[name] as JsonValue);
+      if (!(name in before) || !(name in wantedProps) || fixed.includes(name)) continue;
+      p.prop(props, lc, name, before[name] as JsonValue, wantedProps[name] as JsonValue);
     }
     const r = k.update?.(p, d, l, base, props);
     p.addUpdate(base, l.id, props, r?.meta);
@@ -346,11 +388,12 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
     // An object that stays keeps its slot; so does an archived one (Zulip's order lists it).
     if (!removed || spec.removal !== 'delete') order?.keep(key, l.id);
   }
-  if (!order) return;
-  const reorder = order.reorder(live, live.map(facts.liveKey), p.desired.organization.path);
-  if (!reorder) return;
-  if (k.reorder) k.reorder(p, reorder);
-  else p.add(reorder);
+  if (order) {
+    const reorder = order.reorder(live, live.map(facts.liveKey), p.desired.organization.path);
+    if (reorder && k.reorder) k.reorder(p, reorder);
+    else if (reorder) p.add(reorder);
+  }
+  return after;
 }
 
 /** The kinds whose spec says `ordered: true`. */

@@ -1,11 +1,14 @@
 /**
- * The planner's registry: how each resource kind is planned, typed over `ResourceKind`, so
- * that a kind added to `RESOURCE_KINDS` is a compile error here until it is planned. A keyed
- * kind is planned by the generic keyed planner ({@link planKeyed}) from its spec's `keyed`
- * facts and a {@link KeyedPlan} (where its objects are, and its hooks); the others by a phase
- * of their own. `Planner.run()` plans the kinds in the order of `RESOURCE_KINDS`; what one
- * kind reads of another's planning, and why that order is needed, is in `./cross-kind.ts`.
+ * The planner's registry: how each resource kind is planned. A keyed kind (its spec has `keyed`
+ * facts) is planned by the generic keyed planner ({@link planKeyed}) from those facts and a
+ * {@link KeyedPlan}: its entry here when it has hooks (what only that kind does), else the
+ * plain plan of its collection ({@link planOf}). The other kinds have a phase of their own,
+ * and their entries are typed so that such a kind added to `RESOURCE_KINDS` is a compile error
+ * here until it is planned. `Planner.run()` plans the kinds in the order of `RESOURCE_KINDS`;
+ * what one kind reads of another's planning, and why that order is needed, is in
+ * `./cross-kind.ts`.
  */
+import { KIND_SPECS } from '../../model/kinds';
 import type { ResourceKind } from '../../model/kinds';
 import { channels } from './channels';
 import { keepNonEmptyFolders, planSubscriptionSettings } from './cross-kind';
@@ -14,9 +17,9 @@ import { planCustomProfileFields } from './custom-profile-fields';
 import { defaultChannelGroups } from './default-channel-groups';
 import { channelFolders } from './folders';
 import { userGroups } from './groups';
-import type { DeclaredObject, KeyedPlan } from './keyed';
+import type { DeclaredObject, KeyedKind, KeyedPlan } from './keyed';
 import { planKeyed } from './keyed';
-import { linkifiers, playgrounds, savedSnippets } from './org-objects';
+import { linkifiers, savedSnippets } from './org-objects';
 import { planOrganizationSettings } from './organization';
 import type { Planner } from './planner';
 import { planUsers } from './users';
@@ -35,7 +38,20 @@ function keyed<D extends DeclaredObject, L extends { readonly id: number }>(
   return (p) => planKeyed(p, typeof plan === 'function' ? plan(p) : plan);
 }
 
-export const KIND_PLANNERS = {
+/** A keyed kind's plan without hooks: its declared and live collections, as they are. */
+function plainPlan(kind: KeyedKind): KeyedPlan<DeclaredObject, { readonly id: number }> {
+  const collection = KIND_SPECS[kind].collection;
+  return {
+    kind,
+    declared: (p) => p.desired[collection],
+    live: (p) => p.live[collection],
+  };
+}
+
+/** The kinds that are not keyed: each must have its phase here. */
+type PhaseKind = Exclude<ResourceKind, KeyedKind>;
+
+const KIND_PLANNERS = {
   channelFolder: keyed(channelFolders),
   userGroup: keyed(userGroups),
   channel: (p) => {
@@ -44,7 +60,6 @@ export const KIND_PLANNERS = {
     keepNonEmptyFolders(p);
   },
   linkifier: keyed(linkifiers),
-  playground: keyed(playgrounds),
   savedSnippet: keyed(savedSnippets),
   customEmoji: keyed(customEmoji),
   // Users are never created, renamed or removed by zulip-cdk, and an absent role is not
@@ -53,6 +68,14 @@ export const KIND_PLANNERS = {
   subscriptionSettings: planSubscriptionSettings,
   organizationSettings: planOrganizationSettings,
   defaultChannelGroup: keyed(defaultChannelGroups),
-  // Users' values of the fields go into the user updates `planUsers` made: after `user`.
+  // The generic keyed planner, then users' values of the fields, which go into the user
+  // updates `planUsers` made: after `user`.
   customProfileField: planCustomProfileFields,
-} satisfies Record<ResourceKind, KindPlanner>;
+} satisfies Record<PhaseKind, KindPlanner> & Partial<Record<KeyedKind, KindPlanner>>;
+
+const PLANNERS: Partial<Record<ResourceKind, KindPlanner>> = KIND_PLANNERS;
+
+/** How `kind` is planned: its entry in the registry, or the generic keyed planner alone. */
+export function planOf(kind: ResourceKind): KindPlanner {
+  return PLANNERS[kind] ?? keyed(plainPlan(kind as KeyedKind));
+}

@@ -1,40 +1,21 @@
 /**
- * Linkifiers, code playgrounds and saved snippets: organization objects keyed by one string,
- * planned by the generic keyed planner from their specs' facts alone (`src/model/kinds/`).
+ * Linkifiers and saved snippets: organization objects keyed by one string, planned by the
+ * generic keyed planner from their specs' facts (`src/model/kinds/`) and what is here: Zulip
+ * strips patterns, and several snippets may share a title. Code playgrounds need nothing more
+ * than their spec: they have no entry (`planOf` in `./kinds.ts`).
  */
 import { resourceAddress } from '../../model/address';
-import type {
-  DesiredLinkifier,
-  DesiredPlayground,
-  DesiredSavedSnippet,
-} from '../../model/desired-state';
-import type { LiveLinkifier, LivePlayground, LiveSavedSnippet } from '../../model/live-state';
+import type { DesiredLinkifier, DesiredSavedSnippet } from '../../model/desired-state';
+import type { LiveLinkifier, LiveSavedSnippet } from '../../model/live-state';
 import type { KeyedPlan } from './keyed';
+import { trimRenames } from './keyed';
 
 export const linkifiers: KeyedPlan<DesiredLinkifier, LiveLinkifier> = {
   kind: 'linkifier',
   // Zulip strips patterns: a `renamedFrom` pattern names what Zulip stored.
-  declared: (p) =>
-    p.desired.linkifiers.map((d) =>
-      d.lifecycle?.renamedFrom
-        ? {
-            ...d,
-            lifecycle: {
-              ...d.lifecycle,
-              renamedFrom: d.lifecycle.renamedFrom.map((f) => f.trim()),
-            },
-          }
-        : d,
-    ),
+  declared: (p) => trimRenames(p.desired.linkifiers),
   // Zulip appends new linkifiers; the order after creates and deletes is live order + created.
   live: (p) => p.live.linkifiers,
-};
-
-export const playgrounds: KeyedPlan<DesiredPlayground, LivePlayground> = {
-  kind: 'playground',
-  declared: (p) => p.desired.playgrounds,
-  live: (p) => p.live.playgrounds,
-  replaceIs: 'delete and re-create',
 };
 
 export const savedSnippets: KeyedPlan<DesiredSavedSnippet, LiveSavedSnippet> = {

@@ -35,7 +35,7 @@ import type {
 import type { ChangeMeta } from '../plan-finish';
 import { checkUsers } from './users';
 import { matchAll } from './cross-kind';
-import { KIND_PLANNERS } from './kinds';
+import { planOf } from './kinds';
 
 export type Props = Record<string, JsonValue>;
 /** The fields every change of one declared object shares. */
@@ -81,8 +81,8 @@ export const CONTENT_ACCESS_WIRES: ReadonlySet<string> = new Set(
 /**
  * Turns desired and live state into changes, warnings, findings and errors. `run()` checks the
  * users, matches declared objects to live ones (`matchAll`), then plans each kind in the order
- * of `RESOURCE_KINDS` with its entry in `KIND_PLANNERS` (`./kinds.ts`): the generic keyed
- * planner (`./keyed.ts`) for keyed kinds, a phase of its own for the others. What crosses
+ * of `RESOURCE_KINDS` as `planOf` (`./kinds.ts`) says: the generic keyed planner
+ * (`./keyed.ts`) for keyed kinds, a phase of its own for the others. What crosses
  * kinds, and the order it needs, is in `./cross-kind.ts` (its note says which phase writes
  * which of the shared maps below). Only `plan()` (src/engine/plan.ts) uses the planner from
  * outside this folder.
@@ -132,7 +132,7 @@ export class Planner {
   public run(): void {
     checkUsers(this);
     matchAll(this);
-    for (const kind of RESOURCE_KINDS) KIND_PLANNERS[kind](this);
+    for (const kind of RESOURCE_KINDS) planOf(kind)(this);
   }
 
   public throwErrors(): void {

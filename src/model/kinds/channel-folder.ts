@@ -1,9 +1,24 @@
+import { z } from 'zod';
 import { channelNameKey } from '../address';
-import type { DesiredChannelFolder } from '../desired-state';
-import type { LiveChannelFolder } from '../live-state';
 import { normaliseFolderDescription } from './normalise';
+import { entrySchema, liveSchema } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { BY_NAME } from './spec';
+
+export const ChannelFolderSchema = entrySchema({
+  name: z.string(),
+  description: z.string().optional(),
+  archived: z.boolean().optional(),
+});
+export type DesiredChannelFolder = z.infer<typeof ChannelFolderSchema>;
+
+export const LiveChannelFolderSchema = liveSchema({
+  name: z.string(),
+  description: z.string(),
+  archived: z.boolean(),
+  order: z.number().int(),
+});
+export type LiveChannelFolder = z.infer<typeof LiveChannelFolderSchema>;
 
 /** A channel folder (Zulip 11, FL 389). Names compare like channel names. */
 export const channelFolder = {
@@ -18,6 +33,15 @@ export const channelFolder = {
   ignorable: ['description', 'archived', 'order'],
   actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'reorder'],
   events: ['channel_folder'],
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Archive undeclared channel folders (Zulip can unarchive them). @default false */
+    channelFolder: false,
+  },
+  /** In declaration order: the order Zulip shows them in. */
+  desiredSchema: z.array(ChannelFolderSchema),
+  /** Archived folders included, sorted by order. Empty when the server has no folders. */
+  liveSchema: z.array(LiveChannelFolderSchema),
   keyed: {
     ...BY_NAME,
     desired: (d) => ({

@@ -1,9 +1,18 @@
+import { z } from 'zod';
 import { channelNameKey } from '../address';
-import { CHANNEL_PERMISSION_NAMES } from '../permissions';
-import type { DesiredChannel } from '../desired-state';
 import { supports } from '../features';
-import type { LiveChannel } from '../live-state';
+import { intListSchema } from '../int-list';
+import { CHANNEL_PERMISSION_NAMES } from '../permissions';
+import type { ChannelPermissionName } from '../permissions';
 import { normaliseChannelDescription, retentionToNatural } from './normalise';
+import {
+  MembershipSchema,
+  entrySchema,
+  livePermissions,
+  liveSchema,
+  permissionsSchema,
+} from './schemas';
+import { TOPICS_POLICIES } from './vocabulary';
 import type { KeyedFacts, KindSpec } from './spec';
 import { BY_NAME } from './spec';
 
@@ -18,6 +27,53 @@ const PROPERTIES = [
   'topicsPolicy',
 ] as const;
 
+export const RetentionSchema = z.union([
+  z.number().int().positive(),
+  z.literal('realm_default'),
+  z.literal('unlimited'),
+]);
+export type Retention = z.infer<typeof RetentionSchema>;
+
+export const ChannelSchema = entrySchema({
+  name: z.string(),
+  description: z.string().optional(),
+  private: z.boolean().optional(),
+  webPublic: z.boolean().optional(),
+  historyPublicToSubscribers: z.boolean().optional(),
+  defaultChannel: z.boolean().optional(),
+  messageRetentionDays: RetentionSchema.optional(),
+  topicsPolicy: z.enum(TOPICS_POLICIES).optional(),
+  /** Folder by name; `null` means in no folder. */
+  folder: z.string().nullable().optional(),
+  archived: z.boolean().optional(),
+  permissions: permissionsSchema<ChannelPermissionName>(CHANNEL_PERMISSION_NAMES),
+  /** Who is subscribed; absent means subscriptions are not managed for this channel. */
+  subscribers: MembershipSchema.optional(),
+  /** Announce the channel's creation through the notification bot. */
+  announce: z.boolean().optional(),
+});
+export type DesiredChannel = z.infer<typeof ChannelSchema>;
+
+export const LiveChannelSchema = liveSchema({
+  name: z.string(),
+  description: z.string(),
+  private: z.boolean(),
+  webPublic: z.boolean(),
+  historyPublicToSubscribers: z.boolean(),
+  defaultChannel: z.boolean(),
+  /** null: the organization's default; -1: unlimited (as Zulip reports them). */
+  messageRetentionDays: z.number().int().nullable(),
+  topicsPolicy: z.enum(TOPICS_POLICIES).nullable(),
+  folderId: z.number().int().nullable(),
+  archived: z.boolean(),
+  creatorId: z.number().int().nullable(),
+  /** By wire name, e.g. `can_send_message_group`. */
+  permissions: livePermissions,
+  /** Subscribed user IDs, sorted; null when the reader could not see them. */
+  subscribers: intListSchema().nullable(),
+});
+export type LiveChannel = z.infer<typeof LiveChannelSchema>;
+
 /** A channel. Zulip finds channels by name case-insensitively (zerver/models/streams.py `get_stream`, `name__iexact`). */
 export const channel = {
   collection: 'channels',
@@ -31,6 +87,16 @@ export const channel = {
   ignorable: [...PROPERTIES, 'folder', 'archived', 'subscribers', ...CHANNEL_PERMISSION_NAMES],
   actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'membership'],
   events: ['stream', 'subscription', 'default_streams', 'user_group'],
+  sortedBy: (d: DesiredChannel) => [d.name],
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Archive undeclared channels (Zulip can unarchive them). @default false */
+    channel: false,
+  },
+  /** Sorted by name. */
+  desiredSchema: z.array(ChannelSchema),
+  /** Every channel the account can see, archived ones included. */
+  liveSchema: z.array(LiveChannelSchema),
   // The folder, permissions and subscribers are planned by the hooks in
   // src/engine/plan/channels.ts: they name folders, groups and users as they are after the plan.
   keyed: {

@@ -1,8 +1,25 @@
-import type { DesiredDefaultChannelGroup } from '../desired-state';
-import type { LiveDefaultChannelGroup } from '../live-state';
+import { z } from 'zod';
+import { entrySchema, liveSchema } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { BY_NAME } from './spec';
 import { exactKey } from './spec';
+
+export const DefaultChannelGroupSchema = entrySchema({
+  name: z.string(),
+  description: z.string().optional(),
+  /** Channels by name, sorted by name. */
+  channels: z.array(z.string()),
+});
+export type DesiredDefaultChannelGroup = z.infer<typeof DefaultChannelGroupSchema>;
+
+/** A default channel group (`realm_default_stream_groups` of `POST /register`). */
+export const LiveDefaultChannelGroupSchema = liveSchema({
+  name: z.string(),
+  description: z.string(),
+  /** Channel IDs, as Zulip lists them (by channel name). */
+  channelIds: z.array(z.number().int()),
+});
+export type LiveDefaultChannelGroup = z.infer<typeof LiveDefaultChannelGroupSchema>;
 
 /**
  * A default channel group (`/default_stream_groups`): a named set of channels that people
@@ -23,6 +40,19 @@ export const defaultChannelGroup = {
   actions: ['create', 'update', 'rename', 'delete'],
   // zerver/actions/default_streams.py notify_default_stream_groups.
   events: ['default_stream_groups', 'stream'],
+  sortedBy: (d: DesiredDefaultChannelGroup) => [d.name],
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Delete undeclared default channel groups (Zulip has no undelete). @default false */
+    defaultChannelGroup: false,
+  },
+  /** Sorted by name. Absent in desired states written before default channel groups existed. */
+  desiredSchema: z.array(DefaultChannelGroupSchema).default([]),
+  /**
+   * Sorted by name; empty for a guest, to whom Zulip shows none. Absent in snapshots made
+   * before default channel groups were read.
+   */
+  liveSchema: z.array(LiveDefaultChannelGroupSchema).default([]),
   // A group names channels as they are called after the plan, and Zulip cannot clear its
   // description: both properties are diffed by the planner's hooks
   // (src/engine/plan/default-channel-groups.ts), which know the channels after the plan.

@@ -59,6 +59,24 @@ export const KIND_SPECS = {
 /** The name of a kind's array in the desired state (`channels`). */
 export type KindCollection = (typeof KIND_SPECS)[ResourceKind]['collection'];
 
+/** Each kind's collection with its schema in the desired (or live) state, by collection name. */
+export type KindCollectionSchemas<S extends 'desiredSchema' | 'liveSchema'> = {
+  [K in ResourceKind as (typeof KIND_SPECS)[K]['collection']]: (typeof KIND_SPECS)[K][S];
+};
+
+/**
+ * The shape of every kind's collection in the desired (`desiredSchema`) or live (`liveSchema`)
+ * state, in the order of {@link RESOURCE_KINDS}: what `DesiredStateSchema` and `LiveStateSchema`
+ * are built from, so that a kind's spec is the one place its schemas are written.
+ */
+export function kindCollectionSchemas<S extends 'desiredSchema' | 'liveSchema'>(
+  schema: S,
+): KindCollectionSchemas<S> {
+  return Object.fromEntries(
+    RESOURCE_KINDS.map((k) => [KIND_SPECS[k].collection, KIND_SPECS[k][schema]]),
+  ) as KindCollectionSchemas<S>;
+}
+
 /** The property names `ignoreChanges` accepts for kind `K`. */
 export type IgnorableProperty<K extends ResourceKind> = (typeof KIND_SPECS)[K]['ignorable'][number];
 
@@ -66,6 +84,40 @@ export type IgnorableProperty<K extends ResourceKind> = (typeof KIND_SPECS)[K]['
 export type PrunableKind = {
   [K in ResourceKind]: (typeof KIND_SPECS)[K]['removal'] extends 'none' ? never : K;
 }[ResourceKind];
+
+/** The name of kind `K`'s `prune` option in its spec (never for a kind that is not pruned). */
+type PruneOptionOf<K extends ResourceKind> = (typeof KIND_SPECS)[K] extends {
+  readonly prune: infer P;
+}
+  ? keyof P
+  : never;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Expect<T extends true> = T;
+/**
+ * A compile error when a prunable kind's spec has no `prune` option, or one named otherwise
+ * than the kind, or a kind that is never pruned has one.
+ */
+type _EveryPrunableKindHasItsPruneOption = Expect<
+  { [K in ResourceKind]: Same<PruneOptionOf<K>, K extends PrunableKind ? K : never> }[ResourceKind]
+>;
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (
+  i: infer I,
+) => void
+  ? I
+  : never;
+/** Every prunable kind's `prune` option as its spec declares and documents it. */
+type PruneOptionDocs = UnionToIntersection<
+  {
+    [K in ResourceKind]: (typeof KIND_SPECS)[K] extends { readonly prune: infer P } ? P : never;
+  }[ResourceKind]
+>;
+
+/**
+ * The options of `Organization`'s `prune` (its `PruneOptions`): one per prunable kind, named by
+ * the kind, documented in the kind's spec (`prune`). Off for every kind by default.
+ */
+export type KindPruneOptions = { readonly [K in keyof PruneOptionDocs]?: boolean };
 
 function isPrunable(kind: ResourceKind): kind is PrunableKind {
   return KIND_SPECS[kind].removal !== 'none';

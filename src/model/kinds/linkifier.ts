@@ -1,7 +1,14 @@
-import type { DesiredLinkifier } from '../desired-state';
-import type { LiveLinkifier } from '../live-state';
+import { z } from 'zod';
+import { plainSchemas } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { exactKey } from './spec';
+
+export const { desired: LinkifierSchema, live: LiveLinkifierSchema } = plainSchemas({
+  pattern: z.string(),
+  urlTemplate: z.string(),
+});
+export type DesiredLinkifier = z.infer<typeof LinkifierSchema>;
+export type LiveLinkifier = z.infer<typeof LiveLinkifierSchema>;
 
 /** A linkifier, keyed by its pattern; its place in the list is its precedence. */
 export const linkifier = {
@@ -16,6 +23,15 @@ export const linkifier = {
   ignorable: ['urlTemplate', 'order'],
   actions: ['create', 'update', 'rename', 'delete', 'reorder'],
   events: ['realm_linkifiers'],
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Delete undeclared linkifiers. @default false */
+    linkifier: false,
+  },
+  /** In declaration order: the order Zulip applies them in. */
+  desiredSchema: z.array(LinkifierSchema),
+  /** In processing order. */
+  liveSchema: z.array(LiveLinkifierSchema),
   // Zulip strips both (zerver/actions/realm_linkifiers.py `do_add_linkifier`,
   // `do_update_linkifier`): compare and send what it will store.
   keyed: {

@@ -1,8 +1,16 @@
-import type { DesiredPlayground } from '../desired-state';
-import type { LivePlayground } from '../live-state';
+import { z } from 'zod';
+import { plainSchemas } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { playgroundKey } from '../address';
 import { exactKey } from './spec';
+
+export const { desired: PlaygroundSchema, live: LivePlaygroundSchema } = plainSchemas({
+  name: z.string(),
+  pygmentsLanguage: z.string(),
+  urlTemplate: z.string(),
+});
+export type DesiredPlayground = z.infer<typeof PlaygroundSchema>;
+export type LivePlayground = z.infer<typeof LivePlaygroundSchema>;
 
 /** A code playground, keyed by `language/name` (Zulip's uniqueness is the pair). */
 export const playground = {
@@ -17,6 +25,15 @@ export const playground = {
   ignorable: ['urlTemplate'],
   actions: ['create', 'replace', 'delete'],
   events: ['realm_playgrounds'],
+  sortedBy: (d: DesiredPlayground) => [d.pygmentsLanguage, d.name],
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Delete undeclared code playgrounds. @default false */
+    playground: false,
+  },
+  /** Sorted by language, then name. */
+  desiredSchema: z.array(PlaygroundSchema),
+  liveSchema: z.array(LivePlaygroundSchema),
   // Zulip has no PATCH for playgrounds: a change is a delete and a create.
   keyed: {
     key: (d) => playgroundKey({ pygmentsLanguage: d.pygmentsLanguage.trim(), name: d.name.trim() }),

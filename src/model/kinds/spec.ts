@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 /** What a plan's change does to its object (`action` of a change in the saved plan). */
 export const CHANGE_ACTIONS = [
   'create',
@@ -26,6 +28,13 @@ export type RemovalAction = 'archive' | 'deactivate' | 'delete';
 export interface KindSpec {
   /** The desired state's array of this kind; also the importer's and the CLI's name for it. */
   readonly collection: string;
+  /**
+   * The schema of {@link collection} in the desired state (the array of the kind's declared
+   * objects, with the order synth writes it in): `DesiredStateSchema` is built from these.
+   */
+  readonly desiredSchema: z.ZodType;
+  /** The schema of {@link collection} in the live state: `LiveStateSchema` is built from these. */
+  readonly liveSchema: z.ZodType;
   /** Heading of the kind's section in a rendered plan (`Channel folders`). */
   readonly title: string;
   /** The kind in a count the CLI prints (`1 channel folder`, `2 channel folders`). */
@@ -45,8 +54,18 @@ export interface KindSpec {
    * never pruned (users are not created or removed, subscription settings follow channels).
    */
   readonly removal: RemovalAction | 'none';
+  /**
+   * For a kind with a {@link removal}: its option in `Organization`'s `prune`, named by the kind,
+   * with the TSDoc users read (`PruneOptions` is built from these), valued at its default.
+   */
+  readonly prune?: Readonly<Record<string, false>>;
   /** True when the declaration order is Zulip's order (folders, linkifiers); else sorted. */
   readonly ordered: boolean;
+  /**
+   * What synth sorts the desired collection by (compared as strings, in this order), for a kind
+   * that is not {@link ordered}; absent: declaration order.
+   */
+  readonly sortedBy?: (d: never) => readonly string[];
   /**
    * The property names `lifecycle.ignoreChanges` accepts: the desired object's property names,
    * except that permission settings are named one by one (`canSendMessageGroup`, not
@@ -124,6 +143,10 @@ export interface KeyedFacts<D, L> {
   readonly updatable: readonly string[];
   /** The properties Zulip cannot change in place: a difference is a `replace` (delete, create). */
   readonly replaces: readonly string[];
+  /** A replace for a reason {@link replaces} does not show (a change Zulip refuses in place). */
+  readonly replacedWhen?: (d: D, l: L) => boolean;
+  /** The properties of {@link updatable} Zulip keeps as they are on this live object: not diffed. */
+  readonly fixed?: (l: L) => readonly string[];
   /** The declared flag that removes a live object and restores it (`archived`, `deactivated`). */
   readonly removedFlag?: 'archived' | 'deactivated';
   /** False when `renamedFrom` is not followed (the kind has no rename: a new key is a new object). */

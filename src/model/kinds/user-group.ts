@@ -1,9 +1,43 @@
+import { z } from 'zod';
+import { intListSchema } from '../int-list';
 import { GROUP_PERMISSION_NAMES } from '../permissions';
-import type { DesiredUserGroup } from '../desired-state';
-import type { LiveUserGroup } from '../live-state';
+import type { GroupPermissionName } from '../permissions';
+import {
+  MembershipSchema,
+  entrySchema,
+  livePermissions,
+  liveSchema,
+  permissionsSchema,
+} from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { BY_NAME } from './spec';
 import { exactKey } from './spec';
+
+export const UserGroupSchema = entrySchema({
+  name: z.string(),
+  description: z.string().optional(),
+  /** Direct members and subgroups. */
+  members: MembershipSchema,
+  permissions: permissionsSchema<GroupPermissionName>(GROUP_PERMISSION_NAMES),
+  /** A deactivated group keeps its name reserved. */
+  deactivated: z.boolean().optional(),
+});
+export type DesiredUserGroup = z.infer<typeof UserGroupSchema>;
+
+export const LiveUserGroupSchema = liveSchema({
+  name: z.string(),
+  description: z.string(),
+  isSystemGroup: z.boolean(),
+  deactivated: z.boolean(),
+  creatorId: z.number().int().nullable(),
+  /** Direct members, user IDs, sorted. */
+  members: intListSchema(),
+  /** Direct subgroups, group IDs, sorted. */
+  subgroups: intListSchema(),
+  /** By wire name, e.g. `can_manage_group`. */
+  permissions: livePermissions,
+});
+export type LiveUserGroup = z.infer<typeof LiveUserGroupSchema>;
 
 /** A user group. Group names are unique exactly, case included (zerver/models/groups.py `NamedUserGroup.Meta.unique_together`). */
 export const userGroup = {
@@ -18,6 +52,16 @@ export const userGroup = {
   ignorable: ['description', 'members', 'deactivated', ...GROUP_PERMISSION_NAMES],
   actions: ['create', 'update', 'rename', 'deactivate', 'reactivate', 'membership'],
   events: ['user_group'],
+  sortedBy: (d: DesiredUserGroup) => [d.name],
+  // `Organization`'s `prune` option for this kind, with the documentation its users read.
+  prune: {
+    /** Deactivate undeclared user groups (Zulip keeps their names reserved). @default false */
+    userGroup: false,
+  },
+  /** Sorted by name. */
+  desiredSchema: z.array(UserGroupSchema),
+  /** System groups, named groups, deactivated groups. */
+  liveSchema: z.array(LiveUserGroupSchema),
   // Permissions and members are planned by the hooks in src/engine/plan/groups.ts: they name
   // other groups and users, as they are after the plan.
   keyed: {

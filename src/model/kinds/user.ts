@@ -1,4 +1,40 @@
+import { z } from 'zod';
+import { entrySchema, liveSchema } from './schemas';
 import type { KindSpec } from './spec';
+import { ROLE_NAMES } from './vocabulary';
+import type { RoleName } from './vocabulary';
+
+export const UserSchema = entrySchema({
+  email: z.string(),
+  role: z.enum(ROLE_NAMES as [RoleName, ...RoleName[]]).optional(),
+  fullName: z.string().optional(),
+  /** false: deactivated (offboarded); true: active (reactivated if need be); absent: not managed. */
+  active: z.boolean().optional(),
+  /**
+   * Values of custom profile fields, by field label: text (a choice field's choice by its text,
+   * a date as `YYYY-MM-DD`), users by e-mail for a user field, null to clear. A field left out
+   * is not managed.
+   */
+  profile: z.record(z.string(), z.union([z.string(), z.array(z.string()), z.null()])).optional(),
+});
+export type DesiredUser = z.infer<typeof UserSchema>;
+
+export const LiveUserSchema = liveSchema({
+  /** The real address (`delivery_email` where visible, else `email`). */
+  email: z.string(),
+  fullName: z.string(),
+  role: z.number().int(),
+  isActive: z.boolean(),
+  isBot: z.boolean(),
+  /** A bot's owner (Zulip deactivates a user's bots with the user). */
+  botOwnerId: z.number().int().optional(),
+  /**
+   * Custom profile field values by field ID, as Zulip stores them (text; a user field's user
+   * IDs as a JSON list); absent when the user has none (and in older snapshots).
+   */
+  profileData: z.record(z.string(), z.string()).optional(),
+});
+export type LiveUser = z.infer<typeof LiveUserSchema>;
 
 /**
  * A user's role, name and whether the account is active, keyed by e-mail address, compared
@@ -18,4 +54,9 @@ export const user = {
   ignorable: ['role', 'fullName', 'active', 'profile'],
   actions: ['update', 'deactivate', 'reactivate'],
   events: ['realm_user'],
+  sortedBy: (d: DesiredUser) => [d.email],
+  /** Sorted by email. */
+  desiredSchema: z.array(UserSchema),
+  /** Active and deactivated users, bots included. */
+  liveSchema: z.array(LiveUserSchema),
 } as const satisfies KindSpec;

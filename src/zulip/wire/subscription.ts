@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { intListSchema } from '../../model/int-list';
-import { SUBSCRIPTION_PROPERTY_WIRE_NAMES } from '../../model/kinds';
-import type { SubscriptionPropertyWireName } from '../../model/kinds';
+import { SUBSCRIPTION_PROPERTIES, SUBSCRIPTION_PROPERTY_WIRE_NAMES } from '../../model/kinds';
+import type { SubscriptionPropertyName, SubscriptionPropertyWireName } from '../../model/kinds';
+import { SUBSCRIPTION_VALUES } from '../../model/kinds/subscription-settings';
 import { WireChannelSchema } from './channel';
 import type { ChannelCreationSettings } from './channel';
 import { successListing, successWith } from './common';
@@ -72,16 +73,26 @@ export type UpdateSubscriptionSettingsResponse = z.infer<
   typeof UpdateSubscriptionSettingsResponseSchema
 >;
 
+/**
+ * The subscription settings by wire name, each optional: the model's values
+ * (`SUBSCRIPTION_VALUES`) under the model's wire names (`SUBSCRIPTION_PROPERTIES`).
+ */
+function wireSettings() {
+  return Object.fromEntries(
+    Object.entries(SUBSCRIPTION_PROPERTIES).map(([name, wire]) => [
+      wire,
+      SUBSCRIPTION_VALUES[name as SubscriptionPropertyName].optional(),
+    ]),
+  ) as {
+    [K in SubscriptionPropertyName as (typeof SUBSCRIPTION_PROPERTIES)[K]]: z.ZodOptional<
+      (typeof SUBSCRIPTION_VALUES)[K]
+    >;
+  };
+}
+
 /** A subscription of the caller: a channel plus per-user settings (loose). */
 export const WireSubscriptionSchema = WireChannelSchema.extend({
-  color: z.string().optional(),
-  is_muted: z.boolean().optional(),
-  pin_to_top: z.boolean().optional(),
-  desktop_notifications: z.boolean().nullable().optional(),
-  audible_notifications: z.boolean().nullable().optional(),
-  push_notifications: z.boolean().nullable().optional(),
-  email_notifications: z.boolean().nullable().optional(),
-  wildcard_mentions_notify: z.boolean().nullable().optional(),
+  ...wireSettings(),
   subscribers: intListSchema().optional(),
   partial_subscribers: intListSchema().optional(),
 });

@@ -36,16 +36,17 @@ export const GetUsersResponseSchema = successListing('members', WireUserSchema);
 /** The {@link ZulipClient.getUsers} response (`GET /users`), as parsed. */
 export type GetUsersResponse = z.infer<typeof GetUsersResponseSchema>;
 
-/** `GET /users/me` returns the user's fields at the top level. */
+/** `GET /users/me` returns the user's fields at the top level (`is_bot` not always). */
 export const GetOwnUserResponseSchema = successWith({
-  user_id: z.number().int(),
-  email: z.string(),
-  delivery_email: z.string().nullable().optional(),
-  full_name: z.string(),
-  role: z.number().int().optional(),
+  ...WireUserSchema.pick({
+    user_id: true,
+    email: true,
+    delivery_email: true,
+    full_name: true,
+    role: true,
+  }).shape,
   is_bot: z.boolean().optional(),
-  is_admin: z.boolean().optional(),
-  is_owner: z.boolean().optional(),
+  ...WireUserSchema.pick({ is_admin: true, is_owner: true }).shape,
 });
 /** The {@link ZulipClient.getOwnUser} response (`GET /users/me`), as parsed. */
 export type GetOwnUserResponse = z.infer<typeof GetOwnUserResponseSchema>;
