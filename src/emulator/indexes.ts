@@ -156,6 +156,33 @@ export function addSubscription(org: OrgState, sub: StoredSubscription): void {
 }
 
 /**
+ * Drops the subscription rows from position `length` on (a rolled-back transaction's), from the
+ * array and from the index, without rebuilding it: the cost is that of the rows dropped.
+ */
+export function truncateSubscriptions(org: OrgState, length: number): void {
+  const subs = org.subscriptions;
+  if (subs.length <= length) return;
+  const idx = subscriptionIndexes.get(subs);
+  const dropped = subs.splice(length);
+  if (!idx) return;
+  if (idx.length !== length + dropped.length || idx.duplicates) {
+    // Not up to date, or holding repeated rows: built again on next use.
+    subscriptionIndexes.delete(subs);
+    return;
+  }
+  idx.length = length;
+  for (const s of dropped) {
+    const ofChannel = idx.byChannel.get(s.channelId);
+    if (ofChannel?.get(s.userId) !== s) continue;
+    ofChannel.delete(s.userId);
+    idx.byUser.get(s.userId)?.delete(s.channelId);
+    const sorted = idx.sortedByChannel.get(s.channelId);
+    const at = sorted?.indexOf(s) ?? -1;
+    if (at >= 0) sorted?.splice(at, 1);
+  }
+}
+
+/**
  * Position of the first element with each ID. Lookups check the element found there still has
  * that ID (else rebuild), and an ID that is not in the index is looked for by a scan, so an
  * element replaced in place cannot give a wrong answer.

@@ -100,18 +100,5 @@ export function userByIdOrEmail(ctx: RequestContext, p: number | string): Stored
     : ctx.org.users.find((u) => u.email.toLowerCase() === p.toLowerCase());
 }
 
-/**
- * Runs `fn` atomically, like Zulip's `transaction.atomic`: on any error the organization is
- * restored to what it was before.
- */
-export function atomic<T>(ctx: RequestContext, fn: () => T): T {
-  const snapshot = structuredClone(ctx.org);
-  const events = ctx.events.length;
-  try {
-    return fn();
-  } catch (e) {
-    Object.assign(ctx.org, snapshot);
-    ctx.events.length = events;
-    throw e;
-  }
-}
+/** Zulip's `transaction.atomic` (see ../transaction.ts). */
+export { atomic } from '../transaction';
