@@ -89,7 +89,7 @@ test('the subscription index follows subscribe, unsubscribe, create, archive, ro
   expect(z.org.subscriptions.length).toBe(rows);
   expectConsistent(z.org);
 
-  // A rolled-back request (an atomic endpoint) replaces the arrays with a snapshot.
+  // A refused request of an atomic endpoint (test/emulator/transaction.test.ts has the rollbacks).
   const r = await owner.post('/users/me/subscriptions', {
     subscriptions: [{ name: 'idx-three' }],
     principals: [bob, 999999],
