@@ -165,26 +165,27 @@ function authenticate(core: ServerCore, header: string | undefined): StoredUser 
     });
   if (header === undefined)
     throw unauthorized('Not logged in: API authentication or user session required');
-  const invalidHeader = unauthorized('Invalid authorization header for basic auth');
+  // Made when thrown: an Error per request costs its stack trace.
+  const invalidHeader = (): ApiError => unauthorized('Invalid authorization header for basic auth');
   // Python's str.split(): runs of whitespace, ends stripped; exactly two parts.
   const parts = header.trim().split(/\s+/);
-  if (parts.length !== 2) throw invalidHeader;
+  if (parts.length !== 2) throw invalidHeader();
   const [scheme = '', credentials = ''] = parts;
   if (scheme.toLowerCase() !== 'basic')
     throw new ApiError('This endpoint requires HTTP basic authentication.');
   // base64.b64decode drops characters outside the alphabet, then needs whole 4-char groups.
   const b64 = credentials.replace(/[^A-Za-z0-9+/=]/g, '');
   const data = b64.replace(/=+$/, '');
-  if (b64.length % 4 !== 0 || data.includes('=')) throw invalidHeader;
+  if (b64.length % 4 !== 0 || data.includes('=')) throw invalidHeader();
   const bytes = Buffer.from(data, 'base64');
   let decoded: string;
   try {
     decoded = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw invalidHeader;
+    throw invalidHeader();
   }
   const fields = decoded.split(':');
-  if (fields.length !== 2) throw invalidHeader;
+  if (fields.length !== 2) throw invalidHeader();
   const email = (fields[0] ?? '').trim();
   const key = (fields[1] ?? '').trim();
   if (!/^[A-Za-z0-9]{32}$/.test(key)) throw unauthorized('Malformed API key');

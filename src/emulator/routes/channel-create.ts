@@ -362,7 +362,7 @@ export function createChannelRoute(ctx: RequestContext): Record<string, unknown>
   }
   if (subscribers.length > 0) {
     // bulk_access_users_by_id
-    const users = subscribers.map((id) => org.users.find((x) => x.id === id));
+    const users = subscribers.map((id) => userById(org, id));
     if (users.some((u) => u === undefined)) throw badRequest('No such user');
     if (users.some((u) => u !== undefined && !u.isActive)) throw badRequest('User is deactivated');
   }
