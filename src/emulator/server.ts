@@ -5,6 +5,8 @@ import { Params } from './params';
 import { rateLimitMessage } from './rate-limit';
 import type { RateLimiter } from './rate-limit';
 import { deliverEvents } from './events';
+import { encodeJsonBody, materialize } from './json-body';
+import type { EncodedBody } from './json-body';
 import {
   MAX_BODY_BYTES,
   MAX_MULTIPART_BYTES,
@@ -103,47 +105,34 @@ function sleep(ms: number): Promise<void> {
 function send(
   res: ServerResponse,
   status: number,
-  body: unknown,
+  body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): void {
-  // Encoded once: the length and the bytes sent.
-  const bytes = encodeBody(JSON.stringify(body), res);
-  res.writeHead(status, {
-    'Content-Type': 'application/json',
-    'Content-Length': bytes.length,
-    ...headers,
-  });
-  res.end(bytes);
+  sendEncoded(res, status, encodeJsonBody(body), headers);
 }
 
-/** Bodies up to this size are encoded into a new buffer each time. */
-const SMALL_BODY = 1 << 20;
-
-/** Large buffers not in use by a response being sent (reused: fresh memory is slow). */
-const freeBuffers: Buffer[] = [];
-const utf8 = new TextEncoder();
-
-/**
- * A body's UTF-8 bytes. A large body (a register at scale 10 is 80 MB) is encoded into a
- * buffer kept from an earlier response, given back once this response has been sent:
- * allocating and touching 80 MB of new memory cost more than the encoding itself.
- */
-function encodeBody(text: string, res: ServerResponse): Buffer {
-  if (text.length <= SMALL_BODY) return Buffer.from(text);
-  let buf = freeBuffers.pop();
-  if (buf === undefined || buf.length < text.length)
-    buf = Buffer.allocUnsafeSlow(Math.ceil(text.length * 1.25));
-  let r = utf8.encodeInto(text, buf);
-  if (r.read < text.length) {
-    // Longer in UTF-8 than the buffer allows (non-ASCII text): a buffer of the exact size.
-    buf = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-    r = utf8.encodeInto(text, buf);
-  }
-  const kept = buf;
-  res.once('close', () => {
-    if (freeBuffers.length < 2) freeBuffers.push(kept);
+/** Sends an encoded body (encoded once: the length and the bytes sent). */
+function sendEncoded(
+  res: ServerResponse,
+  status: number,
+  body: EncodedBody,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': body.length,
+    ...headers,
   });
-  return buf.subarray(0, r.written);
+  res.once('close', () => body.release());
+  const [first, ...rest] = body.chunks;
+  if (rest.length === 0) {
+    res.end(first);
+    return;
+  }
+  res.cork();
+  for (const chunk of body.chunks) res.write(chunk);
+  res.end();
+  res.uncork();
 }
 
 /**
@@ -421,16 +410,23 @@ async function handle(
     pending = ctx.events;
     handled = method !== 'GET';
     const data = await route.handler(ctx);
-    if (handled) await deps.afterChange?.();
     // Sorted, as typed_endpoint reports them.
     const ignored = params.unsupported().sort();
     const out: Record<string, unknown> = { result: 'success', msg: '', ...data };
     if (ignored.length > 0) out.ignored_parameters_unsupported = ignored;
+    // Encoded before anything is awaited, from the state the handler answered from (a lazy
+    // list of the answer is built here), and so is what an observer will see.
+    const encoded = encodeJsonBody(out);
+    const observed = deps.observe === undefined ? undefined : materialize(out);
+    if (handled) await deps.afterChange?.();
     deliverEvents(core, pending);
-    if (await answerLost(after, res, log)) return;
+    if (await answerLost(after, res, log)) {
+      encoded.release();
+      return;
+    }
     log(200);
-    deps.observe?.({ method, path, status: 200, body: out });
-    send(res, 200, out, rateHeaders);
+    if (observed !== undefined) deps.observe?.({ method, path, status: 200, body: observed });
+    sendEncoded(res, 200, encoded, rateHeaders);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     // Non-atomic endpoints keep what they applied before the error, and its events.
