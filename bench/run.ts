@@ -96,16 +96,20 @@ class Child {
 }
 
 interface Server {
+  /** The emulator's process. */
   readonly child: Child;
   readonly target: Target;
   readonly counts: BenchOrgCounts;
   readonly featureLevel: number;
+  /** CPU time of the emulator's process (the recording proxy runs in another). */
   cpuMs(): Promise<number>;
   /** Switches the recording proxy; returns its counts so far. */
   mode(mode: 'record' | 'replay'): Promise<{ replayed: number; forwarded: number }>;
   /** Writes the recorded register response body to a file. */
   dump(file: string): Promise<void>;
   stop(): Promise<void>;
+  /** Ends its processes (after a failure). */
+  kill(): void;
 }
 
 async function startServer(
@@ -116,11 +120,22 @@ async function startServer(
   replay = false,
 ): Promise<Server> {
   const child = new Child('server');
-  child.send({ type: 'serve', scale, org, rateLimit, desiredFile, replay });
+  child.send({ type: 'serve', scale, org, rateLimit, desiredFile });
   const ready = await child.expect('ready');
+  let target = ready.target;
+  let proxy: Child | undefined;
+  if (replay) {
+    proxy = new Child('proxy');
+    proxy.send({ type: 'proxy', upstream: ready.target.site });
+    target = { ...target, site: (await proxy.expect('proxying')).site };
+  }
+  const proxyChild = (): Child => {
+    if (!proxy) throw new Error('no recording proxy: start the server with replay');
+    return proxy;
+  };
   return {
     child,
-    target: ready.target,
+    target,
     counts: ready.counts,
     featureLevel: ready.featureLevel,
     async cpuMs() {
@@ -128,17 +143,23 @@ async function startServer(
       return (await child.expect('cpu')).cpuMs;
     },
     async mode(mode) {
-      child.send({ type: 'mode', mode });
-      const m = await child.expect('mode');
+      proxyChild().send({ type: 'mode', mode });
+      const m = await proxyChild().expect('mode');
       return { replayed: m.replayed, forwarded: m.forwarded };
     },
     async dump(file) {
-      child.send({ type: 'dump', file });
-      await child.expect('dumped');
+      proxyChild().send({ type: 'dump', file });
+      await proxyChild().expect('dumped');
     },
     async stop() {
-      child.send({ type: 'stop' });
-      await child.done();
+      for (const c of proxy ? [proxy, child] : [child]) {
+        c.send({ type: 'stop' });
+        await c.done();
+      }
+    },
+    kill() {
+      proxy?.kill();
+      child.kill();
     },
   };
 }
@@ -399,7 +420,7 @@ async function main(): Promise<number> {
     };
     return await report(results, args.json);
   } finally {
-    for (const s of children) s.child.kill();
+    for (const s of children) s.kill();
     await rm(dir, { recursive: true, force: true });
   }
 }
