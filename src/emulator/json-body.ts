@@ -1,8 +1,9 @@
 /**
- * Response bodies as bytes: the JSON text of a handler's answer, written straight into reused
- * chunks of memory. A register at scale 10 is 80 MB; as one `JSON.stringify` of a tree of
- * 140,000 built objects it cost the string (fresh memory each time), a buffer for its bytes,
- * and garbage collections that copied every object of the tree while it was being built.
+ * Response bodies: the JSON text of a handler's answer, its large lists written item by item.
+ * A register at scale 10 is 80 MB; as one `JSON.stringify` of a tree of 140,000 built objects
+ * it cost garbage collections that copied every object of the tree while it was being built,
+ * and the bytes of the whole body at once (fresh memory each time, which V8 also counts as
+ * external memory: 80 MB of it starts a full garbage collection).
  */
 
 /**
@@ -37,90 +38,52 @@ export function materialize(body: Record<string, unknown>): Record<string, unkno
   return out;
 }
 
-/** An encoded body: its chunks in order and their total length. */
-export interface EncodedBody {
-  readonly chunks: readonly Buffer[];
-  readonly length: number;
-  /** Gives reused chunks back once the response has been sent. */
-  release(): void;
-}
+/**
+ * An encoded body: a small one as its bytes; a large one as its JSON text in parts of about a
+ * megabyte, encoded while it is sent (server.ts), and its length in UTF-8 bytes.
+ */
+export type EncodedBody =
+  | { readonly length: number; readonly bytes: Buffer }
+  | { readonly length: number; readonly parts: readonly string[] };
 
-/** Bodies up to this size (in UTF-16 units of the JSON text) are one new buffer. */
+/** Bodies up to this size (in UTF-16 units of the JSON text) are encoded at once. */
 const SMALL_BODY = 1 << 20;
-const CHUNK_SIZE = 1 << 20;
-/** At most this many free chunks are kept (a register at scale 10 fills 80 of them). */
-const MAX_FREE_CHUNKS = 128;
-const freeChunks: Buffer[] = [];
-const utf8 = new TextEncoder();
+/** Parts of about this size: each is one string outside the young generation, never copied. */
+const PART_SIZE = 1 << 20;
 
-/** Strings gathered before they are encoded (one encoding call per 64 K units, not per item). */
-const FLUSH_AT = 1 << 16;
-
-class ChunkWriter {
-  private readonly chunks: Buffer[] = [];
-  /** Bytes used in each full chunk (a character that does not fit leaves a few unused). */
-  private readonly sizes: number[] = [];
-  private current: Buffer;
-  private used = 0;
-  private parts: string[] = [];
-  private pending = 0;
-
-  public constructor() {
-    this.current = this.newChunk();
-  }
-
-  private newChunk(): Buffer {
-    if (this.chunks.length > 0) this.sizes.push(this.used);
-    const chunk = freeChunks.pop() ?? Buffer.allocUnsafeSlow(CHUNK_SIZE);
-    this.chunks.push(chunk);
-    this.used = 0;
-    return chunk;
-  }
+/** Gathers the text in parts, counting its UTF-8 length. */
+class PartWriter {
+  private readonly parts: string[] = [];
+  private length = 0;
+  private pending: string[] = [];
+  private pendingUnits = 0;
 
   public write(text: string): void {
-    this.parts.push(text);
-    this.pending += text.length;
-    if (this.pending >= FLUSH_AT) this.flush();
+    this.pending.push(text);
+    this.pendingUnits += text.length;
+    if (this.pendingUnits >= PART_SIZE) this.flush();
   }
 
   private flush(): void {
-    if (this.parts.length === 0) return;
-    let text = this.parts.length === 1 ? (this.parts[0] as string) : this.parts.join('');
-    this.parts = [];
-    this.pending = 0;
-    for (;;) {
-      const r = utf8.encodeInto(text, this.current.subarray(this.used));
-      this.used += r.written;
-      if (r.read === text.length) return;
-      // The chunk is full (encodeInto never splits a character): go on in a new one.
-      text = text.slice(r.read);
-      this.current = this.newChunk();
-    }
+    if (this.pending.length === 0) return;
+    const part = this.pending.join('');
+    this.pending = [];
+    this.pendingUnits = 0;
+    this.parts.push(part);
+    this.length += Buffer.byteLength(part);
   }
 
   public finish(): EncodedBody {
     this.flush();
-    const chunks = this.chunks;
-    const sizes = [...this.sizes, this.used];
-    const sent = chunks.map((c, i) => c.subarray(0, sizes[i]));
-    let released = false;
-    return {
-      chunks: sent,
-      length: sizes.reduce((a, b) => a + b, 0),
-      release: () => {
-        if (released) return;
-        released = true;
-        for (const c of chunks) if (freeChunks.length < MAX_FREE_CHUNKS) freeChunks.push(c);
-      },
-    };
+    return { length: this.length, parts: this.parts };
   }
 }
 
 /**
  * The UTF-8 bytes of `JSON.stringify(body)`, the same bytes: keys in the same order, those
  * whose value JSON leaves out (undefined, functions) left out, a {@link LazyList} written item
- * by item (an item JSON leaves out is `null`, as in an array). A small body is one buffer; a
- * large one is written into reused chunks.
+ * by item (an item JSON leaves out is `null`, as in an array). A small body is its bytes; a
+ * large one its text, encoded as it is sent.
  */
 export function encodeJsonBody(body: Record<string, unknown>): EncodedBody {
   const lazy = Object.values(body).some((v) => v instanceof LazyList);
@@ -128,13 +91,11 @@ export function encodeJsonBody(body: Record<string, unknown>): EncodedBody {
     const text = JSON.stringify(body);
     if (text.length <= SMALL_BODY) {
       const bytes = Buffer.from(text);
-      return { chunks: [bytes], length: bytes.length, release: () => undefined };
+      return { length: bytes.length, bytes };
     }
-    const w = new ChunkWriter();
-    w.write(text);
-    return w.finish();
+    return { length: Buffer.byteLength(text), parts: [text] };
   }
-  const w = new ChunkWriter();
+  const w = new PartWriter();
   let sep = '{';
   for (const [key, value] of Object.entries(body)) {
     if (value instanceof LazyList) {
