@@ -78,11 +78,21 @@ function sameJson(a: unknown, b: unknown): boolean {
   return ka.every((k) => Object.hasOwn(rb, k) && sameJson(ra[k], rb[k]));
 }
 
-function copyFields(obj: object): Record<string, unknown> {
+/**
+ * A deep copy of a value of the organization (plain JSON: objects, arrays, scalars; an
+ * undefined field is kept), a few times faster than `structuredClone` for the small values a
+ * transaction copies (it runs on every atomic request).
+ */
+function copyJson<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(copyJson) as T;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj))
-    out[k] = v !== null && typeof v === 'object' ? structuredClone(v) : v;
-  return out;
+  for (const k of Object.keys(v)) out[k] = copyJson((v as Record<string, unknown>)[k]);
+  return out as T;
+}
+
+function copyFields(obj: object): Record<string, unknown> {
+  return copyJson(obj as Record<string, unknown>);
 }
 
 /** Puts saved fields back into the same object (its identity is kept: indexes share it). */
@@ -93,8 +103,8 @@ function restoreFields(obj: object, saved: Record<string, unknown>): void {
   // The same fields in the same order (the usual case): assigned, no field deleted.
   if (keys.length !== savedKeys.length || keys.some((k, i) => k !== savedKeys[i]))
     for (const k of keys) delete target[k];
-  for (const [k, v] of Object.entries(saved))
-    target[k] = v !== null && typeof v === 'object' ? structuredClone(v) : v;
+  // The copies themselves go back: a transaction rolls back once.
+  for (const [k, v] of Object.entries(saved)) target[k] = v;
 }
 
 /**
@@ -135,7 +145,7 @@ function begin(ctx: RequestContext): Transaction {
   return {
     org,
     arrays,
-    rest: structuredClone(rest),
+    rest: copyJson(rest),
     keys: new Set(Object.keys(org)),
     saved: new Map(),
     events: ctx.events.length,
@@ -147,7 +157,7 @@ function rollback(tx: Transaction): void {
   const org = tx.org as unknown as Record<string, unknown>;
   for (const [obj, fields] of tx.saved) restoreFields(obj, fields);
   for (const k of Object.keys(org)) if (!tx.keys.has(k)) delete org[k];
-  Object.assign(org, structuredClone(tx.rest));
+  Object.assign(org, tx.rest);
   for (const [k, { ref, length }] of tx.arrays) {
     if (ref === undefined) {
       delete org[k];
