@@ -109,15 +109,20 @@ test('subscriptions: a failing delete undoes the add of the same request (a chan
   expect(indexProblems(z.org)).toEqual([]);
 });
 
-test('user groups: a failing delete undoes the add of members (and the notices) of the same request', async () => {
-  const owner = clientFor(z, 'owner');
-  const created = await owner.post('/user_groups/create', {
-    name: 'tx-team',
+/** A group with alice as its member, made by the owner; its ID. */
+async function createGroup(name: string): Promise<number> {
+  const created = await clientFor(z, 'owner').post('/user_groups/create', {
+    name,
     description: 'd',
     members: [user('alice').id],
   });
   expectSuccess(created);
-  const groupId = created.body.group_id as number;
+  return created.body.group_id as number;
+}
+
+test('user groups: a failing delete undoes the add of members (and the notices) of the same request', async () => {
+  const owner = clientFor(z, 'owner');
+  const groupId = await createGroup('tx-team');
   const events = await ownerQueue();
   const unchanged = snapshot();
   expectError(
@@ -133,13 +138,7 @@ test('user groups: a failing delete undoes the add of members (and the notices) 
 
 test('user groups: a setting whose old value does not match undoes the rename of the same request', async () => {
   const owner = clientFor(z, 'owner');
-  const created = await owner.post('/user_groups/create', {
-    name: 'tx-named',
-    description: 'd',
-    members: [user('alice').id],
-  });
-  expectSuccess(created);
-  const groupId = created.body.group_id as number;
+  const groupId = await createGroup('tx-named');
   const unchanged = snapshot();
   const r = await owner.patch(`/user_groups/${groupId}`, {
     name: 'tx-renamed',
