@@ -4,6 +4,9 @@
  *
  * - `server`: generates the organization, writes the desired state to a file, starts the
  *   emulator on it and serves until told to stop; reports its own CPU time on request.
+ * - `proxy`: the recording proxy in front of a server (replay-proxy.ts), in its own process so
+ *   that the server's CPU time is the emulator's alone (forwarding an 80 MB register costs
+ *   the proxy about as much CPU as the emulator spends answering it).
  * - `measure`: reads and plans once with one strategy, reports, exits.
  * - `apply`: applies the desired state once, reports, exits.
  * - `subscribe`: subscribes to N new channels in one call on its own emulator, reports, exits.
@@ -35,9 +38,9 @@ export type ToChild =
       readonly org: 'full' | 'users-only';
       readonly rateLimit: number | false;
       readonly desiredFile: string;
-      /** Put a recording proxy in front of the emulator (see replay-proxy.ts). */
-      readonly replay?: boolean;
     }
+  /** Start the recording proxy in front of `upstream` (a server's site). */
+  | { readonly type: 'proxy'; readonly upstream: string }
   | { readonly type: 'cpu' }
   | { readonly type: 'mode'; readonly mode: 'record' | 'replay' }
   /** Write the recorded register response body to `file` (the JSON.parse floor). */
@@ -68,6 +71,7 @@ export type FromChild =
       readonly counts: BenchOrgCounts;
       readonly featureLevel: number;
     }
+  | { readonly type: 'proxying'; readonly site: string }
   | { readonly type: 'cpu'; readonly cpuMs: number; readonly peakRssMb: number }
   | { readonly type: 'mode'; readonly replayed: number; readonly forwarded: number }
   | { readonly type: 'dumped'; readonly bytes: number }
@@ -127,20 +131,23 @@ async function handle(msg: ToChild): Promise<void> {
       await writeFile(msg.desiredFile, JSON.stringify(bench.desired));
       const state = msg.org === 'full' ? bench.org : usersOnly(bench.org);
       emulator = await startEmulator({ state, rateLimit: msg.rateLimit });
-      if (msg.replay === true) proxy = await startReplayProxy(emulator.site);
       await send({
         type: 'ready',
-        target: { site: proxy?.site ?? emulator.site, ...bench.owner },
+        target: { site: emulator.site, ...bench.owner },
         counts: bench.counts,
         featureLevel: emulator.featureLevel,
       });
       return;
     }
+    case 'proxy':
+      proxy = await startReplayProxy(msg.upstream);
+      await send({ type: 'proxying', site: proxy.site });
+      return;
     case 'cpu':
       await send({ type: 'cpu', cpuMs: cpuMs(), peakRssMb: peakRssMb() });
       return;
     case 'mode':
-      if (!proxy) throw new Error('no replay proxy: start the server with replay: true');
+      if (!proxy) throw new Error('no replay proxy: this child was not sent `proxy`');
       proxy.setMode(msg.mode);
       await send({ type: 'mode', ...proxy.stats });
       return;

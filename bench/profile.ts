@@ -5,6 +5,8 @@
  *     generates the organization, starts the emulator in this process, reads it once and keeps
  *     the register response body and the desired state in DIR (run it under `node --cpu-prof
  *     --import tsx` to profile the emulator's register).
+ *   npx tsx bench/profile.ts registers --scale 10
+ *     the emulator's CPU for each of ROUNDS (6) registers, the client in another process.
  *   node --cpu-prof --import tsx bench/profile.ts client --dir /tmp/p10
  *     serves the kept register body from memory and runs readLiveState + plan against it,
  *     printing the phases and the bare JSON.parse of the same body.
@@ -12,6 +14,7 @@
  *     self time by function (top N), from a V8 CPU profile.
  */
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -92,6 +95,69 @@ async function serverRun(scale: number): Promise<void> {
       `register: ${res.status}, ${(res.bytes / 1e6).toFixed(1)} MB in ${Math.round(performance.now() - t0)} ms, CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms\n`,
     );
   }
+  await emulator.close();
+}
+
+/** A client that posts one register and drains its body, run with `node -e` (input on stdin). */
+const DRAIN_CLIENT = `
+const { request } = require('node:http');
+let input = '';
+process.stdin.on('data', (c) => (input += c));
+process.stdin.on('end', () => {
+  const { url, auth, body } = JSON.parse(input);
+  const req = request(url, { method: 'POST', headers: { authorization: auth,
+    'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+    let bytes = 0;
+    res.on('data', (c) => (bytes += c.length));
+    res.on('end', () => process.stdout.write(JSON.stringify({ status: res.statusCode, bytes })));
+  });
+  req.end(body);
+});`;
+
+/**
+ * The emulator's CPU for each of ROUNDS registers (default 6), the emulator alone in this
+ * process: each register is posted and drained by a client in another process, and the
+ * organization is generated in a function whose garbage is left behind, as bench/child.ts
+ * leaves it. The first register is the cold one the bench measures; the later ones show where
+ * full garbage collections fall.
+ */
+async function registersRun(scale: number): Promise<void> {
+  const start = async () => {
+    const bench = generateBenchOrg({ scale });
+    const emulator = await startEmulator({ state: bench.org, rateLimit: false });
+    return { emulator, owner: { ...bench.owner } };
+  };
+  const { emulator, owner } = await start();
+  const input = JSON.stringify({
+    url: `${emulator.url}/register`,
+    auth: `Basic ${Buffer.from(`${owner.email}:${owner.apiKey}`).toString('base64')}`,
+    body: encodeForm(ORG_READ_REGISTER_PARAMS),
+  });
+  const post = (): Promise<{ status: number; bytes: number }> =>
+    new Promise((resolve, reject) => {
+      const c = spawn(process.execPath, ['-e', DRAIN_CLIENT], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      let out = '';
+      c.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      c.on('error', reject);
+      c.on('exit', () => resolve(JSON.parse(out) as { status: number; bytes: number }));
+      c.stdin.end(input);
+    });
+  const cpus: number[] = [];
+  for (let i = 0; i < Number(process.env.ROUNDS ?? '6'); i++) {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const res = await post();
+    const cpu = process.cpuUsage(cpu0);
+    cpus.push((cpu.user + cpu.system) / 1000);
+    process.stdout.write(
+      `register ${i + 1}: ${res.status}, ${(res.bytes / 1e6).toFixed(1)} MB in ${Math.round(performance.now() - t0)} ms, emulator CPU ${Math.round(cpus[i] ?? 0)} ms\n`,
+    );
+  }
+  process.stdout.write(
+    `all ${cpus.length}: ${Math.round(cpus.reduce((a, b) => a + b, 0))} ms CPU\n`,
+  );
   await emulator.close();
 }
 
@@ -257,6 +323,7 @@ async function main(): Promise<void> {
   };
   if (cmd === 'record') await record(Number(opt('scale', '1')), opt('dir', '/tmp/zulip-cdk-prof'));
   else if (cmd === 'server') await serverRun(Number(opt('scale', '1')));
+  else if (cmd === 'registers') await registersRun(Number(opt('scale', '1')));
   else if (cmd === 'phases') await phases(opt('dir', '/tmp/zulip-cdk-prof'));
   else if (cmd === 'client') await clientRun(opt('dir', '/tmp/zulip-cdk-prof'));
   else if (cmd === 'summary') await summary(rest[0] ?? '', Number(rest[1] ?? '40'));

@@ -214,7 +214,8 @@ function renderPlan(plan: NonNullable<BenchResults['plan']>, out: string[]): voi
     'Emulator CPU: time the emulator process spent serving the read (its views answer from',
     'in-memory indexes: subscriptions by channel and by user, users and groups by ID).',
     '"Replayed from memory": the same requests answered by a recording proxy in front of the',
-    'emulator, without asking it again: what each strategy costs on the client and the wire.',
+    'emulator (in its own process), without asking it again: what each strategy costs on the',
+    'client and the wire.',
     `Rate limiting is off for (a) and (b); the modelled line is what the request count costs at`,
     `Zulip's default of ${DEFAULT_RATE_PER_MINUTE} requests per minute, which dominates on a real server.`,
   );

@@ -37,7 +37,8 @@ const USAGE = `usage: npm run bench -- [--scale N] [--apply-scale N] [--rate-lim
                           Zulip's default of 200 requests per minute (default 0.1 when
                           --scale is 1 or more, else off; 0: off). Takes a minute or more.
   --incremental-scale N   size at which the incremental apply (the ~5% change of (a)) is
-                          executed (default: --scale below 1, else 0.1; 0: off)
+                          executed (default: --scale, about 3 s at scale 1 and 20 s at
+                          scale 10; 0: off)
   --no-apply              skip the apply measurements
   --subscribe-channels N  (d) subscribes to N new channels in one call, then to 10 N, and
                           reports the ratio to linear growth (default 2000: 2,000 and 20,000)
@@ -96,16 +97,20 @@ class Child {
 }
 
 interface Server {
+  /** The emulator's process. */
   readonly child: Child;
   readonly target: Target;
   readonly counts: BenchOrgCounts;
   readonly featureLevel: number;
+  /** CPU time of the emulator's process (the recording proxy runs in another). */
   cpuMs(): Promise<number>;
   /** Switches the recording proxy; returns its counts so far. */
   mode(mode: 'record' | 'replay'): Promise<{ replayed: number; forwarded: number }>;
   /** Writes the recorded register response body to a file. */
   dump(file: string): Promise<void>;
   stop(): Promise<void>;
+  /** Ends its processes (after a failure). */
+  kill(): void;
 }
 
 async function startServer(
@@ -116,11 +121,22 @@ async function startServer(
   replay = false,
 ): Promise<Server> {
   const child = new Child('server');
-  child.send({ type: 'serve', scale, org, rateLimit, desiredFile, replay });
+  child.send({ type: 'serve', scale, org, rateLimit, desiredFile });
   const ready = await child.expect('ready');
+  let target = ready.target;
+  let proxy: Child | undefined;
+  if (replay) {
+    proxy = new Child('proxy');
+    proxy.send({ type: 'proxy', upstream: ready.target.site });
+    target = { ...target, site: (await proxy.expect('proxying')).site };
+  }
+  const proxyChild = (): Child => {
+    if (!proxy) throw new Error('no recording proxy: start the server with replay');
+    return proxy;
+  };
   return {
     child,
-    target: ready.target,
+    target,
     counts: ready.counts,
     featureLevel: ready.featureLevel,
     async cpuMs() {
@@ -128,17 +144,23 @@ async function startServer(
       return (await child.expect('cpu')).cpuMs;
     },
     async mode(mode) {
-      child.send({ type: 'mode', mode });
-      const m = await child.expect('mode');
+      proxyChild().send({ type: 'mode', mode });
+      const m = await proxyChild().expect('mode');
       return { replayed: m.replayed, forwarded: m.forwarded };
     },
     async dump(file) {
-      child.send({ type: 'dump', file });
-      await child.expect('dumped');
+      proxyChild().send({ type: 'dump', file });
+      await proxyChild().expect('dumped');
     },
     async stop() {
-      child.send({ type: 'stop' });
-      await child.done();
+      for (const c of proxy ? [proxy, child] : [child]) {
+        c.send({ type: 'stop' });
+        await c.done();
+      }
+    },
+    kill() {
+      proxy?.kill();
+      child.kill();
     },
   };
 }
@@ -269,7 +291,7 @@ async function main(): Promise<number> {
   const rateLimitedScale = Number(args['rate-limited-scale'] ?? (scale >= 1 ? 0.1 : 0));
   // At scale 1 and more the emulator spends about a second per PATCH /streams on a loaded
   // machine (16.9 min for the 755 requests at scale 1, load 20): run it at 0.1 unless asked.
-  const incrementalScale = Number(args['incremental-scale'] ?? (scale >= 1 ? 0.1 : scale));
+  const incrementalScale = Number(args['incremental-scale'] ?? scale);
   const subscribeChannels = Number(args['subscribe-channels'] ?? '2000');
   if (
     !(scale > 0) ||
@@ -399,7 +421,7 @@ async function main(): Promise<number> {
     };
     return await report(results, args.json);
   } finally {
-    for (const s of children) s.child.kill();
+    for (const s of children) s.kill();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -156,6 +156,33 @@ export function addSubscription(org: OrgState, sub: StoredSubscription): void {
 }
 
 /**
+ * Drops the subscription rows from position `length` on (a rolled-back transaction's), from the
+ * array and from the index, without rebuilding it: the cost is that of the rows dropped.
+ */
+export function truncateSubscriptions(org: OrgState, length: number): void {
+  const subs = org.subscriptions;
+  if (subs.length <= length) return;
+  const idx = subscriptionIndexes.get(subs);
+  const dropped = subs.splice(length);
+  if (!idx) return;
+  if (idx.length !== length + dropped.length || idx.duplicates) {
+    // Not up to date, or holding repeated rows: built again on next use.
+    subscriptionIndexes.delete(subs);
+    return;
+  }
+  idx.length = length;
+  for (const s of dropped) {
+    const ofChannel = idx.byChannel.get(s.channelId);
+    if (ofChannel?.get(s.userId) !== s) continue;
+    ofChannel.delete(s.userId);
+    idx.byUser.get(s.userId)?.delete(s.channelId);
+    const sorted = idx.sortedByChannel.get(s.channelId);
+    const at = sorted?.indexOf(s) ?? -1;
+    if (at >= 0) sorted?.splice(at, 1);
+  }
+}
+
+/**
  * Position of the first element with each ID. Lookups check the element found there still has
  * that ID (else rebuild), and an ID that is not in the index is looked for by a scan, so an
  * element replaced in place cannot give a wrong answer.
@@ -197,18 +224,57 @@ export function groupById(org: OrgState, id: number): StoredGroup | undefined {
 }
 
 /**
+ * Channels by name: the lowercased name of each, the first channel of a name winning, as the
+ * channels were when it was built (their order, and each one's name then).
+ */
+interface NameIndex {
+  readonly channels: StoredChannel[];
+  readonly names: string[];
+  readonly byName: Map<string, StoredChannel>;
+}
+
+const nameIndexes = new WeakMap<StoredChannel[], NameIndex>();
+
+function indexNames(idx: NameIndex, list: readonly StoredChannel[], from: number): void {
+  for (let i = from; i < list.length; i++) {
+    const c = list[i] as StoredChannel;
+    idx.channels.push(c);
+    idx.names.push(c.name);
+    const key = c.name.toLowerCase();
+    if (!idx.byName.has(key)) idx.byName.set(key, c);
+  }
+}
+
+/** Whether the channels are those indexed, in the same order and with the same names, or more. */
+function namesCurrent(idx: NameIndex, list: readonly StoredChannel[]): boolean {
+  const { channels, names } = idx;
+  if (channels.length > list.length) return false;
+  for (let i = 0; i < channels.length; i++) {
+    const c = list[i] as StoredChannel;
+    if (c !== channels[i] || c.name !== names[i]) return false;
+  }
+  return true;
+}
+
+/**
  * Channels by name, matched as `channelByName` (routes/common.ts) matches them: the stripped
- * name lowercased, archived channels included, the first channel of a name winning. Built by
- * one scan when called, not kept: channel names change in place (renames), so a kept index
- * could not tell that a name has become free. For a request that looks up many names (a
- * subscribe of 20,000 channels), one scan instead of one per name.
+ * name lowercased, archived channels included, the first channel of a name winning. The index
+ * is kept between requests and checked on each use against the channels (the same objects in
+ * the same order, each with the name it was indexed under, compared by reference): channels
+ * added at the end are indexed, and a rename or any other change of the list, through a route
+ * or a test editing the state, builds it again. The check costs a comparison per channel, not
+ * the lowercasing and hashing of every name per request (a subscribe of a few channels in an
+ * organization of 20,000 spent most of its time there).
  */
 export function channelsByName(org: OrgState): (name: string) => StoredChannel | undefined {
-  const byName = new Map<string, StoredChannel>();
-  for (const c of org.channels) {
-    const key = c.name.toLowerCase();
-    if (!byName.has(key)) byName.set(key, c);
+  const list = org.channels;
+  let idx = nameIndexes.get(list);
+  if (idx === undefined || !namesCurrent(idx, list)) {
+    idx = { channels: [], names: [], byName: new Map() };
+    nameIndexes.set(list, idx);
   }
+  indexNames(idx, list, idx.channels.length);
+  const byName = idx.byName;
   return (name) => byName.get(name.trim().toLowerCase());
 }
 
@@ -252,5 +318,9 @@ export function indexProblems(org: OrgState): string[] {
   for (const g of org.groups)
     if (groupById(org, g.id) !== org.groups.find((x) => x.id === g.id))
       problems.push(`group ${g.id} indexed wrongly`);
+  const byName = channelsByName(org);
+  for (const c of org.channels)
+    if (byName(c.name) !== org.channels.find((x) => x.name.toLowerCase() === c.name.toLowerCase()))
+      problems.push(`channel ${c.id} indexed wrongly by name`);
   return problems;
 }

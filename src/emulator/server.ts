@@ -5,6 +5,8 @@ import { Params } from './params';
 import { rateLimitMessage } from './rate-limit';
 import type { RateLimiter } from './rate-limit';
 import { deliverEvents } from './events';
+import { encodeJsonBody, materialize } from './json-body';
+import type { EncodedBody } from './json-body';
 import {
   MAX_BODY_BYTES,
   MAX_MULTIPART_BYTES,
@@ -103,47 +105,60 @@ function sleep(ms: number): Promise<void> {
 function send(
   res: ServerResponse,
   status: number,
-  body: unknown,
+  body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): void {
-  // Encoded once: the length and the bytes sent.
-  const bytes = encodeBody(JSON.stringify(body), res);
-  res.writeHead(status, {
-    'Content-Type': 'application/json',
-    'Content-Length': bytes.length,
-    ...headers,
-  });
-  res.end(bytes);
+  sendEncoded(res, status, encodeJsonBody(body), headers);
 }
 
-/** Bodies up to this size are encoded into a new buffer each time. */
-const SMALL_BODY = 1 << 20;
+/** Sends an encoded body (encoded once: the length and the bytes sent). */
+function sendEncoded(
+  res: ServerResponse,
+  status: number,
+  body: EncodedBody,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': body.length,
+    ...headers,
+  });
+  if ('bytes' in body) res.end(body.bytes);
+  else void writeParts(res, body.parts);
+}
 
-/** Large buffers not in use by a response being sent (reused: fresh memory is slow). */
-const freeBuffers: Buffer[] = [];
+const CHUNK_SIZE = 1 << 20;
+/** Chunks not in use by a response being sent (reused: fresh memory is slow). */
+const freeChunks: Buffer[] = [];
 const utf8 = new TextEncoder();
 
 /**
- * A body's UTF-8 bytes. A large body (a register at scale 10 is 80 MB) is encoded into a
- * buffer kept from an earlier response, given back once this response has been sent:
- * allocating and touching 80 MB of new memory cost more than the encoding itself.
+ * Writes a large body's text a megabyte at a time through one reused chunk, each chunk sent
+ * before the next is encoded: the process never holds the body's bytes at once (80 MB of new
+ * buffers made V8 run a full garbage collection of the whole organization).
  */
-function encodeBody(text: string, res: ServerResponse): Buffer {
-  if (text.length <= SMALL_BODY) return Buffer.from(text);
-  let buf = freeBuffers.pop();
-  if (buf === undefined || buf.length < text.length)
-    buf = Buffer.allocUnsafeSlow(Math.ceil(text.length * 1.25));
-  let r = utf8.encodeInto(text, buf);
-  if (r.read < text.length) {
-    // Longer in UTF-8 than the buffer allows (non-ASCII text): a buffer of the exact size.
-    buf = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-    r = utf8.encodeInto(text, buf);
+async function writeParts(res: ServerResponse, parts: readonly string[]): Promise<void> {
+  const chunk = freeChunks.pop() ?? Buffer.allocUnsafeSlow(CHUNK_SIZE);
+  // A connection closed while a chunk is being written: stop there.
+  const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
+  try {
+    for (const part of parts) {
+      let text = part;
+      while (text.length > 0) {
+        if (res.destroyed) return;
+        // encodeInto never splits a character: the rest goes into the next chunk.
+        const r = utf8.encodeInto(text, chunk);
+        text = r.read === text.length ? '' : text.slice(r.read);
+        await Promise.race([
+          new Promise<void>((resolve) => res.write(chunk.subarray(0, r.written), () => resolve())),
+          closed,
+        ]);
+      }
+    }
+    res.end();
+  } finally {
+    if (freeChunks.length < 4) freeChunks.push(chunk);
   }
-  const kept = buf;
-  res.once('close', () => {
-    if (freeBuffers.length < 2) freeBuffers.push(kept);
-  });
-  return buf.subarray(0, r.written);
 }
 
 /**
@@ -165,26 +180,27 @@ function authenticate(core: ServerCore, header: string | undefined): StoredUser 
     });
   if (header === undefined)
     throw unauthorized('Not logged in: API authentication or user session required');
-  const invalidHeader = unauthorized('Invalid authorization header for basic auth');
+  // Made when thrown: an Error per request costs its stack trace.
+  const invalidHeader = (): ApiError => unauthorized('Invalid authorization header for basic auth');
   // Python's str.split(): runs of whitespace, ends stripped; exactly two parts.
   const parts = header.trim().split(/\s+/);
-  if (parts.length !== 2) throw invalidHeader;
+  if (parts.length !== 2) throw invalidHeader();
   const [scheme = '', credentials = ''] = parts;
   if (scheme.toLowerCase() !== 'basic')
     throw new ApiError('This endpoint requires HTTP basic authentication.');
   // base64.b64decode drops characters outside the alphabet, then needs whole 4-char groups.
   const b64 = credentials.replace(/[^A-Za-z0-9+/=]/g, '');
   const data = b64.replace(/=+$/, '');
-  if (b64.length % 4 !== 0 || data.includes('=')) throw invalidHeader;
+  if (b64.length % 4 !== 0 || data.includes('=')) throw invalidHeader();
   const bytes = Buffer.from(data, 'base64');
   let decoded: string;
   try {
     decoded = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw invalidHeader;
+    throw invalidHeader();
   }
   const fields = decoded.split(':');
-  if (fields.length !== 2) throw invalidHeader;
+  if (fields.length !== 2) throw invalidHeader();
   const email = (fields[0] ?? '').trim();
   const key = (fields[1] ?? '').trim();
   if (!/^[A-Za-z0-9]{32}$/.test(key)) throw unauthorized('Malformed API key');
@@ -420,16 +436,20 @@ async function handle(
     pending = ctx.events;
     handled = method !== 'GET';
     const data = await route.handler(ctx);
-    if (handled) await deps.afterChange?.();
     // Sorted, as typed_endpoint reports them.
     const ignored = params.unsupported().sort();
     const out: Record<string, unknown> = { result: 'success', msg: '', ...data };
     if (ignored.length > 0) out.ignored_parameters_unsupported = ignored;
+    // Encoded before anything is awaited, from the state the handler answered from (a lazy
+    // list of the answer is built here), and so is what an observer will see.
+    const encoded = encodeJsonBody(out);
+    const observed = deps.observe === undefined ? undefined : materialize(out);
+    if (handled) await deps.afterChange?.();
     deliverEvents(core, pending);
     if (await answerLost(after, res, log)) return;
     log(200);
-    deps.observe?.({ method, path, status: 200, body: out });
-    send(res, 200, out, rateHeaders);
+    if (observed !== undefined) deps.observe?.({ method, path, status: 200, body: observed });
+    sendEncoded(res, 200, encoded, rateHeaders);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     // Non-atomic endpoints keep what they applied before the error, and its events.

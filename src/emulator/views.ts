@@ -166,10 +166,13 @@ export function subscriptionToApi(
  * Subscription objects in Zulip's order: by channel name, as Python sorts strings (by code
  * point, case-sensitively), as `gather_subscriptions_helper` returns its three lists.
  */
-export function sortedByName<T>(items: readonly T[]): T[] {
+export function sortedByName<T>(
+  items: readonly T[],
+  nameOf: (item: T) => string = (item) => String((item as { name?: unknown }).name),
+): T[] {
   const keyed = items.map((item) => ({
     item,
-    key: Array.from(String((item as { name?: unknown }).name), (c) => c.codePointAt(0) ?? 0),
+    key: Array.from(nameOf(item), (c) => c.codePointAt(0) ?? 0),
   }));
   keyed.sort(({ key: ka }, { key: kb }) => {
     for (let i = 0; i < Math.min(ka.length, kb.length); i++)

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
 import {
+  channelsByName,
   indexProblems,
   subscriptionOf,
   subscriptionsOfChannel,
@@ -89,7 +90,7 @@ test('the subscription index follows subscribe, unsubscribe, create, archive, ro
   expect(z.org.subscriptions.length).toBe(rows);
   expectConsistent(z.org);
 
-  // A rolled-back request (an atomic endpoint) replaces the arrays with a snapshot.
+  // A refused request of an atomic endpoint (test/emulator/transaction.test.ts has the rollbacks).
   const r = await owner.post('/users/me/subscriptions', {
     subscriptions: [{ name: 'idx-three' }],
     principals: [bob, 999999],
@@ -166,6 +167,35 @@ test('users by ID follow users added and replaced in place', () => {
   org.users.push({ ...alice, id: 424242, email: 'new@zulip-cdk.example' });
   expect(userById(org, 424242)?.email).toBe('new@zulip-cdk.example');
   expect(userById(org, 777777)).toBeUndefined();
+  expect(indexProblems(org)).toEqual([]);
+});
+
+test('channels by name follow creations, renames through the API and edits of the state', async () => {
+  const owner = clientFor(z, 'owner');
+  const org = z.org;
+  const byName = (name: string) => channelsByName(org)(name)?.id;
+  expect(byName(' GENERAL ')).toBe(channelId('general'));
+  expectSuccess(await owner.post('/channels/create', { name: 'By-Name', subscribers: [] }));
+  expect(byName('by-name')).toBe(channelId('By-Name'));
+  // A rename frees the old name and takes the new one.
+  expectSuccess(await owner.patch(`/streams/${channelId('By-Name')}`, { new_name: 'renamed' }));
+  expect(byName('by-name')).toBeUndefined();
+  expect(byName('Renamed')).toBe(channelId('renamed'));
+  // A test editing names in place, replacing a channel or adding one around the routes.
+  const general = org.channels.find((c) => c.name === 'general')!;
+  general.name = 'edited';
+  expect(byName('general')).toBeUndefined();
+  expect(byName('edited')).toBe(general.id);
+  org.channels[org.channels.indexOf(general)] = { ...general, name: 'replaced' };
+  expect(byName('edited')).toBeUndefined();
+  expect(byName('replaced')).toBe(general.id);
+  org.channels.push({ ...general, id: 515151, name: 'Pushed' });
+  expect(byName('pushed')).toBe(515151);
+  // The first channel of a name wins, as a scan finds it.
+  org.channels.push({ ...general, id: 525252, name: 'PUSHED' });
+  expect(byName('pushed')).toBe(515151);
+  org.channels.splice(org.channels.length - 2, 1);
+  expect(byName('pushed')).toBe(525252);
   expect(indexProblems(org)).toEqual([]);
 });
 

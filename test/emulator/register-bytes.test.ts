@@ -111,6 +111,30 @@ describe('register: the same bytes', () => {
     }
   });
 
+  it('a response observer sees the body sent (the lists built while it is written, made arrays)', async () => {
+    const { org, owner } = benchOrg();
+    const observed: string[] = [];
+    const z = await startEmulator({
+      state: org,
+      rateLimit: false,
+      clock,
+      observe: (r) => {
+        if (r.path === '/register') {
+          expect(Array.isArray(r.body.realm_users)).toBe(true);
+          expect(Array.isArray(r.body.subscriptions)).toBe(true);
+          observed.push(JSON.stringify(r.body));
+        }
+      },
+    });
+    try {
+      const body = await registerBody(z, owner, ORG_READ_REGISTER_PARAMS);
+      expect(digest(body, z)).toBe('8f511a68634949d5');
+      expect(observed).toEqual([body]);
+    } finally {
+      await z.close();
+    }
+  });
+
   it('large bodies (over 1 MB, encoded into reused buffers): exact UTF-8, in parallel and one after another', async () => {
     const bench = generateBenchOrg({ scale: 0.2, now: NOW });
     const names = ['Zoë Łukasz', 'Ünïcödé 💡 name', '日本語の名前'];

@@ -33,6 +33,7 @@ import { channelAudience } from '../events';
 import { addSubscription, subscriptionOf, userById } from '../indexes';
 import { channelToApi, subscriptionToApi } from '../views';
 import { sendChannelCreatedNotice } from '../channel-notices';
+import { beforeChange } from '../transaction';
 import { requireNonGuest } from './common';
 import {
   parseRetention,
@@ -250,7 +251,7 @@ export function subscribeUsers(
     if (existing?.active) continue;
     const u = userById(ctx.org, uid);
     if (u && !hasMetadataAccess(ctx.org, u, ch)) unseen.push(uid);
-    if (existing) existing.active = true;
+    if (existing) beforeChange(ctx, existing).active = true;
     else {
       const color = colorOf?.(uid) ?? pickColors(ctx.org, uid, [ch]).get(ch.id);
       addSubscription(ctx.org, newSubscription(uid, ch.id, color));
@@ -361,7 +362,7 @@ export function createChannelRoute(ctx: RequestContext): Record<string, unknown>
   }
   if (subscribers.length > 0) {
     // bulk_access_users_by_id
-    const users = subscribers.map((id) => org.users.find((x) => x.id === id));
+    const users = subscribers.map((id) => userById(org, id));
     if (users.some((u) => u === undefined)) throw badRequest('No such user');
     if (users.some((u) => u !== undefined && !u.isActive)) throw badRequest('User is deactivated');
   }

@@ -2,7 +2,7 @@ import { supports } from '../../model/features';
 import { adminRequired, badRequest, notFound, ownerRequired } from '../errors';
 import { isAdmin, isGuest, isOwner } from '../permissions';
 import { hasContentAccess, hasMetadataAccess } from '../permissions';
-import { userById } from '../indexes';
+import { channelsByName, userById } from '../indexes';
 import type { RequestContext } from '../router';
 import type { StoredChannel, StoredUser } from '../state';
 
@@ -89,8 +89,7 @@ export function accessTargetUser(ctx: RequestContext, id: number): StoredUser {
 
 /** A channel by name, case-insensitively after stripping, archived ones included. */
 export function channelByName(ctx: RequestContext, name: string): StoredChannel | undefined {
-  const key = name.trim().toLowerCase();
-  return ctx.org.channels.find((c) => c.name.toLowerCase() === key);
+  return channelsByName(ctx.org)(name);
 }
 
 /** A user by ID or email (any state), for principals. */
@@ -100,18 +99,5 @@ export function userByIdOrEmail(ctx: RequestContext, p: number | string): Stored
     : ctx.org.users.find((u) => u.email.toLowerCase() === p.toLowerCase());
 }
 
-/**
- * Runs `fn` atomically, like Zulip's `transaction.atomic`: on any error the organization is
- * restored to what it was before.
- */
-export function atomic<T>(ctx: RequestContext, fn: () => T): T {
-  const snapshot = structuredClone(ctx.org);
-  const events = ctx.events.length;
-  try {
-    return fn();
-  } catch (e) {
-    Object.assign(ctx.org, snapshot);
-    ctx.events.length = events;
-    throw e;
-  }
-}
+/** Zulip's `transaction.atomic` (see ../transaction.ts). */
+export { atomic } from '../transaction';

@@ -19,7 +19,8 @@ import {
 } from '../permissions';
 import { realmEmojiDict } from './realm-emoji';
 import type { EventQueue, RequestContext, Route, ServerCore } from '../router';
-import type { StoredUser } from '../state';
+import type { StoredChannel, StoredSubscription, StoredUser } from '../state';
+import { LazyList } from '../json-body';
 import { PLAN_TYPES, realmPlanType } from '../state';
 import {
   avatarUrl,
@@ -148,10 +149,9 @@ const STREAM_NOTIFICATION_DEFAULTS: Record<string, boolean> = {
   email_notifications: false,
 };
 
-function fillNotificationDefaults(subs: Record<string, unknown>[]): void {
-  for (const sub of subs)
-    for (const [k, v] of Object.entries(STREAM_NOTIFICATION_DEFAULTS))
-      if (sub[k] === null) sub[k] = v;
+function fillNotificationDefaults(sub: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(STREAM_NOTIFICATION_DEFAULTS))
+    if (sub[k] === null) sub[k] = v;
 }
 
 function realmData(ctx: RequestContext): Record<string, unknown> {
@@ -207,12 +207,14 @@ function realmUserData(
   const withoutIsActive = { ...userView, isActive: false };
   const view = (u: StoredUser): Record<string, unknown> => userToApi(u, withoutIsActive);
   const sorted = [...org.users].sort((a, b) => a.id - b.id);
+  // Built while the body is written (100,000 users at scale 10).
+  const list = (users: StoredUser[]): LazyList<StoredUser> => new LazyList(users, view);
   const canPrivate = holdsRealmSetting(org, user, 'can_create_private_channel_group');
   const canPublic = holdsRealmSetting(org, user, 'can_create_public_channel_group');
   const canWebPublic = holdsRealmSetting(org, user, 'can_create_web_public_channel_group');
   return {
-    realm_users: sorted.filter((u) => u.isActive).map(view),
-    realm_non_active_users: sorted.filter((u) => !u.isActive).map(view),
+    realm_users: list(sorted.filter((u) => u.isActive)),
+    realm_non_active_users: list(sorted.filter((u) => !u.isActive)),
     cross_realm_bots: [],
     avatar_source: 'G',
     avatar_url_medium: avatarUrl(user.email),
@@ -233,38 +235,48 @@ function realmUserData(
   };
 }
 
-/** The `subscription` part (zerver/lib/subscription_info.py gather_subscriptions_helper). */
+/**
+ * The `subscription` part (zerver/lib/subscription_info.py gather_subscriptions_helper): each
+ * list sorted by channel name (Python's code-point order), `subscribers: []` where the user may
+ * not see them, and without `notification_settings_null` the null stream notification settings
+ * of `subscriptions` and `unsubscribed` made the user's defaults (post_process_state). The
+ * objects are built while the body is written.
+ */
 function subscriptionData(
   ctx: RequestContext,
-  withSubscribers: boolean,
-  archivedChannels: boolean,
+  opts: { withSubscribers: boolean; archivedChannels: boolean; notificationDefaults: boolean },
   idsOf: (channelId: number) => readonly number[],
-): Record<string, Record<string, unknown>[]> {
+): Record<string, unknown> {
   const { org, user, featureLevel: fl } = ctx;
-  const subscribed: Record<string, unknown>[] = [];
-  const unsubscribed: Record<string, unknown>[] = [];
-  const never: Record<string, unknown>[] = [];
+  const { withSubscribers } = opts;
+  type Row = { ch: StoredChannel; sub: StoredSubscription };
+  const subscribed: Row[] = [];
+  const unsubscribed: Row[] = [];
+  const never: StoredChannel[] = [];
   for (const ch of org.channels) {
-    if (!archivedChannels && ch.isArchived) continue;
+    if (!opts.archivedChannels && ch.isArchived) continue;
     const sub = subscriptionOf(org, user.id, ch.id);
-    if (sub?.active)
-      subscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers, user, idsOf(ch.id)));
+    if (sub?.active) subscribed.push({ ch, sub });
     else if (sub) {
-      if (hasMetadataAccess(org, user, ch))
-        unsubscribed.push(subscriptionToApi(org, fl, ch, sub, withSubscribers, user, idsOf(ch.id)));
-    } else if (hasMetadataAccess(org, user, ch)) {
-      const ids = idsOf(ch.id);
-      const c = channelToApi(org, fl, ch, { subscriberIds: ids });
-      if (withSubscribers) c.subscribers = canSeeSubscribers(org, user, ch) ? ids : [];
-      never.push(c);
-    }
+      if (hasMetadataAccess(org, user, ch)) unsubscribed.push({ ch, sub });
+    } else if (hasMetadataAccess(org, user, ch)) never.push(ch);
   }
+  const subView = ({ ch, sub }: Row): Record<string, unknown> => {
+    const out = subscriptionToApi(org, fl, ch, sub, withSubscribers, user, idsOf(ch.id));
+    if (opts.notificationDefaults) fillNotificationDefaults(out);
+    return out;
+  };
+  const neverView = (ch: StoredChannel): Record<string, unknown> => {
+    const ids = idsOf(ch.id);
+    const c = channelToApi(org, fl, ch, { subscriberIds: ids });
+    if (withSubscribers) c.subscribers = canSeeSubscribers(org, user, ch) ? ids : [];
+    return c;
+  };
+  const byName = (r: Row): string => r.ch.name;
   return {
-    // gather_subscriptions_helper: each list sorted by name (Python's code-point order), and
-    // `subscribers: []` where the user may not see them.
-    subscriptions: sortedByName(subscribed),
-    unsubscribed: sortedByName(unsubscribed),
-    never_subscribed: sortedByName(never),
+    subscriptions: new LazyList(sortedByName(subscribed, byName), subView),
+    unsubscribed: new LazyList(sortedByName(unsubscribed, byName), subView),
+    never_subscribed: new LazyList(sortedByName(never), neverView),
   };
 }
 
@@ -330,10 +342,12 @@ function register(ctx: RequestContext): Record<string, unknown> {
   }
   if (want('realm_user_groups')) {
     const members = directMembersReader(org);
-    out.realm_user_groups = org.groups
-      .filter((g) => cap('include_deactivated_groups') || !g.deactivated)
-      .sort((a, b) => a.id - b.id)
-      .map((g) => groupToApi(org, g, members));
+    out.realm_user_groups = new LazyList(
+      org.groups
+        .filter((g) => cap('include_deactivated_groups') || !g.deactivated)
+        .sort((a, b) => a.id - b.id),
+      (g) => groupToApi(org, g, members),
+    );
   }
   if (want('realm')) Object.assign(out, realmData(ctx));
   if (want('realm_linkifiers'))
@@ -363,7 +377,20 @@ function register(ctx: RequestContext): Record<string, unknown> {
   if (want('drafts')) out.drafts = draftsForRegister(ctx);
   if (want('scheduled_messages')) out.scheduled_messages = undeliveredScheduledMessages(ctx);
   if (want('subscription'))
-    Object.assign(out, subscriptionData(ctx, withSubscribers, cap('archived_channels'), idsOf));
+    Object.assign(
+      out,
+      subscriptionData(
+        ctx,
+        {
+          withSubscribers,
+          archivedChannels: cap('archived_channels'),
+          // post_process_state: without notification_settings_null, null stream notification
+          // settings become the user's defaults.
+          notificationDefaults: caps.notification_settings_null !== true,
+        },
+        idsOf,
+      ),
+    );
   if (want('channel_folders') && supports(fl, 'channelFolders'))
     out.channel_folders = sortedFolders(fl, org.folders).map((f) => folderToApi(fl, f));
   if (want('starred_messages'))
@@ -372,12 +399,14 @@ function register(ctx: RequestContext): Record<string, unknown> {
       .map((m) => m.id)
       .sort((a, b) => a - b);
   if (want('stream'))
-    out.streams = org.channels
-      .filter(
-        (ch) => (cap('archived_channels') || !ch.isArchived) && hasMetadataAccess(org, user, ch),
-      )
-      .sort((a, b) => a.id - b.id)
-      .map((ch) => channelToApi(org, fl, ch, { subscriberIds: idsOf(ch.id) }));
+    out.streams = new LazyList(
+      org.channels
+        .filter(
+          (ch) => (cap('archived_channels') || !ch.isArchived) && hasMetadataAccess(org, user, ch),
+        )
+        .sort((a, b) => a.id - b.id),
+      (ch) => channelToApi(org, fl, ch, { subscriberIds: idsOf(ch.id) }),
+    );
   // Guests are told the organization has no default channels.
   if (want('default_streams'))
     out.realm_default_streams = isGuest(user) ? [] : [...org.defaultChannelIds];
@@ -391,13 +420,6 @@ function register(ctx: RequestContext): Record<string, unknown> {
     out.custom_profile_field_types = PROFILE_FIELD_TYPES_FOR_REGISTER;
   }
 
-  // post_process_state: without notification_settings_null, null stream notification
-  // settings become the user's defaults.
-  if (caps.notification_settings_null !== true && Array.isArray(out.subscriptions))
-    fillNotificationDefaults([
-      ...(out.subscriptions as Record<string, unknown>[]),
-      ...(out.unsubscribed as Record<string, unknown>[]),
-    ]);
   out.last_event_id = -1;
   return out;
 }

@@ -25,6 +25,7 @@ import {
   userById,
 } from '../indexes';
 import { sortedByName, subscriptionToApi } from '../views';
+import { beforeChange } from '../transaction';
 import { atomic, accessStreamById, accessTargetUser, pathInt, requireNonGuest } from './common';
 import {
   checkCanCreate,
@@ -288,7 +289,7 @@ function unsubscribe(
         notRemoved.push(ch.name);
         continue;
       }
-      sub.active = false;
+      beforeChange(ctx, sub).active = false;
       removed.push(ch.name);
       lost.push(ch);
       const ids = gone.get(ch) ?? [];

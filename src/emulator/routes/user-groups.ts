@@ -34,6 +34,7 @@ import { PLAN_TYPES, nextId, realmPlanType } from '../state';
 import type { StoredGroup, StoredGroupSetting, StoredUser } from '../state';
 import { sendNotificationDm, silentUserMention } from '../system-bots';
 import { groupToApi, settingToApi } from '../views';
+import { beforeChange } from '../transaction';
 import { atomic, pathInt, requireMemberOrAdmin } from './common';
 
 /**
@@ -271,6 +272,7 @@ function updateGroup(ctx: RequestContext): Record<string, unknown> {
     throw badRequest('No new data supplied');
   const g = accessGroupForUpdate(ctx, pathInt(ctx, 'user_group_id'), 'can_manage_group', true);
   return atomic(ctx, () => {
+    beforeChange(ctx, g);
     // One `update` event per change, as each do_* action sends its own
     // (do_send_user_group_update_event); a deactivated group's rename only reaches queues with
     // `include_deactivated_groups`.
@@ -347,7 +349,7 @@ function addMembers(ctx: RequestContext, groupId: number, members: number[]): vo
   for (const u of users)
     if (g.members.includes(u.id))
       throw badRequest(`User ${u.id} is already a member of this group`);
-  g.members.push(...users.map((u) => u.id));
+  beforeChange(ctx, g).members.push(...users.map((u) => u.id));
   groupEvent(ctx, { op: 'add_members', group_id: g.id, user_ids: users.map((u) => u.id) });
   notifyMembershipChange(ctx, users, g, true);
 }
@@ -364,7 +366,7 @@ function removeMembers(ctx: RequestContext, groupId: number, members: number[]):
   for (const m of members)
     if (!direct.includes(m)) throw badRequest(`There is no member '${m}' in this user group`);
   const ids = users.map((u) => u.id);
-  g.members = g.members.filter((x) => !ids.includes(x));
+  beforeChange(ctx, g).members = g.members.filter((x) => !ids.includes(x));
   groupEvent(ctx, { op: 'remove_members', group_id: g.id, user_ids: ids });
   notifyMembershipChange(ctx, users, g, false);
 }
@@ -391,7 +393,7 @@ function addSubgroups(ctx: RequestContext, groupId: number, ids: number[]): void
       throw badRequest(`User group ${s.id} is already a subgroup of this group.`);
   if (subs.some((s) => descendantGroups(ctx.org, s.id).has(g.id)))
     throw badRequest(`User group ${g.id} is already a subgroup of one of the passed subgroups.`);
-  g.subgroups.push(...subs.map((s) => s.id));
+  beforeChange(ctx, g).subgroups.push(...subs.map((s) => s.id));
   groupEvent(ctx, {
     op: 'add_subgroups',
     group_id: g.id,
@@ -406,7 +408,7 @@ function removeSubgroups(ctx: RequestContext, groupId: number, ids: number[]): v
     if (!g.subgroups.includes(s.id))
       throw badRequest(`User group ${s.id} is not a subgroup of this group.`);
   const drop = subs.map((s) => s.id);
-  g.subgroups = g.subgroups.filter((x) => !drop.includes(x));
+  beforeChange(ctx, g).subgroups = g.subgroups.filter((x) => !drop.includes(x));
   groupEvent(ctx, { op: 'remove_subgroups', group_id: g.id, direct_subgroup_ids: drop });
 }
 
