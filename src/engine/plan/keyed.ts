@@ -10,7 +10,7 @@
  */
 import type { Lifecycle } from '../../model/desired-state';
 import { KIND_SPECS } from '../../model/kinds';
-import type { KeyedFacts, KindSpec, ResourceKind } from '../../model/kinds';
+import type { KeyedFacts, KeyedKind, KindSpec, ResourceKind } from '../../model/kinds';
 import { resourceAddress } from '../../model/address';
 import type { FeatureName } from '../../model/features';
 import type { JsonValue, PropertyChange, ReorderChange } from '../plan-format';
@@ -140,9 +140,7 @@ export class SlotOrder {
 }
 
 /** The kinds the generic keyed planner plans: those whose spec has `keyed` facts. */
-export type KeyedKind = {
-  [K in ResourceKind]: (typeof KIND_SPECS)[K] extends { keyed: object } ? K : never;
-}[ResourceKind];
+export type { KeyedKind };
 
 /** What every declared object has. */
 export interface DeclaredObject {

@@ -23,6 +23,7 @@ export type LiveChannelFolder = z.infer<typeof LiveChannelFolderSchema>;
 /** A channel folder (Zulip 11, FL 389). Names compare like channel names. */
 export const channelFolder = {
   collection: 'channelFolders',
+  construct: 'ChannelFolder',
   title: 'Channel folders',
   nouns: ['channel folder', 'channel folders'],
   listOrder: 1,

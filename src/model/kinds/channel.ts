@@ -77,6 +77,7 @@ export type LiveChannel = z.infer<typeof LiveChannelSchema>;
 /** A channel. Zulip finds channels by name case-insensitively (zerver/models/streams.py `get_stream`, `name__iexact`). */
 export const channel = {
   collection: 'channels',
+  construct: 'Channel',
   title: 'Channels',
   nouns: ['channel', 'channels'],
   listOrder: 0,

@@ -29,6 +29,7 @@ export type LiveDefaultChannelGroup = z.infer<typeof LiveDefaultChannelGroupSche
  */
 export const defaultChannelGroup = {
   collection: 'defaultChannelGroups',
+  construct: 'DefaultChannelGroup',
   title: 'Default channel groups',
   nouns: ['default channel group', 'default channel groups'],
   listOrder: 8,

@@ -42,6 +42,7 @@ export type LiveUserGroup = z.infer<typeof LiveUserGroupSchema>;
 /** A user group. Group names are unique exactly, case included (zerver/models/groups.py `NamedUserGroup.Meta.unique_together`). */
 export const userGroup = {
   collection: 'userGroups',
+  construct: 'UserGroup',
   title: 'User groups',
   nouns: ['user group', 'user groups'],
   listOrder: 2,
