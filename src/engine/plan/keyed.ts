@@ -180,10 +180,13 @@ export interface HookResult {
  */
 export interface KeyedPlan<D extends DeclaredObject, L extends { readonly id: number }> {
   readonly kind: KeyedKind;
-  /** The declared objects, in declaration order. */
-  readonly declared: (p: Planner) => readonly D[];
-  /** The live objects, in live order: those matched, said undeclared, and ordered. */
-  readonly live: (p: Planner) => readonly L[];
+  /** The declared objects, in declaration order; default: the kind's desired collection. */
+  readonly declared?: (p: Planner) => readonly D[];
+  /**
+   * The live objects, in live order: those matched, said undeclared, and ordered; default: the
+   * kind's live collection.
+   */
+  readonly live?: (p: Planner) => readonly L[];
   /** Live objects that are never undeclared (system groups, archived channels). */
   readonly unmanaged?: (l: L) => boolean;
   /** The live objects by compared key; default: the first of each key. */
@@ -257,8 +260,9 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
   const spec: KindSpec = KIND_SPECS[kind];
   const facts = spec.keyed as unknown as KeyedFacts<D, L>;
   const compare = spec.compareKey;
-  const declared = k.declared(p);
-  const live = k.live(p);
+  const collection = KIND_SPECS[kind].collection;
+  const declared = k.declared?.(p) ?? (p.desired[collection] as unknown as readonly D[]);
+  const live = k.live?.(p) ?? (p.live[collection] as unknown as readonly L[]);
   const byKey = k.match
     ? undefined
     : (k.index?.(p, live) ?? firstOfEachKey(live, (l) => compare(facts.liveKey(l))));
