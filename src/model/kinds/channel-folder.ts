@@ -1,20 +1,16 @@
 import { z } from 'zod';
 import { channelNameKey } from '../address';
 import { normaliseFolderDescription } from './normalise';
-import { entrySchema, liveSchema } from './schemas';
+import { describedEntrySchema, describedLiveSchema } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { BY_NAME } from './spec';
 
-export const ChannelFolderSchema = entrySchema({
-  name: z.string(),
-  description: z.string().optional(),
+export const ChannelFolderSchema = describedEntrySchema({
   archived: z.boolean().optional(),
 });
 export type DesiredChannelFolder = z.infer<typeof ChannelFolderSchema>;
 
-export const LiveChannelFolderSchema = liveSchema({
-  name: z.string(),
-  description: z.string(),
+export const LiveChannelFolderSchema = describedLiveSchema({
   archived: z.boolean(),
   order: z.number().int(),
 });

@@ -1,21 +1,17 @@
 import { z } from 'zod';
-import { entrySchema, liveSchema } from './schemas';
+import { describedEntrySchema, describedLiveSchema } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { BY_NAME } from './spec';
 import { exactKey } from './spec';
 
-export const DefaultChannelGroupSchema = entrySchema({
-  name: z.string(),
-  description: z.string().optional(),
+export const DefaultChannelGroupSchema = describedEntrySchema({
   /** Channels by name, sorted by name. */
   channels: z.array(z.string()),
 });
 export type DesiredDefaultChannelGroup = z.infer<typeof DefaultChannelGroupSchema>;
 
 /** A default channel group (`realm_default_stream_groups` of `POST /register`). */
-export const LiveDefaultChannelGroupSchema = liveSchema({
-  name: z.string(),
-  description: z.string(),
+export const LiveDefaultChannelGroupSchema = describedLiveSchema({
   /** Channel IDs, as Zulip lists them (by channel name). */
   channelIds: z.array(z.number().int()),
 });

@@ -4,18 +4,16 @@ import { GROUP_PERMISSION_NAMES } from '../permissions';
 import type { GroupPermissionName } from '../permissions';
 import {
   MembershipSchema,
-  entrySchema,
+  describedEntrySchema,
   livePermissions,
-  liveSchema,
+  describedLiveSchema,
   permissionsSchema,
 } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
 import { BY_NAME } from './spec';
 import { exactKey } from './spec';
 
-export const UserGroupSchema = entrySchema({
-  name: z.string(),
-  description: z.string().optional(),
+export const UserGroupSchema = describedEntrySchema({
   /** Direct members and subgroups. */
   members: MembershipSchema,
   permissions: permissionsSchema<GroupPermissionName>(GROUP_PERMISSION_NAMES),
@@ -24,9 +22,7 @@ export const UserGroupSchema = entrySchema({
 });
 export type DesiredUserGroup = z.infer<typeof UserGroupSchema>;
 
-export const LiveUserGroupSchema = liveSchema({
-  name: z.string(),
-  description: z.string(),
+export const LiveUserGroupSchema = describedLiveSchema({
   isSystemGroup: z.boolean(),
   deactivated: z.boolean(),
   creatorId: z.number().int().nullable(),
