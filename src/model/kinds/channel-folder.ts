@@ -3,7 +3,7 @@ import { channelNameKey } from '../address';
 import { normaliseFolderDescription } from './normalise';
 import { describedEntrySchema, describedLiveSchema } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
-import { BY_NAME } from './spec';
+import { NAMED_AND_DESCRIBED } from './spec';
 
 export const ChannelFolderSchema = describedEntrySchema({
   archived: z.boolean().optional(),
@@ -40,13 +40,11 @@ export const channelFolder = {
   /** Archived folders included, sorted by order. Empty when the server has no folders. */
   liveSchema: z.array(LiveChannelFolderSchema),
   keyed: {
-    ...BY_NAME,
+    ...NAMED_AND_DESCRIBED,
     desired: (d) => ({
       name: d.name,
       description: normaliseFolderDescription(d.description ?? ''),
     }),
-    live: (l) => ({ name: l.name, description: l.description }),
-    updatable: ['name', 'description'],
     replaces: [],
     removedFlag: 'archived',
     followsRenames: true,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describedEntrySchema, describedLiveSchema } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
-import { BY_NAME } from './spec';
+import { NAMED_AND_DESCRIBED } from './spec';
 import { exactKey } from './spec';
 
 export const DefaultChannelGroupSchema = describedEntrySchema({
@@ -54,9 +54,8 @@ export const defaultChannelGroup = {
   // description: both properties are diffed by the planner's hooks
   // (src/engine/plan/default-channel-groups.ts), which know the channels after the plan.
   keyed: {
-    ...BY_NAME,
+    ...NAMED_AND_DESCRIBED,
     desired: (d) => ({ name: d.name, description: d.description ?? '', channels: [...d.channels] }),
-    live: (l) => ({ name: l.name, description: l.description }),
     updatable: [],
     replaces: [],
     followsRenames: true,

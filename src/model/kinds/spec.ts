@@ -176,3 +176,17 @@ export const BY_NAME = {
   keyProperty: 'name',
   liveKey: (l: { readonly name: string }): string => l.name,
 } as const;
+
+/**
+ * The keyed facts of a kind Zulip names and describes (channel folders, user groups, default
+ * channel groups): keyed by its name, seen live as its name and description, both changed in
+ * place.
+ */
+export const NAMED_AND_DESCRIBED = {
+  ...BY_NAME,
+  live: (l: { readonly name: string; readonly description: string }): PlanObject => ({
+    name: l.name,
+    description: l.description,
+  }),
+  updatable: ['name', 'description'],
+} as const;

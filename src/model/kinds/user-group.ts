@@ -10,7 +10,7 @@ import {
   permissionsSchema,
 } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
-import { BY_NAME } from './spec';
+import { NAMED_AND_DESCRIBED } from './spec';
 import { exactKey } from './spec';
 
 export const UserGroupSchema = describedEntrySchema({
@@ -62,10 +62,8 @@ export const userGroup = {
   // Permissions and members are planned by the hooks in src/engine/plan/groups.ts: they name
   // other groups and users, as they are after the plan.
   keyed: {
-    ...BY_NAME,
+    ...NAMED_AND_DESCRIBED,
     desired: (d) => ({ name: d.name, description: d.description ?? '' }),
-    live: (l) => ({ name: l.name, description: l.description }),
-    updatable: ['name', 'description'],
     replaces: [],
     removedFlag: 'deactivated',
     followsRenames: true,
