@@ -5,8 +5,7 @@ import type { ChannelFolderProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
 import { checkChannelFolderName } from '../model/rules';
 import { lengthProblem, strippedNameProblems } from './checks';
-import { definedProps, propsSchema } from './props';
-import { KeyedResource } from './resource';
+import { PlainResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { isResourceOf, resourceGuard } from './symbols';
 import type { Channel } from './channel';
@@ -27,8 +26,6 @@ export interface ChannelFolderProps extends ResourceOptions<ChannelFolderPropert
   readonly archived?: boolean;
 }
 
-const PropsSchema = propsSchema('channelFolder', ChannelFolderSchema);
-
 /**
  * A channel folder (Zulip 11, feature level 389): groups channels in the left sidebar.
  * Folders are shown in declaration order within the organization.
@@ -40,7 +37,7 @@ const PropsSchema = propsSchema('channelFolder', ChannelFolderSchema);
  * });
  * new Channel(org, 'backend', { name: 'backend', folder: engineering });
  */
-export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
+export class ChannelFolder extends PlainResource<ChannelFolderProps, DesiredChannelFolder> {
   /** True when `x` is a {@link ChannelFolder}. */
   public static readonly isChannelFolder = resourceGuard<ChannelFolder>('channelFolder');
 
@@ -48,7 +45,7 @@ export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
   public readonly folderName: string = this.props?.name;
 
   public constructor(scope: Construct, id: string, props: ChannelFolderProps) {
-    super(scope, id, 'channelFolder', 'ChannelFolder', PropsSchema, props, 'name');
+    super(scope, id, 'channelFolder', ChannelFolderSchema, props);
   }
 
   /** Whether the folder is declared archived. */
@@ -80,11 +77,5 @@ export class ChannelFolder extends KeyedResource<ChannelFolderProps> {
       }
     }
     return problems;
-  }
-
-  /** @internal */
-  public _toDesired(): DesiredChannelFolder {
-    const p = this.props;
-    return { ...this.desiredBase(), name: p.name, ...definedProps(p, ['description', 'archived']) };
   }
 }

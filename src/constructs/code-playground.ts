@@ -4,8 +4,7 @@ import { PlaygroundSchema } from '../model/desired-state';
 import type { DesiredPlayground } from '../model/desired-state';
 import type { PlaygroundProperty } from '../model/ignorable';
 import { checkPlaygroundTemplate, checkPygmentsLanguage } from '../model/rules';
-import { propsSchema } from './props';
-import { KeyedResource } from './resource';
+import { PlainResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { resourceGuard } from './symbols';
 
@@ -19,8 +18,6 @@ export interface CodePlaygroundProps extends ResourceOptions<PlaygroundProperty>
   readonly urlTemplate: string;
 }
 
-const PropsSchema = propsSchema('playground', PlaygroundSchema);
-
 /**
  * A code playground: a link on code blocks of one language that opens the code in an
  * online tool. Identified by (language, name). `renamedFrom` takes earlier names in the same
@@ -33,12 +30,12 @@ const PropsSchema = propsSchema('playground', PlaygroundSchema);
  *   urlTemplate: 'https://play.rust-lang.org/?edition=2021&code={code}',
  * });
  */
-export class CodePlayground extends KeyedResource<CodePlaygroundProps> {
+export class CodePlayground extends PlainResource<CodePlaygroundProps, DesiredPlayground> {
   /** True when `x` is a {@link CodePlayground}. */
   public static readonly isCodePlayground = resourceGuard<CodePlayground>('playground');
 
   public constructor(scope: Construct, id: string, props: CodePlaygroundProps) {
-    super(scope, id, 'playground', 'CodePlayground', PropsSchema, props, 'name');
+    super(scope, id, 'playground', PlaygroundSchema, props);
   }
 
   /** `language/name`. */
@@ -85,11 +82,5 @@ export class CodePlayground extends KeyedResource<CodePlaygroundProps> {
       );
     }
     return problems;
-  }
-
-  /** @internal */
-  public _toDesired(): DesiredPlayground {
-    const { name, pygmentsLanguage, urlTemplate } = this.props;
-    return { ...this.desiredBase(), name, pygmentsLanguage, urlTemplate };
   }
 }

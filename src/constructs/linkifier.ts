@@ -3,8 +3,7 @@ import { LinkifierSchema } from '../model/desired-state';
 import type { DesiredLinkifier } from '../model/desired-state';
 import type { LinkifierProperty } from '../model/ignorable';
 import { checkLinkifier } from '../model/rules';
-import { propsSchema } from './props';
-import { KeyedResource } from './resource';
+import { PlainResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { resourceGuard } from './symbols';
 
@@ -19,8 +18,6 @@ export interface LinkifierProps extends ResourceOptions<LinkifierProperty> {
   readonly urlTemplate: string;
 }
 
-const PropsSchema = propsSchema('linkifier', LinkifierSchema);
-
 /**
  * A linkifier: turns text matching a pattern into a link. Zulip applies linkifiers in order;
  * they are applied in declaration order within the organization.
@@ -31,7 +28,7 @@ const PropsSchema = propsSchema('linkifier', LinkifierSchema);
  *   urlTemplate: 'https://github.com/acme/app/issues/{id}',
  * });
  */
-export class Linkifier extends KeyedResource<LinkifierProps> {
+export class Linkifier extends PlainResource<LinkifierProps, DesiredLinkifier> {
   /** True when `x` is a {@link Linkifier}. */
   public static readonly isLinkifier = resourceGuard<Linkifier>('linkifier');
 
@@ -39,7 +36,7 @@ export class Linkifier extends KeyedResource<LinkifierProps> {
   public readonly pattern: string = this.props?.pattern;
 
   public constructor(scope: Construct, id: string, props: LinkifierProps) {
-    super(scope, id, 'linkifier', 'Linkifier', PropsSchema, props, 'pattern');
+    super(scope, id, 'linkifier', LinkifierSchema, props);
   }
 
   protected validateResource(): string[] {
@@ -61,11 +58,5 @@ export class Linkifier extends KeyedResource<LinkifierProps> {
           ? 'fix urlTemplate (RFC 6570: variables in braces, such as {id})'
           : 'fix it';
     return [`pattern '${this.props.pattern}': ${error} ${fix[0]?.toUpperCase()}${fix.slice(1)}.`];
-  }
-
-  /** @internal */
-  public _toDesired(): DesiredLinkifier {
-    const { pattern, urlTemplate } = this.props;
-    return { ...this.desiredBase(), pattern, urlTemplate };
   }
 }

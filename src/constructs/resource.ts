@@ -3,8 +3,8 @@ import type { IConstruct } from 'constructs';
 import type { Lifecycle } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
 import { KIND_SPECS } from '../model/kinds';
-import type { ResourceKind } from '../model/kinds';
-import { checkProps } from './props';
+import type { KeyedKind, ResourceKind } from '../model/kinds';
+import { checkProps, definedProps, propsSchema } from './props';
 import type { z } from 'zod';
 import type { Organization } from './organization';
 import { ORGANIZATION, RESOURCE, brand, brandGuard, hasBrand } from './symbols';
@@ -226,9 +226,10 @@ export abstract class ZulipResource extends Construct {
  * The base of a construct for one keyed object of the organization (a channel, a linkifier...):
  * it keeps the props, reads the natural key from the prop `key`, and names it in messages as
  * the kind's noun and the prop (`linkifier pattern '#(?P<id>[0-9]+)'`). A new keyed construct
- * (`Linkifier` is the smallest): a props interface extending {@link ResourceOptions}, a strict
- * props schema (`propsSchema` in props.ts when the props are the desired entry's fields), its
- * `isX` guard (`resourceGuard`), a constructor that calls
+ * whose props are its desired entry's fields extends {@link PlainResource} (`Linkifier` is the
+ * smallest); another one: a props interface extending {@link ResourceOptions}, a strict props
+ * schema (`propsSchema` in props.ts, with what the construct takes instead of the entry's
+ * fields), its `isX` guard (`resourceGuard`), a constructor that calls
  * `super(scope, id, kind, 'ClassName', PropsSchema, props, 'keyProp')`, then
  * `validateResource` and `_toDesired` (`definedProps` copies optional props). Override
  * `naturalKey`, `describeKey` or `keyNote` where the key is not one prop or reads otherwise.
@@ -259,5 +260,52 @@ export abstract class KeyedResource<P extends object> extends ZulipResource {
 
   protected describeKey(): string {
     return `${KIND_SPECS[this.resourceKind].nouns[0]} ${this.keyProp} '${this.naturalKey}'`;
+  }
+}
+
+/** Each plain kind's props schema, made once ({@link PlainResource}). */
+const PLAIN_PROPS_SCHEMAS = new Map<ResourceKind, z.ZodObject>();
+
+/**
+ * The base of a keyed construct whose props are the fields of its kind's desired entry (a
+ * channel folder, a linkifier, a code playground, a saved snippet): its class name
+ * (`KindSpec.construct`), props schema (`propsSchema` of the entry) and natural key (the
+ * spec's `keyed.keyProperty`) come from its kind, and its desired entry is its props as they
+ * are (absent stays absent). A new one: a props interface extending {@link ResourceOptions},
+ * its `isX` guard (`resourceGuard`), a constructor that calls
+ * `super(scope, id, kind, EntrySchema, props)`, then `validateResource`.
+ * @typeParam P - the construct's props
+ * @typeParam D - the kind's desired entry
+ */
+export abstract class PlainResource<P extends object, D extends object> extends KeyedResource<P> {
+  /** The entry's own fields, in the schema's order. */
+  private readonly fields: readonly (keyof P)[];
+
+  protected constructor(
+    scope: Construct,
+    id: string,
+    kind: KeyedKind,
+    entry: z.ZodObject,
+    props: P,
+  ) {
+    let schema = PLAIN_PROPS_SCHEMAS.get(kind);
+    if (!schema) PLAIN_PROPS_SCHEMAS.set(kind, (schema = propsSchema(kind, entry)));
+    const spec = KIND_SPECS[kind];
+    super(
+      scope,
+      id,
+      kind,
+      spec.construct,
+      schema,
+      props,
+      spec.keyed.keyProperty as keyof P & string,
+    );
+    const { path: _path, lifecycle: _lifecycle, ...own } = entry.shape;
+    this.fields = Object.keys(own) as (keyof P)[];
+  }
+
+  /** @internal */
+  public _toDesired(): D {
+    return { ...this.desiredBase(), ...definedProps(this.props, this.fields) } as unknown as D;
   }
 }

@@ -4,8 +4,7 @@ import type { DesiredSavedSnippet } from '../model/desired-state';
 import type { SavedSnippetProperty } from '../model/ignorable';
 import { LIMITS } from '../model/kinds';
 import { checkBoundedText } from '../model/rules';
-import { propsSchema } from './props';
-import { KeyedResource } from './resource';
+import { PlainResource } from './resource';
 import type { ResourceOptions } from './resource';
 import { resourceGuard } from './symbols';
 
@@ -17,8 +16,6 @@ export interface SavedSnippetProps extends ResourceOptions<SavedSnippetProperty>
   readonly content: string;
 }
 
-const PropsSchema = propsSchema('savedSnippet', SavedSnippetSchema);
-
 /**
  * A saved snippet (feature level 297). Zulip keeps snippets per user: they are created for
  * the APPLYING ACCOUNT only (Zulip has no API to give snippets to others).
@@ -29,7 +26,7 @@ const PropsSchema = propsSchema('savedSnippet', SavedSnippetSchema);
  *   content: 'Thanks! We track this in the issue tracker; we will follow up there.',
  * });
  */
-export class SavedSnippet extends KeyedResource<SavedSnippetProps> {
+export class SavedSnippet extends PlainResource<SavedSnippetProps, DesiredSavedSnippet> {
   /** True when `x` is a {@link SavedSnippet}. */
   public static readonly isSavedSnippet = resourceGuard<SavedSnippet>('savedSnippet');
 
@@ -37,7 +34,7 @@ export class SavedSnippet extends KeyedResource<SavedSnippetProps> {
   public readonly title: string = this.props?.title;
 
   public constructor(scope: Construct, id: string, props: SavedSnippetProps) {
-    super(scope, id, 'savedSnippet', 'SavedSnippet', PropsSchema, props, 'title');
+    super(scope, id, 'savedSnippet', SavedSnippetSchema, props);
   }
 
   protected validateResource(): string[] {
@@ -61,10 +58,5 @@ export class SavedSnippet extends KeyedResource<SavedSnippetProps> {
       );
     }
     return problems;
-  }
-
-  /** @internal */
-  public _toDesired(): DesiredSavedSnippet {
-    return { ...this.desiredBase(), title: this.props.title, content: this.props.content };
   }
 }

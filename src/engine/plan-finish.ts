@@ -9,7 +9,7 @@ import type { EffectiveGuards } from './guards';
 import { sha256Json } from './digest';
 import type { LiveIndex } from './live-index';
 import type { Change, ChangeAction, PlanSummary, PlanWarning, SafetyFinding } from './plan-format';
-import { REMOVAL_ACTIONS } from './plan-format';
+import { REMOVAL_ACTIONS, SUMMARY_COUNTS, SUMMARY_COUNT_OF } from './plan-format';
 
 /** What the planner records about a change for ordering (addresses, not change ids). */
 export interface ChangeMeta {
@@ -203,38 +203,9 @@ function applyTargets(changes: Change[], targets: readonly string[]): Change[] {
 }
 
 export function summarise(changes: readonly Change[]): PlanSummary {
-  const s: PlanSummary = {
-    create: 0,
-    update: 0,
-    rename: 0,
-    restore: 0,
-    remove: 0,
-    replace: 0,
-    reorder: 0,
-    membership: 0,
-    total: changes.length,
-  };
-  for (const c of changes) {
-    switch (c.action) {
-      case 'create':
-      case 'update':
-      case 'rename':
-      case 'replace':
-      case 'reorder':
-      case 'membership':
-        s[c.action] += 1;
-        break;
-      case 'unarchive':
-      case 'reactivate':
-        s.restore += 1;
-        break;
-      case 'archive':
-      case 'deactivate':
-      case 'delete':
-        s.remove += 1;
-        break;
-    }
-  }
+  const s = Object.fromEntries(SUMMARY_COUNTS.map((count) => [count, 0])) as PlanSummary;
+  for (const c of changes) s[SUMMARY_COUNT_OF[c.action]] += 1;
+  s.total = changes.length;
   return s;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MEMBERSHIP_MODES, RESOURCE_KINDS } from '../model/kinds';
+import type { ChangeAction } from '../model/kinds';
 import { DesiredStateSchema, GuardsSchema } from '../model/desired-state';
 import { WireGroupSettingValueSchema } from '../model/live-state';
 
@@ -372,17 +373,41 @@ export const IgnoredDriftSchema = z
   .describe('Drift that the plan leaves alone (with `--base`).');
 export type IgnoredDrift = z.infer<typeof IgnoredDriftSchema>;
 
-export const PlanSummarySchema = z.strictObject({
-  create: z.number().int(),
-  update: z.number().int(),
-  rename: z.number().int(),
-  restore: z.number().int(),
-  remove: z.number().int(),
-  replace: z.number().int(),
-  reorder: z.number().int(),
-  membership: z.number().int(),
-  total: z.number().int(),
-});
+/**
+ * The count a plan's summary puts each action in: restores (unarchive, reactivate) and removals
+ * (archive, deactivate, delete) are counted together.
+ */
+export const SUMMARY_COUNT_OF = {
+  create: 'create',
+  update: 'update',
+  rename: 'rename',
+  unarchive: 'restore',
+  reactivate: 'restore',
+  archive: 'remove',
+  deactivate: 'remove',
+  delete: 'remove',
+  replace: 'replace',
+  reorder: 'reorder',
+  membership: 'membership',
+} as const satisfies Record<ChangeAction, string>;
+/** The counts of a plan's summary, in the order the plan writes them; then `total`. */
+export const SUMMARY_COUNTS = [
+  'create',
+  'update',
+  'rename',
+  'restore',
+  'remove',
+  'replace',
+  'reorder',
+  'membership',
+] as const satisfies readonly (typeof SUMMARY_COUNT_OF)[ChangeAction][];
+type SummaryCount = (typeof SUMMARY_COUNTS)[number] | 'total';
+
+export const PlanSummarySchema = z.strictObject(
+  Object.fromEntries(
+    [...SUMMARY_COUNTS, 'total'].map((count) => [count, z.number().int()]),
+  ) as Record<SummaryCount, z.ZodNumber>,
+);
 /** The counts of a plan, by action. */
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
 

@@ -42,6 +42,11 @@ export const ref = (kind: RefTarget['kind'], key: string): Expr => ({
 /** An array literal. */
 export const arr = (items: readonly Expr[]): Expr => ({ t: 'array', items });
 
+/** An object key as prettier prints it: bare when it is an identifier, quoted otherwise. */
+export function propertyKey(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name);
+}
+
 /** Resolves a reference to code, in the file being printed. */
 export type RefResolver = (target: RefTarget) => string;
 

@@ -7,14 +7,15 @@ import { LiveIndex } from '../engine/live-index';
 import { supports } from '../model/features';
 import type { GroupSettingValue } from '../model/desired-state';
 import { groupSettingsEqual } from '../model/group-setting';
-import { creatorDefault, isSystemGroupName } from '../model/kinds';
-import type { SystemGroupName } from '../model/kinds';
+import { KIND_SPECS, creatorDefault, isSystemGroupName } from '../model/kinds';
+import type { KeyedKind, ResourceKind, SystemGroupName } from '../model/kinds';
 import type { LiveState, LiveUserGroup, WireGroupSettingValue } from '../model/live-state';
 import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
 import { CHANNEL_PERMISSIONS, ORGANIZATION_PERMISSIONS } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import { arr, raw, ref, str } from './code';
 import type { Entry, Expr, RefTarget } from './code';
+import { constructWord, keyedConstructId, keyedFacts, keyedProps } from './keyed';
 import { fileOfKind, targetKey } from './layout';
 import type { Decl, FileKey } from './layout';
 import { NameAllocator } from './names';
@@ -180,16 +181,46 @@ export abstract class ImportContext {
 
   // ------------------------------------------------------------------ helpers
 
-  /** Counts one object of `kind` and declares its construct in the kind's file, with no comment. */
-  protected declareObject(kind: ImportKind, construct: string, id: string, entries: Entry[]): void {
-    this.counts[kind]++;
+  /**
+   * Counts one object of `kind` and declares its construct (the spec's `construct`) in the kind's
+   * file, with no comment; `id` is made unique.
+   */
+  protected declareObject(kind: ResourceKind, id: string, entries: Entry[]): void {
+    const { collection, construct } = KIND_SPECS[kind];
+    this.counts[collection]++;
     this.declare({
-      file: fileOfKind(kind),
+      file: fileOfKind(collection),
       construct,
       id: this.ids.allocate(id),
       entries,
       comments: [],
     });
+  }
+
+  /**
+   * Declares the live objects of a keyed kind that has no importer of its own, from its spec
+   * (`./keyed.ts`): in Zulip's order for an ordered kind, else oldest first. Of the objects with
+   * one natural key, only the first is declared (the others are said left out).
+   */
+  protected importKeyed(kind: KeyedKind): void {
+    const spec = KIND_SPECS[kind];
+    if (!this.include.has(spec.collection)) return;
+    const facts = keyedFacts(kind);
+    const live = this.live[spec.collection] as readonly { readonly id: number }[];
+    const seen = new Set<string>();
+    for (const l of spec.ordered ? live : [...live].sort((a, b) => a.id - b.id)) {
+      const key = facts.liveKey(l);
+      if (seen.has(spec.compareKey(key))) {
+        this.skip(
+          kind,
+          key,
+          `a second ${constructWord(kind)} with this ${facts.keyProperty} (id ${l.id}); only the ${spec.ordered ? 'first' : 'oldest'} is managed`,
+        );
+        continue;
+      }
+      seen.add(spec.compareKey(key));
+      this.declareObject(kind, keyedConstructId(kind, l), keyedProps(kind, l, this.fl));
+    }
   }
 
   protected declare(decl: Decl, target?: RefTarget): Decl {

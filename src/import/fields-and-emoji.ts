@@ -11,7 +11,7 @@ import {
   isDefaultExternalAccount,
   profileFieldTypeName,
 } from '../model/custom-profile-fields';
-import { arr, quote, raw, str } from './code';
+import { arr, propertyKey, raw, str } from './code';
 import type { Entry, Expr } from './code';
 import { ImportContext } from './context';
 import { compareNames } from './layout';
@@ -87,8 +87,7 @@ export abstract class FieldAndEmojiImporter extends ImportContext {
       if (f.required) entries.push({ key: 'required', value: raw('true') });
       if (!f.editableByUser) entries.push({ key: 'editableByUser', value: raw('false') });
       this.declareObject(
-        'customProfileFields',
-        'CustomProfileField',
+        'customProfileField',
         constructIdFor(f.name, 'profile-field', '-field'),
         entries,
       );
@@ -115,7 +114,7 @@ export abstract class FieldAndEmojiImporter extends ImportContext {
       const ext = /\.(png|gif|jpe?g|webp|avif)$/i.exec(e.sourceUrl)?.[0].toLowerCase() ?? '.png';
       const file = `emoji/${e.name}${ext}`;
       this.assets.push({ file, url: `${e.sourceUrl}.original`, sha256: e.image.sha256 });
-      this.declareObject('customEmoji', 'CustomEmoji', constructIdFor(e.name, 'emoji', '-emoji'), [
+      this.declareObject('customEmoji', constructIdFor(e.name, 'emoji', '-emoji'), [
         { key: 'name', value: str(e.name) },
         // Emoji names are [0-9a-z_-]: safe in a template literal.
         { key: 'image', value: raw(`\`\${__dirname}/${file}\``) },
@@ -137,9 +136,4 @@ function parseIdList(raw: string): number[] | undefined {
 /** String literals by their text. */
 function compareExprs(a: Expr, b: Expr): number {
   return compareNames(a.t === 'str' ? a.value : '', b.t === 'str' ? b.value : '');
-}
-
-/** An object key as prettier prints it: bare when it is an identifier, quoted otherwise. */
-function propertyKey(name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name);
 }

@@ -1,7 +1,7 @@
 /** The import: each kind's constructs from the live organization, then the printed app. */
 import { normaliseChannelDescription, retentionToNatural } from '../engine/live-index';
-import { ROLES, roleName } from '../model/kinds';
-import type { ResourceKind, RoleName } from '../model/kinds';
+import { KIND_SPECS, ROLES, roleName } from '../model/kinds';
+import type { KeyedKind, ResourceKind, RoleName } from '../model/kinds';
 import type { LiveChannel, LiveChannelFolder, LiveState, LiveUserGroup } from '../model/live-state';
 import { channelNameKey } from '../model/address';
 import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
@@ -18,11 +18,11 @@ import { arr, raw, str } from './code';
 import type { Entry, Expr } from './code';
 import { FieldAndEmojiImporter } from './fields-and-emoji';
 import { importHeader } from './header';
-import { compareNames, printApp } from './layout';
+import { IMPORT_ORDER, compareNames, printApp } from './layout';
 import type { Decl } from './layout';
 import { constructIdFor } from './names';
 import { IMPORT_KINDS } from './options';
-import type { GenerateAppOptions, GeneratedApp, ImportKind } from './options';
+import type { GenerateAppOptions, GeneratedApp } from './options';
 
 /**
  * Turns a live organization into a zulip-cdk app: TypeScript that declares what exists with the
@@ -38,36 +38,36 @@ export function generateApp(live: LiveState, options: GenerateAppOptions = {}): 
 }
 
 /**
- * The importer of each kind (an `Importer` method), run in this order. Typed over
- * `ResourceKind`: a kind added to `RESOURCE_KINDS` is a compile error here until it is
- * imported. `null`: imported with another kind (folders with the channels in them).
+ * The kinds with an importer of their own (an `Importer` method): what they declare needs more
+ * than their spec says (references to other constructs, users' values, images, defaults that
+ * depend on other objects). Typed so that a kind that is not keyed is a compile error here until
+ * it is imported; a keyed kind without an entry is imported from its spec (`importKeyed`).
+ * `null`: imported with another kind (folders with the channels in them).
  */
 const IMPORTERS = {
   user: 'users',
   userGroup: 'groups',
   channel: 'channels',
   channelFolder: null,
-  linkifier: 'linkifiers',
-  playground: 'playgrounds',
-  savedSnippet: 'snippets',
   customEmoji: 'customEmoji',
   subscriptionSettings: 'subscriptionSettings',
   organizationSettings: 'organizationSettings',
   defaultChannelGroup: 'defaultChannelGroups',
   customProfileField: 'customProfileFields',
-} as const satisfies Record<ResourceKind, string | null>;
-/** The kinds whose construct props are the live object's text fields, unchanged, in this order. */
-const PLAIN_KINDS = {
-  linkifiers: { construct: 'Linkifier', props: ['pattern', 'urlTemplate'] },
-  playgrounds: { construct: 'CodePlayground', props: ['name', 'pygmentsLanguage', 'urlTemplate'] },
-  savedSnippets: { construct: 'SavedSnippet', props: ['title', 'content'] },
-} as const satisfies Partial<Record<ImportKind, { construct: string; props: readonly string[] }>>;
+} as const satisfies Record<Exclude<ResourceKind, KeyedKind>, string> &
+  Partial<Record<KeyedKind, string | null>>;
+const IMPORTER_OF: Partial<Record<ResourceKind, (typeof IMPORTERS)[keyof typeof IMPORTERS]>> =
+  IMPORTERS;
 
 /** Declares each kind's constructs, then prints them. */
 class Importer extends FieldAndEmojiImporter {
   public run(): GeneratedApp {
     this.select();
-    for (const step of Object.values(IMPORTERS)) if (step !== null) this[step]();
+    for (const kind of IMPORT_ORDER) {
+      const step = IMPORTER_OF[kind];
+      if (step === undefined) this.importKeyed(kind as KeyedKind);
+      else if (step !== null) this[step]();
+    }
     return {
       files: this.print(),
       assets: this.assets,
@@ -107,12 +107,7 @@ class Importer extends FieldAndEmojiImporter {
       const profile = profiles.get(u.id) ?? [];
       if (profile.length > 0)
         entries.push({ key: 'profile', value: { t: 'object', entries: profile } });
-      this.declareObject(
-        'users',
-        'User',
-        constructIdFor(u.email.split('@')[0] ?? '', 'user'),
-        entries,
-      );
+      this.declareObject('user', constructIdFor(u.email.split('@')[0] ?? '', 'user'), entries);
     }
   }
 
@@ -190,7 +185,7 @@ class Importer extends FieldAndEmojiImporter {
           .sort((a, b) => compareNames(a.name, b.name));
         if (sorted.length !== g.subgroups.length) atLeast = true;
         for (const sg of sorted) {
-          const r = this.groupExpr('groups', sg.name, () => undefined);
+          const r = this.groupExpr('userGroups', sg.name, () => undefined);
           if ('problem' in r) {
             atLeast = true;
             this.skip('userGroup', g.name, `subgroup: ${r.problem}; membership mode 'atLeast'`);
@@ -215,7 +210,7 @@ class Importer extends FieldAndEmojiImporter {
         };
         entries.push(
           ...this.permissionEntries(
-            'groups',
+            'userGroups',
             GROUP_PERMISSIONS,
             g.permissions,
             g.creatorId,
@@ -226,7 +221,7 @@ class Importer extends FieldAndEmojiImporter {
           ),
         );
         if (later.entries.length > 0) {
-          this.refFrom('groups', 'group', g.name);
+          this.refFrom('userGroups', 'group', g.name);
           deferred.push({ group: g, entries: later.entries });
         }
         if (ignore.length > 0) {
@@ -236,8 +231,8 @@ class Importer extends FieldAndEmojiImporter {
       }
       this.declare(
         {
-          file: 'groups',
-          construct: 'UserGroup',
+          file: 'userGroups',
+          construct: KIND_SPECS.userGroup.construct,
           id: this.ids.allocate(constructIdFor(g.name, 'group', '-group')),
           entries,
           comments,
@@ -247,7 +242,7 @@ class Importer extends FieldAndEmojiImporter {
     }
     deferred.forEach(({ group, entries }, i) =>
       this.declare({
-        file: 'groups',
+        file: 'userGroups',
         construct: '',
         id: '',
         entries,
@@ -307,7 +302,8 @@ class Importer extends FieldAndEmojiImporter {
     return true;
   }
 
-  private channelDecl(c: LiveChannel): Decl {
+  /** A channel's props, and comments above its declaration. */
+  private channelDecl(c: LiveChannel): Pick<Decl, 'entries' | 'comments'> {
     const entries: Entry[] = [{ key: 'name', value: str(c.name) }];
     const comments: string[] = [];
     const description = normaliseChannelDescription(c.description);
@@ -326,7 +322,7 @@ class Importer extends FieldAndEmojiImporter {
     if (c.archived) {
       if (inFolder) entries.push({ key: 'folder', value: inFolder });
       entries.push({ key: 'archived', value: raw('true') });
-      return { file: 'channels', construct: 'Channel', id: '', entries, comments };
+      return { entries, comments };
     }
     const ignore: string[] = [];
     if (c.webPublic && this.live.server.webPublicChannelsEnabled)
@@ -369,7 +365,7 @@ class Importer extends FieldAndEmojiImporter {
       comments.push(`Left as they are live: ${ignore.join(', ')}.`);
       entries.push({ key: 'ignoreChanges', value: arr(ignore.map(str)) });
     }
-    return { file: 'channels', construct: 'Channel', id: '', entries, comments };
+    return { entries, comments };
   }
 
   private channels(): void {
@@ -388,7 +384,12 @@ class Importer extends FieldAndEmojiImporter {
         this.counts.channels++;
         const d = this.channelDecl(c);
         this.declare(
-          { ...d, id: this.ids.allocate(constructIdFor(c.name, 'channel')) },
+          {
+            ...d,
+            file: 'channels',
+            construct: KIND_SPECS.channel.construct,
+            id: this.ids.allocate(constructIdFor(c.name, 'channel')),
+          },
           { kind: 'channel', key: c.name },
         );
       }
@@ -402,7 +403,7 @@ class Importer extends FieldAndEmojiImporter {
       this.declare(
         {
           file: 'channels',
-          construct: 'ChannelFolder',
+          construct: KIND_SPECS.channelFolder.construct,
           id: this.ids.allocate(constructIdFor(f.name, 'folder', '-folder')),
           entries,
           comments: [],
@@ -424,56 +425,6 @@ class Importer extends FieldAndEmojiImporter {
   private readonly pendingComment = new Map<string, string>();
 
   // ------------------------------------------------------------------ the rest
-
-  /** Counts and declares an object of a {@link PLAIN_KINDS} kind: its props are its fields as they are live. */
-  private declarePlain<K extends keyof typeof PLAIN_KINDS>(
-    kind: K,
-    live: Record<(typeof PLAIN_KINDS)[K]['props'][number], string>,
-    id: string,
-  ): void {
-    const { construct, props } = PLAIN_KINDS[kind] as {
-      construct: string;
-      props: readonly (typeof PLAIN_KINDS)[K]['props'][number][];
-    };
-    const entries = props.map((key) => ({ key, value: str(live[key]) }));
-    this.declareObject(kind, construct, id, entries);
-  }
-
-  private linkifiers(): void {
-    if (!this.include.has('linkifiers')) return;
-    const seen = new Set<string>();
-    for (const l of this.live.linkifiers) {
-      if (seen.has(l.pattern)) {
-        this.skip('linkifier', l.pattern, 'a second linkifier with the same pattern');
-        continue;
-      }
-      seen.add(l.pattern);
-      this.declarePlain('linkifiers', l, constructIdFor(hostOf(l.urlTemplate), 'linkifier'));
-    }
-  }
-
-  private playgrounds(): void {
-    if (!this.include.has('playgrounds')) return;
-    for (const p of this.live.playgrounds)
-      this.declarePlain('playgrounds', p, constructIdFor(p.name, 'playground'));
-  }
-
-  private snippets(): void {
-    if (!this.include.has('savedSnippets')) return;
-    const seen = new Set<string>();
-    for (const s of [...this.live.savedSnippets].sort((a, b) => a.id - b.id)) {
-      if (seen.has(s.title)) {
-        this.skip(
-          'savedSnippet',
-          s.title,
-          `a second snippet with this title (id ${s.id}); only the oldest is managed`,
-        );
-        continue;
-      }
-      seen.add(s.title);
-      this.declarePlain('savedSnippets', s, constructIdFor(s.title, 'snippet', '-snippet'));
-    }
-  }
 
   /**
    * The organization's settings: every property and permission the server has, as it is live,
@@ -500,7 +451,7 @@ class Importer extends FieldAndEmojiImporter {
           );
           continue;
         }
-        entries.push({ key: name, value: this.refFrom('organization', 'channel', c.name) });
+        entries.push({ key: name, value: this.refFrom('organizationSettings', 'channel', c.name) });
         continue;
       }
       entries.push({
@@ -513,7 +464,7 @@ class Importer extends FieldAndEmojiImporter {
       const old = org.permissions[info.wire];
       if (old === undefined) continue;
       const r = this.settingExpr(
-        'organization',
+        'organizationSettings',
         this.idx.groupSettingToNatural(old),
         () => undefined,
       );
@@ -523,7 +474,7 @@ class Importer extends FieldAndEmojiImporter {
       }
       entries.push({ key: name, value: r.expr });
     }
-    this.declareObject('organizationSettings', 'OrganizationSettings', 'settings', entries);
+    this.declareObject('organizationSettings', 'settings', entries);
   }
 
   /**
@@ -540,7 +491,7 @@ class Importer extends FieldAndEmojiImporter {
         .sort((a, b) => compareChannelNames(a.name, b.name))
         .map((c) =>
           this.channelIds.has(c.id) && !c.archived && !c.defaultChannel
-            ? this.refFrom('channelGroups', 'channel', c.name)
+            ? this.refFrom('defaultChannelGroups', 'channel', c.name)
             : str(c.name),
         );
       if (channels.length < g.channelIds.length)
@@ -553,7 +504,7 @@ class Importer extends FieldAndEmojiImporter {
       if (g.description !== '') entries.push({ key: 'description', value: str(g.description) });
       entries.push({ key: 'channels', value: arr(channels) });
       const id = constructIdFor(g.name, 'channel-group', '-channel-group');
-      this.declareObject('defaultChannelGroups', 'DefaultChannelGroup', id, entries);
+      this.declareObject('defaultChannelGroup', id, entries);
     }
   }
 
@@ -566,12 +517,10 @@ class Importer extends FieldAndEmojiImporter {
     for (const { s, c } of list) {
       const entries = this.settingsEntries(s);
       if (entries.length === 0) continue;
-      this.declareObject(
-        'subscriptionSettings',
-        'SubscriptionSettings',
-        constructIdFor(c.name, 'channel', '-settings'),
-        [{ key: 'channel', value: this.refFrom('settings', 'channel', c.name) }, ...entries],
-      );
+      this.declareObject('subscriptionSettings', constructIdFor(c.name, 'channel', '-settings'), [
+        { key: 'channel', value: this.refFrom('subscriptionSettings', 'channel', c.name) },
+        ...entries,
+      ]);
     }
   }
 
@@ -612,10 +561,4 @@ function compareChannelNames(a: string, b: string): number {
 /** The natural key of a folder for references (folders compare case-insensitively). */
 function channelFolderKey(f: LiveChannelFolder): string {
   return `${f.id}`;
-}
-
-/** `github.com` for `https://github.com/acme/{id}`; the template itself when it has no host. */
-function hostOf(template: string): string {
-  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:www\.)?([^/?#{}]+)/i.exec(template);
-  return m?.[1] ?? template;
 }

@@ -2,119 +2,100 @@
  * The generated app's file layout and printing: which file each declaration goes to, and the
  * text of `main.ts` (one file) or of one file per kind.
  */
+import { KIND_SPECS, RESOURCE_KINDS } from '../model/kinds';
+import type { ResourceKind } from '../model/kinds';
 import { commentLines, printCall, printImport } from './code';
 import type { Entry, Expr, RefResolver, RefTarget } from './code';
 import { NameAllocator, identifierFor } from './names';
 import { SPLIT_THRESHOLD } from './options';
 import type { ImportKind, ImportLayout } from './options';
 
-export type FileKey =
-  | 'users'
-  | 'groups'
-  | 'channels'
-  | 'linkifiers'
-  | 'playgrounds'
-  | 'snippets'
-  | 'emoji'
-  | 'settings'
-  | 'organization'
-  | 'channelGroups'
-  | 'profileFields';
+/** A file of the generated app: the declarations of one kind, named by its collection. */
+export type FileKey = ImportKind;
 
-export const FILES: Record<
-  FileKey,
-  { file: string; fn: string; param?: string; title: string; kind: ImportKind }
-> = {
+/** What a file is called, the function it exports (split layout) and its section comment. */
+export interface FileMeta {
+  readonly file: string;
+  readonly fn: string;
+  /** The parameter other files' functions take its result as (a file others refer to). */
+  readonly param?: string;
+  readonly title: string;
+}
+
+/**
+ * The files that are not named by default ({@link fileMeta}): each kind's section comment, and
+ * where the file or its function has another name.
+ */
+const FILES: Partial<Record<FileKey, Partial<FileMeta> & { readonly title: string }>> = {
   users: {
-    file: 'users.ts',
-    fn: 'declareUsers',
     title:
       "Roles of the users who are not plain members, and users' custom profile field values (zulip-cdk does not create users).",
-    kind: 'users',
   },
-  groups: {
+  userGroups: {
     file: 'groups.ts',
     fn: 'declareUserGroups',
     param: 'groups',
     title: 'User groups, each after the groups it refers to.',
-    kind: 'userGroups',
   },
   channels: {
-    file: 'channels.ts',
-    fn: 'declareChannels',
     param: 'channels',
     title:
       "Channel folders in Zulip's order, each followed by its channels; then the channels in no folder.",
-    kind: 'channels',
   },
-  linkifiers: {
-    file: 'linkifiers.ts',
-    fn: 'declareLinkifiers',
-    title: 'Linkifiers, in the order Zulip applies them.',
-    kind: 'linkifiers',
-  },
-  playgrounds: {
-    file: 'playgrounds.ts',
-    fn: 'declareCodePlaygrounds',
-    title: 'Code playgrounds.',
-    kind: 'playgrounds',
-  },
-  snippets: {
-    file: 'saved-snippets.ts',
-    fn: 'declareSavedSnippets',
-    title: 'Saved snippets of the applying account.',
-    kind: 'savedSnippets',
-  },
-  emoji: {
-    file: 'custom-emoji.ts',
-    fn: 'declareCustomEmoji',
-    title: 'Custom emoji; their images are in emoji/, next to this file.',
-    kind: 'customEmoji',
-  },
-  settings: {
-    file: 'subscription-settings.ts',
-    fn: 'declareSubscriptionSettings',
-    title: "The applying account's own settings of its subscriptions.",
-    kind: 'subscriptionSettings',
-  },
-  organization: {
-    file: 'organization-settings.ts',
-    fn: 'declareOrganizationSettings',
+  linkifiers: { title: 'Linkifiers, in the order Zulip applies them.' },
+  playgrounds: { fn: 'declareCodePlaygrounds', title: 'Code playgrounds.' },
+  savedSnippets: { title: 'Saved snippets of the applying account.' },
+  customEmoji: { title: 'Custom emoji; their images are in emoji/, next to this file.' },
+  subscriptionSettings: { title: "The applying account's own settings of its subscriptions." },
+  organizationSettings: {
     title:
       "The organization's settings and permissions, as they are live (leave one out to leave it alone).",
-    kind: 'organizationSettings',
   },
-  channelGroups: {
-    file: 'default-channel-groups.ts',
-    fn: 'declareDefaultChannelGroups',
+  defaultChannelGroups: {
     title: 'Default channel groups: the channels people signing up can join as a set.',
-    kind: 'defaultChannelGroups',
   },
-  profileFields: {
-    file: 'custom-profile-fields.ts',
-    fn: 'declareCustomProfileFields',
+  customProfileFields: {
     title: "Custom profile fields, in Zulip's order; users' values are on the users.",
-    kind: 'customProfileFields',
   },
 };
-/** The file a kind's declarations go to (channel folders go with the channels). */
-export function fileOfKind(kind: ImportKind): FileKey {
-  return (Object.keys(FILES) as FileKey[]).find((f) => FILES[f].kind === kind) ?? 'channels';
+
+/**
+ * A file's name, function and section comment: its entry in {@link FILES} over the defaults, the
+ * collection's name (`defaultChannelGroups`: `default-channel-groups.ts`,
+ * `declareDefaultChannelGroups`) and the kind's title.
+ */
+export function fileMeta(file: FileKey): FileMeta {
+  const kind = RESOURCE_KINDS.find((k) => KIND_SPECS[k].collection === file);
+  return {
+    file: `${file.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.ts`,
+    fn: `declare${file.charAt(0).toUpperCase()}${file.slice(1)}`,
+    title: `${kind ? KIND_SPECS[kind].title : file}.`,
+    ...FILES[file],
+  };
 }
 
-export const FILE_ORDER: FileKey[] = [
-  'users',
-  'groups',
-  'channels',
-  'linkifiers',
-  'playgrounds',
-  'snippets',
-  'emoji',
-  'settings',
-  'organization',
-  'channelGroups',
-  'profileFields',
+/**
+ * The kinds in the order the importer declares them, which is also the order of the files:
+ * users first, then the order of `RESOURCE_KINDS` (construct ids are unique across kinds, and
+ * the first kind to take one keeps it).
+ */
+export const IMPORT_ORDER: readonly ResourceKind[] = [
+  'user',
+  ...RESOURCE_KINDS.filter((k) => k !== 'user'),
 ];
+
+/** A kind whose declarations go to another kind's file: folders go with their channels. */
+const IN_FILE_OF: Partial<Record<ImportKind, FileKey>> = { channelFolders: 'channels' };
+
+/** The file a kind's declarations go to. */
+export function fileOfKind(kind: ImportKind): FileKey {
+  return IN_FILE_OF[kind] ?? kind;
+}
+
+/** The files in the order they are printed (sections of `main.ts`, calls in it). */
+export const FILE_ORDER: readonly FileKey[] = IMPORT_ORDER.map(
+  (k) => KIND_SPECS[k].collection,
+).filter((c) => fileOfKind(c) === c);
 
 /** One construct to declare. */
 export interface Decl {
@@ -234,9 +215,10 @@ class AppPrinter {
 
   private sectionComment(file: FileKey, indent: number): string[] {
     const title =
-      file === 'channels' && !this.decls.some((d) => d.construct === 'ChannelFolder')
+      file === 'channels' &&
+      !this.decls.some((d) => d.construct === KIND_SPECS.channelFolder.construct)
         ? 'Channels.'
-        : FILES[file].title;
+        : fileMeta(file).title;
     return commentLines(title, indent);
   }
 
@@ -281,16 +263,16 @@ class AppPrinter {
       }
     }
     const present = FILE_ORDER.filter((f) => this.decls.some((d) => d.file === f));
-    const typeName = (f: FileKey): string => (f === 'groups' ? 'UserGroups' : 'Channels');
+    const typeName = (f: FileKey): string => (f === 'userGroups' ? 'UserGroups' : 'Channels');
     for (const file of present) {
-      const meta = FILES[file];
+      const meta = fileMeta(file);
       const decls = this.decls.filter((d) => d.file === file);
       const resolve: RefResolver = (t) => {
         const d = this.byTarget.get(targetKey(t));
         if (!d) return 'undefined';
         return d.file === file
           ? (d.varName ?? 'undefined')
-          : `${FILES[d.file].param ?? ''}.${d.varName ?? ''}`;
+          : `${fileMeta(d.file).param ?? ''}.${d.varName ?? ''}`;
       };
       const params = [...(needs.get(file) ?? [])].sort(
         (a, b) => FILE_ORDER.indexOf(a) - FILE_ORDER.indexOf(b),
@@ -299,12 +281,14 @@ class AppPrinter {
       lines.push(...printImport(['Organization'], 'zulip-cdk', true));
       lines.push(...printImport([...this.constructsUsed(decls)], 'zulip-cdk'));
       for (const p of params)
-        lines.push(...printImport([typeName(p)], `./${FILES[p].file.replace(/\.ts$/, '')}`, true));
+        lines.push(
+          ...printImport([typeName(p)], `./${fileMeta(p).file.replace(/\.ts$/, '')}`, true),
+        );
       lines.push('');
       lines.push(...this.sectionComment(file, 0).map((l) => l.replace(/^\/\/ /, '// ')));
       const sig = [
         'org: Organization',
-        ...params.map((p) => `${FILES[p].param ?? ''}: ${typeName(p)}`),
+        ...params.map((p) => `${fileMeta(p).param ?? ''}: ${typeName(p)}`),
       ];
       lines.push(`export function ${meta.fn}(${sig.join(', ')}) {`);
       decls.forEach((d, i) => {
@@ -324,16 +308,20 @@ class AppPrinter {
       files[meta.file] = lines.join('\n');
     }
     const main = [...this.app.header, '', ...printImport(['App', 'Organization'], 'zulip-cdk')];
-    for (const file of [...present].sort((a, b) => compareNames(FILES[a].file, FILES[b].file)))
-      main.push(...printImport([FILES[file].fn], `./${FILES[file].file.replace(/\.ts$/, '')}`));
+    for (const file of [...present].sort((a, b) =>
+      compareNames(fileMeta(a).file, fileMeta(b).file),
+    ))
+      main.push(
+        ...printImport([fileMeta(file).fn], `./${fileMeta(file).file.replace(/\.ts$/, '')}`),
+      );
     main.push(
       '',
       'const app = new App();',
       `const org = new Organization(app, ${quoteId(this.app.orgId)});`,
     );
     for (const file of present) {
-      const meta = FILES[file];
-      const args = ['org', ...[...(needs.get(file) ?? [])].map((p) => FILES[p].param ?? '')];
+      const meta = fileMeta(file);
+      const args = ['org', ...[...(needs.get(file) ?? [])].map((p) => fileMeta(p).param ?? '')];
       const call = `${meta.fn}(${args.join(', ')});`;
       main.push(exportsOf.has(file) ? `const ${meta.param ?? ''} = ${call}` : call);
     }

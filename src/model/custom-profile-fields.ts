@@ -7,6 +7,7 @@
  */
 
 import { resourceAddress } from './address';
+import { nameByWireValue } from './kinds/vocabulary';
 
 /** The field types by the construct's word, with their wire values (`CustomProfileField.*`). */
 export const PROFILE_FIELD_TYPES = {
@@ -21,11 +22,8 @@ export const PROFILE_FIELD_TYPES = {
 } as const;
 export type ProfileFieldType = keyof typeof PROFILE_FIELD_TYPES;
 export const PROFILE_FIELD_TYPE_NAMES = Object.keys(PROFILE_FIELD_TYPES) as ProfileFieldType[];
-
 /** The word of a wire field type, or undefined for an unknown one. */
-export function profileFieldTypeName(value: number): ProfileFieldType | undefined {
-  return PROFILE_FIELD_TYPE_NAMES.find((n) => PROFILE_FIELD_TYPES[n] === value);
-}
+export const profileFieldTypeName = nameByWireValue(PROFILE_FIELD_TYPES);
 
 /** `CustomProfileField.NAME_MAX_LENGTH`, `HINT_MAX_LENGTH`, `MAX_DISPLAY_IN_PROFILE_SUMMARY_FIELDS`. */
 export const PROFILE_FIELD_LIMITS = {

@@ -48,13 +48,23 @@ function textParams<N extends string>(
   return params;
 }
 
+/**
+ * A create's text properties, each sent under its own name (`title`, `content`); the first is
+ * the natural key, the change's key when the plan lacks it.
+ */
+function createTextParams<N extends string>(
+  change: CreateChange,
+  [key, ...others]: readonly [N, ...N[]],
+): Record<N, string> {
+  const params = { [key]: str(change.properties[key], change.key) } as Record<N, string>;
+  for (const name of others) params[name] = str(change.properties[name]);
+  return params;
+}
+
 // ---------------------------------------------------------------- channel folders
 
 export async function createFolder(client: ZulipClient, change: CreateChange): Promise<number> {
-  const res = await client.createChannelFolder({
-    name: str(change.properties.name, change.key),
-    description: str(change.properties.description),
-  });
+  const res = await client.createChannelFolder(createTextParams(change, ['name', 'description']));
   return res.channel_folder_id;
 }
 
@@ -179,10 +189,7 @@ export async function replacePlayground(
 // ---------------------------------------------------------------- saved snippets
 
 export async function createSnippet(client: ZulipClient, change: CreateChange): Promise<number> {
-  const res = await client.createSavedSnippet({
-    title: str(change.properties.title, change.key),
-    content: str(change.properties.content),
-  });
+  const res = await client.createSavedSnippet(createTextParams(change, ['title', 'content']));
   return res.saved_snippet_id;
 }
 

@@ -10,6 +10,7 @@ import type {
 } from '../engine/plan-format';
 import type { KIND_SPECS, ResourceKind } from '../model/kinds';
 import type { ZulipClient } from '../zulip/client';
+import type { Success } from '../zulip/wire/common';
 import { readLiveState } from './read-live-state';
 import * as channels from './write-channels';
 import * as emoji from './write-emoji';
@@ -80,13 +81,14 @@ export class ZulipApplyTarget implements ApplyTarget {
         'PLAN_INVALID',
         `zulip-cdk cannot ${change.action} a ${change.kind} (${change.address}).`,
       );
-    return handle(change, {
+    const created = await handle(change, {
       client: this.client,
       ctx,
       ...(fold ? { fold } : {}),
       subscribeMe: this.#subscribeMe,
       baseDir: this.#baseDir,
     });
+    return typeof created === 'number' ? created : undefined;
   }
 
   public subscribe(call: SubscribeCall, ctx: ApplyContext): Promise<void> {
@@ -105,11 +107,6 @@ export class ZulipApplyTarget implements ApplyTarget {
   }
 }
 
-/** Waits for a request whose answer carries no ID, for a handler that returns nothing. */
-async function noId(request: Promise<unknown>): Promise<void> {
-  await request;
-}
-
 /** What a handler gets besides its change. */
 interface HandlerEnv {
   readonly client: ZulipClient;
@@ -125,8 +122,11 @@ interface HandlerEnv {
 /** The change types whose `action` can be `A` (removals share one type for three actions). */
 type WithAction<C, A> = C extends { action: infer X } ? (A extends X ? C : never) : never;
 
-/** Turns one change into its requests; returns the ID of an object it creates. */
-type Handler<C extends Change> = (change: C, env: HandlerEnv) => Promise<number | void>;
+/**
+ * Turns one change into its requests; returns the ID of an object it creates. A handler that
+ * sends one request about an existing object returns Zulip's answer, which is not an ID.
+ */
+type Handler<C extends Change> = (change: C, env: HandlerEnv) => Promise<number | void | Success>;
 
 /**
  * One handler per kind and per action the kind's `KindSpec` lists (`src/model/kinds`): an
@@ -153,13 +153,11 @@ const HANDLERS = {
           !(fold?.add ?? []).some((u) => u.id === ctx.me.userId),
       ),
     update: (change, { client, ctx }) => channels.updateChannel(client, change, ctx),
-    rename: (change, { client }) =>
-      noId(client.updateStream(change.liveId, { new_name: change.to })),
+    rename: (change, { client }) => client.updateStream(change.liveId, { new_name: change.to }),
     // `DELETE /streams/{id}` archives (the name stays reserved).
-    archive: (change, { client }) => noId(client.archiveStream(change.liveId)),
+    archive: (change, { client }) => client.archiveStream(change.liveId),
     // Zulip unarchives a channel from feature level 388.
-    unarchive: (change, { client }) =>
-      noId(client.updateStream(change.liveId, { is_archived: false })),
+    unarchive: (change, { client }) => client.updateStream(change.liveId, { is_archived: false }),
     // Normally batched by the engine; alone it is one call of each kind.
     membership: async (change, { client, ctx }) => {
       const names = [change.key];
@@ -179,24 +177,22 @@ const HANDLERS = {
   userGroup: {
     create: (change, { client, ctx, fold }) => groups.createGroup(client, change, ctx, fold),
     update: (change, { client, ctx }) => groups.updateGroup(client, change, ctx),
-    rename: (change, { client }) =>
-      noId(client.updateUserGroup(change.liveId, { name: change.to })),
+    rename: (change, { client }) => client.updateUserGroup(change.liveId, { name: change.to }),
     // The plan detached the group first.
-    deactivate: (change, { client }) => noId(client.deactivateUserGroup(change.liveId)),
+    deactivate: (change, { client }) => client.deactivateUserGroup(change.liveId),
     // Zulip reactivates a group from feature level 386.
     reactivate: (change, { client }) =>
-      noId(client.updateUserGroup(change.liveId, { deactivated: false })),
+      client.updateUserGroup(change.liveId, { deactivated: false }),
     membership: (change, { client, ctx }) => groups.updateGroupMembers(client, change, ctx),
   },
   channelFolder: {
     create: (change, { client }) => org.createFolder(client, change),
     update: (change, { client }) => org.updateFolder(client, change),
-    rename: (change, { client }) =>
-      noId(client.updateChannelFolder(change.liveId, { name: change.to })),
+    rename: (change, { client }) => client.updateChannelFolder(change.liveId, { name: change.to }),
     archive: (change, { client }) =>
-      noId(client.updateChannelFolder(change.liveId, { is_archived: true })),
+      client.updateChannelFolder(change.liveId, { is_archived: true }),
     unarchive: (change, { client }) =>
-      noId(client.updateChannelFolder(change.liveId, { is_archived: false })),
+      client.updateChannelFolder(change.liveId, { is_archived: false }),
     reorder: (change, { client, ctx }) => org.reorder(client, change, ctx),
   },
   linkifier: {
@@ -210,31 +206,30 @@ const HANDLERS = {
     },
     rename: (change, { client, ctx }) =>
       org.updateLinkifier(client, change.liveId, ctx, { pattern: change.to }),
-    delete: (change, { client }) => noId(client.removeLinkifier(change.liveId)),
+    delete: (change, { client }) => client.removeLinkifier(change.liveId),
     reorder: (change, { client, ctx }) => org.reorder(client, change, ctx),
   },
   playground: {
     create: (change, { client }) => org.createPlayground(client, change.properties),
     replace: (change, { client }) => org.replacePlayground(client, change),
-    delete: (change, { client }) => noId(client.removePlayground(change.liveId)),
+    delete: (change, { client }) => client.removePlayground(change.liveId),
   },
   savedSnippet: {
     create: (change, { client }) => org.createSnippet(client, change),
     update: (change, { client }) => org.updateSnippet(client, change),
-    rename: (change, { client }) =>
-      noId(client.updateSavedSnippet(change.liveId, { title: change.to })),
-    delete: (change, { client }) => noId(client.deleteSavedSnippet(change.liveId)),
+    rename: (change, { client }) => client.updateSavedSnippet(change.liveId, { title: change.to }),
+    delete: (change, { client }) => client.deleteSavedSnippet(change.liveId),
   },
   customEmoji: {
     create: (change, { client, baseDir }) => emoji.uploadEmoji(client, change, baseDir),
     replace: (change, { client, baseDir }) => emoji.replaceEmoji(client, change, baseDir),
-    deactivate: (change, { client }) => noId(client.deactivateEmoji(change.key)),
+    deactivate: (change, { client }) => client.deactivateEmoji(change.key),
   },
   user: {
     update: (change, { client, ctx }) => org.updateUser(client, change, ctx),
     // zerver/views/users.py deactivate_user_backend: Zulip deactivates the user's bots first.
-    deactivate: (change, { client }) => noId(client.deactivateUser(change.liveId)),
-    reactivate: (change, { client }) => noId(client.reactivateUser(change.liveId)),
+    deactivate: (change, { client }) => client.deactivateUser(change.liveId),
+    reactivate: (change, { client }) => client.reactivateUser(change.liveId),
   },
   subscriptionSettings: {
     update: (change, { client, ctx }) => org.updateSubscriptionSettings(client, [change], ctx),
@@ -247,8 +242,8 @@ const HANDLERS = {
     update: (change, { client }) => org.updateDefaultChannelGroup(client, change),
     // update_default_stream_group_info: `new_group_name`.
     rename: (change, { client }) =>
-      noId(client.updateDefaultStreamGroupInfo(change.liveId, { new_group_name: change.to })),
-    delete: (change, { client }) => noId(client.removeDefaultStreamGroup(change.liveId)),
+      client.updateDefaultStreamGroupInfo(change.liveId, { new_group_name: change.to }),
+    delete: (change, { client }) => client.removeDefaultStreamGroup(change.liveId),
   },
   customProfileField: {
     create: (change, { client, ctx }) =>
@@ -256,9 +251,9 @@ const HANDLERS = {
     update: (change, { client, ctx }) => profileFields.updateField(client, change, ctx),
     // update_realm_custom_profile_field: `name` alone (Zulip strips it).
     rename: (change, { client }) =>
-      noId(client.updateCustomProfileField(change.liveId, { name: change.to })),
+      client.updateCustomProfileField(change.liveId, { name: change.to }),
     replace: (change, { client, ctx }) => profileFields.replaceField(client, change, ctx),
-    delete: (change, { client }) => noId(client.removeCustomProfileField(change.liveId)),
+    delete: (change, { client }) => client.removeCustomProfileField(change.liveId),
     reorder: (change, { client, ctx }) => org.reorder(client, change, ctx),
   },
 } as const satisfies KindHandlers;

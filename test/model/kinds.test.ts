@@ -1,3 +1,4 @@
+import * as constructs from '../../src/constructs';
 import { plan } from '../../src/engine';
 import type { UpdateChange } from '../../src/engine';
 import { generateApp } from '../../src/import';
@@ -19,6 +20,14 @@ describe('the kind registry', () => {
     const state = emptyDesiredState();
     for (const c of collections) expect(state).toHaveProperty(c);
     expect(new Set(collections).size).toBe(RESOURCE_KINDS.length);
+  });
+
+  it("names each kind's construct, the class the importer declares it with", () => {
+    for (const k of RESOURCE_KINDS) {
+      const cls = (constructs as Record<string, unknown>)[KIND_SPECS[k].construct];
+      expect(typeof cls).toBe('function');
+      expect((cls as { prototype: unknown }).prototype).toBeInstanceOf(constructs.ZulipResource);
+    }
   });
 
   it('prunes exactly the kinds with a removal action', () => {

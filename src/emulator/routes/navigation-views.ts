@@ -63,18 +63,16 @@ export function navigationViewsOf(ctx: RequestContext): Record<string, unknown>[
     .map(toApi);
 }
 
-/** Navigation-view routes. */
-export const navigationViewRoutes: Route[] = [
+/** The navigation-view routes, before their feature level. */
+const routes: Route[] = [
   {
     method: 'GET',
     path: '/navigation_views',
-    minLevel: FEATURES.navigationViews.level,
     handler: (ctx) => ({ navigation_views: navigationViewsOf(ctx) }),
   },
   {
     method: 'POST',
     path: '/navigation_views',
-    minLevel: FEATURES.navigationViews.level,
     handler: (ctx) => {
       const fragment = ctx.params.requiredString('fragment', { strip: true });
       if (fragment === '') throw badRequest('fragment cannot be blank');
@@ -94,7 +92,6 @@ export const navigationViewRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/navigation_views/{fragment*}',
-    minLevel: FEATURES.navigationViews.level,
     handler: (ctx) => {
       const fragment = ctx.path.fragment ?? '';
       const isPinned = ctx.params.bool('is_pinned');
@@ -112,7 +109,6 @@ export const navigationViewRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/navigation_views/{fragment*}',
-    minLevel: FEATURES.navigationViews.level,
     handler: (ctx) => {
       const fragment = ctx.path.fragment ?? '';
       const v = existing(ctx, fragment);
@@ -121,3 +117,9 @@ export const navigationViewRoutes: Route[] = [
     },
   },
 ];
+
+/** Navigation-view routes: every one from feature level 390. */
+export const navigationViewRoutes: Route[] = routes.map((route) => ({
+  ...route,
+  minLevel: FEATURES.navigationViews.level,
+}));

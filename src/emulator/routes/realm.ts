@@ -8,7 +8,7 @@ import {
   uriTemplateVariables,
 } from '../../model/rules';
 import { badRequest, missingArgument } from '../errors';
-import type { RequestContext, Route } from '../router';
+import type { Handler, RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { StoredLinkifier } from '../state';
 import { linkifierToApi, sortedLinkifiers } from '../views';
@@ -79,9 +79,20 @@ function validateLinkifier(
   throwIfErrors(errors);
 }
 
-function readLinkifierExtras(ctx: RequestContext): Partial<StoredLinkifier> {
+/**
+ * A linkifier's fields as `POST /realm/filters` and `PATCH /realm/filters/{id}` read them:
+ * the pattern and the URL template stripped (zerver/actions/realm_linkifiers.py
+ * `do_add_linkifier` and `do_update_linkifier` strip both before `full_clean`), then the
+ * examples and alternative templates of the server's feature level.
+ */
+function readLinkifier(
+  ctx: RequestContext,
+): Pick<StoredLinkifier, 'pattern' | 'urlTemplate'> & Partial<StoredLinkifier> {
   const p = ctx.params;
-  const out: Partial<StoredLinkifier> = {};
+  const out: Pick<StoredLinkifier, 'pattern' | 'urlTemplate'> & Partial<StoredLinkifier> = {
+    pattern: pyStrip(p.requiredString('pattern')),
+    urlTemplate: pyStrip(p.requiredString('url_template')),
+  };
   if (supports(ctx.featureLevel, 'linkifierExamples')) {
     const example = p.string('example_input');
     const reverse = p.string('reverse_template');
@@ -103,7 +114,6 @@ function findLinkifier(ctx: RequestContext): StoredLinkifier {
 }
 
 function reorderLinkifiers(ctx: RequestContext): Record<string, unknown> {
-  requireAdmin(ctx);
   const ids = ctx.params.intList('ordered_linkifier_ids');
   if (ids === undefined) throw missingArgument('ordered_linkifier_ids');
   if (new Set(ids).size !== ids.length)
@@ -201,6 +211,18 @@ function validatePlayground(
   throwIfErrors(errors);
 }
 
+/**
+ * zerver/decorator.py `require_realm_admin`, which every view of zerver/views/realm_linkifiers.py
+ * and realm_playgrounds.py but the linkifiers' GET has: the handler runs for an organization
+ * administrator only.
+ */
+function realmAdmin(handler: Handler): Handler {
+  return (ctx) => {
+    requireAdmin(ctx);
+    return handler(ctx);
+  };
+}
+
 /** Linkifier and playground routes. */
 export const realmRoutes: Route[] = [
   {
@@ -213,18 +235,14 @@ export const realmRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/realm/linkifiers',
-    handler: reorderLinkifiers,
+    handler: realmAdmin(reorderLinkifiers),
     minLevel: FEATURES.linkifierReorder.level,
   },
   {
     method: 'POST',
     path: '/realm/filters',
-    handler: (ctx) => {
-      requireAdmin(ctx);
-      // zerver/actions/realm_linkifiers.py do_add_linkifier strips both before full_clean.
-      const pattern = pyStrip(ctx.params.requiredString('pattern'));
-      const urlTemplate = pyStrip(ctx.params.requiredString('url_template'));
-      const extras = readLinkifierExtras(ctx);
+    handler: realmAdmin((ctx) => {
+      const { pattern, urlTemplate, ...extras } = readLinkifier(ctx);
       validateLinkifier(ctx, pattern, urlTemplate);
       const order = Math.max(-1, ...ctx.org.linkifiers.map((l) => l.order)) + 1;
       const l: StoredLinkifier = {
@@ -240,41 +258,36 @@ export const realmRoutes: Route[] = [
       ctx.org.linkifiers.push(l);
       linkifiersEvent(ctx);
       return { id: l.id };
-    },
+    }),
   },
   {
     method: 'PATCH',
     path: '/realm/filters/{filter_id}',
-    handler: (ctx) => {
-      requireAdmin(ctx);
+    handler: realmAdmin((ctx) => {
       // zerver/actions/realm_linkifiers.py do_update_linkifier: strip, look the linkifier up,
       // then full_clean (the linkifier itself is excluded from the uniqueness check).
-      const pattern = pyStrip(ctx.params.requiredString('pattern'));
-      const urlTemplate = pyStrip(ctx.params.requiredString('url_template'));
-      const extras = readLinkifierExtras(ctx);
+      const fields = readLinkifier(ctx);
       const l = findLinkifier(ctx);
-      validateLinkifier(ctx, pattern, urlTemplate, l.id);
-      Object.assign(l, { pattern, urlTemplate, ...extras });
+      validateLinkifier(ctx, fields.pattern, fields.urlTemplate, l.id);
+      Object.assign(l, fields);
       linkifiersEvent(ctx);
       return {};
-    },
+    }),
   },
   {
     method: 'DELETE',
     path: '/realm/filters/{filter_id}',
-    handler: (ctx) => {
-      requireAdmin(ctx);
+    handler: realmAdmin((ctx) => {
       const l = findLinkifier(ctx);
       ctx.org.linkifiers = ctx.org.linkifiers.filter((x) => x !== l);
       linkifiersEvent(ctx);
       return {};
-    },
+    }),
   },
   {
     method: 'POST',
     path: '/realm/playgrounds',
-    handler: (ctx) => {
-      requireAdmin(ctx);
+    handler: realmAdmin((ctx) => {
       // zerver/views/realm_playgrounds.py add_realm_playground: the raw language is checked
       // (`check_pygments_language`), then the stripped values go through full_clean.
       const name = pyStrip(ctx.params.requiredString('name'));
@@ -285,13 +298,12 @@ export const realmRoutes: Route[] = [
       ctx.org.playgrounds.push({ id, name, pygmentsLanguage: language, urlTemplate });
       playgroundsEvent(ctx);
       return { id };
-    },
+    }),
   },
   {
     method: 'DELETE',
     path: '/realm/playgrounds/{playground_id}',
-    handler: (ctx) => {
-      requireAdmin(ctx);
+    handler: realmAdmin((ctx) => {
       const id = pathInt(ctx, 'playground_id');
       const pg = ctx.org.playgrounds.find((x) => x.id === id);
       if (!pg) throw badRequest('Invalid playground');
@@ -300,6 +312,6 @@ export const realmRoutes: Route[] = [
         ctx.org.realm.defaultCodeBlockLanguage = '';
       playgroundsEvent(ctx);
       return {};
-    },
+    }),
   },
 ];

@@ -33,8 +33,6 @@ function folderRefs(p: Planner, d: DesiredChannel): string[] {
  */
 export const channels: KeyedPlan<DesiredChannel, LiveChannel> = {
   kind: 'channel',
-  declared: (p) => p.desired.channels,
-  live: (p) => p.live.channels,
   unmanaged: (l) => l.archived,
   match: (p, d) => p.channelMatch.get(channelNameKey(d.name)) ?? undefined,
   restoreNeeds: {

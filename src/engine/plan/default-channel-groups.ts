@@ -179,8 +179,6 @@ export function defaultChannelGroups(
   const ctx = context(p);
   return {
     kind: 'defaultChannelGroup',
-    declared: (p) => p.desired.defaultChannelGroups,
-    live: (p) => p.live.defaultChannelGroups,
     create: (p, d, base, props) => {
       const { meta, afterNames } = groupChannels(p, ctx, d, undefined, base.address);
       props.channels = afterNames;

@@ -11,10 +11,8 @@ import type { KeyedPlan } from './keyed';
 
 export const channelFolders: KeyedPlan<DesiredChannelFolder, LiveChannelFolder> = {
   kind: 'channelFolder',
-  declared: (p) => p.desired.channelFolders,
   // Folders are archived, never deleted: every live folder stays in the order (Zulip appends a
   // new folder, order = its id), and an undeclared archived one keeps its slot.
-  live: (p) => p.live.channelFolders,
   unmanaged: (l) => l.archived,
   match: (p, d) => p.folderMatch.get(channelNameKey(d.name)) ?? undefined,
   // An archived folder's description is still managed.

@@ -21,8 +21,6 @@ export function userGroups(p: Planner): KeyedPlan<DesiredUserGroup, LiveUserGrou
   const createdLater = groupsCreatedLater(p);
   return {
     kind: 'userGroup',
-    declared: (p) => p.desired.userGroups,
-    live: (p) => p.live.userGroups,
     unmanaged: (l) => l.isSystemGroup || l.deactivated,
     match: (p, d) => p.groupMatch.get(d.name) ?? undefined,
     check: (p, d, base) => {

@@ -10,7 +10,7 @@
  */
 import type { Lifecycle } from '../../model/desired-state';
 import { KIND_SPECS } from '../../model/kinds';
-import type { KeyedFacts, KindSpec, ResourceKind } from '../../model/kinds';
+import type { KeyedFacts, KeyedKind, KindSpec, ResourceKind } from '../../model/kinds';
 import { resourceAddress } from '../../model/address';
 import type { FeatureName } from '../../model/features';
 import type { JsonValue, PropertyChange, ReorderChange } from '../plan-format';
@@ -140,9 +140,7 @@ export class SlotOrder {
 }
 
 /** The kinds the generic keyed planner plans: those whose spec has `keyed` facts. */
-export type KeyedKind = {
-  [K in ResourceKind]: (typeof KIND_SPECS)[K] extends { keyed: object } ? K : never;
-}[ResourceKind];
+export type { KeyedKind };
 
 /** What every declared object has. */
 export interface DeclaredObject {
@@ -182,10 +180,13 @@ export interface HookResult {
  */
 export interface KeyedPlan<D extends DeclaredObject, L extends { readonly id: number }> {
   readonly kind: KeyedKind;
-  /** The declared objects, in declaration order. */
-  readonly declared: (p: Planner) => readonly D[];
-  /** The live objects, in live order: those matched, said undeclared, and ordered. */
-  readonly live: (p: Planner) => readonly L[];
+  /** The declared objects, in declaration order; default: the kind's desired collection. */
+  readonly declared?: (p: Planner) => readonly D[];
+  /**
+   * The live objects, in live order: those matched, said undeclared, and ordered; default: the
+   * kind's live collection.
+   */
+  readonly live?: (p: Planner) => readonly L[];
   /** Live objects that are never undeclared (system groups, archived channels). */
   readonly unmanaged?: (l: L) => boolean;
   /** The live objects by compared key; default: the first of each key. */
@@ -259,8 +260,9 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
   const spec: KindSpec = KIND_SPECS[kind];
   const facts = spec.keyed as unknown as KeyedFacts<D, L>;
   const compare = spec.compareKey;
-  const declared = k.declared(p);
-  const live = k.live(p);
+  const collection = KIND_SPECS[kind].collection;
+  const declared = k.declared?.(p) ?? (p.desired[collection] as unknown as readonly D[]);
+  const live = k.live?.(p) ?? (p.live[collection] as unknown as readonly L[]);
   const byKey = k.match
     ? undefined
     : (k.index?.(p, live) ?? firstOfEachKey(live, (l) => compare(facts.liveKey(l))));

@@ -8,7 +8,6 @@
  * what one kind reads of another's planning, and why that order is needed, is in
  * `./cross-kind.ts`.
  */
-import { KIND_SPECS } from '../../model/kinds';
 import type { ResourceKind } from '../../model/kinds';
 import { channels } from './channels';
 import { keepNonEmptyFolders, planSubscriptionSettings } from './cross-kind';
@@ -36,16 +35,6 @@ function keyed<D extends DeclaredObject, L extends { readonly id: number }>(
   plan: KeyedPlan<D, L> | ((p: Planner) => KeyedPlan<D, L>),
 ): KindPlanner {
   return (p) => planKeyed(p, typeof plan === 'function' ? plan(p) : plan);
-}
-
-/** A keyed kind's plan without hooks: its declared and live collections, as they are. */
-function plainPlan(kind: KeyedKind): KeyedPlan<DeclaredObject, { readonly id: number }> {
-  const collection = KIND_SPECS[kind].collection;
-  return {
-    kind,
-    declared: (p) => p.desired[collection],
-    live: (p) => p.live[collection],
-  };
 }
 
 /** The kinds that are not keyed: each must have its phase here. */
@@ -77,5 +66,5 @@ const PLANNERS: Partial<Record<ResourceKind, KindPlanner>> = KIND_PLANNERS;
 
 /** How `kind` is planned: its entry in the registry, or the generic keyed planner alone. */
 export function planOf(kind: ResourceKind): KindPlanner {
-  return PLANNERS[kind] ?? keyed(plainPlan(kind as KeyedKind));
+  return PLANNERS[kind] ?? keyed({ kind: kind as KeyedKind });
 }

@@ -246,7 +246,7 @@ export function effectFor(
  * The organization settings that also let people through some of the plan's permissions and
  * that the plan could not count (`notCounted`), sorted.
  */
-export function uncountedSettings(permissions: PlanPermissions | undefined): string[] {
+function uncountedSettings(permissions: PlanPermissions | undefined): string[] {
   return [...new Set((permissions?.effects ?? []).flatMap((e) => e.notCounted ?? []))].sort();
 }
 
@@ -349,11 +349,22 @@ export interface WhoGainsRow {
 }
 
 /**
+ * What the renderers' "who gains / who loses" section shows: its rows ({@link whoGainsRows})
+ * and the organization settings it could not count ({@link uncountedSettings}).
+ */
+export function whoGains(permissions: PlanPermissions | undefined): {
+  readonly rows: WhoGainsRow[];
+  readonly uncounted: string[];
+} {
+  return { rows: whoGainsRows(permissions), uncounted: uncountedSettings(permissions) };
+}
+
+/**
  * The permissions whose holders change, as rows: on one object, abilities that the same people
  * gain and lose share a row (administering a channel brings unsubscribing and moving messages
  * with it). Objects that exist come first, then new ones.
  */
-export function whoGainsRows(permissions: PlanPermissions | undefined): WhoGainsRow[] {
+function whoGainsRows(permissions: PlanPermissions | undefined): WhoGainsRow[] {
   const rows = new Map<string, WhoGainsRow>();
   for (const e of permissions?.effects ?? []) {
     if (!effectMoves(e)) continue;

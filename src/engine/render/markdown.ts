@@ -13,8 +13,7 @@ import {
   planSummaryLine,
   riskyChanges,
   sideEffects,
-  uncountedSettings,
-  whoGainsRows,
+  whoGains,
 } from './describe';
 import type { ChangeReason } from './describe';
 import { changeLines, findingFlags } from './text';
@@ -106,7 +105,7 @@ const cell = (s: string): string => escapeMd(s).replace(/\n/g, ' ');
 function whoGainsTable(plan: Plan, maxRows = 20): string[] {
   const effects = plan.permissions?.effects ?? [];
   if (effects.length === 0) return [];
-  const rows = whoGainsRows(plan.permissions);
+  const { rows, uncounted } = whoGains(plan.permissions);
   const still = effects.filter((e) => !effectMoves(e)).length;
   const out = ['#### Who gains / who loses', ''];
   if (rows.length > 0) {
@@ -136,7 +135,6 @@ function whoGainsTable(plan: Plan, maxRows = 20): string[] {
       notes.push(`${rows.length - maxRows} more rows are in "every permission" below.`);
     if (notes.length > 0) out.push(notes.join(' '), '');
   }
-  const uncounted = uncountedSettings(plan.permissions);
   if (uncounted.length > 0)
     out.push(
       `Not counted: whoever the organization's ${uncounted.map((w) => `\`${w}\``).join(', ')} ${uncounted.length === 1 ? 'lets' : 'let'} through besides (the organization's settings were not read: a snapshot made before they were).`,

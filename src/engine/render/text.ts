@@ -15,8 +15,7 @@ import {
   planSummaryLine,
   riskyChanges,
   sideEffects,
-  uncountedSettings,
-  whoGainsRows,
+  whoGains,
 } from './describe';
 import type { ChangeReason } from './describe';
 
@@ -162,7 +161,7 @@ export function findingFlags(plan: Pick<Plan, 'findings'>): string {
  * from the plan's effective permissions.
  */
 function whoGainsLines(plan: Plan, paint: (style: Style, s: string) => string): string[] {
-  const rows = whoGainsRows(plan.permissions);
+  const { rows, uncounted } = whoGains(plan.permissions);
   if (rows.length === 0) return [];
   const max = 50;
   const people = plan.permissions?.usersCount ?? 0;
@@ -182,7 +181,6 @@ function whoGainsLines(plan: Plan, paint: (style: Style, s: string) => string): 
   }
   if (rows.length > max)
     out.push(`  ... and ${rows.length - max} more (plan --format json has them all)`);
-  const uncounted = uncountedSettings(plan.permissions);
   if (uncounted.length > 0)
     out.push(
       `  Not counted: whoever the organization's ${uncounted.join(', ')} ${uncounted.length === 1 ? 'lets' : 'let'} through besides.`,

@@ -1,20 +1,16 @@
 import { z } from 'zod';
 import { channelNameKey } from '../address';
 import { normaliseFolderDescription } from './normalise';
-import { entrySchema, liveSchema } from './schemas';
+import { describedEntrySchema, describedLiveSchema } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
-import { BY_NAME } from './spec';
+import { NAMED_AND_DESCRIBED } from './spec';
 
-export const ChannelFolderSchema = entrySchema({
-  name: z.string(),
-  description: z.string().optional(),
+export const ChannelFolderSchema = describedEntrySchema({
   archived: z.boolean().optional(),
 });
 export type DesiredChannelFolder = z.infer<typeof ChannelFolderSchema>;
 
-export const LiveChannelFolderSchema = liveSchema({
-  name: z.string(),
-  description: z.string(),
+export const LiveChannelFolderSchema = describedLiveSchema({
   archived: z.boolean(),
   order: z.number().int(),
 });
@@ -23,6 +19,7 @@ export type LiveChannelFolder = z.infer<typeof LiveChannelFolderSchema>;
 /** A channel folder (Zulip 11, FL 389). Names compare like channel names. */
 export const channelFolder = {
   collection: 'channelFolders',
+  construct: 'ChannelFolder',
   title: 'Channel folders',
   nouns: ['channel folder', 'channel folders'],
   listOrder: 1,
@@ -43,13 +40,11 @@ export const channelFolder = {
   /** Archived folders included, sorted by order. Empty when the server has no folders. */
   liveSchema: z.array(LiveChannelFolderSchema),
   keyed: {
-    ...BY_NAME,
+    ...NAMED_AND_DESCRIBED,
     desired: (d) => ({
       name: d.name,
       description: normaliseFolderDescription(d.description ?? ''),
     }),
-    live: (l) => ({ name: l.name, description: l.description }),
-    updatable: ['name', 'description'],
     replaces: [],
     removedFlag: 'archived',
     followsRenames: true,

@@ -7,9 +7,9 @@ import type { ChannelPermissionName } from '../permissions';
 import { normaliseChannelDescription, retentionToNatural } from './normalise';
 import {
   MembershipSchema,
-  entrySchema,
+  describedEntrySchema,
   livePermissions,
-  liveSchema,
+  describedLiveSchema,
   permissionsSchema,
 } from './schemas';
 import { TOPICS_POLICIES } from './vocabulary';
@@ -34,9 +34,7 @@ export const RetentionSchema = z.union([
 ]);
 export type Retention = z.infer<typeof RetentionSchema>;
 
-export const ChannelSchema = entrySchema({
-  name: z.string(),
-  description: z.string().optional(),
+export const ChannelSchema = describedEntrySchema({
   private: z.boolean().optional(),
   webPublic: z.boolean().optional(),
   historyPublicToSubscribers: z.boolean().optional(),
@@ -54,9 +52,7 @@ export const ChannelSchema = entrySchema({
 });
 export type DesiredChannel = z.infer<typeof ChannelSchema>;
 
-export const LiveChannelSchema = liveSchema({
-  name: z.string(),
-  description: z.string(),
+export const LiveChannelSchema = describedLiveSchema({
   private: z.boolean(),
   webPublic: z.boolean(),
   historyPublicToSubscribers: z.boolean(),
@@ -77,6 +73,7 @@ export type LiveChannel = z.infer<typeof LiveChannelSchema>;
 /** A channel. Zulip finds channels by name case-insensitively (zerver/models/streams.py `get_stream`, `name__iexact`). */
 export const channel = {
   collection: 'channels',
+  construct: 'Channel',
   title: 'Channels',
   nouns: ['channel', 'channels'],
   listOrder: 0,

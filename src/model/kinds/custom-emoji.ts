@@ -49,6 +49,7 @@ export type LiveCustomEmoji = z.infer<typeof LiveCustomEmojiSchema>;
  */
 export const customEmoji = {
   collection: 'customEmoji',
+  construct: 'CustomEmoji',
   title: 'Custom emoji',
   nouns: ['custom emoji', 'custom emoji'],
   listOrder: 8,

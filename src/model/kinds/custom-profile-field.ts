@@ -67,6 +67,7 @@ const PROPERTIES = [
  */
 export const customProfileField = {
   collection: 'customProfileFields',
+  construct: 'CustomProfileField',
   title: 'Custom profile fields',
   nouns: ['custom profile field', 'custom profile fields'],
   listOrder: 9,

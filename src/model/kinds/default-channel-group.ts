@@ -1,21 +1,17 @@
 import { z } from 'zod';
-import { entrySchema, liveSchema } from './schemas';
+import { describedEntrySchema, describedLiveSchema } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
-import { BY_NAME } from './spec';
+import { NAMED_AND_DESCRIBED } from './spec';
 import { exactKey } from './spec';
 
-export const DefaultChannelGroupSchema = entrySchema({
-  name: z.string(),
-  description: z.string().optional(),
+export const DefaultChannelGroupSchema = describedEntrySchema({
   /** Channels by name, sorted by name. */
   channels: z.array(z.string()),
 });
 export type DesiredDefaultChannelGroup = z.infer<typeof DefaultChannelGroupSchema>;
 
 /** A default channel group (`realm_default_stream_groups` of `POST /register`). */
-export const LiveDefaultChannelGroupSchema = liveSchema({
-  name: z.string(),
-  description: z.string(),
+export const LiveDefaultChannelGroupSchema = describedLiveSchema({
   /** Channel IDs, as Zulip lists them (by channel name). */
   channelIds: z.array(z.number().int()),
 });
@@ -29,6 +25,7 @@ export type LiveDefaultChannelGroup = z.infer<typeof LiveDefaultChannelGroupSche
  */
 export const defaultChannelGroup = {
   collection: 'defaultChannelGroups',
+  construct: 'DefaultChannelGroup',
   title: 'Default channel groups',
   nouns: ['default channel group', 'default channel groups'],
   listOrder: 8,
@@ -57,9 +54,8 @@ export const defaultChannelGroup = {
   // description: both properties are diffed by the planner's hooks
   // (src/engine/plan/default-channel-groups.ts), which know the channels after the plan.
   keyed: {
-    ...BY_NAME,
+    ...NAMED_AND_DESCRIBED,
     desired: (d) => ({ name: d.name, description: d.description ?? '', channels: [...d.channels] }),
-    live: (l) => ({ name: l.name, description: l.description }),
     updatable: [],
     replaces: [],
     followsRenames: true,

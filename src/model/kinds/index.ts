@@ -80,6 +80,14 @@ export function kindCollectionSchemas<S extends 'desiredSchema' | 'liveSchema'>(
 /** The property names `ignoreChanges` accepts for kind `K`. */
 export type IgnorableProperty<K extends ResourceKind> = (typeof KIND_SPECS)[K]['ignorable'][number];
 
+/**
+ * The kinds whose objects have a natural key: their spec has `keyed` facts. The generic keyed
+ * planner plans them, and the importer has a default for them.
+ */
+export type KeyedKind = {
+  [K in ResourceKind]: (typeof KIND_SPECS)[K] extends { keyed: object } ? K : never;
+}[ResourceKind];
+
 /** Kinds whose undeclared live objects can be removed (archived, deactivated or deleted) when pruning is on. */
 export type PrunableKind = {
   [K in ResourceKind]: (typeof KIND_SPECS)[K]['removal'] extends 'none' ? never : K;

@@ -13,6 +13,7 @@ export type LiveLinkifier = z.infer<typeof LiveLinkifierSchema>;
 /** A linkifier, keyed by its pattern; its place in the list is its precedence. */
 export const linkifier = {
   collection: 'linkifiers',
+  construct: 'Linkifier',
   title: 'Linkifiers',
   nouns: ['linkifier', 'linkifiers'],
   listOrder: 3,
@@ -43,5 +44,13 @@ export const linkifier = {
     updatable: ['urlTemplate'],
     replaces: [],
     followsRenames: true,
+    // A pattern makes a poor construct id: the site it links to says more (`github-com`).
+    constructId: { from: (l) => hostOf(l.urlTemplate) },
   } satisfies KeyedFacts<DesiredLinkifier, LiveLinkifier>,
 } as const satisfies KindSpec;
+
+/** `github.com` for `https://github.com/acme/{id}`; the template itself when it has no host. */
+function hostOf(template: string): string {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:www\.)?([^/?#{}]+)/i.exec(template);
+  return m?.[1] ?? template;
+}

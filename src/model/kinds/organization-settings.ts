@@ -46,6 +46,7 @@ export type LiveOrganizationSettings = z.infer<typeof LiveOrganizationSettingsSc
  */
 export const organizationSettings = {
   collection: 'organizationSettings',
+  construct: 'OrganizationSettings',
   title: 'Organization settings',
   nouns: ['organization settings', 'organization settings'],
   listOrder: 8,

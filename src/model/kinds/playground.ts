@@ -15,6 +15,7 @@ export type LivePlayground = z.infer<typeof LivePlaygroundSchema>;
 /** A code playground, keyed by `language/name` (Zulip's uniqueness is the pair). */
 export const playground = {
   collection: 'playgrounds',
+  construct: 'CodePlayground',
   title: 'Code playgrounds',
   nouns: ['code playground', 'code playgrounds'],
   listOrder: 4,

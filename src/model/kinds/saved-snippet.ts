@@ -13,6 +13,7 @@ export type LiveSavedSnippet = z.infer<typeof LiveSavedSnippetSchema>;
 /** A saved snippet of the applying account, keyed by its title. */
 export const savedSnippet = {
   collection: 'savedSnippets',
+  construct: 'SavedSnippet',
   title: 'Saved snippets (applying account)',
   nouns: ['saved snippet', 'saved snippets'],
   listOrder: 5,
@@ -46,5 +47,6 @@ export const savedSnippet = {
     updatable: ['content'],
     replaces: [],
     followsRenames: true,
+    constructId: { word: 'snippet', suffix: '-snippet' },
   } satisfies KeyedFacts<DesiredSavedSnippet, LiveSavedSnippet>,
 } as const satisfies KindSpec;

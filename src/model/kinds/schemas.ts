@@ -41,6 +41,15 @@ export function entrySchema<S extends z.ZodRawShape>(shape: S) {
   });
 }
 
+/**
+ * The schema of one desired object of a kind Zulip names and describes (channels, user groups,
+ * channel folders, default channel groups): its `name` and `description` (absent: empty,
+ * Zulip's default), then its own fields.
+ */
+export function describedEntrySchema<S extends z.ZodRawShape>(shape: S) {
+  return entrySchema({ name: z.string(), description: z.string().optional(), ...shape });
+}
+
 export const MembershipSchema = z.strictObject({
   mode: z.enum(MEMBERSHIP_MODES),
   /** Users by email. */
@@ -72,6 +81,11 @@ export const livePermissions = z.record(z.string(), WireGroupSettingValueSchema)
 /** The schema of one live object of a kind: its Zulip ID, then its own fields. */
 export function liveSchema<S extends z.ZodRawShape>(shape: S) {
   return z.strictObject({ id: z.number().int(), ...shape });
+}
+
+/** The schema of one live object of a kind Zulip names and describes: see {@link describedEntrySchema}. */
+export function describedLiveSchema<S extends z.ZodRawShape>(shape: S) {
+  return liveSchema({ name: z.string(), description: z.string(), ...shape });
 }
 
 /**

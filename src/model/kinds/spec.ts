@@ -29,6 +29,11 @@ export interface KindSpec {
   /** The desired state's array of this kind; also the importer's and the CLI's name for it. */
   readonly collection: string;
   /**
+   * The class name of the kind's construct (`SavedSnippet`): what `zulip-cdk import` declares an
+   * object of the kind with.
+   */
+  readonly construct: string;
+  /**
    * The schema of {@link collection} in the desired state (the array of the kind's declared
    * objects, with the order synth writes it in): `DesiredStateSchema` is built from these.
    */
@@ -151,6 +156,18 @@ export interface KeyedFacts<D, L> {
   readonly removedFlag?: 'archived' | 'deactivated';
   /** False when `renamedFrom` is not followed (the kind has no rename: a new key is a new object). */
   readonly followsRenames: boolean;
+  /**
+   * How `zulip-cdk import` names a live object's construct when the kind has no importer of its
+   * own: the words of `from` (default: the value of {@link keyProperty} in {@link live}), in
+   * kebab case, then `suffix` (`Welcome` → `welcome-snippet`); `word` (default: the kind, in
+   * kebab case) when they have no letter or digit. `word` also names the kind in what the
+   * import says it left out.
+   */
+  readonly constructId?: {
+    readonly from?: (l: L) => string;
+    readonly word?: string;
+    readonly suffix?: string;
+  };
 }
 
 /** The key facts of a kind keyed by its `name`, declared and live. */
@@ -158,4 +175,18 @@ export const BY_NAME = {
   key: (d: { readonly name: string }): string => d.name,
   keyProperty: 'name',
   liveKey: (l: { readonly name: string }): string => l.name,
+} as const;
+
+/**
+ * The keyed facts of a kind Zulip names and describes (channel folders, user groups, default
+ * channel groups): keyed by its name, seen live as its name and description, both changed in
+ * place.
+ */
+export const NAMED_AND_DESCRIBED = {
+  ...BY_NAME,
+  live: (l: { readonly name: string; readonly description: string }): PlanObject => ({
+    name: l.name,
+    description: l.description,
+  }),
+  updatable: ['name', 'description'],
 } as const;

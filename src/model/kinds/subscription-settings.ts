@@ -65,6 +65,7 @@ export type LiveSubscriptionSettings = z.infer<typeof LiveSubscriptionSettingsSc
  */
 export const subscriptionSettings = {
   collection: 'subscriptionSettings',
+  construct: 'SubscriptionSettings',
   title: 'Subscription settings (applying account)',
   nouns: ['subscription setting', 'subscription settings'],
   listOrder: 7,

@@ -4,18 +4,16 @@ import { GROUP_PERMISSION_NAMES } from '../permissions';
 import type { GroupPermissionName } from '../permissions';
 import {
   MembershipSchema,
-  entrySchema,
+  describedEntrySchema,
   livePermissions,
-  liveSchema,
+  describedLiveSchema,
   permissionsSchema,
 } from './schemas';
 import type { KeyedFacts, KindSpec } from './spec';
-import { BY_NAME } from './spec';
+import { NAMED_AND_DESCRIBED } from './spec';
 import { exactKey } from './spec';
 
-export const UserGroupSchema = entrySchema({
-  name: z.string(),
-  description: z.string().optional(),
+export const UserGroupSchema = describedEntrySchema({
   /** Direct members and subgroups. */
   members: MembershipSchema,
   permissions: permissionsSchema<GroupPermissionName>(GROUP_PERMISSION_NAMES),
@@ -24,9 +22,7 @@ export const UserGroupSchema = entrySchema({
 });
 export type DesiredUserGroup = z.infer<typeof UserGroupSchema>;
 
-export const LiveUserGroupSchema = liveSchema({
-  name: z.string(),
-  description: z.string(),
+export const LiveUserGroupSchema = describedLiveSchema({
   isSystemGroup: z.boolean(),
   deactivated: z.boolean(),
   creatorId: z.number().int().nullable(),
@@ -42,6 +38,7 @@ export type LiveUserGroup = z.infer<typeof LiveUserGroupSchema>;
 /** A user group. Group names are unique exactly, case included (zerver/models/groups.py `NamedUserGroup.Meta.unique_together`). */
 export const userGroup = {
   collection: 'userGroups',
+  construct: 'UserGroup',
   title: 'User groups',
   nouns: ['user group', 'user groups'],
   listOrder: 2,
@@ -65,10 +62,8 @@ export const userGroup = {
   // Permissions and members are planned by the hooks in src/engine/plan/groups.ts: they name
   // other groups and users, as they are after the plan.
   keyed: {
-    ...BY_NAME,
+    ...NAMED_AND_DESCRIBED,
     desired: (d) => ({ name: d.name, description: d.description ?? '' }),
-    live: (l) => ({ name: l.name, description: l.description }),
-    updatable: ['name', 'description'],
     replaces: [],
     removedFlag: 'deactivated',
     followsRenames: true,

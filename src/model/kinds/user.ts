@@ -44,6 +44,7 @@ export type LiveUser = z.infer<typeof LiveUserSchema>;
  */
 export const user = {
   collection: 'users',
+  construct: 'User',
   title: 'Users',
   nouns: ['user', 'users'],
   listOrder: 6,

@@ -13,9 +13,18 @@ export const ROLES = {
 } as const;
 export type RoleName = keyof typeof ROLES;
 export const ROLE_NAMES = Object.keys(ROLES) as RoleName[];
+/** The name of a role's wire value, or undefined for an unknown one. */
+export const roleName = nameByWireValue(ROLES);
 
-export function roleName(value: number): RoleName | undefined {
-  return ROLE_NAMES.find((n) => ROLES[n] === value);
+/**
+ * The lookup of a name by its wire value in a table of wire values by name ({@link ROLES}): it
+ * gives undefined for a value the table lacks (a newer server's).
+ */
+export function nameByWireValue<N extends string>(
+  table: Readonly<Record<N, number>>,
+): (value: number) => N | undefined {
+  const names = Object.keys(table) as N[];
+  return (value) => names.find((n) => table[n] === value);
 }
 
 /** Zulip's system groups, from the widest to the narrowest. */
