@@ -33,6 +33,8 @@ export class LiveIndex {
   public readonly channelsByKey = new Map<string, LiveChannel>();
   public readonly foldersById = new Map<number, LiveChannelFolder>();
   public readonly foldersByKey = new Map<string, LiveChannelFolder>();
+  /** IDs of the deactivated users: a live member or subscriber list is filtered against them. */
+  public readonly inactiveIds = new Set<number>();
 
   /**
    * Group ID → the name the configuration gives it (`renamedFrom`), so values read live are
@@ -44,6 +46,7 @@ export class LiveIndex {
     for (const u of live.users) {
       this.usersById.set(u.id, u);
       this.usersByEmail.set(u.email.toLowerCase(), u);
+      if (!u.isActive) this.inactiveIds.add(u.id);
     }
     for (const g of live.userGroups) {
       this.groupsById.set(g.id, g);
@@ -113,6 +116,35 @@ export class LiveIndex {
       this.#usersOfLists.set(emails, out);
     }
     return out;
+  }
+
+  readonly #activeIdsOfLists = new WeakMap<readonly string[], readonly number[]>();
+
+  /**
+   * The IDs of the active users of a list of emails, in its order, each once (unknown and
+   * deactivated addresses left out), worked out once per list: subscribers are compared by ID.
+   */
+  public activeIdsOf(emails: readonly string[]): readonly number[] {
+    let out = this.#activeIdsOfLists.get(emails);
+    if (!out) {
+      const ids = new Set<number>();
+      for (const u of this.usersOf(emails)) if (u?.isActive) ids.add(u.id);
+      out = [...ids];
+      this.#activeIdsOfLists.set(emails, out);
+    }
+    return out;
+  }
+
+  /**
+   * A live member or subscriber list without the users known to be deactivated (Zulip keeps
+   * their memberships); the list itself when it has none, as it mostly has.
+   */
+  public withoutInactive(ids: readonly number[]): readonly number[] {
+    const inactive = this.inactiveIds;
+    if (inactive.size === 0) return ids;
+    for (let i = 0; i < ids.length; i++)
+      if (inactive.has(ids[i] as number)) return ids.filter((id) => !inactive.has(id));
+    return ids;
   }
 
   /** The email we show and compare for a user ID; `#<id>` when the reader could not see it. */

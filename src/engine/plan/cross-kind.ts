@@ -204,7 +204,7 @@ export function groupMembership(
 ): void {
   if (isIgnored(d.lifecycle, 'members')) return;
   const want = p.resolveUsers(d.members.users);
-  const have = l ? l.members.filter((id) => p.idx.usersById.get(id)?.isActive !== false) : [];
+  const have = l ? p.idx.withoutInactive(l.members) : [];
   const exact = d.members.mode === 'exact';
   const haveSet = new Set(have);
   const wantSet = new Set(want);
@@ -390,8 +390,7 @@ export function channelMembership(
     if (have) p.channelSubscribersAfter.set(key, new Set(have));
     return;
   }
-  const want = new Set<number>();
-  for (const u of p.idx.usersOf(s.users)) if (u?.isActive) want.add(u.id);
+  const want = new Set<number>(p.resolveUsers(s.users));
   for (const g of s.groups) {
     checkGroupRef(p, g, address, d.path);
     for (const id of expandGroup(p, g)) want.add(id);
@@ -405,7 +404,7 @@ export function channelMembership(
     );
     return;
   }
-  const current = (have ?? []).filter((id) => p.idx.usersById.get(id)?.isActive !== false);
+  const current = p.idx.withoutInactive(have ?? []);
   const currentSet = new Set(current);
   let add = [...want].filter((id) => !currentSet.has(id));
   if (add.length > 0 && l?.private === true && !contentAccess(p, l)) {

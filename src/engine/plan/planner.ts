@@ -333,10 +333,8 @@ export class Planner {
    * Active live user IDs for emails. Unknown users are plan errors and deactivated ones
    * warnings, both reported once by {@link checkUsers}; here they are only left out.
    */
-  public resolveUsers(emails: readonly string[]): number[] {
-    const ids = new Set<number>();
-    for (const u of this.idx.usersOf(emails)) if (u?.isActive) ids.add(u.id);
-    return [...ids];
+  public resolveUsers(emails: readonly string[]): readonly number[] {
+    return this.idx.activeIdsOf(emails);
   }
 
   public prop(

@@ -59,7 +59,8 @@ function suggestEmails(email: string, users: readonly LiveUser[]): LiveUser[] {
 export function checkUsers(p: Planner): void {
   const check = (emails: readonly string[], address: string, path: string, where: string) => {
     const users = p.idx.usersOf(emails);
-    for (const [i, email] of emails.entries()) {
+    for (let i = 0; i < emails.length; i++) {
+      const email = emails[i] as string;
       const u = users[i];
       if (!u) unknownUser(p, email, address, path, where);
       else if (!u.isActive)
