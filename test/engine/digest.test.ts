@@ -73,6 +73,18 @@ describe('canonicalJson (issue 17: lists of IDs and emails are not copied)', () 
     expect(canonicalJson(value)).toBe(reference(value));
   });
 
+  it('writes a long list of objects of several shapes (copied a batch at a time) as the sorted copy does', () => {
+    const list = Array.from({ length: 2500 }, (_, i) =>
+      i % 3 === 0
+        ? { z: i, a: { d: [i, 'x'], c: undefined, b: [{ y: 1, x: 2 }] } }
+        : i % 3 === 1
+          ? [{ b: i, 2: 'two', 1: 'one' }, null, () => 1, new Date(i)]
+          : (JSON.parse(`{"__proto__":{"q":1},"m":${i}}`) as unknown),
+    );
+    expect(canonicalJson({ list })).toBe(reference({ list }));
+    expect(canonicalJson(list)).toBe(reference(list));
+  });
+
   it('hashes a value larger than one chunk as the whole canonical JSON', () => {
     const big = {
       users: Array.from({ length: 5000 }, (_, i) => ({
