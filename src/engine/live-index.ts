@@ -20,6 +20,14 @@ import type {
   WireGroupSettingValue,
 } from '../model/live-state';
 
+/** The users a list of emails names: see {@link LiveIndex.resolve}. */
+export interface ResolvedEmails {
+  /** The IDs of its active users, each once, in the list's order. */
+  readonly ids: readonly number[];
+  /** Its addresses that are no user, or a deactivated one, in the list's order. */
+  readonly problems: readonly { readonly email: string; readonly deactivated: boolean }[];
+}
+
 /** Lookups over a LiveState: IDs to natural keys and back. Built once per plan. */
 export class LiveIndex {
   public readonly usersById = new Map<number, LiveUser>();
@@ -45,7 +53,9 @@ export class LiveIndex {
   public constructor(public readonly live: LiveState) {
     for (const u of live.users) {
       this.usersById.set(u.id, u);
-      this.usersByEmail.set(u.email.toLowerCase(), u);
+      const email = u.email.toLowerCase();
+      this.usersByEmail.set(email, u);
+      this.#idByEmail.set(email, u.isActive ? u.id : -1 - u.id);
       if (!u.isActive) this.inactiveIds.add(u.id);
     }
     for (const g of live.userGroups) {
@@ -102,36 +112,33 @@ export class LiveIndex {
     return this.usersByEmail.get(email) ?? this.usersByEmail.get(email.toLowerCase());
   }
 
-  readonly #usersOfLists = new WeakMap<readonly string[], readonly (LiveUser | undefined)[]>();
+  /**
+   * Lower-cased email → the user's ID, or `-1 - id` for a deactivated user: resolving an
+   * address says whether it is an active user without reading the user (a million addresses
+   * at the largest sizes, issue 17).
+   */
+  readonly #idByEmail = new Map<string, number>();
+
+  readonly #resolved = new WeakMap<readonly string[], ResolvedEmails>();
 
   /**
-   * The users of a list of emails, in its order (undefined for an address that is no user),
-   * looked up once per list: the plan checks every subscriber and member, then resolves it,
-   * about a million addresses each time at the largest sizes (issue 17).
+   * The users of a list of emails (case-insensitively), worked out once per list: the plan
+   * checks every subscriber and member, then compares them by ID.
    */
-  public usersOf(emails: readonly string[]): readonly (LiveUser | undefined)[] {
-    let out = this.#usersOfLists.get(emails);
-    if (!out) {
-      out = emails.map((e) => this.user(e));
-      this.#usersOfLists.set(emails, out);
+  public resolve(emails: readonly string[]): ResolvedEmails {
+    let out = this.#resolved.get(emails);
+    if (out) return out;
+    const byEmail = this.#idByEmail;
+    const ids = new Set<number>();
+    let problems: { email: string; deactivated: boolean }[] | undefined;
+    for (let i = 0; i < emails.length; i++) {
+      const email = emails[i] as string;
+      const v = byEmail.get(email) ?? byEmail.get(email.toLowerCase());
+      if (v !== undefined && v >= 0) ids.add(v);
+      else (problems ??= []).push({ email, deactivated: v !== undefined });
     }
-    return out;
-  }
-
-  readonly #activeIdsOfLists = new WeakMap<readonly string[], readonly number[]>();
-
-  /**
-   * The IDs of the active users of a list of emails, in its order, each once (unknown and
-   * deactivated addresses left out), worked out once per list: subscribers are compared by ID.
-   */
-  public activeIdsOf(emails: readonly string[]): readonly number[] {
-    let out = this.#activeIdsOfLists.get(emails);
-    if (!out) {
-      const ids = new Set<number>();
-      for (const u of this.usersOf(emails)) if (u?.isActive) ids.add(u.id);
-      out = [...ids];
-      this.#activeIdsOfLists.set(emails, out);
-    }
+    out = { ids: [...ids], problems: problems ?? [] };
+    this.#resolved.set(emails, out);
     return out;
   }
 

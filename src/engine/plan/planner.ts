@@ -116,7 +116,10 @@ export class Planner {
   /** Live channel ID → the folder ID it is in after the plan (undefined: a folder created now). */
   public readonly channelFolderAfter = new Map<number, number | null | undefined>();
   /** Users (IDs) that will be subscribed to a channel (by desired key) after apply, when known. */
-  public readonly channelSubscribersAfter = new Map<string, Set<number>>();
+  public readonly channelSubscribersAfter = new Map<
+    string,
+    { has(id: number): boolean; size: number }
+  >();
   public myGroups: ReadonlySet<number> | undefined;
   /** Changes left out for want of content access, by channel address (see `leaveOut`). */
   public readonly leftOut = new Map<string, { l: LiveChannel; path: string; what: string[] }>();
@@ -334,7 +337,7 @@ export class Planner {
    * warnings, both reported once by {@link checkUsers}; here they are only left out.
    */
   public resolveUsers(emails: readonly string[]): readonly number[] {
-    return this.idx.activeIdsOf(emails);
+    return this.idx.resolve(emails).ids;
   }
 
   public prop(

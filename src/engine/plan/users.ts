@@ -58,19 +58,15 @@ function suggestEmails(email: string, users: readonly LiveUser[]): LiveUser[] {
  */
 export function checkUsers(p: Planner): void {
   const check = (emails: readonly string[], address: string, path: string, where: string) => {
-    const users = p.idx.usersOf(emails);
-    for (let i = 0; i < emails.length; i++) {
-      const email = emails[i] as string;
-      const u = users[i];
-      if (!u) unknownUser(p, email, address, path, where);
-      else if (!u.isActive)
+    for (const { email, deactivated } of p.idx.resolve(emails).problems)
+      if (!deactivated) unknownUser(p, email, address, path, where);
+      else
         p.warn(
           'DEACTIVATED_USER',
           `${where}: ${email} is deactivated: neither added nor removed (Zulip adds no deactivated user, and keeps what it was a member of for when it is reactivated); remove it from the configuration`,
           address,
           path,
         );
-    }
   };
   const checkPermissions = (
     permissions: Partial<Record<string, GroupSettingValue>>,
