@@ -42,6 +42,8 @@ export type Props = Record<string, JsonValue>;
 export type ChangeBase = Pick<Change, 'kind' | 'address' | 'key'> & { path: string };
 
 export function jsonEqual(a: unknown, b: unknown): boolean {
+  // Equal scalars (most properties of most objects) write the same JSON: no string to build.
+  if (a === b && (typeof a !== 'object' || a === null)) return true;
   return canonicalJson(a) === canonicalJson(b);
 }
 

@@ -88,15 +88,14 @@ export function checkUsers(p: Planner): void {
     checkPermissions(d.permissions, address, d.path);
   }
   for (const d of p.desired.users) {
-    const address = resourceAddress('user', d.email);
     const u = p.idx.user(d.email);
-    if (!u) unknownUser(p, d.email, address, d.path, 'email');
+    if (!u) unknownUser(p, d.email, resourceAddress('user', d.email), d.path, 'email');
     // Declared deactivated, or to be reactivated: nothing to warn about.
     else if (!u.isActive && d.active === undefined)
       p.warn(
         'DEACTIVATED_USER',
         `${d.email} is deactivated; its role and name are left as they are (declare active: true to reactivate the account, or active: false to record that it is offboarded)`,
-        address,
+        resourceAddress('user', d.email),
         d.path,
       );
   }
