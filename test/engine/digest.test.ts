@@ -97,6 +97,25 @@ describe('canonicalJson (issue 17: lists of IDs and emails are not copied)', () 
     expect(sha256Json(big)).toBe(whole);
   });
 
+  it('writes a list of large and small objects (batches of every size) as the sorted copy does', () => {
+    const list = Array.from({ length: 3000 }, (_, i) =>
+      i % 500 < 40 ? { z: 'x'.repeat(5000 + i), a: [i] } : { y: i, b: { d: 1, c: 2 } },
+    );
+    // Compared by digest: a failing toBe would diff megabytes of text.
+    const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+    expect(sha(canonicalJson(list))).toBe(sha(reference(list)));
+    expect(sha256Json({ list })).toBe(sha(reference({ list })));
+  });
+
+  it('hashes non-ASCII text, in pieces large and small, as its UTF-8', () => {
+    const value = {
+      name: 'é€😀'.repeat(30_000),
+      list: Array.from({ length: 3000 }, (_, i) => ({ b: `ü${i}😀`, a: '\u2028'.repeat(i % 7) })),
+    };
+    const whole = createHash('sha256').update(reference(value)).digest('hex');
+    expect(sha256Json(value)).toBe(whole);
+  });
+
   it('gives the same digest whatever the key order', () => {
     expect(sha256Json({ a: [1, 2], b: { d: 1, c: 2 } })).toBe(
       sha256Json({ b: { c: 2, d: 1 }, a: [1, 2] }),
