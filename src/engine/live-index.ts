@@ -28,11 +28,54 @@ export interface ResolvedEmails {
   readonly problems: readonly { readonly email: string; readonly deactivated: boolean }[];
 }
 
+const NO_USER = 0;
+const ACTIVE = 1;
+const DEACTIVATED = 2;
+
+/**
+ * Each user ID's state ({@link ACTIVE}, {@link DEACTIVATED}, or {@link NO_USER}), looked up
+ * for every member and subscriber (a million at the largest sizes, issue 17): an array over the
+ * IDs' span when they are dense enough, as a server numbers its users in one sequence, else a
+ * map. The last user of an ID counts, as in `usersById`.
+ */
+class UserStates {
+  readonly #min: number;
+  readonly #byOffset: Uint8Array | undefined;
+  readonly #byId: Map<number, number> | undefined;
+  public readonly someDeactivated: boolean;
+
+  public constructor(users: readonly LiveUser[]) {
+    let min = Infinity;
+    let max = -Infinity;
+    for (const u of users) {
+      min = Math.min(min, u.id);
+      max = Math.max(max, u.id);
+    }
+    this.#min = min;
+    const dense = users.length > 0 && max - min < 16 * users.length + 65536;
+    this.#byOffset = dense ? new Uint8Array(max - min + 1) : undefined;
+    this.#byId = dense ? undefined : new Map();
+    let someDeactivated = false;
+    for (const u of users) {
+      const state = u.isActive ? ACTIVE : DEACTIVATED;
+      if (this.#byOffset) this.#byOffset[u.id - min] = state;
+      else this.#byId?.set(u.id, state);
+    }
+    for (const u of users) if (this.of(u.id) === DEACTIVATED) someDeactivated = true;
+    this.someDeactivated = someDeactivated;
+  }
+
+  public of(id: number): number {
+    const byOffset = this.#byOffset;
+    if (!byOffset) return this.#byId?.get(id) ?? NO_USER;
+    const i = id - this.#min;
+    return i >= 0 && i < byOffset.length ? (byOffset[i] as number) : NO_USER;
+  }
+}
+
 /** Lookups over a LiveState: IDs to natural keys and back. Built once per plan. */
 export class LiveIndex {
   public readonly usersById = new Map<number, LiveUser>();
-  /** By lower-cased email: Zulip compares addresses case-insensitively. */
-  public readonly usersByEmail = new Map<string, LiveUser>();
   public readonly groupsById = new Map<number, LiveUserGroup>();
   /** Group names are case-sensitive in Zulip. */
   public readonly groupsByName = new Map<string, LiveUserGroup>();
@@ -41,8 +84,6 @@ export class LiveIndex {
   public readonly channelsByKey = new Map<string, LiveChannel>();
   public readonly foldersById = new Map<number, LiveChannelFolder>();
   public readonly foldersByKey = new Map<string, LiveChannelFolder>();
-  /** IDs of the deactivated users: a live member or subscriber list is filtered against them. */
-  public readonly inactiveIds = new Set<number>();
 
   /**
    * Group ID → the name the configuration gives it (`renamedFrom`), so values read live are
@@ -50,14 +91,15 @@ export class LiveIndex {
    */
   public readonly groupRenames = new Map<number, string>();
 
+  readonly #states: UserStates;
+
   public constructor(public readonly live: LiveState) {
     for (const u of live.users) {
       this.usersById.set(u.id, u);
-      const email = u.email.toLowerCase();
-      this.usersByEmail.set(email, u);
-      this.#idByEmail.set(email, u.isActive ? u.id : -1 - u.id);
-      if (!u.isActive) this.inactiveIds.add(u.id);
+      // By lower-cased email: Zulip compares addresses case-insensitively.
+      this.#idByEmail.set(u.email.toLowerCase(), u.isActive ? u.id : -1 - u.id);
     }
+    this.#states = new UserStates(live.users);
     for (const g of live.userGroups) {
       this.groupsById.set(g.id, g);
       this.groupsByName.set(g.name, g);
@@ -109,7 +151,13 @@ export class LiveIndex {
   public user(email: string): LiveUser | undefined {
     // The keys are lower-cased: an address found as written is its own lower case (the plan
     // looks up every subscriber and member, about a million at the largest sizes).
-    return this.usersByEmail.get(email) ?? this.usersByEmail.get(email.toLowerCase());
+    const v = this.#idByEmail.get(email) ?? this.#idByEmail.get(email.toLowerCase());
+    return v === undefined ? undefined : this.usersById.get(v >= 0 ? v : -1 - v);
+  }
+
+  /** Whether `id` is an active user's (false for an ID that is no user's). */
+  public isActiveId(id: number): boolean {
+    return this.#states.of(id) === ACTIVE;
   }
 
   /**
@@ -147,10 +195,11 @@ export class LiveIndex {
    * their memberships); the list itself when it has none, as it mostly has.
    */
   public withoutInactive(ids: readonly number[]): readonly number[] {
-    const inactive = this.inactiveIds;
-    if (inactive.size === 0) return ids;
+    const states = this.#states;
+    if (!states.someDeactivated) return ids;
     for (let i = 0; i < ids.length; i++)
-      if (inactive.has(ids[i] as number)) return ids.filter((id) => !inactive.has(id));
+      if (states.of(ids[i] as number) === DEACTIVATED)
+        return ids.filter((id) => states.of(id) !== DEACTIVATED);
     return ids;
   }
 
@@ -198,7 +247,7 @@ export class LiveIndex {
     const out = new Set<number>();
     if (seen.has(group.id)) return out;
     seen.add(group.id);
-    for (const id of group.members) if (this.usersById.get(id)?.isActive) out.add(id);
+    for (const id of group.members) if (this.isActiveId(id)) out.add(id);
     for (const sub of group.subgroups) {
       const g = this.groupsById.get(sub);
       if (g) for (const id of this.expandLiveGroup(g, seen)) out.add(id);

@@ -260,7 +260,7 @@ export function planWorlds(
   const subgroupsIn = (gid: number): readonly number[] =>
     afterSubgroups.get(gid) ?? liveGroup(gid)?.subgroups ?? [];
 
-  const isActive = (u: number): boolean => idx.usersById.get(u)?.isActive === true;
+  const isActive = (u: number): boolean => idx.isActiveId(u);
   const guestsBefore = new Set<number>();
   const guestsAfter = new Set<number>();
   for (const u of live.users) {

@@ -187,7 +187,7 @@ export function expandGroupUncached(p: Planner, name: string, seen: Set<string>)
   for (const g of d.members.groups) for (const id of expandGroup(p, g, seen)) out.add(id);
   if (d.members.mode === 'atLeast' && l) {
     // atLeast keeps live members the config does not list.
-    for (const id of l.members) if (p.idx.usersById.get(id)?.isActive) out.add(id);
+    for (const id of l.members) if (p.idx.isActiveId(id)) out.add(id);
     for (const sub of l.subgroups) {
       const sg = p.idx.groupsById.get(sub);
       if (sg) for (const id of expandGroup(p, sg.name, seen)) out.add(id);
