@@ -39,7 +39,7 @@ type Sink = (piece: string, inner?: boolean) => void;
 export function sha256Json(value: unknown): string {
   const hash = createHash('sha256');
   if (!isObject(value)) return hash.update(JSON.stringify(value)).digest('hex');
-  let buf = Buffer.allocUnsafe(2 * CHUNK);
+  let buf = scratch;
   let at = 0;
   writeCanonical(value, (s, inner) => {
     // At most three UTF-8 bytes per UTF-16 code unit.
@@ -47,6 +47,7 @@ export function sha256Json(value: unknown): string {
     if (inner || at + room > buf.length) {
       hash.update(buf.subarray(0, at));
       at = 0;
+      // A piece larger than the buffer (a value of a few MB in one piece) has one of its own.
       if (room > buf.length) buf = Buffer.allocUnsafe(room);
     }
     const n = buf.write(s, at);
@@ -63,6 +64,9 @@ export function desiredStateDigest(desired: unknown): string {
 
 /** Bytes handed to the hash at a time, about. */
 const CHUNK = 1 << 16;
+
+/** The buffer {@link sha256Json} writes into (it is synchronous: one is enough). */
+const scratch = Buffer.allocUnsafe(2 * CHUNK);
 
 function isObject(v: unknown): v is object {
   return typeof v === 'object' && v !== null;

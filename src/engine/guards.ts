@@ -120,13 +120,28 @@ class Moment {
     return out;
   }
 
-  /** Whether `inner` is `outer` or, through subgroups, inside it. */
-  public contains(outer: string, inner: string, seen = new Set<string>()): boolean {
-    if (outer === inner) return true;
-    if (seen.has(outer)) return false;
-    seen.add(outer);
-    const g = this.groups.get(outer);
-    return g !== undefined && [...g.subgroups].some((s) => this.contains(s, inner, seen));
+  #parents: Map<string, string[]> | undefined;
+
+  /** `inner` and the groups it is inside, through subgroups. */
+  public containing(inner: string): Set<string> {
+    if (!this.#parents) {
+      this.#parents = new Map();
+      for (const [name, g] of this.groups)
+        for (const s of g.subgroups) {
+          const list = this.#parents.get(s);
+          if (list) list.push(name);
+          else this.#parents.set(s, [name]);
+        }
+    }
+    const out = new Set([inner]);
+    const stack = [inner];
+    while (stack.length > 0)
+      for (const p of this.#parents.get(stack.pop() as string) ?? [])
+        if (!out.has(p)) {
+          out.add(p);
+          stack.push(p);
+        }
+    return out;
   }
 
   public isAdministrator(id: number): boolean {
@@ -158,23 +173,22 @@ function moments(changes: readonly Change[], idx: LiveIndex): { before: Moment; 
         subgroups: new Set(g.subgroups.map((s) => idx.groupNameOf(s))),
       });
   const rolesAfter = new Map(roles);
-  const groupsAfter = new Map(
-    [...groups].map(([k, v]) => [k, { users: new Set(v.users), subgroups: new Set(v.subgroups) }]),
-  );
+  // A group is copied when the plan changes its members, not before.
+  const groupsAfter = new Map(groups);
   for (const c of changes) {
     const r = roleAfter(c);
     if (r !== undefined && c.action === 'update' && c.liveId !== null && roles.has(c.liveId))
       rolesAfter.set(c.liveId, r);
     if (c.action === 'membership' && c.kind === 'userGroup') {
-      const g = groupsAfter.get(c.key) ?? {
-        users: new Set<number>(),
-        subgroups: new Set<string>(),
-      };
+      let g = groupsAfter.get(c.key);
+      if (!g || g === groups.get(c.key)) {
+        g = { users: new Set(g?.users), subgroups: new Set(g?.subgroups) };
+        groupsAfter.set(c.key, g);
+      }
       for (const u of c.add) g.users.add(u.id);
       for (const u of c.remove) g.users.delete(u.id);
       for (const s of c.addSubgroups) g.subgroups.add(s.name);
       for (const s of c.removeSubgroups) g.subgroups.delete(s.name);
-      groupsAfter.set(c.key, g);
     }
   }
   return {
@@ -403,7 +417,8 @@ function privilegedFindings(
       holders ??= privilegedHolderGroups(desired, idx);
       const group = c.key;
       // The group itself, or a group it is (after the plan) a subgroup of, holds one.
-      const supergroups = [...holders.keys()].filter((h) => after.contains(h, group));
+      const containing = after.containing(group);
+      const supergroups = [...holders.keys()].filter((h) => containing.has(h));
       if (supergroups.length === 0) continue;
       const gained = gainers(before.groupMembers(group), after.groupMembers(group));
       if (gained.length > 0)
