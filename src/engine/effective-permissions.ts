@@ -371,7 +371,8 @@ export function effectivePermissions(
       bases.set(set.base, b);
     }
   for (const [base, { sets, left }] of bases)
-    for (const u of base) if ((left.get(u) ?? 0) < sets) everyone.add(u);
+    if (left.size === 0) base.forEach((u) => everyone.add(u));
+    else base.forEach((u) => (left.get(u) ?? 0) < sets && everyone.add(u));
   const wanted = new Map<number, { gains: number[]; loses: number[] }>();
   for (const id of people.first(everyone, maxUsers)) wanted.set(id, { gains: [], loses: [] });
   for (const d of pairs) {
