@@ -83,9 +83,17 @@ interface GroupMembers {
 class Moment {
   public constructor(
     private readonly idx: LiveIndex,
-    public readonly roles: ReadonlyMap<number, number>,
+    /** The active people (bots left out) and their roles as read. */
+    private readonly roles: ReadonlyMap<number, number>,
     public readonly groups: ReadonlyMap<string, GroupMembers>,
+    /** Roles this moment changes (after the plan): not a copy of every role. */
+    private readonly changedRoles: ReadonlyMap<number, number> = new Map(),
   ) {}
+
+  /** A person's role at this moment; undefined for anyone else (bots, deactivated users). */
+  public roleOf(id: number): number | undefined {
+    return this.changedRoles.get(id) ?? this.roles.get(id);
+  }
 
   /** Everyone (active people) a group-setting value lets through. */
   public holders(value: GroupSettingValue | undefined): Set<number> {
@@ -110,7 +118,8 @@ class Moment {
     seen.add(name);
     const maxRole = SYSTEM_GROUP_MAX_ROLE[name];
     if (maxRole !== undefined) {
-      for (const [id, role] of this.roles) if (role <= maxRole) out.add(id);
+      for (const [id, role] of this.roles)
+        if ((this.changedRoles.get(id) ?? role) <= maxRole) out.add(id);
       return out;
     }
     const g = this.groups.get(name);
@@ -145,12 +154,12 @@ class Moment {
   }
 
   public isAdministrator(id: number): boolean {
-    return (this.roles.get(id) ?? ROLES.guest) <= ROLES.administrator;
+    return (this.roleOf(id) ?? ROLES.guest) <= ROLES.administrator;
   }
 
   public count(maxRole: number): number {
     let n = 0;
-    for (const role of this.roles.values()) if (role <= maxRole) n += 1;
+    for (const [id, role] of this.roles) if ((this.changedRoles.get(id) ?? role) <= maxRole) n += 1;
     return n;
   }
 }
@@ -172,7 +181,7 @@ function moments(changes: readonly Change[], idx: LiveIndex): { before: Moment; 
         users: new Set(g.members),
         subgroups: new Set(g.subgroups.map((s) => idx.groupNameOf(s))),
       });
-  const rolesAfter = new Map(roles);
+  const rolesAfter = new Map<number, number>();
   // A group is copied when the plan changes its members, not before.
   const groupsAfter = new Map(groups);
   for (const c of changes) {
@@ -193,7 +202,7 @@ function moments(changes: readonly Change[], idx: LiveIndex): { before: Moment; 
   }
   return {
     before: new Moment(idx, roles, groups),
-    after: new Moment(idx, rolesAfter, groupsAfter),
+    after: new Moment(idx, roles, groupsAfter, rolesAfter),
   };
 }
 
@@ -376,7 +385,7 @@ function privilegedFindings(
   for (const c of changes) {
     const r = roleAfter(c);
     if (r !== undefined && c.action === 'update' && c.liveId !== null) {
-      const was = before.roles.get(c.liveId);
+      const was = before.roleOf(c.liveId);
       if (r <= ROLES.administrator && (was === undefined || r < was)) {
         const role = c.properties.find((p) => p.property === 'role');
         out.push(
