@@ -3,6 +3,7 @@ import type {
   DesiredChannel,
   DesiredChannelFolder,
   DesiredState,
+  DesiredUser,
   DesiredUserGroup,
   GroupSettingValue,
   Lifecycle,
@@ -16,6 +17,7 @@ import type {
   LiveChannel,
   LiveChannelFolder,
   LiveState,
+  LiveUser,
   LiveUserGroup,
 } from '../../model/live-state';
 import { PLAN_TYPE_LIMITED } from '../../model/live-state';
@@ -340,6 +342,16 @@ export class Planner {
    */
   public resolveUsers(emails: readonly string[]): readonly number[] {
     return this.idx.resolve(emails).ids;
+  }
+
+  readonly #liveUsers = new Map<DesiredUser, LiveUser | undefined>();
+
+  /** The live user a declared user is (by email), looked up once (100,000 at scale 10). */
+  public liveUserOf(d: DesiredUser): LiveUser | undefined {
+    if (this.#liveUsers.has(d)) return this.#liveUsers.get(d);
+    const u = this.idx.user(d.email);
+    this.#liveUsers.set(d, u);
+    return u;
   }
 
   public prop(

@@ -88,7 +88,7 @@ export function checkUsers(p: Planner): void {
     checkPermissions(d.permissions, address, d.path);
   }
   for (const d of p.desired.users) {
-    const u = p.idx.user(d.email);
+    const u = p.liveUserOf(d);
     if (!u) unknownUser(p, d.email, resourceAddress('user', d.email), d.path, 'email');
     // Declared deactivated, or to be reactivated: nothing to warn about.
     else if (!u.isActive && d.active === undefined)
@@ -127,7 +127,7 @@ function ownersAfter(p: Planner): Set<number> {
     p.live.users.filter((u) => u.isActive && !u.isBot && u.role === ROLES.owner).map((u) => u.id),
   );
   for (const d of p.desired.users) {
-    const u = p.idx.user(d.email);
+    const u = p.liveUserOf(d);
     if (!u || u.isBot) continue;
     const activeAfter =
       d.active === undefined || isIgnored(d.lifecycle, 'active') ? u.isActive : d.active;
@@ -213,7 +213,7 @@ export function planUsers(p: Planner): void {
   let owners: Set<number> | undefined;
   const ownersOnce = (): Set<number> => (owners ??= ownersAfter(p));
   for (const d of p.desired.users) {
-    const found = p.idx.user(d.email);
+    const found = p.liveUserOf(d);
     const address = resourceAddress('user', d.email);
     // Unknown users are plan errors (checkUsers).
     if (!found) continue;
