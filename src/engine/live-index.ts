@@ -42,6 +42,8 @@ class UserStates {
   readonly #min: number;
   readonly #byOffset: Uint8Array | undefined;
   readonly #byId: Map<number, number> | undefined;
+  /** Each ID's address, by the same offset (dense IDs only): read for every name shown. */
+  readonly #emails: (string | undefined)[] | undefined;
   public readonly someDeactivated: boolean;
 
   public constructor(users: readonly LiveUser[]) {
@@ -55,11 +57,14 @@ class UserStates {
     const dense = users.length > 0 && max - min < 16 * users.length + 65536;
     this.#byOffset = dense ? new Uint8Array(max - min + 1) : undefined;
     this.#byId = dense ? undefined : new Map();
+    this.#emails = dense ? new Array<string | undefined>(max - min + 1).fill(undefined) : undefined;
     let someDeactivated = false;
     for (const u of users) {
       const state = u.isActive ? ACTIVE : DEACTIVATED;
-      if (this.#byOffset) this.#byOffset[u.id - min] = state;
-      else this.#byId?.set(u.id, state);
+      if (this.#byOffset && this.#emails) {
+        this.#byOffset[u.id - min] = state;
+        this.#emails[u.id - min] = u.email;
+      } else this.#byId?.set(u.id, state);
     }
     for (const u of users) if (this.of(u.id) === DEACTIVATED) someDeactivated = true;
     this.someDeactivated = someDeactivated;
@@ -70,6 +75,11 @@ class UserStates {
     if (!byOffset) return this.#byId?.get(id) ?? NO_USER;
     const i = id - this.#min;
     return i >= 0 && i < byOffset.length ? (byOffset[i] as number) : NO_USER;
+  }
+
+  /** The address of a user ID; undefined when there is no such user or the IDs are sparse. */
+  public emailOf(id: number): string | undefined {
+    return this.#emails?.[id - this.#min];
   }
 }
 
@@ -205,7 +215,7 @@ export class LiveIndex {
 
   /** The email we show and compare for a user ID; `#<id>` when the reader could not see it. */
   public emailOf(id: number): string {
-    return this.usersById.get(id)?.email ?? `user#${id}`;
+    return this.#states.emailOf(id) ?? this.usersById.get(id)?.email ?? `user#${id}`;
   }
 
   /** The name of a group ID; `group#<id>` when unknown. */
