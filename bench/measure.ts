@@ -41,6 +41,10 @@ export interface PlanMeasurement {
     readonly decodeMs: number;
     /** CPU time of the parse (best of three). */
     readonly parseCpuMs?: number;
+    /** Receiving the same body from the same replaying server (best of three). */
+    readonly receiveMs?: number;
+    /** Receiving, decoding and parsing it, nothing else: the wire's floor (best of three). */
+    readonly wireMs?: number;
   };
   /** CPU time of this process for the read and for the plan (steadier than wall time on a loaded machine). */
   readCpuMs?: number;

@@ -37,6 +37,9 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** A path the proxy answers itself with the largest register response body it recorded. */
+export const REGISTER_BODY_PATH = '/__bench/register-body';
+
 /** Starts the proxy on 127.0.0.1 in front of `upstream` (e.g. `http://127.0.0.1:1234`). */
 export async function startReplayProxy(upstream: string): Promise<ReplayProxy> {
   const target = new URL(upstream);
@@ -71,8 +74,23 @@ export async function startReplayProxy(upstream: string): Promise<ReplayProxy> {
       up.end(body);
     });
 
+  const largestRegister = (): Buffer | undefined => {
+    let best: Buffer | undefined;
+    for (const [key, rec] of cache)
+      if (key.startsWith('POST ') && key.split(' ')[1]?.endsWith('/register'))
+        if (!best || rec.body.length > best.length) best = rec.body;
+    return best;
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
+    if (req.method === 'GET' && req.url === REGISTER_BODY_PATH) {
+      // The wire's floor (child.ts): the recorded register body alone, as it is replayed.
+      const b = largestRegister() ?? Buffer.alloc(0);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': b.length });
+      res.end(b);
+      return;
+    }
     const key = `${req.method} ${req.url} ${req.headers.authorization ?? ''} ${body.toString('latin1')}`;
     let rec = mode === 'replay' ? cache.get(key) : undefined;
     if (rec) stats.replayed += 1;
@@ -107,13 +125,7 @@ export async function startReplayProxy(upstream: string): Promise<ReplayProxy> {
       mode = m;
     },
     stats,
-    registerBody() {
-      let best: Buffer | undefined;
-      for (const [key, rec] of cache)
-        if (key.startsWith('POST ') && key.split(' ')[1]?.endsWith('/register'))
-          if (!best || rec.body.length > best.length) best = rec.body;
-      return best;
-    },
+    registerBody: largestRegister,
     close() {
       return new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -235,6 +235,12 @@ function renderPlan(plan: NonNullable<BenchResults['plan']>, out: string[]): voi
             `  by CPU time (steadier on a loaded machine): read ${duration(rep.ours.readCpuMs)} + plan ${duration(rep.ours.planCpuMs)} / JSON.parse ${duration(floor.parseCpuMs)} = ${ratio(rep.ours.readCpuMs + rep.ours.planCpuMs, floor.parseCpuMs)}`,
           ]
         : []),
+      ...(floor.wireMs !== undefined && floor.receiveMs !== undefined
+        ? [
+            `  the wire's floor: the same body received from the same server (${duration(floor.receiveMs)}), decoded and parsed: ${duration(floor.wireMs)}`,
+            `  replayed read + plan / that floor: ${ratio(rep.ours.totalMs, floor.wireMs)}; replayed read / that floor: ${ratio(rep.ours.readMs, floor.wireMs)}`,
+          ]
+        : []),
       `  peak RSS of the replayed planning process: ${int(rep.ours.peakRssMb ?? 0)} MB (target: 450 MB at most)`,
     );
   }

@@ -285,6 +285,18 @@ export function effectivePermissions(
     (v.groups.some((g) => causes.has(g)) ||
       (flipped.size > 0 && v.users.some((u) => flipped.has(u))));
   const adminsMove = adminsId !== undefined && causes.has(adminsId);
+  // The first MAX_CAUSES of a group's causes in order: an effect lists the first of all its
+  // causes, which are among the first of each group's (a role group has one per role change,
+  // a thousand at the largest sizes, and a thousand permissions may name it).
+  const firstCauses = new Map<number, readonly string[]>();
+  const causesOf = (g: number): readonly string[] => {
+    let first = firstCauses.get(g);
+    if (!first) {
+      first = [...(causes.get(g) ?? [])].sort().slice(0, MAX_CAUSES);
+      firstCauses.set(g, first);
+    }
+    return first;
+  };
   for (const o of sortedObjects) {
     for (const [name, info] of Object.entries(o.table)) {
       if (!o.setBy.has(name) && o.createdBy === undefined) {
@@ -305,7 +317,7 @@ export function effectivePermissions(
       // A new object's holders are all new: its create (and the updates that set it) made them.
       if (o.createdBy === undefined)
         for (const s of [sb, sa])
-          for (const g of s?.groups ?? []) for (const id of causes.get(g) ?? []) why.add(id);
+          for (const g of s?.groups ?? []) for (const id of causesOf(g)) why.add(id);
       // Untouched: no change sets it or anything it follows from, and its groups are unchanged.
       const implied = (info.alsoHeldBy ?? []).some(
         (h) =>
@@ -359,7 +371,8 @@ export function effectivePermissions(
       bases.set(set.base, b);
     }
   for (const [base, { sets, left }] of bases)
-    for (const u of base) if ((left.get(u) ?? 0) < sets) everyone.add(u);
+    if (left.size === 0) base.forEach((u) => everyone.add(u));
+    else base.forEach((u) => (left.get(u) ?? 0) < sets && everyone.add(u));
   const wanted = new Map<number, { gains: number[]; loses: number[] }>();
   for (const id of people.first(everyone, maxUsers)) wanted.set(id, { gains: [], loses: [] });
   for (const d of pairs) {

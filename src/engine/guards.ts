@@ -82,9 +82,17 @@ interface GroupMembers {
 class Moment {
   public constructor(
     private readonly idx: LiveIndex,
-    public readonly roles: ReadonlyMap<number, number>,
+    /** The active people (bots left out) and their roles as read. */
+    private readonly roles: ReadonlyMap<number, number>,
     public readonly groups: ReadonlyMap<string, GroupMembers>,
+    /** Roles this moment changes (after the plan): not a copy of every role. */
+    private readonly changedRoles: ReadonlyMap<number, number> = new Map(),
   ) {}
+
+  /** A person's role at this moment; undefined for anyone else (bots, deactivated users). */
+  public roleOf(id: number): number | undefined {
+    return this.changedRoles.get(id) ?? this.roles.get(id);
+  }
 
   /** Everyone (active people) a group-setting value lets through. */
   public holders(value: GroupSettingValue | undefined): Set<number> {
@@ -109,7 +117,8 @@ class Moment {
     seen.add(name);
     const maxRole = SYSTEM_GROUP_MAX_ROLE[name];
     if (maxRole !== undefined) {
-      for (const [id, role] of this.roles) if (role <= maxRole) out.add(id);
+      for (const [id, role] of this.roles)
+        if ((this.changedRoles.get(id) ?? role) <= maxRole) out.add(id);
       return out;
     }
     const g = this.groups.get(name);
@@ -119,22 +128,37 @@ class Moment {
     return out;
   }
 
-  /** Whether `inner` is `outer` or, through subgroups, inside it. */
-  public contains(outer: string, inner: string, seen = new Set<string>()): boolean {
-    if (outer === inner) return true;
-    if (seen.has(outer)) return false;
-    seen.add(outer);
-    const g = this.groups.get(outer);
-    return g !== undefined && [...g.subgroups].some((s) => this.contains(s, inner, seen));
+  #parents: Map<string, string[]> | undefined;
+
+  /** `inner` and the groups it is inside, through subgroups. */
+  public containing(inner: string): Set<string> {
+    if (!this.#parents) {
+      this.#parents = new Map();
+      for (const [name, g] of this.groups)
+        for (const s of g.subgroups) {
+          const list = this.#parents.get(s);
+          if (list) list.push(name);
+          else this.#parents.set(s, [name]);
+        }
+    }
+    const out = new Set([inner]);
+    const stack = [inner];
+    while (stack.length > 0)
+      for (const p of this.#parents.get(stack.pop() as string) ?? [])
+        if (!out.has(p)) {
+          out.add(p);
+          stack.push(p);
+        }
+    return out;
   }
 
   public isAdministrator(id: number): boolean {
-    return (this.roles.get(id) ?? ROLES.guest) <= ROLES.administrator;
+    return (this.roleOf(id) ?? ROLES.guest) <= ROLES.administrator;
   }
 
   public count(maxRole: number): number {
     let n = 0;
-    for (const role of this.roles.values()) if (role <= maxRole) n += 1;
+    for (const [id, role] of this.roles) if ((this.changedRoles.get(id) ?? role) <= maxRole) n += 1;
     return n;
   }
 }
@@ -156,29 +180,28 @@ function moments(changes: readonly Change[], idx: LiveIndex): { before: Moment; 
         users: new Set(g.members),
         subgroups: new Set(g.subgroups.map((s) => idx.groupNameOf(s))),
       });
-  const rolesAfter = new Map(roles);
-  const groupsAfter = new Map(
-    [...groups].map(([k, v]) => [k, { users: new Set(v.users), subgroups: new Set(v.subgroups) }]),
-  );
+  const rolesAfter = new Map<number, number>();
+  // A group is copied when the plan changes its members, not before.
+  const groupsAfter = new Map(groups);
   for (const c of changes) {
     const r = roleAfter(c);
     if (r !== undefined && c.action === 'update' && c.liveId !== null && roles.has(c.liveId))
       rolesAfter.set(c.liveId, r);
     if (c.action === 'membership' && c.kind === 'userGroup') {
-      const g = groupsAfter.get(c.key) ?? {
-        users: new Set<number>(),
-        subgroups: new Set<string>(),
-      };
+      let g = groupsAfter.get(c.key);
+      if (!g || g === groups.get(c.key)) {
+        g = { users: new Set(g?.users), subgroups: new Set(g?.subgroups) };
+        groupsAfter.set(c.key, g);
+      }
       for (const u of c.add) g.users.add(u.id);
       for (const u of c.remove) g.users.delete(u.id);
       for (const s of c.addSubgroups) g.subgroups.add(s.name);
       for (const s of c.removeSubgroups) g.subgroups.delete(s.name);
-      groupsAfter.set(c.key, g);
     }
   }
   return {
     before: new Moment(idx, roles, groups),
-    after: new Moment(idx, rolesAfter, groupsAfter),
+    after: new Moment(idx, roles, groupsAfter, rolesAfter),
   };
 }
 
@@ -361,7 +384,7 @@ function privilegedFindings(
   for (const c of changes) {
     const r = roleAfter(c);
     if (r !== undefined && c.action === 'update' && c.liveId !== null) {
-      const was = before.roles.get(c.liveId);
+      const was = before.roleOf(c.liveId);
       if (r <= ROLES.administrator && (was === undefined || r < was)) {
         const role = c.properties.find((p) => p.property === 'role');
         out.push(
@@ -402,7 +425,8 @@ function privilegedFindings(
       holders ??= privilegedHolderGroups(desired, idx);
       const group = c.key;
       // The group itself, or a group it is (after the plan) a subgroup of, holds one.
-      const supergroups = [...holders.keys()].filter((h) => after.contains(h, group));
+      const containing = after.containing(group);
+      const supergroups = [...holders.keys()].filter((h) => containing.has(h));
       if (supergroups.length === 0) continue;
       const gained = gainers(before.groupMembers(group), after.groupMembers(group));
       if (gained.length > 0)

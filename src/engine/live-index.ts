@@ -20,11 +20,72 @@ import type {
   WireGroupSettingValue,
 } from '../model/live-state';
 
+/** The users a list of emails names: see {@link LiveIndex.resolve}. */
+export interface ResolvedEmails {
+  /** The IDs of its active users, each once, in the list's order. */
+  readonly ids: readonly number[];
+  /** Its addresses that are no user, or a deactivated one, in the list's order. */
+  readonly problems: readonly { readonly email: string; readonly deactivated: boolean }[];
+}
+
+const NO_USER = 0;
+const ACTIVE = 1;
+const DEACTIVATED = 2;
+
+/**
+ * Each user ID's state ({@link ACTIVE}, {@link DEACTIVATED}, or {@link NO_USER}), looked up
+ * for every member and subscriber (a million at the largest sizes, issue 17): an array over the
+ * IDs' span when they are dense enough, as a server numbers its users in one sequence, else a
+ * map. The last user of an ID counts, as in `usersById`.
+ */
+class UserStates {
+  readonly #min: number;
+  readonly #byOffset: Uint8Array | undefined;
+  readonly #byId: Map<number, number> | undefined;
+  /** Each ID's address, by the same offset (dense IDs only): read for every name shown. */
+  readonly #emails: (string | undefined)[] | undefined;
+  public readonly someDeactivated: boolean;
+
+  public constructor(users: readonly LiveUser[]) {
+    let min = Infinity;
+    let max = -Infinity;
+    for (const u of users) {
+      min = Math.min(min, u.id);
+      max = Math.max(max, u.id);
+    }
+    this.#min = min;
+    const dense = users.length > 0 && max - min < 16 * users.length + 65536;
+    this.#byOffset = dense ? new Uint8Array(max - min + 1) : undefined;
+    this.#byId = dense ? undefined : new Map();
+    this.#emails = dense ? new Array<string | undefined>(max - min + 1).fill(undefined) : undefined;
+    let someDeactivated = false;
+    for (const u of users) {
+      const state = u.isActive ? ACTIVE : DEACTIVATED;
+      if (this.#byOffset && this.#emails) {
+        this.#byOffset[u.id - min] = state;
+        this.#emails[u.id - min] = u.email;
+      } else this.#byId?.set(u.id, state);
+    }
+    for (const u of users) if (this.of(u.id) === DEACTIVATED) someDeactivated = true;
+    this.someDeactivated = someDeactivated;
+  }
+
+  public of(id: number): number {
+    const byOffset = this.#byOffset;
+    if (!byOffset) return this.#byId?.get(id) ?? NO_USER;
+    const i = id - this.#min;
+    return i >= 0 && i < byOffset.length ? (byOffset[i] as number) : NO_USER;
+  }
+
+  /** The address of a user ID; undefined when there is no such user or the IDs are sparse. */
+  public emailOf(id: number): string | undefined {
+    return this.#emails?.[id - this.#min];
+  }
+}
+
 /** Lookups over a LiveState: IDs to natural keys and back. Built once per plan. */
 export class LiveIndex {
   public readonly usersById = new Map<number, LiveUser>();
-  /** By lower-cased email: Zulip compares addresses case-insensitively. */
-  public readonly usersByEmail = new Map<string, LiveUser>();
   public readonly groupsById = new Map<number, LiveUserGroup>();
   /** Group names are case-sensitive in Zulip. */
   public readonly groupsByName = new Map<string, LiveUserGroup>();
@@ -40,11 +101,15 @@ export class LiveIndex {
    */
   public readonly groupRenames = new Map<number, string>();
 
+  readonly #states: UserStates;
+
   public constructor(public readonly live: LiveState) {
     for (const u of live.users) {
       this.usersById.set(u.id, u);
-      this.usersByEmail.set(u.email.toLowerCase(), u);
+      // By lower-cased email: Zulip compares addresses case-insensitively.
+      this.#idByEmail.set(u.email.toLowerCase(), u.isActive ? u.id : -1 - u.id);
     }
+    this.#states = new UserStates(live.users);
     for (const g of live.userGroups) {
       this.groupsById.set(g.id, g);
       this.groupsByName.set(g.name, g);
@@ -96,28 +161,61 @@ export class LiveIndex {
   public user(email: string): LiveUser | undefined {
     // The keys are lower-cased: an address found as written is its own lower case (the plan
     // looks up every subscriber and member, about a million at the largest sizes).
-    return this.usersByEmail.get(email) ?? this.usersByEmail.get(email.toLowerCase());
+    const v = this.#idByEmail.get(email) ?? this.#idByEmail.get(email.toLowerCase());
+    return v === undefined ? undefined : this.usersById.get(v >= 0 ? v : -1 - v);
   }
 
-  readonly #usersOfLists = new WeakMap<readonly string[], readonly (LiveUser | undefined)[]>();
+  /** Whether `id` is an active user's (false for an ID that is no user's). */
+  public isActiveId(id: number): boolean {
+    return this.#states.of(id) === ACTIVE;
+  }
 
   /**
-   * The users of a list of emails, in its order (undefined for an address that is no user),
-   * looked up once per list: the plan checks every subscriber and member, then resolves it,
-   * about a million addresses each time at the largest sizes (issue 17).
+   * Lower-cased email → the user's ID, or `-1 - id` for a deactivated user: resolving an
+   * address says whether it is an active user without reading the user (a million addresses
+   * at the largest sizes, issue 17).
    */
-  public usersOf(emails: readonly string[]): readonly (LiveUser | undefined)[] {
-    let out = this.#usersOfLists.get(emails);
-    if (!out) {
-      out = emails.map((e) => this.user(e));
-      this.#usersOfLists.set(emails, out);
+  readonly #idByEmail = new Map<string, number>();
+
+  readonly #resolved = new WeakMap<readonly string[], ResolvedEmails>();
+
+  /**
+   * The users of a list of emails (case-insensitively), worked out once per list: the plan
+   * checks every subscriber and member, then compares them by ID.
+   */
+  public resolve(emails: readonly string[]): ResolvedEmails {
+    let out = this.#resolved.get(emails);
+    if (out) return out;
+    const byEmail = this.#idByEmail;
+    const ids = new Set<number>();
+    let problems: { email: string; deactivated: boolean }[] | undefined;
+    for (let i = 0; i < emails.length; i++) {
+      const email = emails[i] as string;
+      const v = byEmail.get(email) ?? byEmail.get(email.toLowerCase());
+      if (v !== undefined && v >= 0) ids.add(v);
+      else (problems ??= []).push({ email, deactivated: v !== undefined });
     }
+    out = { ids: [...ids], problems: problems ?? [] };
+    this.#resolved.set(emails, out);
     return out;
+  }
+
+  /**
+   * A live member or subscriber list without the users known to be deactivated (Zulip keeps
+   * their memberships); the list itself when it has none, as it mostly has.
+   */
+  public withoutInactive(ids: readonly number[]): readonly number[] {
+    const states = this.#states;
+    if (!states.someDeactivated) return ids;
+    for (let i = 0; i < ids.length; i++)
+      if (states.of(ids[i] as number) === DEACTIVATED)
+        return ids.filter((id) => states.of(id) !== DEACTIVATED);
+    return ids;
   }
 
   /** The email we show and compare for a user ID; `#<id>` when the reader could not see it. */
   public emailOf(id: number): string {
-    return this.usersById.get(id)?.email ?? `user#${id}`;
+    return this.#states.emailOf(id) ?? this.usersById.get(id)?.email ?? `user#${id}`;
   }
 
   /** The name of a group ID; `group#<id>` when unknown. */
@@ -159,7 +257,7 @@ export class LiveIndex {
     const out = new Set<number>();
     if (seen.has(group.id)) return out;
     seen.add(group.id);
-    for (const id of group.members) if (this.usersById.get(id)?.isActive) out.add(id);
+    for (const id of group.members) if (this.isActiveId(id)) out.add(id);
     for (const sub of group.subgroups) {
       const g = this.groupsById.get(sub);
       if (g) for (const id of this.expandLiveGroup(g, seen)) out.add(id);

@@ -163,22 +163,34 @@ function objectCheck(def: Def): Check {
       ? { key, check: compile(d.innerType as z.ZodType), fill: () => d.defaultValue }
       : { key, check: compile(s), fill: undefined };
   });
-  return (v) => {
-    if (!isObject(v)) return expected('object', v);
-    for (const { key, check, fill } of fields) {
-      const value = v[key];
-      if (value === undefined && fill) {
-        v[key] = fill();
-        continue;
-      }
-      const f = check(value);
-      if (f) return within(key, f);
-    }
-    if (strict)
-      for (const k in v)
-        if (!Object.hasOwn(shape, k)) return fail(`Unrecognized key: ${JSON.stringify(k)}`);
-    return undefined;
-  };
+  const keys = new Set(Object.keys(shape));
+  // The check is written out, a statement per property, each reading its property by name: an
+  // access by a key that varies (`v[key]` in a loop over the fields) is a generic lookup, which
+  // made the register's and the LiveState's checks cost half a JSON.parse at the largest sizes
+  // (issue 17). The code is made from the schema's own keys, written as JSON string literals.
+  const body = [
+    'return function check(v) {',
+    "  if (!isObject(v)) return expected('object', v);",
+    '  let f;',
+    '  let x;',
+    ...fields.map(({ key, fill }, i) => {
+      const k = JSON.stringify(key);
+      const test = `if ((f = fields[${i}].check(x))) return within(${k}, f);`;
+      return fill
+        ? `  x = v[${k}]; if (x === undefined) v[${k}] = fields[${i}].fill(); else ${test}`
+        : `  x = v[${k}]; ${test}`;
+    }),
+    strict
+      ? '  for (const k in v) if (!keys.has(k)) return fail(`Unrecognized key: ${JSON.stringify(k)}`);'
+      : '',
+    '  return undefined;',
+    '};',
+  ].join('\n');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see above: generated from the schema's keys only
+  const make = new Function('fields', 'keys', 'isObject', 'expected', 'within', 'fail', body) as (
+    ...args: unknown[]
+  ) => Check;
+  return make(fields, keys, isObject, expected, within, fail);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -151,11 +151,15 @@ function permissions(
 }
 
 /** A user's custom profile field values (`profile_data`), without the empty ones. */
-function profileDataOf(u: WireUser): { profileData?: Record<string, string> } {
-  const out: Record<string, string> = {};
-  for (const [id, v] of Object.entries(u.profile_data ?? {}))
-    if (typeof v.value === 'string') out[id] = v.value;
-  return Object.keys(out).length > 0 ? { profileData: out } : {};
+function profileDataOf(u: WireUser): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  const data = u.profile_data;
+  if (data)
+    for (const id in data) {
+      const v = data[id]?.value;
+      if (typeof v === 'string') (out ??= {})[id] = v;
+    }
+  return out;
 }
 
 function roleOf(u: WireUser): number {
@@ -210,26 +214,31 @@ export function liveStateFromRegister(
   extras: { site: string; channelFolders?: readonly WireChannelFolder[] },
 ): LiveState {
   const fl = reg.zulip_feature_level;
-  const wireUsers = [...(reg.realm_users ?? []), ...(reg.realm_non_active_users ?? [])];
   // `realm_users` holds the active users; Zulip's register leaves `is_active` out of them.
-  const activeCount = reg.realm_users?.length ?? 0;
   const users: LiveUser[] = [];
-  const seenUsers = new Set<number>();
-  for (const [i, u] of wireUsers.entries()) {
-    if (seenUsers.has(u.user_id)) continue;
-    seenUsers.add(u.user_id);
-    users.push({
-      id: u.user_id,
-      email: u.delivery_email ?? u.email,
-      fullName: u.full_name,
-      role: roleOf(u),
-      isActive: u.is_active ?? i < activeCount,
-      isBot: u.is_bot,
-      ...(u.is_bot && typeof u.bot_owner_id === 'number' ? { botOwnerId: u.bot_owner_id } : {}),
-      ...profileDataOf(u),
-    });
-  }
+  for (const [list, active] of [
+    [reg.realm_users ?? [], true],
+    [reg.realm_non_active_users ?? [], false],
+  ] as const)
+    for (const u of list) {
+      const user: { -readonly [K in keyof LiveUser]: LiveUser[K] } = {
+        id: u.user_id,
+        email: u.delivery_email ?? u.email,
+        fullName: u.full_name,
+        role: roleOf(u),
+        isActive: u.is_active ?? active,
+        isBot: u.is_bot,
+      };
+      if (u.is_bot && typeof u.bot_owner_id === 'number') user.botOwnerId = u.bot_owner_id;
+      const profileData = profileDataOf(u);
+      if (profileData) user.profileData = profileData;
+      users.push(user);
+    }
+  // By ID; a user listed twice (Zulip never does) counts as first listed (the sort is stable).
   users.sort((a, b) => a.id - b.id);
+  let kept = 0;
+  for (const u of users) if (kept === 0 || users[kept - 1]?.id !== u.id) users[kept++] = u;
+  users.length = kept;
   const meId = reg.user_id ?? -1;
   const meUser = users.find((u) => u.id === meId);
 

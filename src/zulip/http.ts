@@ -583,7 +583,22 @@ async function bodyText(
     at += chunk.length;
   }
   const bom = at >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-  return buf.toString('utf8', bom, at);
+  const text = buf.toString('utf8', bom, at);
+  release(buf);
+  return text;
+}
+
+/**
+ * Gives the memory of a buffer of ours back now, not at the next full garbage collection: the
+ * body is parsed next, and its 80 MB at the largest sizes would otherwise stay beside the text
+ * and the parsed objects (issue 17). Transferring the buffer's memory detaches it (its length is
+ * 0 after); the copy that takes it over is garbage at once.
+ */
+function release(buf: Buffer): void {
+  const memory = buf.buffer;
+  // Only memory the buffer has to itself (a small one shares Node's pool).
+  if (memory instanceof ArrayBuffer && buf.byteOffset === 0 && memory.byteLength === buf.length)
+    structuredClone(memory, { transfer: [memory] });
 }
 
 function parseJsonObject(text: string): ZulipBody | undefined {

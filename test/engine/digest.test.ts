@@ -73,6 +73,18 @@ describe('canonicalJson (issue 17: lists of IDs and emails are not copied)', () 
     expect(canonicalJson(value)).toBe(reference(value));
   });
 
+  it('writes a long list of objects of several shapes (copied a batch at a time) as the sorted copy does', () => {
+    const list = Array.from({ length: 2500 }, (_, i) =>
+      i % 3 === 0
+        ? { z: i, a: { d: [i, 'x'], c: undefined, b: [{ y: 1, x: 2 }] } }
+        : i % 3 === 1
+          ? [{ b: i, 2: 'two', 1: 'one' }, null, () => 1, new Date(i)]
+          : (JSON.parse(`{"__proto__":{"q":1},"m":${i}}`) as unknown),
+    );
+    expect(canonicalJson({ list })).toBe(reference({ list }));
+    expect(canonicalJson(list)).toBe(reference(list));
+  });
+
   it('hashes a value larger than one chunk as the whole canonical JSON', () => {
     const big = {
       users: Array.from({ length: 5000 }, (_, i) => ({
@@ -83,6 +95,25 @@ describe('canonicalJson (issue 17: lists of IDs and emails are not copied)', () 
     };
     const whole = createHash('sha256').update(reference(big)).digest('hex');
     expect(sha256Json(big)).toBe(whole);
+  });
+
+  it('writes a list of large and small objects (batches of every size) as the sorted copy does', () => {
+    const list = Array.from({ length: 3000 }, (_, i) =>
+      i % 500 < 40 ? { z: 'x'.repeat(5000 + i), a: [i] } : { y: i, b: { d: 1, c: 2 } },
+    );
+    // Compared by digest: a failing toBe would diff megabytes of text.
+    const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
+    expect(sha(canonicalJson(list))).toBe(sha(reference(list)));
+    expect(sha256Json({ list })).toBe(sha(reference({ list })));
+  });
+
+  it('hashes non-ASCII text, in pieces large and small, as its UTF-8', () => {
+    const value = {
+      name: 'é€😀'.repeat(30_000),
+      list: Array.from({ length: 3000 }, (_, i) => ({ b: `ü${i}😀`, a: '\u2028'.repeat(i % 7) })),
+    };
+    const whole = createHash('sha256').update(reference(value)).digest('hex');
+    expect(sha256Json(value)).toBe(whole);
   });
 
   it('gives the same digest whatever the key order', () => {

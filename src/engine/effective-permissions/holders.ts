@@ -99,20 +99,30 @@ const EMPTY: ReadonlySet<number> = new Set<number>();
 /** One state's view of a signature: its big groups and a test of who holds it. */
 class Side {
   public readonly big: readonly number[];
-  public readonly small: readonly number[];
   public readonly bigKey: string;
   private readonly users: ReadonlySet<number>;
   private smallSet: Set<number> | undefined;
+  /** The members of the big and small groups (each tested for every user of a large group). */
+  private readonly bigSets: readonly ReadonlySet<number>[];
+  private readonly smallSets: readonly ReadonlySet<number>[];
 
   public constructor(
     public readonly world: World,
     public readonly sig: Signature,
   ) {
     const big: number[] = [];
-    const small: number[] = [];
-    for (const g of sig.groups) (world.expand(g).size >= BIG ? big : small).push(g);
+    const bigSets: ReadonlySet<number>[] = [];
+    const smallSets: ReadonlySet<number>[] = [];
+    for (const g of sig.groups) {
+      const members = world.expand(g);
+      if (members.size >= BIG) {
+        big.push(g);
+        bigSets.push(members);
+      } else smallSets.push(members);
+    }
     this.big = big;
-    this.small = small;
+    this.bigSets = bigSets;
+    this.smallSets = smallSets;
     this.bigKey = `${sig.noGuests ? 'n' : 'e'}|${big.join(',')}`;
     this.users = new Set(sig.users);
   }
@@ -125,14 +135,14 @@ class Side {
   /** Whether the big part lets `u` through (guest rule applied). */
   public inBig(u: number): boolean {
     if (!this.admits(u)) return false;
-    for (const g of this.big) if (this.world.expand(g).has(u)) return true;
+    for (const members of this.bigSets) if (members.has(u)) return true;
     return false;
   }
 
   /** Whether the small part lets `u` through (guest rule applied). */
   public inSmall(u: number): boolean {
     if (!this.admits(u)) return false;
-    for (const g of this.small) if (this.world.expand(g).has(u)) return true;
+    for (const members of this.smallSets) if (members.has(u)) return true;
     return this.users.has(u) && this.world.isActive(u);
   }
 
@@ -144,8 +154,7 @@ class Side {
   public smallUsers(): ReadonlySet<number> {
     if (this.smallSet) return this.smallSet;
     const out = new Set<number>();
-    for (const g of this.small)
-      for (const u of this.world.expand(g)) if (this.admits(u)) out.add(u);
+    for (const members of this.smallSets) for (const u of members) if (this.admits(u)) out.add(u);
     for (const u of this.sig.users) if (this.world.isActive(u) && this.admits(u)) out.add(u);
     this.smallSet = out;
     return out;

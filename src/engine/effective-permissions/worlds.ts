@@ -76,19 +76,41 @@ export class World {
     const direct = this.members(gid);
     const subs = this.subgroups(gid);
     let out: ReadonlySet<number>;
-    const only = subs[0];
-    if (direct.length === 0 && subs.length === 1 && only !== undefined)
-      out = this.expand(only, visiting);
+    const inSubs = subs.map((s) => this.expand(s, visiting));
+    // The largest subgroup's set when it holds everyone else (role:members, whose members are
+    // all in role:fullmembers when there is no waiting period): shared, not copied (100,000
+    // users at the largest sizes).
+    let largest: ReadonlySet<number> | undefined;
+    for (const s of inSubs) if (!largest || s.size > largest.size) largest = s;
+    if (largest && holdsAll(largest, direct, inSubs, this.isActive)) out = largest;
     else {
       const set = new Set<number>();
-      for (const u of direct) if (this.isActive(u)) set.add(u);
-      for (const s of subs) for (const u of this.expand(s, visiting)) set.add(u);
+      for (let i = 0; i < direct.length; i++) {
+        const u = direct[i] as number;
+        if (this.isActive(u)) set.add(u);
+      }
+      for (const s of inSubs) s.forEach((u) => set.add(u));
       out = set;
     }
     visiting.delete(gid);
     this.expanded.set(gid, out);
     return out;
   }
+}
+
+/** Whether `set` holds the active users of `direct` and every user of `sets`. */
+function holdsAll(
+  set: ReadonlySet<number>,
+  direct: readonly number[],
+  sets: readonly ReadonlySet<number>[],
+  isActive: (u: number) => boolean,
+): boolean {
+  for (let i = 0; i < direct.length; i++) {
+    const u = direct[i] as number;
+    if (!set.has(u) && isActive(u)) return false;
+  }
+  for (const s of sets) if (s !== set) for (const u of s) if (!set.has(u)) return false;
+  return true;
 }
 
 /** The two states a plan's effective permissions compare, and what links them to its changes. */
@@ -260,7 +282,7 @@ export function planWorlds(
   const subgroupsIn = (gid: number): readonly number[] =>
     afterSubgroups.get(gid) ?? liveGroup(gid)?.subgroups ?? [];
 
-  const isActive = (u: number): boolean => idx.usersById.get(u)?.isActive === true;
+  const isActive = (u: number): boolean => idx.isActiveId(u);
   const guestsBefore = new Set<number>();
   const guestsAfter = new Set<number>();
   for (const u of live.users) {
@@ -315,13 +337,16 @@ export function planWorlds(
     // Each affected user's groups before (one pass over every group's members), and after
     // (those, with what the plan adds and removes).
     const db = new Map<number, number[]>();
-    for (const g of allIds())
-      for (const u of liveGroup(g)?.members ?? [])
-        if (affected.has(u)) {
-          const l = db.get(u);
-          if (l) l.push(g);
-          else db.set(u, [g]);
-        }
+    for (const g of allIds()) {
+      const members = liveGroup(g)?.members ?? [];
+      for (let i = 0; i < members.length; i++) {
+        const u = members[i] as number;
+        if (!affected.has(u)) continue;
+        const l = db.get(u);
+        if (l) l.push(g);
+        else db.set(u, [g]);
+      }
+    }
     const movedGroups = new Map<number, Set<number>>();
     const groupsAfterOf = (u: number): Set<number> => {
       let set = movedGroups.get(u);

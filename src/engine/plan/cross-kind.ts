@@ -187,7 +187,7 @@ export function expandGroupUncached(p: Planner, name: string, seen: Set<string>)
   for (const g of d.members.groups) for (const id of expandGroup(p, g, seen)) out.add(id);
   if (d.members.mode === 'atLeast' && l) {
     // atLeast keeps live members the config does not list.
-    for (const id of l.members) if (p.idx.usersById.get(id)?.isActive) out.add(id);
+    for (const id of l.members) if (p.idx.isActiveId(id)) out.add(id);
     for (const sub of l.subgroups) {
       const sg = p.idx.groupsById.get(sub);
       if (sg) for (const id of expandGroup(p, sg.name, seen)) out.add(id);
@@ -204,7 +204,7 @@ export function groupMembership(
 ): void {
   if (isIgnored(d.lifecycle, 'members')) return;
   const want = p.resolveUsers(d.members.users);
-  const have = l ? l.members.filter((id) => p.idx.usersById.get(id)?.isActive !== false) : [];
+  const have = l ? p.idx.withoutInactive(l.members) : [];
   const exact = d.members.mode === 'exact';
   const haveSet = new Set(have);
   const wantSet = new Set(want);
@@ -377,6 +377,38 @@ export function dropGatedProps(
   leaveOut(p, l, joinAnd(what), address, path);
 }
 
+/**
+ * A channel's subscribers after the plan, as its current ones (the live list, not copied), those
+ * the plan adds and those it removes; made a set only when asked (the account's own
+ * subscription, the count of a new channel's).
+ */
+export class SubscribersAfter {
+  #set: Set<number> | undefined;
+
+  public constructor(
+    private readonly current: readonly number[],
+    private readonly added: readonly number[],
+    private readonly removed: readonly number[],
+  ) {}
+
+  public has(id: number): boolean {
+    return this.#members().has(id);
+  }
+
+  public get size(): number {
+    return this.#members().size;
+  }
+
+  #members(): Set<number> {
+    if (!this.#set) {
+      this.#set = new Set(this.current);
+      for (const id of this.removed) this.#set.delete(id);
+      for (const id of this.added) this.#set.add(id);
+    }
+    return this.#set;
+  }
+}
+
 export function channelMembership(
   p: Planner,
   d: DesiredChannel,
@@ -387,11 +419,10 @@ export function channelMembership(
   const have = l?.subscribers ?? null;
   const s: Membership | undefined = d.subscribers;
   if (!s || isIgnored(d.lifecycle, 'subscribers')) {
-    if (have) p.channelSubscribersAfter.set(key, new Set(have));
+    if (have) p.channelSubscribersAfter.set(key, new SubscribersAfter(have, [], []));
     return;
   }
-  const want = new Set<number>();
-  for (const u of p.idx.usersOf(s.users)) if (u?.isActive) want.add(u.id);
+  const want = new Set<number>(p.resolveUsers(s.users));
   for (const g of s.groups) {
     checkGroupRef(p, g, address, d.path);
     for (const id of expandGroup(p, g)) want.add(id);
@@ -405,19 +436,21 @@ export function channelMembership(
     );
     return;
   }
-  const current = (have ?? []).filter((id) => p.idx.usersById.get(id)?.isActive !== false);
-  const currentSet = new Set(current);
-  let add = [...want].filter((id) => !currentSet.has(id));
+  const current = p.idx.withoutInactive(have ?? []);
+  // One pass over the current subscribers: those not wanted, and the wanted ones found (no set
+  // of the current subscribers per channel: a million at the largest sizes).
+  const found = new Set<number>();
+  const notWanted: number[] = [];
+  for (const id of current)
+    if (want.has(id)) found.add(id);
+    else notWanted.push(id);
+  let add = found.size === want.size ? [] : [...want].filter((id) => !found.has(id));
   if (add.length > 0 && l?.private === true && !contentAccess(p, l)) {
     leaveOut(p, l, `subscribing ${someOf(p.users(add).map((u) => u.email))}`, address, d.path);
     add = [];
   }
-  const remove = s.mode === 'exact' ? current.filter((id) => !want.has(id)) : [];
-  // The set of the current subscribers becomes the set after the plan (no copy per channel).
-  const after = currentSet;
-  for (const id of remove) after.delete(id);
-  for (const id of add) after.add(id);
-  p.channelSubscribersAfter.set(key, after);
+  const remove = s.mode === 'exact' ? notWanted : [];
+  p.channelSubscribersAfter.set(key, new SubscribersAfter(current, add, remove));
   if (add.length + remove.length === 0) return;
   // Zulip messages each non-bot user another user subscribes to an existing channel: always
   // below FL 397, and from 397 only when asked (apply asks when the channel is announced).

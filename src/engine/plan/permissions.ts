@@ -41,6 +41,23 @@ function desiredGroupSetting(
   return canonicalGroupSetting({ users, groups: value.groups });
 }
 
+const settingsOfTable = new WeakMap<
+  Record<string, PermissionSettingInfo>,
+  readonly (readonly [name: string, info: PermissionSettingInfo, property: string])[]
+>();
+
+/** A table's settings with their plan property names, listed once per table. */
+function settingsOf(
+  table: Record<string, PermissionSettingInfo>,
+): readonly (readonly [name: string, info: PermissionSettingInfo, property: string])[] {
+  let settings = settingsOfTable.get(table);
+  if (!settings) {
+    settings = Object.entries(table).map(([name, info]) => [name, info, `permissions.${name}`]);
+    settingsOfTable.set(table, settings);
+  }
+  return settings;
+}
+
 function permissionSupported(p: Planner, info: PermissionSettingInfo): boolean {
   return info.feature === undefined || p.supports(info.feature);
 }
@@ -108,9 +125,8 @@ export function updatePermissions(
   out: PropertyChange[],
   meta: { refs: string[]; releases: string[] },
 ): void {
-  for (const [name, info] of Object.entries(table)) {
+  for (const [name, info, property] of settingsOf(table)) {
     if (!permissionSupported(p, info)) continue;
-    const property = `permissions.${name}`;
     const old = live.permissions[info.wire];
     if (old === undefined || isIgnored(lifecycle, property)) continue;
     const value = declared[name];

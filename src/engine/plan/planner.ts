@@ -3,6 +3,7 @@ import type {
   DesiredChannel,
   DesiredChannelFolder,
   DesiredState,
+  DesiredUser,
   DesiredUserGroup,
   GroupSettingValue,
   Lifecycle,
@@ -16,6 +17,7 @@ import type {
   LiveChannel,
   LiveChannelFolder,
   LiveState,
+  LiveUser,
   LiveUserGroup,
 } from '../../model/live-state';
 import { PLAN_TYPE_LIMITED } from '../../model/live-state';
@@ -42,6 +44,8 @@ export type Props = Record<string, JsonValue>;
 export type ChangeBase = Pick<Change, 'kind' | 'address' | 'key'> & { path: string };
 
 export function jsonEqual(a: unknown, b: unknown): boolean {
+  // Equal scalars (most properties of most objects) write the same JSON: no string to build.
+  if (a === b && (typeof a !== 'object' || a === null)) return true;
   return canonicalJson(a) === canonicalJson(b);
 }
 
@@ -116,7 +120,10 @@ export class Planner {
   /** Live channel ID → the folder ID it is in after the plan (undefined: a folder created now). */
   public readonly channelFolderAfter = new Map<number, number | null | undefined>();
   /** Users (IDs) that will be subscribed to a channel (by desired key) after apply, when known. */
-  public readonly channelSubscribersAfter = new Map<string, Set<number>>();
+  public readonly channelSubscribersAfter = new Map<
+    string,
+    { has(id: number): boolean; size: number }
+  >();
   public myGroups: ReadonlySet<number> | undefined;
   /** Changes left out for want of content access, by channel address (see `leaveOut`). */
   public readonly leftOut = new Map<string, { l: LiveChannel; path: string; what: string[] }>();
@@ -333,10 +340,18 @@ export class Planner {
    * Active live user IDs for emails. Unknown users are plan errors and deactivated ones
    * warnings, both reported once by {@link checkUsers}; here they are only left out.
    */
-  public resolveUsers(emails: readonly string[]): number[] {
-    const ids = new Set<number>();
-    for (const u of this.idx.usersOf(emails)) if (u?.isActive) ids.add(u.id);
-    return [...ids];
+  public resolveUsers(emails: readonly string[]): readonly number[] {
+    return this.idx.resolve(emails).ids;
+  }
+
+  readonly #liveUsers = new Map<DesiredUser, LiveUser | undefined>();
+
+  /** The live user a declared user is (by email), looked up once (100,000 at scale 10). */
+  public liveUserOf(d: DesiredUser): LiveUser | undefined {
+    if (this.#liveUsers.has(d)) return this.#liveUsers.get(d);
+    const u = this.idx.user(d.email);
+    this.#liveUsers.set(d, u);
+    return u;
   }
 
   public prop(

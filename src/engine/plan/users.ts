@@ -58,18 +58,15 @@ function suggestEmails(email: string, users: readonly LiveUser[]): LiveUser[] {
  */
 export function checkUsers(p: Planner): void {
   const check = (emails: readonly string[], address: string, path: string, where: string) => {
-    const users = p.idx.usersOf(emails);
-    for (const [i, email] of emails.entries()) {
-      const u = users[i];
-      if (!u) unknownUser(p, email, address, path, where);
-      else if (!u.isActive)
+    for (const { email, deactivated } of p.idx.resolve(emails).problems)
+      if (!deactivated) unknownUser(p, email, address, path, where);
+      else
         p.warn(
           'DEACTIVATED_USER',
           `${where}: ${email} is deactivated: neither added nor removed (Zulip adds no deactivated user, and keeps what it was a member of for when it is reactivated); remove it from the configuration`,
           address,
           path,
         );
-    }
   };
   const checkPermissions = (
     permissions: Partial<Record<string, GroupSettingValue>>,
@@ -91,15 +88,14 @@ export function checkUsers(p: Planner): void {
     checkPermissions(d.permissions, address, d.path);
   }
   for (const d of p.desired.users) {
-    const address = resourceAddress('user', d.email);
-    const u = p.idx.user(d.email);
-    if (!u) unknownUser(p, d.email, address, d.path, 'email');
+    const u = p.liveUserOf(d);
+    if (!u) unknownUser(p, d.email, resourceAddress('user', d.email), d.path, 'email');
     // Declared deactivated, or to be reactivated: nothing to warn about.
     else if (!u.isActive && d.active === undefined)
       p.warn(
         'DEACTIVATED_USER',
         `${d.email} is deactivated; its role and name are left as they are (declare active: true to reactivate the account, or active: false to record that it is offboarded)`,
-        address,
+        resourceAddress('user', d.email),
         d.path,
       );
   }
@@ -131,7 +127,7 @@ function ownersAfter(p: Planner): Set<number> {
     p.live.users.filter((u) => u.isActive && !u.isBot && u.role === ROLES.owner).map((u) => u.id),
   );
   for (const d of p.desired.users) {
-    const u = p.idx.user(d.email);
+    const u = p.liveUserOf(d);
     if (!u || u.isBot) continue;
     const activeAfter =
       d.active === undefined || isIgnored(d.lifecycle, 'active') ? u.isActive : d.active;
@@ -217,7 +213,7 @@ export function planUsers(p: Planner): void {
   let owners: Set<number> | undefined;
   const ownersOnce = (): Set<number> => (owners ??= ownersAfter(p));
   for (const d of p.desired.users) {
-    const found = p.idx.user(d.email);
+    const found = p.liveUserOf(d);
     const address = resourceAddress('user', d.email);
     // Unknown users are plan errors (checkUsers).
     if (!found) continue;
