@@ -256,8 +256,9 @@ export function liveStateFromRegister(
     }))
     .sort((a, b) => a.id - b.id);
 
-  // Subscribers come with the subscription lists; `streams` has every visible channel,
-  // archived ones included (the `archived_channels` capability).
+  // Every channel the account may see, archived ones included (the `archived_channels`
+  // capability; from FL 362 in `never_subscribed` too), with its subscribers, is in one of the
+  // three subscription lists: `streams` is not asked for (ORG_READ_REGISTER_PARAMS).
   const subscribers = new Map<number, number[]>();
   const subLists: WireSubscription[][] = [
     reg.subscriptions ?? [],
@@ -270,7 +271,6 @@ export function liveStateFromRegister(
       if (s.subscribers) subscribers.set(s.stream_id, sortIds(s.subscribers));
       if (!channelObjects.has(s.stream_id)) channelObjects.set(s.stream_id, s);
     }
-  for (const c of reg.streams ?? []) channelObjects.set(c.stream_id, c);
   const defaults = new Set<number>(
     (reg.realm_default_streams ?? []).map((d) =>
       typeof d === 'number' ? d : Number((d as { stream_id?: unknown }).stream_id),

@@ -5,14 +5,25 @@ import { emptyDesiredState, LiveStateSchema } from '../../src/model';
 import { ZulipClient } from '../../src/zulip';
 import { readLiveState } from '../../src/provider/read-live-state';
 import { yamlCheck } from '../emulator/yaml-check';
+import { clientFor } from '../support/emulator-client';
+import { ZulipCredentials } from '../../src/zulip/credentials';
 import { dChannel, dGroup } from './fixtures';
 
 describe.each([372, 421, 478])('readLiveState against the embedded server (FL %i)', (level) => {
   let z: Emulator;
   let client: ZulipClient;
   const check = yamlCheck();
+  /** The keys of the last register response. */
+  let registerKeys: string[] = [];
   beforeAll(async () => {
-    z = await startEmulator({ featureLevel: level, rateLimit: false, observe: check.observe });
+    z = await startEmulator({
+      featureLevel: level,
+      rateLimit: false,
+      observe: (r) => {
+        if (r.path === '/register') registerKeys = Object.keys(r.body);
+        check.observe(r);
+      },
+    });
     client = ZulipClient.forEmbeddedOwner(z);
   });
   afterAll(async () => {
@@ -37,6 +48,54 @@ describe.each([372, 421, 478])('readLiveState against the embedded server (FL %i
     expect(live.channels.length).toBe(z.org.channels.length);
     expect(live.channels.every((c) => c.subscribers !== null)).toBe(true);
     expect(live.users.length).toBe(z.org.users.length);
+  });
+
+  it('sees channels it never subscribed to from the subscription lists alone (no `streams` asked for)', async () => {
+    // As Zulip's gather_subscriptions_helper: from FL 362 `never_subscribed` holds archived
+    // channels, from FL 349 private ones the account administers through a group.
+    const admin = clientFor(z, 'admin');
+    const aliceId = z.org.users.find((u) => u.email === 'alice@zulip-cdk.example')!.id;
+    const bobId = z.org.users.find((u) => u.email === 'bob@zulip-cdk.example')!.id;
+    const made = async (name: string, extra: Record<string, unknown> = {}): Promise<number> => {
+      const res = await admin.post('/users/me/subscriptions', {
+        subscriptions: [{ name }],
+        principals: [aliceId],
+        invite_only: true,
+        ...extra,
+      });
+      expect(res.status).toBe(200);
+      return z.org.channels.find((c) => c.name === name)!.id;
+    };
+    const archivedId = await made(`gone-${level}`);
+    expect((await admin.delete(`/streams/${archivedId}`)).status).toBe(200);
+    const administeredId = await made(`run-by-bob-${level}`, {
+      can_administer_channel_group: JSON.stringify({
+        direct_members: [bobId],
+        direct_subgroups: [],
+      }),
+    });
+    const live = await readLiveState(client);
+    expect(registerKeys).toEqual(expect.arrayContaining(['subscriptions', 'never_subscribed']));
+    expect(registerKeys).not.toContain('streams');
+    const archived = live.channels.find((c) => c.id === archivedId);
+    expect(archived).toMatchObject({ name: `gone-${level}`, private: true, archived: true });
+    // The owner never subscribed: it still sees who is (an administrator may).
+    expect(archived?.subscribers).toEqual([aliceId]);
+    // Bob, a member who is no subscriber, sees the channel he administers, and only as much.
+    const bob = new ZulipClient({
+      credentials: new ZulipCredentials({
+        email: 'bob@zulip-cdk.example',
+        apiKey: z.apiKeyOf('bob@zulip-cdk.example'),
+        site: z.site,
+      }),
+    });
+    try {
+      const asBob = await readLiveState(bob);
+      expect(asBob.channels.map((c) => c.id)).toContain(administeredId);
+      expect(asBob.channels.map((c) => c.id)).not.toContain(archivedId);
+    } finally {
+      await bob.close();
+    }
   });
 
   it('objects created with defaults plan as unchanged when declared with only their names', async () => {
