@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { inPlace, parseInPlace } from '../../src/model/check-in-place';
 import { intListSchema } from '../../src/model/int-list';
@@ -5,6 +7,7 @@ import { LiveStateSchema } from '../../src/model/live-state';
 import { RegisterResponseSchema } from '../../src/zulip/wire/register';
 import { WireSubscriptionSchema } from '../../src/zulip/wire/subscription';
 import { WireUserSchema } from '../../src/zulip/wire/user';
+import { checkInPlaceOutcomes } from './scripts/check-in-place-cases';
 
 const user = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
   user_id: 8,
@@ -160,5 +163,24 @@ describe('inPlace / parseInPlace (issue 17: the register response checked withou
     expect(parsed.streams?.[0]).toBe(body.streams[0]);
     const bad = RegisterResponseSchema.safeParse({ ...body, streams: [channel({ name: 1 })] });
     expect(bad.error?.issues.map((i) => i.path.join('.'))).toEqual(['streams.0.name']);
+  });
+});
+
+describe('where code cannot be generated from strings', () => {
+  it('checks the same way, by a loop (node --disallow-code-generation-from-strings)', () => {
+    const here = checkInPlaceOutcomes();
+    expect(here.filter((o) => 'ok' in (o as object))).toHaveLength(3);
+    expect(here).toContainEqual({ path: 'l.1', message: expect.any(String) as string });
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--disallow-code-generation-from-strings',
+        '--import',
+        'tsx',
+        join(__dirname, 'scripts', 'check-in-place-cases.ts'),
+      ],
+      { encoding: 'utf8', cwd: join(__dirname, '..', '..') },
+    );
+    expect(JSON.parse(out)).toEqual(here);
   });
 });
