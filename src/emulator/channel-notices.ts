@@ -2,7 +2,7 @@ import { supports } from '../model/features';
 import type { TopicsPolicy } from '../model/kinds';
 import { findGroup, findUser } from './permissions';
 import type { RequestContext } from './router';
-import { nextId } from './state';
+import { notificationBotId } from './system-bots';
 import type { StoredChannel, StoredGroupSetting, StoredUser } from './state';
 import { storeMessage } from './routes/messages';
 
@@ -23,12 +23,6 @@ export function channelEventsMessagesEnabled(ctx: RequestContext): boolean {
   return ctx.org.realm.sendChannelEventsMessages === true;
 }
 
-/** The ID of Notification Bot (a cross-realm bot: not one of the organization's users). */
-export function notificationBotId(ctx: RequestContext): number {
-  ctx.org.realm.notificationBotId ??= nextId(ctx.org);
-  return ctx.org.realm.notificationBotId;
-}
-
 /**
  * Posts a notice into the channel as Notification Bot (`maybe_send_channel_events_notice`).
  * `allRead`: the archiving notice is sent with no unread user (`limit_unread_user_ids=set()`).
@@ -40,7 +34,7 @@ export function sendChannelEventsNotice(
   opts: { allRead?: boolean; readBy?: number } = {},
 ): void {
   if (!channelEventsMessagesEnabled(ctx)) return;
-  const botId = notificationBotId(ctx);
+  const botId = notificationBotId(ctx.org);
   const m = storeMessage(ctx, {
     senderId: botId,
     type: 'stream',

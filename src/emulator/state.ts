@@ -191,7 +191,11 @@ export interface StoredRealm {
    * Absent reads as false, Zulip's default for a new organization.
    */
   sendChannelEventsMessages?: boolean;
-  /** The ID Notification Bot's messages carry (allocated on its first message). */
+  /**
+   * Where state files of earlier versions kept Notification Bot's ID for channel notices;
+   * {@link completeOrgState} moves it to {@link OrgState.notificationBotId}.
+   * @deprecated read `OrgState.notificationBotId`
+   */
   notificationBotId?: number;
   /**
    * The other organization properties (`ORGANIZATION_PROPERTIES` without a field above), by
@@ -392,6 +396,11 @@ export function completeOrgState(org: OrgState): OrgState {
   org.navigationViews ??= [];
   org.messages ??= [];
   org.scheduledMessages ??= [];
+  // One Notification Bot: channel notices once allocated their own ID on the realm.
+  if (org.realm.notificationBotId !== undefined) {
+    org.notificationBotId ??= org.realm.notificationBotId;
+    delete org.realm.notificationBotId;
+  }
   return org;
 }
 

@@ -54,7 +54,7 @@ export class World {
 
   /** The notices Notification Bot posted into a channel, oldest first. */
   public notices(channelId: number): StoredMessage[] {
-    const bot = this.z.org.realm.notificationBotId;
+    const bot = this.z.org.notificationBotId;
     return (this.z.org.messages ?? []).filter(
       (m) => m.channelId === channelId && bot !== undefined && m.senderId === bot,
     );

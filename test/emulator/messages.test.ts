@@ -185,3 +185,40 @@ describe('scheduled messages', () => {
     expectSuccess(await alice.delete(`/scheduled_messages/${id}`));
   });
 });
+
+describe('Notification Bot: one cross-realm bot (get_system_bot(settings.NOTIFICATION_BOT))', () => {
+  test("a channel's notices and a group's direct messages come from the same sender", async () => {
+    const owner = clientFor(z, 'owner');
+    expectSuccess(await owner.patch('/realm', { send_channel_events_messages: true }));
+    const general = ch('general');
+    expectSuccess(await owner.patch(`/streams/${general.id}`, { description: 'Everyone' }));
+    const notice = z.org.messages?.filter((m) => m.channelId === general.id).at(-1);
+    const group = await owner.post('/user_groups/create', {
+      name: 'bots-test',
+      description: '',
+      members: [user('owner').id],
+    });
+    expectSuccess(group);
+    expectSuccess(
+      await owner.post(`/user_groups/${group.body.group_id}/members`, { add: [user('bob').id] }),
+    );
+    const dm = z.org.messages?.filter((m) => m.type === 'private').at(-1);
+    expect(notice?.senderId).toBeDefined();
+    expect(dm?.senderId).toBe(notice?.senderId);
+    expect(z.org.notificationBotId).toBe(notice?.senderId);
+    expect(z.org.users.some((u) => u.id === notice?.senderId)).toBe(false);
+  });
+
+  test("a state file that kept the notices' bot on the realm keeps that ID for both", async () => {
+    const saved = structuredClone(z.org);
+    saved.realm.notificationBotId = 9999;
+    delete saved.notificationBotId;
+    const y = await startEmulator({ rateLimit: false, state: saved });
+    try {
+      expect(y.org.notificationBotId).toBe(9999);
+      expect(y.org.realm.notificationBotId).toBeUndefined();
+    } finally {
+      await y.close();
+    }
+  });
+});
