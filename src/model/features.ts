@@ -41,6 +41,10 @@ export const FEATURES = {
   usersByEmail: { level: 313, what: 'GET /users/{email}' },
   createGroupReturnsId: { level: 317, what: 'group_id in the POST /user_groups/create response' },
   savedSnippetEdit: { level: 368, what: 'PATCH /saved_snippets/{saved_snippet_id}' },
+  archivedChannelsInRegisterStreams: {
+    level: 378,
+    what: "archived channels in register's streams (the archived_channels capability)",
+  },
   usersByIds: { level: 384, what: 'GET /users user_ids' },
   deactivatedGroupMembersEditable: {
     level: 391,

@@ -328,6 +328,36 @@ describe('register: what each fetch_event_types yields (fetch_initial_state_data
     expect(names).toContain('leadership');
   });
 
+  it.each([
+    [377, false],
+    [378, true],
+  ])(
+    'stream (FL %i): do_get_streams(include_all=True) sorts by name; archived channels with the archived_channels capability only from FL 378',
+    async (level, archivedListed) => {
+      const y = await startEmulator({ rateLimit: false, featureLevel: level });
+      try {
+        const owner = clientFor(y, 'owner');
+        const design = y.org.channels.find((c) => c.name === 'design')!;
+        expectSuccess(await owner.delete(`/streams/${design.id}`));
+        const r = await owner.post('/register', {
+          fetch_event_types: ['stream', 'subscription'],
+          client_capabilities: { ...NSN, archived_channels: true },
+        });
+        expectSuccess(r);
+        const names = r.body.streams.map((s: { name: string }) => s.name);
+        expect(names).toEqual([...names].sort());
+        expect(names.includes('design')).toBe(archivedListed);
+        // The subscription lists have it at both levels (never_subscribed from FL 362).
+        const lists = ['subscriptions', 'unsubscribed', 'never_subscribed'].flatMap((k) =>
+          (r.body[k] as { name: string }[]).map((s) => s.name),
+        );
+        expect(lists).toContain('design');
+      } finally {
+        await y.close();
+      }
+    },
+  );
+
   it('test_event_system.py test_events_register_endpoint: fetch_event_types wins over event_types for the state; event_types alone chooses the events', async () => {
     const alice = clientFor(z, 'alice');
     const r = await alice.post('/register', {

@@ -398,15 +398,19 @@ function register(ctx: RequestContext): Record<string, unknown> {
       .filter((m) => (m.flags[String(user.id)] ?? []).includes('starred'))
       .map((m) => m.id)
       .sort((a, b) => a - b);
-  if (want('stream'))
+  if (want('stream')) {
+    // do_get_streams(include_all=True, exclude_archived=not archived_channels): archived
+    // channels only from FL 378 (before it, only the subscription lists had them), by name.
+    const archived = cap('archived_channels') && supports(fl, 'archivedChannelsInRegisterStreams');
     out.streams = new LazyList(
-      org.channels
-        .filter(
-          (ch) => (cap('archived_channels') || !ch.isArchived) && hasMetadataAccess(org, user, ch),
-        )
-        .sort((a, b) => a.id - b.id),
+      sortedByName(
+        org.channels.filter(
+          (ch) => (archived || !ch.isArchived) && hasMetadataAccess(org, user, ch),
+        ),
+      ),
       (ch) => channelToApi(org, fl, ch, { subscriberIds: idsOf(ch.id) }),
     );
+  }
   // Guests are told the organization has no default channels.
   if (want('default_streams'))
     out.realm_default_streams = isGuest(user) ? [] : [...org.defaultChannelIds];
