@@ -46,6 +46,12 @@ class UserStates {
   readonly #emails: (string | undefined)[] | undefined;
   public readonly someDeactivated: boolean;
 
+  /** Marks over these users' IDs (see {@link IdMarks}). */
+  public marks(): IdMarks {
+    const span = this.#byOffset?.length ?? 0;
+    return new IdMarks(span > 0 ? this.#min : 0, span);
+  }
+
   public constructor(users: readonly LiveUser[]) {
     let min = Infinity;
     let max = -Infinity;
@@ -83,6 +89,54 @@ class UserStates {
   }
 }
 
+/**
+ * Marks on user IDs, all cleared at once: the sets of users the plan makes for each of
+ * thousands of lists (a million subscribers at the largest sizes, issue 17), without a set per
+ * list. Over the users' ID span when it is dense (an array of the round each ID was last marked
+ * in), else, and for IDs outside it, a set.
+ */
+export class IdMarks {
+  readonly #min: number;
+  readonly #rounds: Int32Array;
+  readonly #others = new Set<number>();
+  #round = 1;
+
+  public constructor(min: number, span: number) {
+    this.#min = min;
+    this.#rounds = new Int32Array(span);
+  }
+
+  /** Clears every mark. */
+  public clear(): void {
+    this.#others.clear();
+    if (this.#round < 0x7fffffff) this.#round += 1;
+    else {
+      this.#rounds.fill(0);
+      this.#round = 1;
+    }
+  }
+
+  /** Marks `id`; false when it was marked already. */
+  public mark(id: number): boolean {
+    const i = id - this.#min;
+    const rounds = this.#rounds;
+    if (i >= 0 && i < rounds.length) {
+      if (rounds[i] === this.#round) return false;
+      rounds[i] = this.#round;
+      return true;
+    }
+    if (this.#others.has(id)) return false;
+    this.#others.add(id);
+    return true;
+  }
+
+  public has(id: number): boolean {
+    const i = id - this.#min;
+    const rounds = this.#rounds;
+    return i >= 0 && i < rounds.length ? rounds[i] === this.#round : this.#others.has(id);
+  }
+}
+
 /** Lookups over a LiveState: IDs to natural keys and back. Built once per plan. */
 export class LiveIndex {
   public readonly usersById = new Map<number, LiveUser>();
@@ -110,6 +164,7 @@ export class LiveIndex {
       this.#idByEmail.set(u.email.toLowerCase(), u.isActive ? u.id : -1 - u.id);
     }
     this.#states = new UserStates(live.users);
+    this.#seen = this.#states.marks();
     for (const g of live.userGroups) {
       this.groupsById.set(g.id, g);
       this.groupsByName.set(g.name, g);
@@ -179,6 +234,13 @@ export class LiveIndex {
 
   readonly #resolved = new WeakMap<readonly string[], ResolvedEmails>();
 
+  /** New marks over the users' IDs. */
+  public idMarks(): IdMarks {
+    return this.#states.marks();
+  }
+
+  readonly #seen: IdMarks;
+
   /**
    * The users of a list of emails (case-insensitively), worked out once per list: the plan
    * checks every subscriber and member, then compares them by ID.
@@ -187,15 +249,18 @@ export class LiveIndex {
     let out = this.#resolved.get(emails);
     if (out) return out;
     const byEmail = this.#idByEmail;
-    const ids = new Set<number>();
+    const seen = this.#seen;
+    seen.clear();
+    const ids: number[] = [];
     let problems: { email: string; deactivated: boolean }[] | undefined;
     for (let i = 0; i < emails.length; i++) {
       const email = emails[i] as string;
       const v = byEmail.get(email) ?? byEmail.get(email.toLowerCase());
-      if (v !== undefined && v >= 0) ids.add(v);
-      else (problems ??= []).push({ email, deactivated: v !== undefined });
+      if (v !== undefined && v >= 0) {
+        if (seen.mark(v)) ids.push(v);
+      } else (problems ??= []).push({ email, deactivated: v !== undefined });
     }
-    out = { ids: [...ids], problems: problems ?? [] };
+    out = { ids, problems: problems ?? [] };
     this.#resolved.set(emails, out);
     return out;
   }

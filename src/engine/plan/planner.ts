@@ -25,6 +25,7 @@ import { CHANNEL_PERMISSIONS } from '../../model/permissions';
 import type { PermissionSettingInfo } from '../../model/permissions';
 import { canonicalJson } from '../digest';
 import { LiveIndex } from '../live-index';
+import type { IdMarks } from '../live-index';
 import type {
   Change,
   JsonValue,
@@ -124,6 +125,8 @@ export class Planner {
     string,
     { has(id: number): boolean; size: number }
   >();
+  /** Marks of the users a channel wants and of those it has (`channelMembership`). */
+  public readonly channelMarks: { readonly want: IdMarks; readonly found: IdMarks };
   public myGroups: ReadonlySet<number> | undefined;
   /** Changes left out for want of content access, by channel address (see `leaveOut`). */
   public readonly leftOut = new Map<string, { l: LiveChannel; path: string; what: string[] }>();
@@ -134,6 +137,7 @@ export class Planner {
   ) {
     this.idx = new LiveIndex(live);
     this.fl = live.server.featureLevel;
+    this.channelMarks = { want: this.idx.idMarks(), found: this.idx.idMarks() };
   }
 
   public run(): void {
