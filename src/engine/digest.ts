@@ -32,14 +32,14 @@ type Sink = (piece: string, inner?: boolean) => void;
 
 /**
  * SHA-256 (hex) of the canonical JSON of `value`, hashed as it is written (never whole): the
- * pieces are encoded into one reused buffer, which is hashed when full, and a piece larger than
- * the buffer is hashed as it is. No piece is copied to be joined to others or cut (at the
- * largest sizes the states are 2 × 34 MB of JSON, written in batches of up to a few MB).
+ * pieces are encoded into one reused buffer, which is hashed when full. No piece is copied to
+ * be joined to others or cut (at the largest sizes the states are 2 × 34 MB of JSON, written
+ * in batches of up to a few MB).
  */
 export function sha256Json(value: unknown): string {
   const hash = createHash('sha256');
   if (!isObject(value)) return hash.update(JSON.stringify(value)).digest('hex');
-  const buf = scratch;
+  let buf = scratch;
   let at = 0;
   writeCanonical(value, (s, inner) => {
     // At most three UTF-8 bytes per UTF-16 code unit.
@@ -47,12 +47,13 @@ export function sha256Json(value: unknown): string {
     if (inner || at + room > buf.length) {
       hash.update(buf.subarray(0, at));
       at = 0;
-    }
-    if (room > buf.length) {
-      // A piece larger than the buffer (a list of a few MB in one piece) is hashed as it is:
-      // a buffer of its own would be garbage kept until the plan ends (issue 17).
-      hash.update(inner ? s.slice(1, -1) : s, 'utf8');
-      return;
+      // A piece larger than the buffer (a list of a few MB in one piece): a larger buffer,
+      // kept for the next pieces and digests up to MAX_SCRATCH (a buffer of its own per digest
+      // was garbage still held when the plan ended, issue 17).
+      if (room > buf.length) {
+        buf = Buffer.allocUnsafe(Math.max(room, Math.min(2 * buf.length, MAX_SCRATCH)));
+        if (buf.length <= MAX_SCRATCH) scratch = buf;
+      }
     }
     const n = buf.write(s, at);
     if (inner) hash.update(buf.subarray(1, n - 1));
@@ -70,7 +71,10 @@ export function desiredStateDigest(desired: unknown): string {
 const CHUNK = 1 << 16;
 
 /** The buffer {@link sha256Json} writes into (it is synchronous: one is enough). */
-const scratch = Buffer.allocUnsafe(2 * CHUNK);
+let scratch = Buffer.allocUnsafe(2 * CHUNK);
+
+/** The largest {@link scratch} buffer kept between digests. */
+const MAX_SCRATCH = 8 << 20;
 
 function isObject(v: unknown): v is object {
   return typeof v === 'object' && v !== null;
