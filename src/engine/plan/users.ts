@@ -88,7 +88,9 @@ export function checkUsers(p: Planner): void {
     checkPermissions(d.permissions, address, d.path);
   }
   const lives = p.liveUsers();
-  for (const [i, d] of p.desired.users.entries()) {
+  const declared = p.desired.users;
+  for (let i = 0; i < declared.length; i++) {
+    const d = declared[i] as DesiredUser;
     const u = lives[i];
     if (!u) unknownUser(p, d.email, resourceAddress('user', d.email), d.path, 'email');
     // Declared deactivated, or to be reactivated: nothing to warn about.
@@ -128,7 +130,9 @@ function ownersAfter(p: Planner): Set<number> {
     p.live.users.filter((u) => u.isActive && !u.isBot && u.role === ROLES.owner).map((u) => u.id),
   );
   const lives = p.liveUsers();
-  for (const [i, d] of p.desired.users.entries()) {
+  const declared = p.desired.users;
+  for (let i = 0; i < declared.length; i++) {
+    const d = declared[i] as DesiredUser;
     const u = lives[i];
     if (!u || u.isBot) continue;
     const activeAfter =
@@ -215,7 +219,9 @@ export function planUsers(p: Planner): void {
   let owners: Set<number> | undefined;
   const ownersOnce = (): Set<number> => (owners ??= ownersAfter(p));
   const lives = p.liveUsers();
-  for (const [i, d] of p.desired.users.entries()) {
+  const declared = p.desired.users;
+  for (let i = 0; i < declared.length; i++) {
+    const d = declared[i] as DesiredUser;
     const found = lives[i];
     const address = resourceAddress('user', d.email);
     // Unknown users are plan errors (checkUsers).
