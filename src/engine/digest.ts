@@ -47,8 +47,13 @@ export function sha256Json(value: unknown): string {
     if (inner || at + room > buf.length) {
       hash.update(buf.subarray(0, at));
       at = 0;
-      // A piece larger than the buffer (a value of a few MB in one piece) has one of its own.
-      if (room > buf.length) buf = Buffer.allocUnsafe(room);
+      // A piece larger than the buffer (a list of a few MB in one piece): a larger buffer,
+      // kept for the next pieces and digests up to MAX_SCRATCH (a buffer of its own per digest
+      // was garbage still held when the plan ended, issue 17).
+      if (room > buf.length) {
+        buf = Buffer.allocUnsafe(Math.max(room, Math.min(2 * buf.length, MAX_SCRATCH)));
+        if (buf.length <= MAX_SCRATCH) scratch = buf;
+      }
     }
     const n = buf.write(s, at);
     if (inner) hash.update(buf.subarray(1, n - 1));
@@ -66,7 +71,10 @@ export function desiredStateDigest(desired: unknown): string {
 const CHUNK = 1 << 16;
 
 /** The buffer {@link sha256Json} writes into (it is synchronous: one is enough). */
-const scratch = Buffer.allocUnsafe(2 * CHUNK);
+let scratch = Buffer.allocUnsafe(2 * CHUNK);
+
+/** The largest {@link scratch} buffer kept between digests. */
+const MAX_SCRATCH = 8 << 20;
 
 function isObject(v: unknown): v is object {
   return typeof v === 'object' && v !== null;

@@ -117,8 +117,10 @@ class Moment {
     seen.add(name);
     const maxRole = SYSTEM_GROUP_MAX_ROLE[name];
     if (maxRole !== undefined) {
-      for (const [id, role] of this.roles)
+      // forEach, not for-of: no entry pair per user (100,000 at scale 10).
+      this.roles.forEach((role, id) => {
         if ((this.changedRoles.get(id) ?? role) <= maxRole) out.add(id);
+      });
       return out;
     }
     const g = this.groups.get(name);
@@ -158,7 +160,9 @@ class Moment {
 
   public count(maxRole: number): number {
     let n = 0;
-    for (const [id, role] of this.roles) if ((this.changedRoles.get(id) ?? role) <= maxRole) n += 1;
+    this.roles.forEach((role, id) => {
+      if ((this.changedRoles.get(id) ?? role) <= maxRole) n += 1;
+    });
     return n;
   }
 }

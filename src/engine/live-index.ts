@@ -33,18 +33,23 @@ const ACTIVE = 1;
 const DEACTIVATED = 2;
 
 /**
- * Each user ID's state ({@link ACTIVE}, {@link DEACTIVATED}, or {@link NO_USER}), looked up
- * for every member and subscriber (a million at the largest sizes, issue 17): an array over the
- * IDs' span when they are dense enough, as a server numbers its users in one sequence, else a
- * map. The last user of an ID counts, as in `usersById`.
+ * Each user ID's state ({@link ACTIVE}, {@link DEACTIVATED}, or {@link NO_USER}) and user,
+ * looked up for every member and subscriber (a million at the largest sizes, issue 17): arrays
+ * over the IDs' span when they are dense enough, as a server numbers its users in one sequence,
+ * else a map. The last user of an ID counts.
  */
 class UserStates {
   readonly #min: number;
   readonly #byOffset: Uint8Array | undefined;
-  readonly #byId: Map<number, number> | undefined;
-  /** Each ID's address, by the same offset (dense IDs only): read for every name shown. */
-  readonly #emails: (string | undefined)[] | undefined;
+  /** Each ID's user, by the same offset (dense IDs), else by ID. */
+  readonly #users: (LiveUser | undefined)[] | Map<number, LiveUser>;
   public readonly someDeactivated: boolean;
+
+  /** Marks over these users' IDs (see {@link IdMarks}). */
+  public marks(): IdMarks {
+    const span = this.#byOffset?.length ?? 0;
+    return new IdMarks(span > 0 ? this.#min : 0, span);
+  }
 
   public constructor(users: readonly LiveUser[]) {
     let min = Infinity;
@@ -55,37 +60,95 @@ class UserStates {
     }
     this.#min = min;
     const dense = users.length > 0 && max - min < 16 * users.length + 65536;
-    this.#byOffset = dense ? new Uint8Array(max - min + 1) : undefined;
-    this.#byId = dense ? undefined : new Map();
-    this.#emails = dense ? new Array<string | undefined>(max - min + 1).fill(undefined) : undefined;
-    let someDeactivated = false;
+    const byOffset = dense ? new Uint8Array(max - min + 1) : undefined;
+    const byId = new Map<number, LiveUser>();
+    const all = dense ? new Array<LiveUser | undefined>(max - min + 1).fill(undefined) : byId;
     for (const u of users) {
-      const state = u.isActive ? ACTIVE : DEACTIVATED;
-      if (this.#byOffset && this.#emails) {
-        this.#byOffset[u.id - min] = state;
-        this.#emails[u.id - min] = u.email;
-      } else this.#byId?.set(u.id, state);
+      if (byOffset && Array.isArray(all)) {
+        byOffset[u.id - min] = u.isActive ? ACTIVE : DEACTIVATED;
+        all[u.id - min] = u;
+      } else byId.set(u.id, u);
     }
+    this.#byOffset = byOffset;
+    this.#users = all;
+    let someDeactivated = false;
     for (const u of users) if (this.of(u.id) === DEACTIVATED) someDeactivated = true;
     this.someDeactivated = someDeactivated;
   }
 
   public of(id: number): number {
     const byOffset = this.#byOffset;
-    if (!byOffset) return this.#byId?.get(id) ?? NO_USER;
+    if (!byOffset) {
+      const u = this.user(id);
+      return u === undefined ? NO_USER : u.isActive ? ACTIVE : DEACTIVATED;
+    }
     const i = id - this.#min;
     return i >= 0 && i < byOffset.length ? (byOffset[i] as number) : NO_USER;
   }
 
-  /** The address of a user ID; undefined when there is no such user or the IDs are sparse. */
-  public emailOf(id: number): string | undefined {
-    return this.#emails?.[id - this.#min];
+  /** The user of an ID; undefined when there is none. */
+  public user(id: number): LiveUser | undefined {
+    const all = this.#users;
+    if (!Array.isArray(all)) return all.get(id);
+    const i = id - this.#min;
+    return i >= 0 && i < all.length ? all[i] : undefined;
+  }
+}
+
+/**
+ * Marks on user IDs, all cleared at once: the sets of users the plan makes for each of
+ * thousands of lists (a million subscribers at the largest sizes, issue 17), without a set per
+ * list. Over the users' ID span when it is dense (an array of the round each ID was last marked
+ * in), else, and for IDs outside it, a set.
+ */
+export class IdMarks {
+  readonly #min: number;
+  readonly #rounds: Int32Array;
+  readonly #others = new Set<number>();
+  #round = 1;
+
+  public constructor(min: number, span: number) {
+    this.#min = min;
+    this.#rounds = new Int32Array(span);
+  }
+
+  /** Clears every mark. */
+  public clear(): void {
+    this.#others.clear();
+    if (this.#round < 0x7fffffff) this.#round += 1;
+    else {
+      this.#rounds.fill(0);
+      this.#round = 1;
+    }
+  }
+
+  /** Marks `id`; false when it was marked already. */
+  public mark(id: number): boolean {
+    const i = id - this.#min;
+    const rounds = this.#rounds;
+    if (i >= 0 && i < rounds.length) {
+      if (rounds[i] === this.#round) return false;
+      rounds[i] = this.#round;
+      return true;
+    }
+    if (this.#others.has(id)) return false;
+    this.#others.add(id);
+    return true;
+  }
+
+  public has(id: number): boolean {
+    const i = id - this.#min;
+    const rounds = this.#rounds;
+    return i >= 0 && i < rounds.length ? rounds[i] === this.#round : this.#others.has(id);
   }
 }
 
 /** Lookups over a LiveState: IDs to natural keys and back. Built once per plan. */
 export class LiveIndex {
-  public readonly usersById = new Map<number, LiveUser>();
+  /** Users by ID (active and not): an array over the IDs when they are dense, not a map. */
+  public readonly usersById: { get(id: number): LiveUser | undefined } = {
+    get: (id) => this.#states.user(id),
+  };
   public readonly groupsById = new Map<number, LiveUserGroup>();
   /** Group names are case-sensitive in Zulip. */
   public readonly groupsByName = new Map<string, LiveUserGroup>();
@@ -105,11 +168,11 @@ export class LiveIndex {
 
   public constructor(public readonly live: LiveState) {
     for (const u of live.users) {
-      this.usersById.set(u.id, u);
       // By lower-cased email: Zulip compares addresses case-insensitively.
       this.#idByEmail.set(u.email.toLowerCase(), u.isActive ? u.id : -1 - u.id);
     }
     this.#states = new UserStates(live.users);
+    this.#seen = this.#states.marks();
     for (const g of live.userGroups) {
       this.groupsById.set(g.id, g);
       this.groupsByName.set(g.name, g);
@@ -179,6 +242,13 @@ export class LiveIndex {
 
   readonly #resolved = new WeakMap<readonly string[], ResolvedEmails>();
 
+  /** New marks over the users' IDs. */
+  public idMarks(): IdMarks {
+    return this.#states.marks();
+  }
+
+  readonly #seen: IdMarks;
+
   /**
    * The users of a list of emails (case-insensitively), worked out once per list: the plan
    * checks every subscriber and member, then compares them by ID.
@@ -187,15 +257,18 @@ export class LiveIndex {
     let out = this.#resolved.get(emails);
     if (out) return out;
     const byEmail = this.#idByEmail;
-    const ids = new Set<number>();
+    const seen = this.#seen;
+    seen.clear();
+    const ids: number[] = [];
     let problems: { email: string; deactivated: boolean }[] | undefined;
     for (let i = 0; i < emails.length; i++) {
       const email = emails[i] as string;
       const v = byEmail.get(email) ?? byEmail.get(email.toLowerCase());
-      if (v !== undefined && v >= 0) ids.add(v);
-      else (problems ??= []).push({ email, deactivated: v !== undefined });
+      if (v !== undefined && v >= 0) {
+        if (seen.mark(v)) ids.push(v);
+      } else (problems ??= []).push({ email, deactivated: v !== undefined });
     }
-    out = { ids: [...ids], problems: problems ?? [] };
+    out = { ids, problems: problems ?? [] };
     this.#resolved.set(emails, out);
     return out;
   }
@@ -215,7 +288,7 @@ export class LiveIndex {
 
   /** The email we show and compare for a user ID; `#<id>` when the reader could not see it. */
   public emailOf(id: number): string {
-    return this.#states.emailOf(id) ?? this.usersById.get(id)?.email ?? `user#${id}`;
+    return this.#states.user(id)?.email ?? `user#${id}`;
   }
 
   /** The name of a group ID; `group#<id>` when unknown. */

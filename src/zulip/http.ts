@@ -19,6 +19,8 @@ import {
 } from './retry';
 import type { RetryOptions } from './retry';
 import { USER_AGENT } from './version';
+import { readResponseBody } from './json-body';
+import type { ResponseBody } from './json-body';
 import type {
   ClientEvent,
   ClientWarning,
@@ -230,7 +232,7 @@ export class ZulipHttp {
       const started = this.#now();
       let status: number;
       let resHeaders: Record<string, string | string[] | undefined>;
-      let text: string;
+      let received: ResponseBody;
       this.#stats.requestCount += 1;
       try {
         const res = await this.#pool().request({
@@ -244,7 +246,10 @@ export class ZulipHttp {
         status = res.statusCode;
         resHeaders = res.headers;
         // Always consume the body, so the connection goes back to the pool.
-        text = await bodyText(res.body, finiteNumber(headerValue(res.headers['content-length'])));
+        received = await readResponseBody(
+          res.body,
+          finiteNumber(headerValue(res.headers['content-length'])),
+        );
       } catch (err) {
         const code = errorCodeOf(err) ?? 'UNKNOWN';
         const notSent = NOT_SENT_CODES.has(code);
@@ -271,7 +276,7 @@ export class ZulipHttp {
         status,
         durationMs: this.#now() - started,
       });
-      const parsed = parseJsonObject(text);
+      const parsed = received.parse();
 
       if (status === 429) {
         this.#stats.rateLimitHits += 1;
@@ -342,7 +347,7 @@ export class ZulipHttp {
           { where: req.endpoint, hint: 'Re-read the live state (plan again) before retrying.' },
         );
       }
-      const snippet = this.redact(text.slice(0, 200)).replace(/\s+/g, ' ');
+      const snippet = this.redact(received.start).replace(/\s+/g, ' ');
       throw new ZulipCdkError(
         status >= 500 ? 'SERVER_ERROR' : 'INVALID_RESPONSE',
         `${label} returned HTTP ${status} without a Zulip JSON body: ${JSON.stringify(snippet)}`,
@@ -557,55 +562,5 @@ export class ZulipHttp {
 
   public [inspect.custom](): string {
     return `ZulipHttp { site: ${JSON.stringify(this.site)}, email: ${JSON.stringify(this.email)} }`;
-  }
-}
-
-/** A body from this size on is read into one buffer of its length (1 MB). */
-const LARGE_BODY = 1 << 20;
-
-/**
- * A response body as text, as undici's `text()` gives it (UTF-8, a byte-order mark dropped).
- * A large body whose length is known is copied into one buffer as it arrives: `text()` keeps
- * every chunk until the end and then concatenates them, twice the body in memory (160 MB for
- * the register response of the largest organizations, issue 17).
- */
-async function bodyText(
-  body: AsyncIterable<Buffer> & { text(): Promise<string> },
-  length: number | undefined,
-): Promise<string> {
-  if (length === undefined || length < LARGE_BODY) return body.text();
-  let buf = Buffer.allocUnsafe(length);
-  let at = 0;
-  for await (const chunk of body) {
-    // More than announced (undici refuses it, but never write past the end).
-    if (at + chunk.length > buf.length) buf = Buffer.concat([buf.subarray(0, at), chunk]);
-    else chunk.copy(buf, at);
-    at += chunk.length;
-  }
-  const bom = at >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-  const text = buf.toString('utf8', bom, at);
-  release(buf);
-  return text;
-}
-
-/**
- * Gives the memory of a buffer of ours back now, not at the next full garbage collection: the
- * body is parsed next, and its 80 MB at the largest sizes would otherwise stay beside the text
- * and the parsed objects (issue 17). Transferring the buffer's memory detaches it (its length is
- * 0 after); the copy that takes it over is garbage at once.
- */
-function release(buf: Buffer): void {
-  const memory = buf.buffer;
-  // Only memory the buffer has to itself (a small one shares Node's pool).
-  if (memory instanceof ArrayBuffer && buf.byteOffset === 0 && memory.byteLength === buf.length)
-    structuredClone(memory, { transfer: [memory] });
-}
-
-function parseJsonObject(text: string): ZulipBody | undefined {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as ZulipBody) : undefined;
-  } catch {
-    return undefined;
   }
 }

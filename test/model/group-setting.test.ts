@@ -27,6 +27,21 @@ describe('group-setting canonicalisation (Zulip parse_group_setting_value)', () 
     expect(groupSettingsEqual('eng', { users: [], groups: ['eng'] })).toBe(true);
   });
 
+  it('compares values already canonical without copying them, and the others after', () => {
+    const v = { users: ['a', 'b'], groups: ['g'] };
+    expect(groupSettingsEqual(v, { users: ['a', 'b'], groups: ['g'] })).toBe(true);
+    expect(groupSettingsEqual(v, { users: ['a', 'c'], groups: ['g'] })).toBe(false);
+    expect(groupSettingsEqual(v, { users: ['b', 'a', 'a'], groups: ['g', 'g'] })).toBe(true);
+    expect(
+      groupSettingsEqual({ users: [], groups: ['g', 'h'] }, { users: [], groups: ['h', 'g'] }),
+    ).toBe(true);
+    // A canonical value is given back as a copy all the same.
+    const c = canonicalGroupSetting(v);
+    expect(c).toEqual(v);
+    expect(c).not.toBe(v);
+    expect(typeof c !== 'string' && c.users).not.toBe(v.users);
+  });
+
   it('canonicalises the wire form the same way', () => {
     expect(canonicalWireGroupSetting({ direct_members: [], direct_subgroups: [] }, 99)).toBe(99);
     expect(canonicalWireGroupSetting({ direct_members: [], direct_subgroups: [7] }, 99)).toBe(7);

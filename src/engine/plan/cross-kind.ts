@@ -422,10 +422,15 @@ export function channelMembership(
     if (have) p.channelSubscribersAfter.set(key, new SubscribersAfter(have, [], []));
     return;
   }
-  const want = new Set<number>(p.resolveUsers(s.users));
+  // The wanted users in order, each once, and marked (no sets per channel: a million
+  // subscribers at the largest sizes).
+  const { want, found } = p.channelMarks;
+  want.clear();
+  const wanted: number[] = [];
+  for (const id of p.resolveUsers(s.users)) if (want.mark(id)) wanted.push(id);
   for (const g of s.groups) {
     checkGroupRef(p, g, address, d.path);
-    for (const id of expandGroup(p, g)) want.add(id);
+    for (const id of expandGroup(p, g)) if (want.mark(id)) wanted.push(id);
   }
   if (l && have === null) {
     p.warn(
@@ -439,12 +444,13 @@ export function channelMembership(
   const current = p.idx.withoutInactive(have ?? []);
   // One pass over the current subscribers: those not wanted, and the wanted ones found (no set
   // of the current subscribers per channel: a million at the largest sizes).
-  const found = new Set<number>();
+  found.clear();
+  let foundCount = 0;
   const notWanted: number[] = [];
   for (const id of current)
-    if (want.has(id)) found.add(id);
-    else notWanted.push(id);
-  let add = found.size === want.size ? [] : [...want].filter((id) => !found.has(id));
+    if (!want.has(id)) notWanted.push(id);
+    else if (found.mark(id)) foundCount += 1;
+  let add = foundCount === wanted.length ? [] : wanted.filter((id) => !found.has(id));
   if (add.length > 0 && l?.private === true && !contentAccess(p, l)) {
     leaveOut(p, l, `subscribing ${someOf(p.users(add).map((u) => u.email))}`, address, d.path);
     add = [];

@@ -3,7 +3,6 @@ import type {
   DesiredChannel,
   DesiredChannelFolder,
   DesiredState,
-  DesiredUser,
   DesiredUserGroup,
   GroupSettingValue,
   Lifecycle,
@@ -25,6 +24,7 @@ import { CHANNEL_PERMISSIONS } from '../../model/permissions';
 import type { PermissionSettingInfo } from '../../model/permissions';
 import { canonicalJson } from '../digest';
 import { LiveIndex } from '../live-index';
+import type { IdMarks } from '../live-index';
 import type {
   Change,
   JsonValue,
@@ -124,6 +124,8 @@ export class Planner {
     string,
     { has(id: number): boolean; size: number }
   >();
+  /** Marks of the users a channel wants and of those it has (`channelMembership`). */
+  public readonly channelMarks: { readonly want: IdMarks; readonly found: IdMarks };
   public myGroups: ReadonlySet<number> | undefined;
   /** Changes left out for want of content access, by channel address (see `leaveOut`). */
   public readonly leftOut = new Map<string, { l: LiveChannel; path: string; what: string[] }>();
@@ -134,6 +136,7 @@ export class Planner {
   ) {
     this.idx = new LiveIndex(live);
     this.fl = live.server.featureLevel;
+    this.channelMarks = { want: this.idx.idMarks(), found: this.idx.idMarks() };
   }
 
   public run(): void {
@@ -344,14 +347,14 @@ export class Planner {
     return this.idx.resolve(emails).ids;
   }
 
-  readonly #liveUsers = new Map<DesiredUser, LiveUser | undefined>();
+  #liveUsers: readonly (LiveUser | undefined)[] | undefined;
 
-  /** The live user a declared user is (by email), looked up once (100,000 at scale 10). */
-  public liveUserOf(d: DesiredUser): LiveUser | undefined {
-    if (this.#liveUsers.has(d)) return this.#liveUsers.get(d);
-    const u = this.idx.user(d.email);
-    this.#liveUsers.set(d, u);
-    return u;
+  /**
+   * The live user each declared user is (by email), in the order of `desired.users`: looked up
+   * once (100,000 at scale 10), kept in an array (not a map by declared user).
+   */
+  public liveUsers(): readonly (LiveUser | undefined)[] {
+    return (this.#liveUsers ??= this.desired.users.map((d) => this.idx.user(d.email)));
   }
 
   public prop(

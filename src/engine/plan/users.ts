@@ -87,8 +87,11 @@ export function checkUsers(p: Planner): void {
     if (d.subscribers) check(d.subscribers.users, address, d.path, 'subscribers');
     checkPermissions(d.permissions, address, d.path);
   }
-  for (const d of p.desired.users) {
-    const u = p.liveUserOf(d);
+  const lives = p.liveUsers();
+  const declared = p.desired.users;
+  for (let i = 0; i < declared.length; i++) {
+    const d = declared[i] as DesiredUser;
+    const u = lives[i];
     if (!u) unknownUser(p, d.email, resourceAddress('user', d.email), d.path, 'email');
     // Declared deactivated, or to be reactivated: nothing to warn about.
     else if (!u.isActive && d.active === undefined)
@@ -126,8 +129,11 @@ function ownersAfter(p: Planner): Set<number> {
   const owners = new Set(
     p.live.users.filter((u) => u.isActive && !u.isBot && u.role === ROLES.owner).map((u) => u.id),
   );
-  for (const d of p.desired.users) {
-    const u = p.liveUserOf(d);
+  const lives = p.liveUsers();
+  const declared = p.desired.users;
+  for (let i = 0; i < declared.length; i++) {
+    const d = declared[i] as DesiredUser;
+    const u = lives[i];
     if (!u || u.isBot) continue;
     const activeAfter =
       d.active === undefined || isIgnored(d.lifecycle, 'active') ? u.isActive : d.active;
@@ -212,8 +218,11 @@ function planDeactivation(
 export function planUsers(p: Planner): void {
   let owners: Set<number> | undefined;
   const ownersOnce = (): Set<number> => (owners ??= ownersAfter(p));
-  for (const d of p.desired.users) {
-    const found = p.liveUserOf(d);
+  const lives = p.liveUsers();
+  const declared = p.desired.users;
+  for (let i = 0; i < declared.length; i++) {
+    const d = declared[i] as DesiredUser;
+    const found = lives[i];
     const address = resourceAddress('user', d.email);
     // Unknown users are plan errors (checkUsers).
     if (!found) continue;

@@ -13,7 +13,9 @@ import type { GroupSettingValue } from '../desired-state';
  */
 export function creatorDefault(
   creatorId: number | null,
-  usersById: ReadonlyMap<number, { readonly email: string; readonly isActive: boolean }>,
+  usersById: {
+    get(id: number): { readonly email: string; readonly isActive: boolean } | undefined;
+  },
 ): GroupSettingValue {
   const creator = creatorId === null ? undefined : usersById.get(creatorId);
   if (!creator?.isActive) return 'role:nobody';
