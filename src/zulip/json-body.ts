@@ -219,7 +219,13 @@ function parseInPieces(buf: Buffer, start: number, end: number): object | undefi
   }
   if (lists.size === 0) return undefined;
   rest.push(buf.toString('utf8', copied, end));
-  const top: unknown = JSON.parse(rest.join(''));
+  let top: unknown;
+  try {
+    top = JSON.parse(rest.join(''));
+  } catch {
+    // Not JSON with the markers in: the parse of the whole bytes says what it is.
+    return undefined;
+  }
   if (typeof top !== 'object' || top === null || Array.isArray(top)) return undefined;
   const o = top as Record<string, unknown>;
   let found = 0;

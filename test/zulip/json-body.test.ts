@@ -97,6 +97,13 @@ describe('parseJsonBytes (issue 17)', () => {
     expectSame(parseJsonBytes(buf, 0, buf.length), buf.toString('utf8'));
   });
 
+  it('gives what JSON.parse gives where strings outside the lists look like the cuts', () => {
+    for (const look of ['":[{', '"x":[{"a":1}]}', '}],"realm_users":[{"user_id":1}', '\\":[{']) {
+      const buf = bytes({ msg: look, ...body({ zulip_version: look, tail: [{ t: look }] }) });
+      expectSame(parseJsonBytes(buf, 0, buf.length), buf.toString('utf8'));
+    }
+  });
+
   it('fails as JSON.parse does on a body that is not JSON', () => {
     const text = JSON.stringify(body());
     for (const bad of [
