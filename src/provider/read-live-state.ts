@@ -258,7 +258,14 @@ export function liveStateFromRegister(
 
   // Every channel the account may see, archived ones included (the `archived_channels`
   // capability; from FL 362 in `never_subscribed` too), with its subscribers, is in one of the
-  // three subscription lists: `streams` is not asked for (ORG_READ_REGISTER_PARAMS).
+  // three subscription lists: `streams` is not asked for (ORG_READ_REGISTER_PARAMS). Each list
+  // has every field `streams` has, at every level we support: `unsubscribed` entries copy the
+  // channel's dict (zerver/lib/subscription_info.py `build_stream_dict_for_sub`), and
+  // `never_subscribed` ones, built field by field (`build_stream_dict_for_never_sub`), are held
+  // to it by Zulip's `test_stream_creation_events` (zerver/tests/test_events.py: the entry a
+  // creation event adds, a full `stream_to_dict` as `streams` has it, must equal the one a new
+  // register builds). Read in Zulip 10.2 (FL 372) and at FL 442; each field added in between
+  // (folder_id 389, topics_policy 392, the can_*_group settings) came to all lists at once.
   const subscribers = new Map<number, number[]>();
   const subLists: WireSubscription[][] = [
     reg.subscriptions ?? [],
