@@ -28,7 +28,7 @@ import {
   profileFieldTypeName,
 } from '../../model/custom-profile-fields';
 import type { ProfileFieldType } from '../../model/custom-profile-fields';
-import type { DesiredCustomProfileField } from '../../model/desired-state';
+import type { DesiredCustomProfileField, DesiredUser } from '../../model/desired-state';
 import { ROLES } from '../../model/kinds';
 import type { LiveCustomProfileField, LiveUser } from '../../model/live-state';
 import type { Change, JsonValue, PropertyChange, UpdateChange } from '../plan-format';
@@ -140,9 +140,12 @@ function planProfileValues(
   const updates = new Map<string, UpdateChange>();
   for (const c of p.changes) if (c.kind === 'user' && c.action === 'update') updates.set(c.id, c);
   let any = false;
-  for (const d of p.desired.users) {
+  const users = p.desired.users;
+  const liveUsers = p.liveUsers();
+  for (let i = 0; i < users.length; i++) {
+    const d = users[i] as DesiredUser;
     if (!d.profile || isIgnored(d.lifecycle, 'profile')) continue;
-    const l = p.idx.user(d.email);
+    const l = liveUsers[i];
     if (!l) continue; // An unknown user is a plan error already (checkUsers).
     // Nothing changes on an account that is, or becomes, deactivated (as in planUsers).
     if (d.active === false || (!l.isActive && d.active !== true)) continue;
