@@ -35,6 +35,7 @@ import type {
   WarningCode,
 } from '../plan-format';
 import type { ChangeMeta } from '../plan-finish';
+import { checkAccount } from './account';
 import { checkUsers } from './users';
 import { matchAll } from './cross-kind';
 import { planOf } from './kinds';
@@ -104,6 +105,8 @@ export class Planner {
   public readonly errors: string[] = [];
   /** The unknown-user lines already in `errors` (an e-mail named twice in a list is said once). */
   public readonly unknownUserLines = new Set<string>();
+  /** Errors about what Zulip refuses the applying account (`./account.ts`), counted apart for the hint. */
+  #accountErrors = 0;
   public readonly warned = new Set<string>();
   public readonly fl: number;
 
@@ -143,6 +146,13 @@ export class Planner {
     checkUsers(this);
     matchAll(this);
     for (const kind of RESOURCE_KINDS) planOf(kind)(this);
+    checkAccount(this);
+  }
+
+  /** A plan error about what Zulip refuses the applying account whatever the object. */
+  public accountError(line: string): void {
+    this.errors.push(line);
+    this.#accountErrors += 1;
   }
 
   public throwErrors(): void {
@@ -158,8 +168,12 @@ export class Planner {
           "This account sees some users only by a stand-in address (user<ID>@...), as the organization's e-mail address visibility allows: plan with an account that can see e-mail addresses, such as an administrator.",
         );
     }
-    if (this.errors.length > this.unknownUserLines.size)
+    if (this.errors.length > this.unknownUserLines.size + this.#accountErrors)
       hints.push('Declare the missing objects, or fix the names.');
+    if (this.#accountErrors > 0)
+      hints.push(
+        "Plan and apply with an account Zulip lets make these changes: a human organization administrator's.",
+      );
     throw new ZulipCdkError(
       'UNRESOLVED_REFERENCE',
       `The configuration cannot be planned:\n${this.errors.map((e) => `  - ${e}`).join('\n')}`,

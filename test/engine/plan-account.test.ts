@@ -1,0 +1,253 @@
+/**
+ * What Zulip refuses the applying account whatever the object (src/engine/plan/account.ts): a
+ * plan error on the changes' constructs, before any request. The rules are Zulip's:
+ * `require_member_or_admin` (zerver/decorator.py) on the user-group endpoints and on
+ * `upload_emoji`, `require_user_group_create_permission` and `can_add_custom_emoji`; the
+ * embedded server's side is in test/emulator/user-groups.test.ts ("bots and guests are
+ * rejected everywhere") and test/conformance.
+ */
+import { plan } from '../../src/engine';
+import type { DesiredCustomEmoji, DesiredState, LiveState } from '../../src/model';
+import { ROLES } from '../../src/model';
+import { LiveBuilder, dGroup, desired } from './fixtures';
+import { thrownError } from '../support/errors';
+
+const BOT = 7;
+
+/** The fixture's organization with an administrator bot (7), and the applying account `me`. */
+function org(me: 'owner' | 'bot' | 'guest' | 'admin' = 'owner'): {
+  b: LiveBuilder;
+  live: () => LiveState;
+} {
+  const b = new LiveBuilder();
+  b.state.users.push({
+    id: BOT,
+    email: 'deploy-bot@example.com',
+    fullName: 'Deploy bot',
+    role: ROLES.administrator,
+    isActive: true,
+    isBot: true,
+  });
+  b.state.users.push({
+    id: 8,
+    email: 'guest@example.com',
+    fullName: 'Guest',
+    role: ROLES.guest,
+    isActive: true,
+    isBot: false,
+  });
+  const accounts = {
+    owner: { userId: 1, email: 'owner@example.com', role: ROLES.owner },
+    admin: { userId: 2, email: 'admin@example.com', role: ROLES.administrator },
+    bot: { userId: BOT, email: 'deploy-bot@example.com', role: ROLES.administrator },
+    guest: { userId: 8, email: 'guest@example.com', role: ROLES.guest },
+  };
+  return {
+    b,
+    live: () => {
+      const live = b.build();
+      live.me = accounts[me];
+      return live;
+    },
+  };
+}
+
+const emoji = (name: string): DesiredCustomEmoji => ({
+  path: `acme/emoji/${name}`,
+  name,
+  image: { file: `emoji/${name}.png`, sha256: 'a'.repeat(64), size: 10, contentType: 'image/png' },
+});
+
+function refused(d: DesiredState, live: LiveState): string {
+  const e = thrownError(() => plan(d, live, {}), 'UNRESOLVED_REFERENCE');
+  return `${e.message}\n${e.hint ?? ''}`;
+}
+
+describe('a bot or a guest as the applying account', () => {
+  it('a bot (an administrator) is refused user-group changes, on each construct', () => {
+    const { live } = org('bot');
+    const text = refused(
+      desired((d) => {
+        d.userGroups.push(dGroup('ops'), dGroup('sre'));
+      }),
+      live(),
+    );
+    expect(text).toContain(
+      'userGroup["ops"] (acme/ops), userGroup["sre"] (acme/sre): Zulip refuses user-group changes from a bot ("This endpoint does not accept bot requests."), whatever its role, and the applying account deploy-bot@example.com is a bot.',
+    );
+    expect(text).toContain("a human organization administrator's");
+    expect(text).not.toContain('Declare the missing objects');
+  });
+
+  it('a bot is refused emoji uploads', () => {
+    const { live } = org('bot');
+    const text = refused(
+      desired((d) => {
+        d.customEmoji.push(emoji('shipit'));
+      }),
+      live(),
+    );
+    expect(text).toContain(
+      'customEmoji["shipit"] (acme/emoji/shipit): Zulip refuses custom emoji uploads from a bot',
+    );
+  });
+
+  it('lists five constructs and counts the rest', () => {
+    const { live } = org('bot');
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const text = refused(
+      desired((d) => {
+        for (const n of names) d.userGroups.push(dGroup(n));
+      }),
+      live(),
+    );
+    expect(text).toContain('userGroup["e"] (acme/e) and 2 more: Zulip refuses');
+    expect(text).not.toContain('userGroup["f"]');
+  });
+
+  it('a bot may deactivate a group (deactivate_user_group has no such check)', () => {
+    const { b, live } = org('bot');
+    b.group('old', { creatorId: BOT });
+    const p = plan(
+      desired((d) => {
+        d.userGroups.push(dGroup('old', { deactivated: true }));
+      }),
+      live(),
+      {},
+    );
+    expect(p.changes.map((c) => c.id)).toEqual(['userGroup["old"]#deactivate']);
+  });
+
+  it('a bot with nothing Zulip refuses it plans as before', () => {
+    const { live } = org('bot');
+    const p = plan(desired(), live(), {});
+    expect(p.changes).toEqual([]);
+  });
+
+  it("a guest is refused with Zulip's words for guests", () => {
+    const { live } = org('guest');
+    const text = refused(
+      desired((d) => {
+        d.userGroups.push(dGroup('ops'));
+      }),
+      live(),
+    );
+    expect(text).toContain(
+      'Zulip refuses user-group changes from a guest ("Not allowed for guest users")',
+    );
+  });
+});
+
+describe("the organization's settings the applying account must hold", () => {
+  it('creating a group needs can_create_groups, administrators included', () => {
+    const { b, live } = org('admin');
+    b.state.organizationSettings = {
+      properties: {},
+      permissions: { can_create_groups: b.groupId('role:owners') },
+    };
+    const text = refused(
+      desired((d) => {
+        d.userGroups.push(dGroup('ops'));
+      }),
+      live(),
+    );
+    expect(text).toContain(
+      'userGroup["ops"] (acme/ops): Zulip lets only those who may create user groups make user-group changes ("Insufficient permission": the organization\'s canCreateGroups',
+    );
+    // The owner holds it.
+    const owner = org('owner');
+    owner.b.state.organizationSettings = b.state.organizationSettings;
+    expect(
+      plan(
+        desired((d) => d.userGroups.push(dGroup('ops'))),
+        owner.live(),
+        {},
+      ).changes.length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('held through a user list with a subgroup of the account', () => {
+    const { b, live } = org('admin');
+    b.state.organizationSettings = {
+      properties: {},
+      permissions: {
+        can_create_groups: {
+          direct_members: [4],
+          direct_subgroups: [b.groupId('role:administrators')],
+        },
+      },
+    };
+    const p = plan(
+      desired((d) => d.userGroups.push(dGroup('ops'))),
+      live(),
+      {},
+    );
+    expect(p.changes.some((c) => c.id === 'userGroup["ops"]#create')).toBe(true);
+  });
+
+  it('the plan changing can_create_groups does not help: settings are applied after groups', () => {
+    const { b, live } = org('admin');
+    b.state.organizationSettings = {
+      properties: {},
+      permissions: { can_create_groups: b.groupId('role:owners') },
+    };
+    const text = refused(
+      desired((d) => {
+        d.userGroups.push(dGroup('ops'));
+        d.organizationSettings = [
+          {
+            path: 'acme/settings',
+            properties: {},
+            permissions: { canCreateGroups: 'role:administrators' },
+          },
+        ];
+      }),
+      live(),
+    );
+    expect(text).toContain('userGroup["ops"] (acme/ops): Zulip lets only those who may create');
+  });
+
+  it('an upload needs can_add_custom_emoji_group, unless the plan gives it first', () => {
+    const { b, live } = org('admin');
+    b.state.organizationSettings = {
+      properties: {},
+      permissions: { can_add_custom_emoji_group: b.groupId('role:owners') },
+    };
+    expect(
+      refused(
+        desired((d) => {
+          d.customEmoji.push(emoji('shipit'));
+        }),
+        live(),
+      ),
+    ).toContain(
+      'customEmoji["shipit"] (acme/emoji/shipit): Zulip lets only those who may add custom emoji',
+    );
+    // The organization's settings are applied before custom emoji.
+    const p = plan(
+      desired((d) => {
+        d.customEmoji.push(emoji('shipit'));
+        d.organizationSettings = [
+          {
+            path: 'acme/settings',
+            properties: {},
+            permissions: { canAddCustomEmojiGroup: 'role:administrators' },
+          },
+        ];
+      }),
+      live(),
+      {},
+    );
+    expect(p.changes.map((c) => c.id)).toContain('customEmoji["shipit"]#create');
+  });
+
+  it('a server that does not report the setting is not second-guessed', () => {
+    const { live } = org('admin');
+    const p = plan(
+      desired((d) => d.userGroups.push(dGroup('ops'))),
+      live(),
+      {},
+    );
+    expect(p.changes.some((c) => c.id === 'userGroup["ops"]#create')).toBe(true);
+  });
+});
