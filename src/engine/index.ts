@@ -17,6 +17,7 @@ export { ORIGIN_SECTIONS, changesByOrigin, stripOrigins } from './origins';
 export type { ChangesByOrigin } from './origins';
 export type { EffectiveGuards, GuardOverrides } from './guards';
 export { checkFeatures, findUnsupportedFeatures } from './feature-check';
+export { checkTargetForms, checkTargets } from './targets';
 export type { FeatureProblem } from './feature-check';
 export { canonicalJson, sha256Json, desiredStateDigest } from './digest';
 export { planDigest, planChecksum, hasChanges, hasDifferences, parsePlan } from './plan-io';

@@ -185,9 +185,16 @@ function topoSort(changes: Change[]): { sorted: Change[]; cycle: boolean } {
 
 function matchesTarget(address: string, target: string): boolean {
   if (address === target) return true;
-  // A bare kind targets every object of that kind.
   const parsed = parseResourceAddress(address);
-  return parsed !== undefined && parsed.kind === target;
+  if (parsed === undefined) return false;
+  // A bare kind targets every object of that kind.
+  if (parsed.kind === target) return true;
+  // The same object by its kind's comparison (channel names are case-insensitive in Zulip, as
+  // checkTargets finds them).
+  const t = parseResourceAddress(target);
+  if (t?.kind !== parsed.kind) return false;
+  const compare = KIND_SPECS[parsed.kind as ResourceKind].compareKey;
+  return compare(t.key) === compare(parsed.key);
 }
 
 function applyTargets(changes: Change[], targets: readonly string[]): Change[] {

@@ -10,6 +10,7 @@ import { finishPlan } from './plan-finish';
 import { effectiveGuards } from './guards';
 import type { GuardOverrides } from './guards';
 import { liveStateDigest, planDigest } from './plan-io';
+import { checkTargets } from './targets';
 import { Planner } from './plan/planner';
 
 export { isIgnored } from './plan/planner';
@@ -61,6 +62,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     last = now;
   };
   checkFeatures(desired, live.server);
+  if (options.targets) checkTargets(options.targets, desired, live);
   phase('features');
   const planner = new Planner(desired, live);
   planner.run();

@@ -178,6 +178,47 @@ describe('zulip-cdk plan and snapshot', () => {
     expect(parsePlan(JSON.parse(js.out())).changes).toEqual([]);
   });
 
+  it('a target that names nothing is an error, never "no changes"', async () => {
+    const run = async (target: string) => {
+      const c = capture(dir);
+      const code = await main(
+        [
+          'plan',
+          '--desired',
+          desiredFile,
+          '--live',
+          liveFile,
+          '--detailed-exitcode',
+          '--target',
+          target,
+        ],
+        c.io,
+      );
+      return { code, text: c.out() + c.err() };
+    };
+    // A kind mistyped, checked before anything is read.
+    const kind = await run('chanel');
+    expect(kind.code).toBe(1);
+    expect(kind.text).toContain("'chanel' is not a kind (did you mean 'channel'?)");
+    // An object neither declared nor in the organization.
+    const missing = await run('channel["nwe"]');
+    expect(missing.code).toBe(1);
+    expect(missing.text).toContain(
+      `'channel["nwe"]': no channel with that name is declared or in the organization (did you mean channel["new"]?)`,
+    );
+    expect((await run('channel[new]')).text).toContain('is neither a kind nor an address');
+    // The same channel in other case: Zulip compares channel names without case.
+    const other = await run('channel["NEW"]');
+    expect(other.code).toBe(2);
+    expect(other.text).toContain('+ channel["new"] will be created');
+    // A target in sync says what was compared.
+    const inSync = await run('channel["general"]');
+    expect(inSync.code).toBe(0);
+    expect(inSync.text).toContain(
+      'No changes within the targets (channel["general"]): what they name matches the configuration. The rest of the organization was not compared.',
+    );
+  });
+
   it('colours only on a terminal without NO_COLOR', async () => {
     const c = capture(dir);
     (c.io.stdout as PassThrough & { isTTY?: boolean }).isTTY = true;

@@ -40,7 +40,8 @@ Reads the live organization, diffs it against the configuration and prints the p
   --detailed-exitcode  exit 0 when the organization matches the configuration, 2 when it does not
                        (changes, or changes left out because Zulip would refuse them), 1 on errors
   --target ADDRESS     limit the plan to an address such as 'channel["eng"]', or a kind such as
-                       'channel' (repeatable); what those changes depend on is kept
+                       'channel' (repeatable); what those changes depend on is kept. A target
+                       that names no declared or live object is an error
   --base FILE|DIR      the desired state of the base branch (synth output, or a *.zulip.json):
                        the plan then shows this change apart from drift (what applying reverts
                        of changes made by hand in Zulip) and from drift it leaves alone
@@ -70,6 +71,7 @@ Exit codes: 0 success, 1 error; with --detailed-exitcode 0 no differences, 2 dif
     const targets = Array.isArray(values.target)
       ? values.target.filter((t) => typeof t === 'string')
       : [];
+    engine.checkTargetForms(targets);
     const guards = guardOverrides(values);
     const desired = await loadDesiredState(values, io);
     const base = loadBase(values, io, desired.organization.id);

@@ -87,7 +87,9 @@ export function countOf(n: number, one: string, many = `${one}s`): string {
  * The footer line of a plan: {@link summaryLine}, and, when declared changes were left out
  * because Zulip would refuse them, never "the organization matches the configuration".
  */
-export function planSummaryLine(plan: Pick<Plan, 'summary' | 'warnings' | 'changes'>): string {
+export function planSummaryLine(
+  plan: Pick<Plan, 'summary' | 'warnings' | 'changes'> & Partial<Pick<Plan, 'targets'>>,
+): string {
   const leftOut = new Set(
     plan.warnings
       .filter((w) => LEFT_OUT_WARNING_CODES.includes(w.code))
@@ -100,6 +102,9 @@ export function planSummaryLine(plan: Pick<Plan, 'summary' | 'warnings' | 'chang
     destructive > 0
       ? ` ${countOf(destructive, 'change')} ${destructive === 1 ? 'is' : 'are'} destructive (apply needs --allow-destroy).`
       : '';
+  // Limited by --target: only the targets were compared, never the whole organization.
+  if (leftOut === 0 && plan.summary.total === 0 && plan.targets?.length)
+    return `No changes within the targets (${plan.targets.join(', ')}): what they name matches the configuration. The rest of the organization was not compared.`;
   if (leftOut === 0) return `${summaryLine(plan.summary)}${destroyNote}`;
   const objects = countOf(leftOut, 'object');
   if (plan.summary.total === 0)
