@@ -2,7 +2,17 @@ import type { DesiredState } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
 import { FEATURES, MIN_FEATURE_LEVEL, supports } from '../model/features';
 import type { FeatureName } from '../model/features';
-import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
+import {
+  ORGANIZATION_PROPERTIES,
+  ORGANIZATION_PROPERTY_NAMES,
+  ORGANIZATION_SETTINGS_KEY,
+} from '../model/organization-settings';
+import type { OrganizationPropertyInfo } from '../model/organization-settings';
+import {
+  CHANNEL_PERMISSIONS,
+  GROUP_PERMISSIONS,
+  ORGANIZATION_PERMISSIONS,
+} from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import { resourceAddress } from '../model/address';
 import type { ServerInfo } from '../model/live-state';
@@ -68,6 +78,15 @@ export function findUnsupportedFeatures(
   }
   for (const s of desired.savedSnippets)
     need('savedSnippets', resourceAddress('savedSnippet', s.title), s.path);
+  for (const o of desired.organizationSettings) {
+    const address = resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY);
+    for (const name of ORGANIZATION_PROPERTY_NAMES) {
+      const info: OrganizationPropertyInfo = ORGANIZATION_PROPERTIES[name];
+      if (o.properties[name] !== undefined && info.feature)
+        need(info.feature, address, o.path, name);
+    }
+    perms(ORGANIZATION_PERMISSIONS, o.permissions, address, o.path);
+  }
   return problems;
 }
 

@@ -243,18 +243,41 @@ describe('planning organization settings', () => {
     expect(c?.dependsOn).toEqual(['channel["news"]#create']);
   });
 
-  test('an unknown channel, a setting the server lacks, and a value Zulip refuses are plan errors on the construct path', () => {
+  test('settings the server lacks are named with the other features it lacks, in one round', () => {
     const { live } = liveWithSettings(FEATURE_LEVELS.zulip10);
     delete live.organizationSettings?.permissions.can_set_delete_message_policy_group;
     const err = thrownError(
       () =>
         plan(
+          desired((d) => {
+            d.channels.push(dChannel('general', { topicsPolicy: 'disable_empty_topic' }));
+            d.organizationSettings.push({
+              path: 'acme/settings',
+              properties: { topicsPolicy: 'disable_empty_topic', welcomeMessageCustomText: 'Hi' },
+              permissions: { canSetDeleteMessagePolicyGroup: 'role:administrators' },
+            });
+          }),
+          live,
+        ),
+      'UNSUPPORTED_FEATURE',
+    );
+    const at = 'organizationSettings["organization"] (acme/settings)';
+    expect(err.message).toContain('channel["general"] (acme/general): topics_policy needs');
+    expect(err.message).toContain(`${at}: topicsPolicy needs Zulip feature level 392`);
+    expect(err.message).toContain(`${at}: welcomeMessageCustomText needs Zulip feature level 416`);
+    expect(err.message).toContain(
+      `${at}: can_set_delete_message_policy_group needs Zulip feature level 407`,
+    );
+  });
+
+  test('an unknown channel and a value Zulip refuses are plan errors on the construct path', () => {
+    const { live } = liveWithSettings();
+    const err = thrownError(
+      () =>
+        plan(
           withSettings({
             properties: { signupAnnouncementsChannel: 'nowhere' },
-            permissions: {
-              canSetDeleteMessagePolicyGroup: 'role:administrators',
-              canManageAllGroups: 'role:nobody',
-            },
+            permissions: { canManageAllGroups: 'role:nobody' },
           }),
           live,
         ),
@@ -262,9 +285,6 @@ describe('planning organization settings', () => {
     );
     expect(err.message).toContain(
       `organizationSettings["organization"] (acme/settings): signupAnnouncementsChannel names channel 'nowhere', which does not exist`,
-    );
-    expect(err.message).toContain(
-      'organizationSettings["organization"] (acme/settings): canSetDeleteMessagePolicyGroup needs feature level 407',
     );
     expect(err.message).toContain(
       `canManageAllGroups cannot be role:nobody ("'can_manage_all_groups' setting cannot be set to 'role:nobody' group.")`,

@@ -169,7 +169,7 @@ export class Planner {
         );
     }
     if (this.errors.length > this.unknownUserLines.size + this.#accountErrors)
-      hints.push('Declare the missing objects, or fix the names.');
+      hints.push('Declare the missing objects, or fix the names and values each line names.');
     if (this.#accountErrors > 0)
       hints.push(
         "Plan and apply with an account Zulip lets make these changes: a human organization administrator's.",
