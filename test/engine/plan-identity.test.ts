@@ -150,7 +150,9 @@ describe('plan: an e-mail that is not a user of the organization', () => {
       '  - user["gnoe@example.com"] (acme/gnoe): email: gnoe@example.com is not a user of this organization; did you mean gone@example.com (deactivated)?',
       '  - userGroup["eng"] (acme/eng): user group \'nope\' does not exist',
     ]);
-    expect(e.hint).toContain('Declare the missing objects, or fix the names and values each line names.');
+    expect(e.hint).toContain(
+      'Declare the missing objects, or fix the names and values each line names.',
+    );
     expect(e.hint).toContain('zulip-cdk does not create users');
   });
 
