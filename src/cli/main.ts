@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { isZulipCdkError } from '../model/errors';
 import { UsageError } from './command';
 import type { CliIo, Command } from './command';
-import { COMMANDS } from './commands';
+import { closest } from '../model/spelling';
+import { COMMANDS, SUMMARIES } from './commands';
 import { version } from './version';
 
 function defaultIo(): CliIo {
@@ -23,10 +24,30 @@ function defaultIo(): CliIo {
 
 function overview(): string {
   const lines = ['usage: zulip-cdk <command> [options]', '', 'Commands:'];
+  const summaries: Partial<Record<string, string>> = SUMMARIES;
   const names = Object.keys(COMMANDS).sort();
-  for (const name of names) lines.push(`  ${name}`);
+  const width = Math.max(...names.map((n) => n.length)) + 2;
+  for (const name of names) lines.push(`  ${name.padEnd(width)}${summaries[name] ?? ''}`.trimEnd());
   lines.push('', 'Run `zulip-cdk help <command>` for the options of one command.');
   return lines.join('\n') + '\n';
+}
+
+/** `unknown command 'plann' (did you mean 'plan'?)`. */
+function unknownCommand(name: string): string {
+  const near = closest(name, Object.keys(COMMANDS), 2);
+  return `zulip-cdk: unknown command '${name}'${near.length > 0 ? ` (did you mean ${near.map((n) => `'${n}'`).join(' or ')}?)` : ''}\n\n${overview()}`;
+}
+
+/**
+ * A parseArgs error in our words: an unknown option with the closest one the command has
+ * (Node's own text suggests quoting it after `--`, which is never what was meant).
+ */
+function argumentError(e: Error & { code?: string }, command: Command): string {
+  if (e.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return e.message;
+  const given = /'([^']+)'/.exec(e.message)?.[1] ?? e.message;
+  const known = Object.keys(command.options).map((o) => `--${o}`);
+  const near = closest(given, known, 3);
+  return `unknown option ${given}${near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
 }
 
 async function load(name: string): Promise<Command | undefined> {
@@ -46,13 +67,21 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     return 0;
   }
   if (name === 'help') {
-    const cmd = rest[0] ? await load(rest[0]) : undefined;
-    io.stdout.write(cmd ? `${cmd.usage.trimEnd()}\n` : overview());
+    if (rest[0] === undefined) {
+      io.stdout.write(overview());
+      return 0;
+    }
+    const cmd = await load(rest[0]);
+    if (!cmd) {
+      io.stderr.write(unknownCommand(rest[0]));
+      return 1;
+    }
+    io.stdout.write(`${cmd.usage.trimEnd()}\n`);
     return 0;
   }
   const command = await load(name);
   if (!command) {
-    io.stderr.write(`zulip-cdk: unknown command '${name}'\n\n${overview()}`);
+    io.stderr.write(unknownCommand(name));
     return 1;
   }
   try {
@@ -69,12 +98,15 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
         strict: true,
       });
     } catch (e) {
-      throw new UsageError((e as Error).message);
+      throw new UsageError(argumentError(e as Error, command));
     }
     return await command.run({ values: parsed.values, positionals: parsed.positionals, io });
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr.write(`zulip-cdk ${name}: ${e.message}\n\n${command.usage.trimEnd()}\n`);
+      // The one line that says what is wrong, not buried under the whole usage.
+      io.stderr.write(
+        `zulip-cdk ${name}: ${e.message}\nRun \`zulip-cdk ${name} --help\` for its options.\n`,
+      );
       return 1;
     }
     if (isZulipCdkError(e)) {

@@ -29,6 +29,36 @@ describe('zulip-cdk main', () => {
     expect(io2.err()).toMatch(/bogus/);
   });
 
+  it('says what was meant: the closest command and option, and one line instead of the usage', async () => {
+    const cmd = fakeIo();
+    expect(await main(['plann'], cmd)).toBe(1);
+    expect(cmd.err()).toContain("unknown command 'plann' (did you mean 'plan'?)");
+    const opt = fakeIo();
+    expect(await main(['apply', '--auto-aprove'], opt)).toBe(1);
+    expect(opt.err()).toBe(
+      'zulip-cdk apply: unknown option --auto-aprove (did you mean --auto-approve?)\nRun `zulip-cdk apply --help` for its options.\n',
+    );
+    const help = fakeIo();
+    expect(await main(['help', 'nosuch'], help)).toBe(1);
+    expect(help.err()).toContain("unknown command 'nosuch'");
+  });
+
+  it('lists every command with what it does', async () => {
+    const io = fakeIo();
+    expect(await main(['--help'], io)).toBe(0);
+    for (const name of [
+      'apply',
+      'demo',
+      'emulator',
+      'import',
+      'plan',
+      'snapshot',
+      'synth',
+      'watch',
+    ])
+      expect(io.out()).toMatch(new RegExp(`^  ${name} +[a-z]`, 'm'));
+  });
+
   it('prints its version', async () => {
     const io = fakeIo();
     expect(await main(['--version'], io)).toBe(0);
