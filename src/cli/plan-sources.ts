@@ -327,7 +327,8 @@ export const GUARD_OPTIONS = {
 } as const;
 
 /** The usage lines of {@link GUARD_OPTIONS}. */
-export const GUARD_USAGE = `  --max-removals N      the most objects archived, deactivated or deleted (organization.maxRemovals)
+export const GUARD_USAGE = `  --max-removals N      the most objects archived, deactivated or deleted (organization.maxRemovals,
+                       default 10)
   --max-members-removed N
                        the most members or subscribers removed from one group or channel
   --max-members-removed-percent P

@@ -137,7 +137,8 @@ follow from its desired state is refused (PLAN_TAMPERED, exit ${REFUSED_EXIT}).
   --app CMD          the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
   --desired FILE|DIR an already synthesized desired state (*.zulip.json) instead
   --org ID           the organization when the app declares several
-  --zuliprc PATH     credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then ~/.zuliprc)
+  --zuliprc PATH     credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then
+                     ZULIP_CONFIG, then ~/.zuliprc)
   --embedded         apply to a fresh embedded server with the demo organization (to try it out;
                      the organization is discarded at exit)
   --auto-approve     do not ask for confirmation (needed without a terminal)

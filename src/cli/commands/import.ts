@@ -49,7 +49,8 @@ Reads the live organization and writes TypeScript that declares it with the cons
 (main.ts, and one file per kind for a large organization). Synthesizing it and planning against
 the same organization shows no change: commit it, and make every later change through review.
 
-  --zuliprc PATH      credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then ~/.zuliprc)
+  --zuliprc PATH      credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then
+                      ZULIP_CONFIG, then ~/.zuliprc)
   --embedded          import a fresh embedded server with the demo organization
   --live FILE         import a snapshot (zulip-cdk snapshot --out FILE)
   --out DIR           where to write (default ./zulip-org)

@@ -32,7 +32,8 @@ Reads the live organization, diffs it against the configuration and prints the p
   --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
   --desired FILE|DIR   plan an already synthesized desired state (*.zulip.json) instead
   --org ID             the organization to plan when the app declares several
-  --zuliprc PATH       credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then ~/.zuliprc)
+  --zuliprc PATH       credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then
+                       ZULIP_CONFIG, then ~/.zuliprc)
   --embedded           plan against a fresh embedded server with the demo organization
   --live FILE          plan against a snapshot (zulip-cdk snapshot --out FILE); no credentials
   --out FILE           save the plan (JSON) for \`zulip-cdk apply FILE\`

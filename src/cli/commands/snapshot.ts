@@ -15,7 +15,8 @@ no messages), so a pull request from a fork can be planned against it without cr
 \`zulip-cdk plan --live FILE\`.
 
   --out FILE       where to write the snapshot ('-' for stdout)
-  --zuliprc PATH   credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then ~/.zuliprc)
+  --zuliprc PATH   credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then
+                   ZULIP_CONFIG, then ~/.zuliprc)
   --embedded       snapshot a fresh embedded server with the demo organization
 `,
   options: {

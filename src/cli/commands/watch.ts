@@ -73,7 +73,8 @@ change; the organization's audit log does.
   --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
   --desired FILE|DIR   an already synthesized desired state (*.zulip.json) instead
   --org ID             the organization when the app declares several
-  --zuliprc PATH       credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then ~/.zuliprc)
+  --zuliprc PATH       credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then
+                       ZULIP_CONFIG, then ~/.zuliprc)
   --format F           text (default) or json (JSON Lines: one object per event, "type" first)
   --exit-on-drift      stop at the first difference, with exit code ${WATCH_DRIFT_EXIT_CODE}
   --for SECONDS        stop after this long (default: until interrupted)
