@@ -104,7 +104,7 @@ export class ApplyProgress {
       case 'start':
         this.total = event.total;
         this.line(
-          `Applying ${count(event.total, 'change')} to ${event.site} as ${event.account} (plan ${event.planChecksum.slice(0, 12)})`,
+          `Applying ${count(event.total, 'change')} to ${event.site} as ${event.account} (plan ${event.digest.slice(0, 12)})`,
         );
         break;
       case 'read':

@@ -161,8 +161,10 @@ describe('zulip-cdk apply (in-process CLI)', () => {
     );
     expect(code).toBe(0);
     const lines = c.out().trim().split('\n');
-    const events = lines.map((l) => JSON.parse(l) as { type: string });
+    const events = lines.map((l) => JSON.parse(l) as { type: string; digest?: string });
     expect(events[0]!.type).toBe('start');
+    // Named as `plan` prints it and `--expect-digest` takes it.
+    expect(events[0]!.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(events.at(-1)!.type).toBe('finish');
     expect(events.filter((e) => e.type === 'change').length).toBeGreaterThan(1);
     noSecrets(c.out(), c.err());

@@ -236,6 +236,7 @@ export async function applyPlan(
     site: plan.server.site,
     account: plan.account.email,
     total,
+    digest: checksum,
     planChecksum: checksum,
   });
 

@@ -139,6 +139,9 @@ export type ApplyEvent =
       readonly site: string;
       readonly account: string;
       readonly total: number;
+      /** The plan's digest (`planDigest`), as `plan` prints it and `--expect-digest` takes it. */
+      readonly digest: string;
+      /** @deprecated the former name of `digest`. */
       readonly planChecksum: string;
     }
   | {
