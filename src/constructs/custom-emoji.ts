@@ -107,7 +107,9 @@ export class CustomEmoji extends KeyedResource<CustomEmojiProps> {
       if (!st.isFile()) return `image '${image}' is not a file: give the path of an image file`;
       size = st.size;
     } catch {
-      return `image '${image}' does not exist (looked for ${file}): a relative path is taken from the directory synth runs in (${cwd}); use path.join(__dirname, ...) to be independent of it`;
+      return isAbsolute(image)
+        ? `image '${image}' does not exist: put the image file there (an app made by import names the images it could not download), or fix the path`
+        : `image '${image}' does not exist (looked for ${file}): a relative path is taken from the directory synth runs in (${cwd}); use path.join(__dirname, ...) to be independent of it`;
     }
     const limit = MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024;
     if (size > limit)

@@ -81,6 +81,14 @@ describe('custom emoji', () => {
       /acme\/e0.*name 'Bad_Name_'.*Emoji names must contain only lowercase[\s\S]*is not a PNG, GIF, JPEG, WebP or AVIF image/,
     );
     expect(() => desired([{ name: 'ok' }])).toThrow(/acme\/e0.*image is missing/);
+    // A missing file: where it was looked for; the advice on relative paths only for one.
+    const gone = join(dir, 'gone.png');
+    expect(() => desired([{ name: 'ok', image: gone }])).toThrow(
+      `image '${gone}' does not exist: put the image file there`,
+    );
+    expect(() => desired([{ name: 'ok', image: 'emoji/gone.png' }])).toThrow(
+      /image 'emoji\/gone.png' does not exist \(looked for .*\): a relative path is taken from the directory synth runs in/,
+    );
   });
 
   it("deactivating someone else's emoji needs an administrator: a plan error", async () => {

@@ -83,3 +83,25 @@ test('--include takes known kinds only; --live imports a snapshot', async () => 
   expect(outside.out()).toContain(`Wrote 1 file to ${elsewhere}:`);
   expect(outside.out()).not.toContain('../');
 });
+
+test('import --live with an emoji it cannot download: the next steps say to copy it first', async () => {
+  const cwd = mkdtempSync(path.join(tmpdir(), 'zulip-cdk-import-emoji-'));
+  expect(await main(['snapshot', '--embedded', '--out', 'live.json'], fakeIo(cwd))).toBe(0);
+  const file = path.join(cwd, 'live.json');
+  const live = JSON.parse(readFileSync(file, 'utf8')) as { customEmoji: unknown[] };
+  live.customEmoji.push({
+    id: 900,
+    name: 'shipit',
+    deactivated: false,
+    authorId: null,
+    sourceUrl: '/user_avatars/2/emoji/images/900.png',
+    image: { sha256: 'a'.repeat(64), size: 10 },
+  });
+  writeFileSync(file, JSON.stringify(live));
+  const io = fakeIo(cwd);
+  expect(await main(['import', '--live', 'live.json', '--include', 'customEmoji'], io)).toBe(0);
+  expect(io.out()).toContain('Not downloaded (1 emoji image;');
+  expect(io.out()).toContain(
+    `2. Copy the emoji images listed above into ${path.join('zulip-org', 'emoji')}, then check it:`,
+  );
+});

@@ -148,7 +148,10 @@ the same organization shows no change: commit it, and make every later change th
     io.stdout.write(
       `\nNext steps:\n` +
         `  1. Read the code; commit it.\n` +
-        `  2. Check it: zulip-cdk plan --app "npx tsx ${main}"${sameSource(values)}  (expect no changes)\n` +
+        (missing.length > 0
+          ? `  2. Copy the emoji images listed above into ${path.join(shown, 'emoji')}, then check it:\n` +
+            `     zulip-cdk plan --app "npx tsx ${main}"${sameSource(values)}  (expect no changes)\n`
+          : `  2. Check it: zulip-cdk plan --app "npx tsx ${main}"${sameSource(values)}  (expect no changes)\n`) +
         `  3. From now on, change the organization by changing this code, reviewed in pull requests.\n`,
     );
     return 0;
