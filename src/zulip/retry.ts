@@ -168,15 +168,20 @@ export function networkError(
     elapsedMs: number;
   },
 ): ZulipCdkError {
-  const detail = client.redact(err instanceof Error ? err.message : String(err));
+  const detail = client.redact(err instanceof Error ? err.message : String(err)).trim();
   if (how.tls) {
+    // An answer that is not TLS at all: most likely a plain-HTTP server reached as https (a site
+    // without a scheme is taken as https://, as Zulip's own clients take it).
+    const plain = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/.test(code);
     return new ZulipCdkError(
       'NETWORK_ERROR',
-      `${label}: TLS verification failed (${code}: ${detail}).`,
+      `${label}: ${plain ? 'the server did not answer in TLS' : 'TLS verification failed'} (${code}: ${detail}).`,
       {
         where: req.endpoint,
         cause: err,
-        hint: 'If the server uses a private CA, give its certificate (cert_bundle in the zuliprc, or the ca option).',
+        hint: plain
+          ? 'If the server speaks plain HTTP (a local or embedded server), write the site with http:// (a site without a scheme is taken as https://).'
+          : 'If the server uses a private CA, give its certificate (cert_bundle in the zuliprc, or the ca option).',
       },
     );
   }

@@ -223,6 +223,18 @@ describe('errors', () => {
     for (const e of [notImplemented, failing]) expect(e.hint).not.toMatch(/Zulip server|site URL/);
   });
 
+  it('a plain-HTTP server reached as https: says so, and how to write the site', async () => {
+    const c = makeClient({}, server.site.replace('http://', 'https://'));
+    try {
+      const e = await rejection(c.getStreams());
+      expect(isZulipCdkError(e, 'NETWORK_ERROR')).toBe(true);
+      expect(e.message).toContain('the server did not answer in TLS');
+      expect(e.hint).toContain('write the site with http://');
+    } finally {
+      await c.close();
+    }
+  });
+
   it('reports a success body of the wrong shape as UNEXPECTED_RESPONSE', async () => {
     server.replies.push({ body: { result: 'success', msg: '', streams: 'nope' } });
     const e = await rejection(client.getStreams());
