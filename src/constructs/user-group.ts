@@ -83,7 +83,7 @@ export interface UserGroupProps extends ResourceOptions<UserGroupProperty> {
    */
   readonly canLeaveGroup?: PermissionValue;
   /**
-   * Who can manage the group (rename it, change its settings and members).
+   * Who can manage the group (rename it, change its description or settings and members).
    * @default - Zulip's default: the group's creator (the applying account)
    */
   readonly canManageGroup?: PermissionValue;

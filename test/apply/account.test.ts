@@ -23,17 +23,17 @@ afterEach(() => h.close());
 
 const BOT = `deploy-bot@${DEMO_DOMAIN}`;
 
-function botClient(): ZulipClient {
-  const bot = h.z.org.users.find((u) => u.email === BOT)!;
+function clientOf(email: string): ZulipClient {
+  const u = h.z.org.users.find((x) => x.email === email)!;
   return new ZulipClient({
-    credentials: new ZulipCredentials({ email: bot.email, apiKey: bot.apiKey, site: h.z.site }),
+    credentials: new ZulipCredentials({ email: u.email, apiKey: u.apiKey, site: h.z.site }),
   });
 }
 
 test('an administrator bot: the plan refuses a new group, as the server would', async () => {
   h.z.org.users.find((u) => u.email === BOT)!.role = ROLES.administrator;
   const d = desired((x) => x.userGroups.push(dGroup('ops')));
-  const client = botClient();
+  const client = clientOf(BOT);
   try {
     const live = await readLiveState(client);
     const before = h.z.requestLog.length;
@@ -60,6 +60,49 @@ test('an administrator bot: the plan refuses a new group, as the server would', 
     // The owner plans it.
     const p = plan(d, await readLiveState(h.client), {});
     expect(p.changes.map((c) => c.id)).toContain('userGroup["ops"]#create');
+  } finally {
+    await client.close();
+  }
+});
+
+test("an administrator (not an owner) changing the owner's group: refused by the plan, as by the server", async () => {
+  const alan = `alan@${DEMO_DOMAIN}`;
+  const design = h.z.org.groups.find((g) => g.name === 'design')!;
+  const live = await readLiveState(h.client);
+  const members = live.userGroups
+    .find((g) => g.id === design.id)!
+    .members.map((id) => live.users.find((u) => u.id === id)!.email);
+  const d = desired((x) =>
+    x.userGroups.push(
+      dGroup('design', {
+        description: 'Design reviews',
+        members: { mode: 'exact', users: members, groups: [] },
+        lifecycle: { ignoreChanges: ['permissions'] },
+      }),
+    ),
+  );
+  const client = clientOf(alan);
+  try {
+    const before = h.z.requestLog.length;
+    let error: unknown;
+    try {
+      plan(d, await readLiveState(client), {});
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ZulipCdkError).message).toContain(
+      `userGroup["design"] (acme/design): Zulip lets the applying account ${alan} change its description or settings only if it holds the group's canManageGroup, or the organization's canManageAllGroups`,
+    );
+    // Only the read (register, delete the queue) reached the server.
+    expect(h.z.requestLog.slice(before).map((r) => r.method)).toEqual(['POST', 'DELETE']);
+    expectError(
+      await clientFor(h.z, 'alan').patch(`/user_groups/${design.id}`, {
+        description: 'Design reviews',
+      }),
+      'Insufficient permission',
+    );
+    // The owner may.
+    expect(plan(d, live, {}).changes.map((c) => c.id)).toEqual(['userGroup["design"]#update']);
   } finally {
     await client.close();
   }

@@ -251,3 +251,154 @@ describe("the organization's settings the applying account must hold", () => {
     expect(p.changes.some((c) => c.id === 'userGroup["ops"]#create')).toBe(true);
   });
 });
+
+describe('changing an existing group (access_user_group_for_update)', () => {
+  /** The live groups' one member, declared exactly. */
+  const ALICE = { mode: 'exact' as const, users: ['alice@example.com'], groups: [] };
+  /** Settings left as they are live (not held at Zulip's defaults). */
+  const KEEP = { ignoreChanges: ['permissions'] };
+
+  /** An administrator applying; the organization's can_manage_all_groups is the owners'. */
+  function adminOrg() {
+    const o = org('admin');
+    o.b.state.organizationSettings = {
+      properties: {},
+      permissions: { can_manage_all_groups: o.b.groupId('role:owners') },
+    };
+    return o;
+  }
+
+  it("an administrator who does not manage someone else's group is refused its changes", () => {
+    const { b, live } = adminOrg();
+    // Made by the owner: Zulip's defaults give the creator can_manage_group and can_add_members_group.
+    b.group('ops', { members: [3] });
+    const text = refused(
+      desired((d) => {
+        d.userGroups.push(
+          dGroup('ops', {
+            description: 'Operations',
+            members: { mode: 'exact', users: ['alice@example.com', 'bob@example.com'], groups: [] },
+          }),
+        );
+      }),
+      live(),
+    );
+    expect(text).toContain(
+      'userGroup["ops"] (acme/ops): Zulip lets the applying account admin@example.com change its description or settings only if it holds the group\'s canManageGroup',
+    );
+    expect(text).toContain(
+      'userGroup["ops"] (acme/ops): Zulip lets the applying account admin@example.com add members only if it holds the group\'s canAddMembersGroup',
+    );
+  });
+
+  it('held through the group, the organization, or a setting that implies it', () => {
+    const viaGroup = adminOrg();
+    viaGroup.b.group('ops', {
+      members: [3],
+      permissions: { can_manage_group: viaGroup.b.groupId('role:administrators') },
+    });
+    const change = desired((d) => {
+      d.userGroups.push(dGroup('ops', { description: 'Operations', members: ALICE }));
+    });
+    expect(plan(change, viaGroup.live(), {}).changes.map((c) => c.id)).toContain(
+      'userGroup["ops"]#update',
+    );
+
+    const viaRealm = adminOrg();
+    viaRealm.b.state.organizationSettings!.permissions.can_manage_all_groups =
+      viaRealm.b.groupId('role:administrators');
+    viaRealm.b.group('ops', { members: [3] });
+    expect(plan(change, viaRealm.live(), {}).changes.length).toBe(1);
+
+    // Adding members: can_add_members_group is enough.
+    const adder = adminOrg();
+    adder.b.group('ops', {
+      members: [3],
+      permissions: { can_add_members_group: { direct_members: [2], direct_subgroups: [] } },
+    });
+    const add = desired((d) => {
+      d.userGroups.push(
+        dGroup('ops', {
+          members: { mode: 'atLeast', users: ['bob@example.com'], groups: [] },
+          lifecycle: KEEP,
+        }),
+      );
+    });
+    expect(plan(add, adder.live(), {}).changes.map((c) => c.id)).toEqual([
+      'userGroup["ops"]#membership',
+    ]);
+  });
+
+  it('the account joining by itself needs only can_join_group', () => {
+    const { b, live } = adminOrg();
+    b.group('ops', {
+      members: [3],
+      permissions: { can_join_group: b.groupId('role:members') },
+    });
+    // role:members holds the administrators through its subgroups.
+    const p = plan(
+      desired((d) => {
+        d.userGroups.push(
+          dGroup('ops', {
+            members: { mode: 'atLeast', users: ['admin@example.com'], groups: [] },
+            lifecycle: KEEP,
+          }),
+        );
+      }),
+      live(),
+      {},
+    );
+    expect(p.changes.map((c) => c.id)).toEqual(['userGroup["ops"]#membership']);
+  });
+
+  it('a group the plan adds the account to counts (it may be added first)', () => {
+    const setup = () => {
+      const o = adminOrg();
+      const managers = o.b.group('managers', {
+        members: [4],
+        permissions: { can_join_group: o.b.groupId('role:members') },
+      });
+      o.b.group('ops', { members: [3], permissions: { can_manage_group: managers.id } });
+      return o;
+    };
+    const ops = dGroup('ops', { description: 'Operations', members: ALICE, lifecycle: KEEP });
+    const joined = plan(
+      desired((d) => {
+        d.userGroups.push(
+          ops,
+          dGroup('managers', {
+            members: { mode: 'atLeast', users: ['admin@example.com'], groups: [] },
+            lifecycle: KEEP,
+          }),
+        );
+      }),
+      setup().live(),
+      {},
+    );
+    expect(joined.changes.map((c) => c.id).sort()).toEqual([
+      'userGroup["managers"]#membership',
+      'userGroup["ops"]#update',
+    ]);
+    expect(
+      refused(
+        desired((d) => {
+          d.userGroups.push(ops);
+        }),
+        setup().live(),
+      ),
+    ).toContain("change its description or settings only if it holds the group's canManageGroup");
+  });
+
+  it('the organization settings unknown (an old snapshot): not second-guessed', () => {
+    const { b, live } = org('admin');
+    b.group('ops', { members: [3] });
+    const p = plan(
+      desired((d) => {
+        d.userGroups.push(dGroup('ops', { description: 'Operations', members: ALICE }));
+      }),
+      live(),
+      {},
+    );
+    expect(p.changes.length).toBe(1);
+  });
+});

@@ -13,15 +13,29 @@
  *   `can_create_groups`, and uploading an emoji its `can_add_custom_emoji_group`
  *   ("Insufficient permission"); `UserProfile.has_permission` gives administrators no bypass.
  *
- * A setting the account does not hold now is an error only when nothing in the plan can give
- * it before the request: the organization's settings are applied before custom emoji and after
- * user groups (the kinds' ranks), and a membership change may add the account to a group.
+ * - `access_user_group_for_update` (zerver/lib/user_groups.py) on an existing group: its
+ *   `can_manage_group` or the organization's `can_manage_all_groups` for its settings, name,
+ *   reactivation, deactivation and removing subgroups; besides those, `can_add_members_group`
+ *   for adding members and subgroups, `can_remove_members_group` for removing members (and
+ *   `can_join_group`, `can_leave_group` when the account adds or removes only itself:
+ *   zerver/views/user_groups.py `add_members_to_group_backend`); "Insufficient permission". The
+ *   table of who else holds a setting is the model's (`GROUP_PERMISSIONS` `alsoHeldBy`).
+ *
+ * A setting the account does not hold is an error only when nothing in the plan can give it
+ * before the request: the account's groups are counted with what the plan's memberships add to
+ * them, the organization's settings are applied before custom emoji and after user groups (the
+ * kinds' ranks), and a group's own settings are updated before its members.
  */
 import { recursiveGroupIds, settingIncludes } from '../../model/access';
 import { KIND_SPECS, ROLES } from '../../model/kinds';
 import type { ResourceKind } from '../../model/kinds';
-import { ORGANIZATION_PERMISSIONS } from '../../model/permissions';
-import type { OrganizationPermissionName } from '../../model/permissions';
+import { GROUP_PERMISSIONS, ORGANIZATION_PERMISSIONS } from '../../model/permissions';
+import type {
+  GroupPermissionName,
+  OrganizationPermissionName,
+  PermissionSettingInfo,
+} from '../../model/permissions';
+import type { LiveUserGroup, WireGroupSettingValue } from '../../model/live-state';
 import type { UntaggedChange } from '../plan-format';
 import type { Planner } from './planner';
 
@@ -62,6 +76,13 @@ export function checkAccount(p: Planner): void {
   const user = p.idx.usersById.get(me.userId);
   const who = me.role === ROLES.guest ? 'a guest' : user?.isBot === true ? 'a bot' : undefined;
   let myGroups: ReadonlySet<number> | undefined;
+  // The account's groups now and after the plan's memberships (a superset of what it has at
+  // any request): a setting it does not hold even so is one it never holds.
+  const holds: Holder = (value) => {
+    myGroups ??= recursiveGroupIds(me.userId, groupsAfter(p));
+    return settingIncludes(value, me.userId, myGroups);
+  };
+  let refusedOutright = false;
   for (const r of REFUSED) {
     const changes = p.changes.filter((c) => c.kind === r.kind && r.actions.includes(c.action));
     if (changes.length === 0) continue;
@@ -70,6 +91,7 @@ export function checkAccount(p: Planner): void {
         who === 'a guest'
           ? 'Not allowed for guest users'
           : 'This endpoint does not accept bot requests.';
+      refusedOutright = true;
       p.accountError(
         `${listed(changes)}: Zulip refuses ${r.what} from ${who} ("${quoted}"), whatever its role, and the applying account ${me.email} is ${who}. Apply with a human organization administrator's API key`,
       );
@@ -83,11 +105,98 @@ export function checkAccount(p: Planner): void {
     const value = p.live.organizationSettings?.permissions[info.wire];
     // A server that does not report the setting: nothing to hold it against.
     if (value === undefined) continue;
-    myGroups ??= recursiveGroupIds(me.userId, p.live.userGroups);
-    if (settingIncludes(value, me.userId, myGroups)) continue;
-    if (mayGain(p, r.kind, setting.name)) continue;
+    if (holds(value) || settingChangedFirst(p, r.kind, setting.name)) continue;
     p.accountError(
       `${listed(needing)}: Zulip lets only those who may ${info.ability} make ${r.what} ("Insufficient permission": the organization's ${setting.name}, which gives organization administrators no exception), and the applying account ${me.email} may not. Add it to ${setting.name} (OrganizationSettings), or apply with an account that holds it`,
+    );
+  }
+  if (!refusedOutright) checkGroupAccess(p, holds);
+}
+
+type Holder = (value: WireGroupSettingValue | undefined) => boolean;
+
+/** Whether the account holds a group's setting, directly or through whom Zulip also lets through. */
+function holdsGroupSetting(
+  group: LiveUserGroup,
+  name: GroupPermissionName,
+  holds: Holder,
+  realm: Readonly<Record<string, WireGroupSettingValue>>,
+): boolean {
+  const info: PermissionSettingInfo = GROUP_PERMISSIONS[name];
+  if (holds(group.permissions[info.wire])) return true;
+  return (info.alsoHeldBy ?? []).some((h) =>
+    h.kind === 'realm'
+      ? holds(realm[h.wire])
+      : h.kind === 'setting' &&
+        holdsGroupSetting(group, h.name as GroupPermissionName, holds, realm),
+  );
+}
+
+/** What a change to an existing group asks of the account: the setting, and the words for it. */
+function groupNeeds(
+  c: UntaggedChange,
+  me: number,
+): { name: GroupPermissionName; or?: GroupPermissionName; what: string }[] {
+  if (c.action !== 'membership')
+    return [
+      {
+        name: 'canManageGroup',
+        what: c.action === 'update' ? 'change its description or settings' : `${c.action} it`,
+      },
+    ];
+  const self = (list: readonly { id: number }[]): boolean =>
+    list.length === 1 && list[0]?.id === me;
+  const out: { name: GroupPermissionName; or?: GroupPermissionName; what: string }[] = [];
+  if (c.add.length > 0)
+    out.push(
+      self(c.add)
+        ? { name: 'canAddMembersGroup', or: 'canJoinGroup', what: 'add itself' }
+        : { name: 'canAddMembersGroup', what: 'add members' },
+    );
+  if (c.remove.length > 0)
+    out.push(
+      self(c.remove)
+        ? { name: 'canRemoveMembersGroup', or: 'canLeaveGroup', what: 'remove itself' }
+        : { name: 'canRemoveMembersGroup', what: 'remove members' },
+    );
+  if (c.addSubgroups.length > 0) out.push({ name: 'canAddMembersGroup', what: 'add subgroups' });
+  if (c.removeSubgroups.length > 0) out.push({ name: 'canManageGroup', what: 'remove subgroups' });
+  return out;
+}
+
+/** `access_user_group_for_update` for each change of an existing group (see the note above). */
+function checkGroupAccess(p: Planner, holds: Holder): void {
+  const realm = p.live.organizationSettings?.permissions;
+  // Without the organization's can_manage_all_groups nothing can be decided.
+  if (realm?.can_manage_all_groups === undefined) return;
+  const me = p.live.me;
+  const settingsUpdated = new Set(
+    p.changes.flatMap((c) =>
+      c.kind === 'userGroup' &&
+      c.action === 'update' &&
+      c.properties.some((x) => x.property.startsWith('permissions.'))
+        ? [c.address]
+        : [],
+    ),
+  );
+  const byId = new Map(p.live.userGroups.map((g) => [g.id, g]));
+  for (const c of p.changes) {
+    if (c.kind !== 'userGroup' || !('liveId' in c) || c.liveId === null) continue;
+    const group = byId.get(c.liveId);
+    if (!group || group.isSystemGroup) continue;
+    if (c.action === 'membership' && settingsUpdated.has(c.address)) continue;
+    const refused = groupNeeds(c, me.userId).filter(
+      (n) =>
+        group.permissions[GROUP_PERMISSIONS[n.name].wire] !== undefined &&
+        !holdsGroupSetting(group, n.name, holds, realm) &&
+        !(n.or !== undefined && holdsGroupSetting(group, n.or, holds, realm)),
+    );
+    if (refused.length === 0) continue;
+    const settings = [
+      ...new Set([...refused.flatMap((n) => (n.or ? [n.name, n.or] : [n.name])), 'canManageGroup']),
+    ];
+    p.accountError(
+      `${listed([c])}: Zulip lets the applying account ${me.email} ${refused.map((n) => n.what).join(', ')} only if it holds the group's ${settings.join(' or ')}, or the organization's canManageAllGroups ("Insufficient permission"), and it holds none of them. Add the account to one of them in Zulip first, or apply with an account that holds one (an owner holds canManageAllGroups by default)`,
     );
   }
 }
@@ -106,21 +215,48 @@ function listed(changes: readonly UntaggedChange[]): string {
 }
 
 /**
- * Whether the plan may give the account the setting before the requests of `kind`: it changes
- * the setting itself and the organization's settings are applied first, or it adds the account
- * (or a subgroup) to a group.
+ * Whether the plan changes the organization's setting before the requests of `kind` (the
+ * organization's settings are applied first when their rank is lower).
  */
-function mayGain(p: Planner, kind: ResourceKind, name: OrganizationPermissionName): boolean {
-  const before = KIND_SPECS.organizationSettings.rank < KIND_SPECS[kind].rank;
+function settingChangedFirst(
+  p: Planner,
+  kind: ResourceKind,
+  name: OrganizationPermissionName,
+): boolean {
+  if (KIND_SPECS.organizationSettings.rank >= KIND_SPECS[kind].rank) return false;
   const property = `permissions.${name}`;
   return p.changes.some(
     (c) =>
-      (before &&
-        c.kind === 'organizationSettings' &&
-        c.action === 'update' &&
-        c.properties.some((x) => x.property === property)) ||
-      (c.kind === 'userGroup' &&
-        c.action === 'membership' &&
-        (c.addSubgroups.length > 0 || c.add.some((u) => u.id === p.live.me.userId))),
+      c.kind === 'organizationSettings' &&
+      c.action === 'update' &&
+      c.properties.some((x) => x.property === property),
   );
+}
+
+/** The live groups with the members and subgroups the plan adds to them (the account's only). */
+function groupsAfter(p: Planner): readonly Pick<LiveUserGroup, 'id' | 'members' | 'subgroups'>[] {
+  const me = p.live.me.userId;
+  const idOf = new Map(p.live.userGroups.map((g) => [g.name, g.id]));
+  const added = new Map<number, { members: number[]; subgroups: number[] }>();
+  for (const c of p.changes) {
+    if (c.kind !== 'userGroup' || c.action !== 'membership' || c.liveId === null) continue;
+    const entry = added.get(c.liveId) ?? { members: [], subgroups: [] };
+    if (c.add.some((u) => u.id === me)) entry.members.push(me);
+    for (const g of c.addSubgroups) {
+      const id = idOf.get(g.name);
+      if (id !== undefined) entry.subgroups.push(id);
+    }
+    added.set(c.liveId, entry);
+  }
+  if (added.size === 0) return p.live.userGroups;
+  return p.live.userGroups.map((g) => {
+    const a = added.get(g.id);
+    return a
+      ? {
+          id: g.id,
+          members: [...g.members, ...a.members],
+          subgroups: [...g.subgroups, ...a.subgroups],
+        }
+      : g;
+  });
 }
