@@ -3,7 +3,7 @@ import { isZulipCdkError } from '../model/errors';
 import { UsageError } from './command';
 import type { CliIo, Command } from './command';
 import { closest } from '../model/spelling';
-import { COMMANDS, SUMMARIES } from './commands';
+import { COMMANDS } from './commands';
 import { version } from './version';
 
 function defaultIo(): CliIo {
@@ -22,20 +22,23 @@ function defaultIo(): CliIo {
   };
 }
 
-function overview(): string {
+/** The commands and what each does (their `summary`: this loads them all). */
+async function overview(): Promise<string> {
   const lines = ['usage: zulip-cdk <command> [options]', '', 'Commands:'];
-  const summaries: Partial<Record<string, string>> = SUMMARIES;
   const names = Object.keys(COMMANDS).sort();
   const width = Math.max(...names.map((n) => n.length)) + 2;
-  for (const name of names) lines.push(`  ${name.padEnd(width)}${summaries[name] ?? ''}`.trimEnd());
+  for (const name of names) {
+    const command = await load(name);
+    lines.push(`  ${name.padEnd(width)}${command?.summary ?? ''}`.trimEnd());
+  }
   lines.push('', 'Run `zulip-cdk help <command>` for the options of one command.');
   return lines.join('\n') + '\n';
 }
 
 /** `unknown command 'plann' (did you mean 'plan'?)`. */
-function unknownCommand(name: string): string {
+async function unknownCommand(name: string): Promise<string> {
   const near = closest(name, Object.keys(COMMANDS), 2);
-  return `zulip-cdk: unknown command '${name}'${near.length > 0 ? ` (did you mean ${near.map((n) => `'${n}'`).join(' or ')}?)` : ''}\n\n${overview()}`;
+  return `zulip-cdk: unknown command '${name}'${near.length > 0 ? ` (did you mean ${near.map((n) => `'${n}'`).join(' or ')}?)` : ''}\n\n${await overview()}`;
 }
 
 /**
@@ -59,7 +62,7 @@ async function load(name: string): Promise<Command | undefined> {
 export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h') {
-    io.stdout.write(overview());
+    io.stdout.write(await overview());
     return name === undefined ? 1 : 0;
   }
   if (name === '--version' || name === 'version') {
@@ -68,12 +71,12 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   }
   if (name === 'help') {
     if (rest[0] === undefined) {
-      io.stdout.write(overview());
+      io.stdout.write(await overview());
       return 0;
     }
     const cmd = await load(rest[0]);
     if (!cmd) {
-      io.stderr.write(unknownCommand(rest[0]));
+      io.stderr.write(await unknownCommand(rest[0]));
       return 1;
     }
     io.stdout.write(`${cmd.usage.trimEnd()}\n`);
@@ -81,7 +84,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   }
   const command = await load(name);
   if (!command) {
-    io.stderr.write(unknownCommand(name));
+    io.stderr.write(await unknownCommand(name));
     return 1;
   }
   try {

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { KIND_SPECS, LISTED_KINDS } from '../model/kinds';
+import type { DesiredState } from '../model/desired-state';
+import { KIND_SPECS, LISTED_KINDS, RESOURCE_KINDS } from '../model/kinds';
 import type { KindCollection } from '../model/kinds';
 
 /** `1 channel`, `2 channels`; `many` for irregular plurals. */
@@ -23,4 +24,16 @@ export function shownPath(cwd: string, file: string): string {
   const rel = path.relative(cwd, path.resolve(cwd, file));
   if (rel === '') return '.';
   return rel.startsWith('..') || path.isAbsolute(rel) ? path.resolve(cwd, file) : rel;
+}
+
+/** What a desired state declares, counted per kind: `12 channels, 3 user groups`. */
+export function desiredCounts(desired: DesiredState): string {
+  return resourceCounts(
+    Object.fromEntries(
+      RESOURCE_KINDS.map((k) => [
+        KIND_SPECS[k].collection,
+        desired[KIND_SPECS[k].collection].length,
+      ]),
+    ),
+  );
 }

@@ -56,7 +56,7 @@ describe('zulip-cdk main', () => {
       'synth',
       'watch',
     ])
-      expect(io.out()).toMatch(new RegExp(`^  ${name} +[a-z]`, 'm'));
+      expect(io.out()).toMatch(new RegExp(`^  ${name} +[A-Z]`, 'm'));
   });
 
   it('prints its version', async () => {

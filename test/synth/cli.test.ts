@@ -8,7 +8,6 @@ import { main } from '../../src/cli/main';
 // main() loads commands with a dynamic import(), which jest cannot run without VM modules:
 // keep the real main() and replace only the lazy loader.
 jest.mock('../../src/cli/commands', () => ({
-  SUMMARIES: {},
   COMMANDS: {
     synth: () =>
       Promise.resolve(

@@ -6,6 +6,7 @@ import { ZulipApplyTarget } from '../../provider/write-target';
 import type { Command } from '../command';
 import { loadDesiredState, useColor } from '../plan-sources';
 import { ApplyProgress, progressMode } from '../progress';
+import { desiredCounts } from '../words';
 
 const CLI = 'npx zulip-cdk';
 
@@ -19,7 +20,7 @@ export const demoCommand: Command = {
   usage: `usage: zulip-cdk demo [--app CMD | --desired FILE|DIR] [--org ID]
 
 Starts an embedded Zulip-compatible server with a demo organization, synthesizes the example
-app ("app" of cdktf.json), shows the plan, applies it, and plans again to show that nothing is
+app ("app" of zulip-cdk.json or cdktf.json), shows the plan, applies it, and plans again to show that nothing is
 left. Exit 0 when the second plan is empty, 1 otherwise.
 
   --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
@@ -51,11 +52,7 @@ left. Exit 0 when the second plan is empty, 1 otherwise.
 
       out(`${bold('2.')} Synthesizing the example app...`);
       const desired = await loadDesiredState(values, io);
-      out(
-        `   Organization '${desired.organization.id}': ${desired.channels.length} channels, ` +
-          `${desired.userGroups.length} user groups, ${desired.channelFolders.length} channel folders, ` +
-          `${desired.linkifiers.length} linkifiers, ${desired.customEmoji.length} custom emoji, ${desired.users.length} users.`,
-      );
+      out(`   Organization '${desired.organization.id}': ${desiredCounts(desired) || 'nothing'}.`);
       out();
 
       out(`${bold('3.')} The plan: what apply will change in the live organization.`);

@@ -1,12 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ZulipCdkError } from '../../model/errors';
-import { KIND_SPECS, RESOURCE_KINDS } from '../../model/kinds';
 import { runApp } from '../../synth/run-app';
 import { credentialSecrets } from '../../zulip/credentials';
 import { UsageError } from '../command';
 import type { Command } from '../command';
-import { resourceCounts, shownPath } from '../words';
+import { desiredCounts, shownPath } from '../words';
 
 interface CdktfJson {
   app?: unknown;
@@ -75,11 +74,7 @@ where each went. No request is made to any Zulip server.
     }
     for (const org of result.organizations) {
       const s = org.state;
-      const counts = resourceCounts(
-        Object.fromEntries(
-          RESOURCE_KINDS.map((k) => [KIND_SPECS[k].collection, s[KIND_SPECS[k].collection].length]),
-        ),
-      );
+      const counts = desiredCounts(s);
       const shown = shownPath(io.cwd, org.file);
       io.stdout.write(`${org.path} -> ${shown} (${counts || 'empty'})\n`);
     }
