@@ -231,7 +231,7 @@ export function acme(scope: Construct, id = 'acme'): Organization {
     protect: true,
   });
 
-  // The issue tracker, linkified; Acme's old tracker is pruned (prune.linkifier above).
+  // The issue tracker, linkified; any other linkifier would be deleted (prune.linkifier above).
   new Linkifier(org, 'github-issues', {
     pattern: '#(?P<id>[0-9]+)',
     urlTemplate: 'https://github.com/acme/app/issues/{id}',
