@@ -52,6 +52,13 @@ export function hasDifferences(plan: Pick<Plan, 'changes' | 'warnings'>): boolea
 /** Reads a saved plan (parsed JSON), checking its format version and shape. */
 export function parsePlan(data: unknown, where = 'plan'): Plan {
   const version = (data as { formatVersion?: unknown } | null)?.formatVersion;
+  // No format version at all: not a plan (another JSON file given by mistake).
+  if (version === undefined || typeof data !== 'object' || Array.isArray(data))
+    throw new ZulipCdkError(
+      'PLAN_INVALID',
+      'The file is not a zulip-cdk plan (it has no formatVersion)',
+      { where, hint: 'Give the file `zulip-cdk plan --out FILE` saved.' },
+    );
   if (version !== PLAN_FORMAT_VERSION)
     throw new ZulipCdkError(
       'PLAN_FORMAT_UNSUPPORTED',

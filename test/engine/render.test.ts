@@ -159,6 +159,11 @@ describe('renderers', () => {
 
   it('refuses plans of another format version', () => {
     expect(() => parsePlan({ ...p, formatVersion: 99 })).toThrow(/format version 99/);
+    // Not a plan at all (another JSON file given by mistake).
+    for (const other of [{}, [], null, 'plan'])
+      expect(() => parsePlan(other)).toThrow(
+        'The file is not a zulip-cdk plan (it has no formatVersion)',
+      );
     expect(() => parsePlan({ ...p, changes: [{ action: 'explode' }] })).toThrow(
       expect.objectContaining({ code: 'PLAN_INVALID' }),
     );
