@@ -1,3 +1,4 @@
+import { pyStrip } from '../model/rules';
 import type { OrgState, StoredChannel, StoredGroup, StoredSubscription, StoredUser } from './state';
 
 /**
@@ -275,7 +276,7 @@ export function channelsByName(org: OrgState): (name: string) => StoredChannel |
   }
   indexNames(idx, list, idx.channels.length);
   const byName = idx.byName;
-  return (name) => byName.get(name.trim().toLowerCase());
+  return (name) => byName.get(pyStrip(name).toLowerCase());
 }
 
 /** Builds the subscription, user and group indexes now rather than on first use. */

@@ -26,7 +26,7 @@ export interface UploadedFile {
   /** The form field name. */
   readonly field: string;
   readonly filename: string;
-  /** As the part declares it (busboy reads a missing one as `text/plain`, RFC 7578). */
+  /** As the part declares it; empty when it declares none (Django's `UploadedFile.content_type`). */
   readonly contentType: string;
   readonly bytes: Buffer;
 }
@@ -134,6 +134,33 @@ export function parseUrlEncoded(text: string): Array<[string, string]> {
   return [...new URLSearchParams(text)];
 }
 
+/**
+ * Whether each part of a multipart body that busboy reports (a `form-data` Content-Disposition)
+ * has a Content-Type header, in the parts' order. busboy reports a part without one as
+ * `text/plain` (RFC 7578); Django leaves its `content_type` empty, and Zulip then guesses the
+ * type from the file name (zerver/lib/upload/__init__.py `get_file_info`).
+ */
+function partsDeclaringType(contentType: string | undefined, bytes: Buffer): boolean[] {
+  const m = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
+  const boundary = m?.[1] ?? m?.[2];
+  if (boundary === undefined) return [];
+  const delimiter = Buffer.from(`\r\n--${boundary}`);
+  // The first delimiter may open the body without its CRLF (busboy reads a CRLF before it).
+  const opens = bytes.subarray(0, delimiter.length - 2).equals(delimiter.subarray(2));
+  const out: boolean[] = [];
+  for (let at = opens ? -2 : bytes.indexOf(delimiter); at !== -1;) {
+    const start = at + delimiter.length;
+    if (bytes.toString('latin1', start, start + 2) === '--') break;
+    const end = bytes.indexOf('\r\n\r\n', start);
+    if (end === -1) break;
+    const lines = bytes.toString('latin1', start, end).split('\r\n');
+    if (lines.some((l) => /^content-disposition:[ \t]*form-data[ \t]*(?:;|$)/i.test(l)))
+      out.push(lines.some((l) => /^content-type[ \t]*:/i.test(l)));
+    at = bytes.indexOf(delimiter, end);
+  }
+  return out;
+}
+
 /** Parameters of a `multipart/form-data` body (file parts are not parameters: Django's `FILES`). */
 function parseMultipart(
   headers: IncomingMessage['headers'],
@@ -160,7 +187,11 @@ function parseMultipart(
     }
     const out: Array<[string, string]> = [];
     let failure: ApiError | undefined;
+    // busboy reports the parts in order, each as a field or a file.
+    const declaresType = partsDeclaringType(headers['content-type'], bytes);
+    let part = 0;
     parser.on('field', (name: string, value: string) => {
+      part++;
       out.push([name, value]);
     });
     parser.on(
@@ -170,13 +201,14 @@ function parseMultipart(
         stream: NodeJS.ReadableStream,
         info: { filename?: string; mimeType?: string },
       ) => {
+        const declared = declaresType[part++] ?? true;
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () =>
           files?.push({
             field: name,
             filename: info.filename ?? '',
-            contentType: info.mimeType ?? '',
+            contentType: declared ? (info.mimeType ?? '') : '',
             bytes: Buffer.concat(chunks),
           }),
         );

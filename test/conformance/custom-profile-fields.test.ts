@@ -426,6 +426,23 @@ describe('test_custom_profile_data.py UpdateCustomProfileFieldTest', () => {
     },
   );
 
+  // zerver/lib/types.py ProfileDataElementUpdateDict (a TypedDict, `value: str | list[int]`,
+  // required, not nullable); the wording as in the profile_data case below.
+  it.each([
+    [[{ id: 1 }], 'data[0]["value"] field is missing: Field required'],
+    [[{ id: 1, value: null }], 'data[0]["value"]["str"] is not a string'],
+    [[{ id: 1, value: { a: 1 } }], 'data[0]["value"]["str"] is not a string'],
+    [[5], 'data[0] is not a dict'],
+  ])('PATCH /users/me/profile_data: data %j is refused while parsing', async (data, msg) => {
+    const phone = await fieldId('Phone number');
+    expectSuccess(
+      await iago.patch('/users/me/profile_data', { data: [{ id: phone, value: '1' }] }),
+    );
+    const withPhone = data.map((x) => (typeof x === 'object' ? { ...x, id: phone } : x));
+    expectError(await iago.patch('/users/me/profile_data', { data: withPhone }), msg);
+    expect((await values('admin'))[String(phone)]?.value).toBe('1');
+  });
+
   it('test_update_profile_data_successfully: every type, then one field', async () => {
     const wanted: [string, string | number[]][] = [
       ['Phone number', '*short* text data'],
@@ -637,6 +654,39 @@ describe('test_users.py profile data on PATCH /users/{user_id}', () => {
     );
     expect(await values('carol')).toEqual({});
     expect(z.org.users.find((u) => u.id === userId('carol'))!.fullName).toBe('Carol Member');
+  });
+
+  // zerver/views/users.py ProfileDataElement (`value: str | list[int] | None`, no default: required)
+  // parsed by typed_endpoint (zerver/lib/typed_endpoint.py parse_value_for_parameter) with the
+  // wording of test_subscription_settings.py ('subscription_data[0]["value"] field is missing'),
+  // test_subs.py ('Invalid add[0]: Input should be a valid dictionary or instance of …') and
+  // test_custom_profile_data.py test_create_select_field (a union names its member:
+  // 'field_data["0"]["dict[str,str]"]["order"] is not a string').
+  it('profile_data: value is required, and the shape is checked before the user is looked up', async () => {
+    const phone = await fieldId('Phone number');
+    const carol = userId('carol');
+    expectSuccess(
+      await iago.patch(`/users/${carol}`, { profile_data: [{ id: phone, value: '1' }] }),
+    );
+    expectError(
+      await iago.patch(`/users/${carol}`, { profile_data: [{ id: phone }] }),
+      'profile_data[0]["value"] field is missing: Field required',
+    );
+    expect((await values('carol'))[String(phone)]?.value).toBe('1');
+    for (const [profile_data, msg] of [
+      [{ a: 1 }, 'profile_data is not a list'],
+      [
+        [5],
+        'Invalid profile_data[0]: Input should be a valid dictionary or instance of ProfileDataElement',
+      ],
+      [[{ value: 'x' }], 'profile_data[0]["id"] field is missing: Field required'],
+      [[{ id: phone, value: 5 }], 'profile_data[0]["value"]["str"] is not a string'],
+      [[{ id: phone, value: [1, 'a'] }], 'profile_data[0]["value"]["str"] is not a string'],
+    ] as const) {
+      expectError(await iago.patch('/users/99999', { profile_data }), msg);
+      // Before the role check too: a member changing someone else.
+      expectError(await hamlet.patch(`/users/${carol}`, { profile_data }), msg);
+    }
   });
 });
 

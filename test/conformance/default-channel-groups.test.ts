@@ -104,7 +104,7 @@ describe('test_default_channels.py DefaultStreamGroupTest.test_api_calls', () =>
       await hamlet.patch(path, { op: 'add', stream_names: ['stream4', 'stream5'] }),
       "'stream4' is a default channel and cannot be added to 'group1'",
     );
-    // Nothing of the refused call stays.
+    // The refusal is the first channel's: nothing was added.
     expect(names((await groups())[0])).toEqual(['stream1', 'stream2', 'stream3']);
     expectSuccess(
       await clientFor(z, 'admin').delete('/default_streams', { stream_id: channelId('stream4') }),
@@ -137,6 +137,52 @@ describe('test_default_channels.py DefaultStreamGroupTest.test_api_calls', () =>
     expectError(
       await hamlet.patch(path, { op: 'remove', stream_names: ['stream4', 'stream5'] }),
       "Channel 'stream4' is not present in default channel group 'group1'",
+    );
+  });
+
+  // zerver/actions/default_streams.py do_add_streams_to_default_stream_group adds and saves
+  // each channel in its loop and notifies after it; the view (zerver/views/streams.py
+  // update_default_stream_group_streams) runs outside a transaction (Zulip's requests are
+  // not atomic: views use transaction.atomic(durable=True), which cannot nest). The channels
+  // before the refused one stay, and no event tells of them.
+  it('a refused add keeps the channels added before the refusal, without an event', async () => {
+    expectSuccess(await create('group1', ['stream1']));
+    const id = (await groups())[0]!.id;
+    const path = `/default_stream_groups/${id}/streams`;
+    await makeDefault('stream4');
+    const reg = await hamlet.post('/register', { event_types: ['default_stream_groups'] });
+    expectSuccess(reg);
+    expectError(
+      await hamlet.patch(path, { op: 'add', stream_names: ['stream2', 'stream4'] }),
+      "'stream4' is a default channel and cannot be added to 'group1'",
+    );
+    expectError(
+      await hamlet.patch(path, { op: 'add', stream_names: ['stream3', 'stream3'] }),
+      "Channel 'stream3' is already present in default channel group 'group1'",
+    );
+    expect(names((await groups())[0])).toEqual(['stream1', 'stream2', 'stream3']);
+    const queued = await hamlet.get('/events', {
+      queue_id: reg.body.queue_id,
+      last_event_id: -1,
+      dont_block: true,
+    });
+    expectSuccess(queued);
+    expect(queued.body.events).toEqual([]);
+  });
+
+  // zerver/lib/streams.py access_stream_by_name → zerver/models/streams.py get_realm_stream:
+  // name__iexact=stream_name.strip(); the error names the channel as given.
+  it('stream_names are found stripped and case-insensitively', async () => {
+    expectSuccess(await create('group1', ['  Stream1\t', 'STREAM2 ']));
+    const id = (await groups())[0]!.id;
+    expect(names((await groups())[0])).toEqual(['stream1', 'stream2']);
+    const path = `/default_stream_groups/${id}/streams`;
+    expectSuccess(await hamlet.patch(path, { op: 'add', stream_names: [' stream3 '] }));
+    expectSuccess(await hamlet.patch(path, { op: 'remove', stream_names: ['\nstream1 '] }));
+    expect(names((await groups())[0])).toEqual(['stream2', 'stream3']);
+    expectError(
+      await hamlet.patch(path, { op: 'add', stream_names: [' nope '] }),
+      "Invalid channel name ' nope '",
     );
   });
 

@@ -178,6 +178,59 @@ describe('test_realm_emoji.py RealmEmojiTest', () => {
     );
   });
 
+  // zerver/views/realm_emoji.py upload_emoji counts `len(request.FILES)`: Django's FILES has
+  // one entry per field name, its last file ([emoji_file] = request.FILES.values()).
+  it('test_multiple_upload: two files under one field name are one file, the last', async () => {
+    expectSuccess(
+      await upload(iago, 'my_emoji', [
+        png('f1'),
+        { field: 'f1', filename: 'img.gif', type: 'image/gif', bytes: GIF },
+      ]),
+    );
+    const [e] = Object.values(await list());
+    expect(e?.source_url).toMatch(/\.gif$/);
+  });
+
+  // zerver/lib/upload/__init__.py get_file_info: a file without a content type (Django's
+  // UploadedFile.content_type is then "") gets `guess_type(file name)`, else
+  // application/octet-stream. fetch always declares one, so these bodies are written by hand.
+  it.each([
+    ['img.png', undefined, PNG, '.png'],
+    ['IMG.GIF', undefined, GIF, '.gif'],
+    ['img.png.gz', undefined, PNG, '.png'],
+    ['img', undefined, PNG, 'Invalid image format'],
+    ['.png', undefined, PNG, 'Invalid image format'],
+    ['img.tif', undefined, TIF, 'Invalid image format'],
+    ['img.png', 'text/plain', PNG, 'Invalid image format'],
+  ])('get_file_info: file %j with Content-Type %j', async (filename, type, bytes, outcome) => {
+    const boundary = 'emoji-boundary';
+    // A field that declares a type comes first: each part's own header counts.
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n` +
+      'Content-Type: text/plain\r\n\r\nhi\r\n' +
+      `--${boundary}\r\nContent-Disposition: form-data; name="f1"; filename="${filename}"\r\n` +
+      (type === undefined ? '' : `Content-Type: ${type}\r\n`) +
+      '\r\n';
+    const body = Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const res = await fetch(`${z.url}/realm/emoji/my_emoji`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`admin@zulip-cdk.example:${z.apiKeyOf('admin@zulip-cdk.example')}`).toString('base64')}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+    });
+    const answer = {
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown>,
+      headers: res.headers,
+    };
+    if (outcome.startsWith('.')) {
+      expectSuccess(answer);
+      expect(Object.values(await list())[0]?.source_url.endsWith(outcome)).toBe(true);
+    } else expectError(answer, outcome, 'BAD_IMAGE');
+  });
+
   it('test_emoji_upload_success: a GIF', async () => {
     expectSuccess(
       await upload(iago, 'my_emoji', [

@@ -148,31 +148,6 @@ test('user groups: a setting whose old value does not match undoes the rename of
   unchanged();
 });
 
-test('default channel groups: a channel already in the group undoes the channels added before it', async () => {
-  const owner = clientFor(z, 'owner');
-  const names = z.org.channels
-    .filter((c) => !c.inviteOnly && !c.isArchived && !z.org.defaultChannelIds.includes(c.id))
-    .map((c) => c.name);
-  const [first = '', second = ''] = names;
-  expectSuccess(
-    await owner.post('/default_stream_groups/create', {
-      group_name: 'tx-defaults',
-      description: 'd',
-      stream_names: [second],
-    }),
-  );
-  const g = z.org.defaultChannelGroups!.find((x) => x.name === 'tx-defaults')!;
-  const unchanged = snapshot();
-  expectError(
-    await owner.patch(`/default_stream_groups/${g.id}/streams`, {
-      op: 'add',
-      stream_names: [first, second],
-    }),
-    `Channel '${second}' is already present in default channel group 'tx-defaults'`,
-  );
-  unchanged();
-});
-
 /** A request context over the emulator's organization, for calling `atomic` directly. */
 function context(): RequestContext {
   return { org: z.org, events: [] } as unknown as RequestContext;

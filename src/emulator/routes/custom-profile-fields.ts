@@ -412,27 +412,64 @@ function removeValue(ctx: RequestContext, target: StoredUser, fieldId: number): 
   valueEvent(ctx, target, fieldId);
 }
 
-/** A list of `{id, value}` (pydantic's `ProfileDataElement` list). */
-function readProfileItems(raw: unknown, name: string): { id: number; value: unknown }[] {
+/** A value of a custom profile field as the API takes it (`ProfileDataElementValue`). */
+type ProfileValue = string | number[];
+
+/** One `{id, value}` of a request; a null `value` (only in `profile_data`) removes the value. */
+export interface ProfileItem {
+  id: number;
+  value: ProfileValue | null;
+}
+
+/**
+ * A list of `{id, value}` as pydantic parses it, both keys required. `profile_data` of
+ * `PATCH /users/{id}` is a list of the model `ProfileDataElement` (zerver/views/users.py: a
+ * non-object item is a `model_type` error; `value` may be null); `data` of
+ * `PATCH /users/me/profile_data` a list of the TypedDict `ProfileDataElementUpdateDict`
+ * (zerver/lib/types.py: `dict_type`; no null). `value` is the union `str | list[int]`: a value
+ * of neither type is reported as its first member's error (`["value"]["str"]`).
+ */
+function readProfileItems(raw: unknown, name: 'profile_data' | 'data'): ProfileItem[] {
   return expectList(raw, name).map((x, i) => {
-    const d = expectDict(x, `${name}[${i}]`);
-    if (!('id' in d)) throw badRequest(`${name}[${i}]["id"] field is missing: Field required`);
-    return { id: expectInt(d.id, `${name}[${i}]["id"]`), value: d.value ?? null };
+    const at = `${name}[${i}]`;
+    if (name === 'profile_data' && (typeof x !== 'object' || x === null || Array.isArray(x)))
+      throw badRequest(
+        `Invalid ${at}: Input should be a valid dictionary or instance of ProfileDataElement`,
+      );
+    const d = expectDict(x, at);
+    if (!('id' in d)) throw badRequest(`${at}["id"] field is missing: Field required`);
+    const id = expectInt(d.id, `${at}["id"]`);
+    if (!('value' in d)) throw badRequest(`${at}["value"] field is missing: Field required`);
+    const v = d.value;
+    if (v === null && name === 'profile_data') return { id, value: null };
+    if (typeof v === 'string') return { id, value: v };
+    if (Array.isArray(v) && v.every((n) => typeof n === 'number' && Number.isInteger(n)))
+      return { id, value: v as number[] };
+    throw badRequest(`${at}["value"]["str"] is not a string`);
   });
+}
+
+/**
+ * `profile_data` of `PATCH /users/{id}`, parsed with the view's other parameters (typed_endpoint),
+ * before the user is looked up.
+ */
+export function readProfileData(raw: unknown): ProfileItem[] {
+  return readProfileItems(raw, 'profile_data');
 }
 
 /**
  * `profile_data` of `PATCH /users/{id}` (zerver/views/users.py `update_user_backend`): empty
  * values (null, `""`, `[]`) are removed one by one, then the others validated and set.
  */
-export function updateProfileData(ctx: RequestContext, target: StoredUser, raw: unknown): void {
-  const items = readProfileItems(raw, 'profile_data');
-  const set: { id: number; value: unknown }[] = [];
-  for (const item of items) {
-    const v = item.value;
-    if (v === null || v === '' || (Array.isArray(v) && v.length === 0))
-      removeValue(ctx, target, item.id);
-    else set.push(item);
+export function updateProfileData(
+  ctx: RequestContext,
+  target: StoredUser,
+  items: readonly ProfileItem[],
+): void {
+  const set: { id: number; value: ProfileValue }[] = [];
+  for (const { id, value } of items) {
+    if (value === null || value.length === 0) removeValue(ctx, target, id);
+    else set.push({ id, value });
   }
   validateValues(ctx, set);
   setValues(ctx, target, set);

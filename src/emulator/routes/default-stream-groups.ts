@@ -9,7 +9,7 @@ import { badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { OrgState, StoredChannel, StoredDefaultChannelGroup } from '../state';
-import { atomic, pathInt, requireAdmin } from './common';
+import { atomic, channelByName, pathInt, requireAdmin } from './common';
 
 /**
  * The organization's groups (absent in state files written before they existed). Reading
@@ -71,12 +71,12 @@ export function removeChannelFromGroups(ctx: RequestContext, channelId: number):
 }
 
 /**
- * zerver/lib/streams.py `access_stream_by_name`: an active channel of that name (compared
- * case-insensitively, `get_realm_stream`) that the user can read, else "Invalid channel name".
+ * zerver/lib/streams.py `access_stream_by_name`: an active channel of that name (the name
+ * stripped and compared case-insensitively: zerver/models/streams.py `get_realm_stream`) that
+ * the user can read, else "Invalid channel name" with the name as given.
  */
 function accessStreamByName(ctx: RequestContext, name: string): StoredChannel {
-  const key = name.toLowerCase();
-  const ch = ctx.org.channels.find((c) => c.name.toLowerCase() === key);
+  const ch = channelByName(ctx, name);
   if (!ch || ch.isArchived || !hasContentAccess(ctx.org, ctx.user, ch))
     throw badRequest(`Invalid channel name '${name}'`);
   return ch;
@@ -166,19 +166,18 @@ function updateStreams(ctx: RequestContext): Record<string, unknown> {
   const g = accessGroup(ctx, pathInt(ctx, 'group_id'));
   const channels = names.map((n) => accessStreamByName(ctx, n));
   if (op === 'add') {
-    return atomic(ctx, () => {
-      // do_add_streams_to_default_stream_group: one by one, the whole call fails on the first.
-      for (const ch of channels) {
-        refuseDefaultChannel(ctx, ch, g.name);
-        if (g.channelIds.includes(ch.id))
-          throw badRequest(
-            `Channel '${ch.name}' is already present in default channel group '${g.name}'`,
-          );
-        g.channelIds.push(ch.id);
-      }
-      defaultStreamGroupsEvent(ctx);
-      return {};
-    });
+    // do_add_streams_to_default_stream_group: one by one, each saved as it is added (the view
+    // is not atomic), so a refusal keeps the channels before it; the event only on success.
+    for (const ch of channels) {
+      refuseDefaultChannel(ctx, ch, g.name);
+      if (g.channelIds.includes(ch.id))
+        throw badRequest(
+          `Channel '${ch.name}' is already present in default channel group '${g.name}'`,
+        );
+      g.channelIds.push(ch.id);
+    }
+    defaultStreamGroupsEvent(ctx);
+    return {};
   }
   if (op === 'remove') {
     for (const ch of channels)

@@ -11,6 +11,7 @@ import type { EmojiImageType } from '../../model/emoji';
 import { UNICODE_EMOJI } from '../emoji';
 import { ApiError, badRequest, insufficientPermission, notFound } from '../errors';
 import { holdsRealmSetting, isAdmin } from '../permissions';
+import type { UploadedFile } from '../request-body';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { OrgState, StoredEmoji } from '../state';
@@ -83,6 +84,46 @@ function bareContentType(t: string): string {
   return (t.split(';')[0] ?? '').trim().toLowerCase();
 }
 
+/** Python's `posixpath.splitext`: the last extension of the last segment, not its leading dots. */
+function splitExt(name: string): [string, string] {
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  if (dot < (/^\.*/.exec(base)?.[0].length ?? 0)) return [name, ''];
+  const cut = name.length - base.length + dot;
+  return [name.slice(0, cut), name.slice(cut)];
+}
+
+/** The extensions of the types an emoji may have, in Python's `mimetypes` table. */
+const IMAGE_TYPE_BY_EXTENSION: Readonly<Record<string, EmojiImageType>> = {
+  '.avif': 'image/avif',
+  '.gif': 'image/gif',
+  '.jpe': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+};
+
+/**
+ * `mimetypes.guess_type(name)[0]` where it names a type an emoji may have (any other type, or
+ * none, is refused alike): by the extension, case-insensitively, after an encoding suffix
+ * (`.gz`, `.Z`, `.bz2`, `.xz`, `.br`), which guess_type sets apart. `.webp` is in Python's
+ * table since 3.11 (zerver/lib/mime_types.py adds it and `.avif` for older ones).
+ */
+function guessImageType(filename: string): EmojiImageType | undefined {
+  let [base, ext] = splitExt(filename);
+  if (['.gz', '.Z', '.bz2', '.xz', '.br'].includes(ext)) [base, ext] = splitExt(base);
+  return IMAGE_TYPE_BY_EXTENSION[ext.toLowerCase()];
+}
+
+/**
+ * Django's `request.FILES`: one file per field name, the last part of a name (a `MultiValueDict`
+ * gives its last value), in the order the names came.
+ */
+function filesByField(files: readonly UploadedFile[]): UploadedFile[] {
+  return [...new Map(files.map((f) => [f.field, f])).values()];
+}
+
 /** zerver/views/realm_emoji.py `upload_emoji`, then `check_add_realm_emoji`. */
 function uploadEmoji(ctx: RequestContext): Record<string, unknown> {
   requireMemberOrAdmin(ctx);
@@ -94,7 +135,8 @@ function uploadEmoji(ctx: RequestContext): Record<string, unknown> {
   const emoji = (ctx.org.emoji ??= []);
   if (emoji.some((e) => e.name === name && !e.deactivated))
     throw badRequest('A custom emoji with this name already exists.');
-  const files = ctx.files ?? [];
+  // `len(request.FILES) != 1`: two files under one name are one.
+  const files = filesByField(ctx.files ?? []);
   if (files.length !== 1) throw badRequest('You must upload exactly one file.');
   if (name in UNICODE_EMOJI && !isAdmin(ctx.user))
     throw badRequest('Only administrators can override default emoji.');
@@ -105,7 +147,10 @@ function uploadEmoji(ctx: RequestContext): Record<string, unknown> {
       `Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`,
     );
   // get_file_info: the declared type, else guessed from the file name.
-  const declared = bareContentType(file.contentType);
+  const declared =
+    file.contentType === ''
+      ? (guessImageType(file.filename) ?? 'application/octet-stream')
+      : bareContentType(file.contentType);
   const type = (EMOJI_IMAGE_TYPES as readonly string[]).includes(declared)
     ? (declared as EmojiImageType)
     : undefined;

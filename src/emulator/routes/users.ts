@@ -8,7 +8,8 @@ import type { StoredUser } from '../state';
 import { userToApi } from '../views';
 import type { UserViewOptions } from '../views';
 import { pathInt } from './common';
-import { atomicValues, updateProfileData } from './custom-profile-fields';
+import { atomicValues, readProfileData, updateProfileData } from './custom-profile-fields';
+import type { ProfileItem } from './custom-profile-fields';
 
 /**
  * zerver/lib/users.py `access_user_common`: bots and deactivated users only where the endpoint
@@ -129,16 +130,20 @@ function updateUser(
   return {};
 }
 
-/** The parameters of `update_user_by_*_api`, in the view's order (typed_endpoint reads them so). */
+/**
+ * The parameters of `update_user_by_*_api`, in the view's order: typed_endpoint parses them all,
+ * `profile_data`'s whole shape included, before the view looks up the user.
+ */
 function readUpdateParams(ctx: RequestContext): {
   fullName: string | undefined;
   newEmail: string | undefined;
-  profileData: unknown;
+  profileData: ProfileItem[] | undefined;
   role: number | undefined;
 } {
   const fullName = ctx.params.string('full_name');
   const newEmail = ctx.params.string('new_email');
-  const profileData = ctx.params.json('profile_data');
+  const rawProfileData = ctx.params.json('profile_data');
+  const profileData = rawProfileData === undefined ? undefined : readProfileData(rawProfileData);
   const role = readRole(ctx);
   return { fullName, newEmail, profileData, role };
 }
