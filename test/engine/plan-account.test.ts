@@ -205,6 +205,9 @@ describe("the organization's settings the applying account must hold", () => {
       live(),
     );
     expect(text).toContain('userGroup["ops"] (acme/ops): Zulip lets only those who may create');
+    expect(text).toContain(
+      'Have an owner add it to canCreateGroups in Zulip first (a change of it in this plan is applied after them)',
+    );
   });
 
   it('an upload needs can_add_custom_emoji_group, unless the plan gives it first', () => {
@@ -387,6 +390,65 @@ describe('changing an existing group (access_user_group_for_update)', () => {
         setup().live(),
       ),
     ).toContain("change its description or settings only if it holds the group's canManageGroup");
+  });
+
+  it('a new or renamed group of the account, nested into the holder by the plan, counts', () => {
+    // Zulip checks nothing of a subgroup being added (lock_subgroups_with_respect_to_supergroup),
+    // and membership is recursive: the upload after the groups is allowed.
+    const setup = () => {
+      const o = adminOrg();
+      const makers = o.b.group('emoji-makers', {
+        members: [4],
+        permissions: { can_add_members_group: { direct_members: [2], direct_subgroups: [] } },
+      });
+      o.b.state.organizationSettings!.permissions.can_add_custom_emoji_group = makers.id;
+      o.b.state.organizationSettings!.permissions.can_create_groups = o.b.groupId('role:members');
+      o.b.group('old-sre', { members: [2], creatorId: 2 });
+      return o;
+    };
+    const makers = (sub: string) =>
+      dGroup('emoji-makers', {
+        members: { mode: 'atLeast', users: [], groups: [sub] },
+        lifecycle: KEEP,
+      });
+    const viaNew = plan(
+      desired((d) => {
+        d.userGroups.push(
+          dGroup('newsre', {
+            members: { mode: 'exact', users: ['admin@example.com'], groups: [] },
+          }),
+          makers('newsre'),
+        );
+        d.customEmoji.push(emoji('shipit'));
+      }),
+      setup().live(),
+      {},
+    );
+    expect(viaNew.changes.map((c) => c.id)).toContain('customEmoji["shipit"]#create');
+    const viaRenamed = plan(
+      desired((d) => {
+        d.userGroups.push(
+          dGroup('sre', {
+            members: { mode: 'atLeast', users: [], groups: [] },
+            lifecycle: { ...KEEP, renamedFrom: ['old-sre'] },
+          }),
+          makers('sre'),
+        );
+        d.customEmoji.push(emoji('shipit'));
+      }),
+      setup().live(),
+      {},
+    );
+    expect(viaRenamed.changes.map((c) => c.id)).toContain('customEmoji["shipit"]#create');
+    // Not nested: refused, and told to change the setting in this plan (applied before emoji).
+    expect(
+      refused(
+        desired((d) => {
+          d.customEmoji.push(emoji('shipit'));
+        }),
+        setup().live(),
+      ),
+    ).toContain('Add it to canAddCustomEmojiGroup (OrganizationSettings: applied before them)');
   });
 
   it('the organization settings unknown (an old snapshot): not second-guessed', () => {

@@ -107,7 +107,11 @@ export function checkAccount(p: Planner): void {
     if (value === undefined) continue;
     if (holds(value) || settingChangedFirst(p, r.kind, setting.name)) continue;
     p.accountError(
-      `${listed(needing)}: Zulip lets only those who may ${info.ability} make ${r.what} ("Insufficient permission": the organization's ${setting.name}, which gives organization administrators no exception), and the applying account ${me.email} may not. Add it to ${setting.name} (OrganizationSettings), or apply with an account that holds it`,
+      `${listed(needing)}: Zulip lets only those who may ${info.ability} make ${r.what} ("Insufficient permission": the organization's ${setting.name}, which gives organization administrators no exception), and the applying account ${me.email} may not. ${
+        KIND_SPECS.organizationSettings.rank < KIND_SPECS[r.kind].rank
+          ? `Add it to ${setting.name} (OrganizationSettings: applied before them)`
+          : `Have an owner add it to ${setting.name} in Zulip first (a change of it in this plan is applied after them)`
+      }, or apply with an account that holds it`,
     );
   }
   if (!refusedOutright) checkGroupAccess(p, holds);
@@ -233,23 +237,33 @@ function settingChangedFirst(
   );
 }
 
-/** The live groups with the members and subgroups the plan adds to them (the account's only). */
+/**
+ * The groups after the plan's memberships, as far as the account's membership goes: the live
+ * ones with the account and the subgroups the plan adds to them, and the groups the plan
+ * creates (under ids of their own below zero) with the account and their subgroups. Creating a
+ * group with subgroups, and adding a subgroup, check nothing of the subgroup
+ * (`lock_subgroups_with_respect_to_supergroup`), and membership is recursive (`is_user_in_group`).
+ */
 function groupsAfter(p: Planner): readonly Pick<LiveUserGroup, 'id' | 'members' | 'subgroups'>[] {
   const me = p.live.me.userId;
-  const idOf = new Map(p.live.userGroups.map((g) => [g.name, g.id]));
+  const created = new Map<string, number>();
+  const idOf = (liveId: number | null, name: string): number => {
+    if (liveId !== null) return liveId;
+    let id = created.get(name);
+    if (id === undefined) created.set(name, (id = -1 - created.size));
+    return id;
+  };
   const added = new Map<number, { members: number[]; subgroups: number[] }>();
   for (const c of p.changes) {
-    if (c.kind !== 'userGroup' || c.action !== 'membership' || c.liveId === null) continue;
-    const entry = added.get(c.liveId) ?? { members: [], subgroups: [] };
+    if (c.kind !== 'userGroup' || c.action !== 'membership') continue;
+    const id = idOf(c.liveId, c.key);
+    const entry = added.get(id) ?? { members: [], subgroups: [] };
     if (c.add.some((u) => u.id === me)) entry.members.push(me);
-    for (const g of c.addSubgroups) {
-      const id = idOf.get(g.name);
-      if (id !== undefined) entry.subgroups.push(id);
-    }
-    added.set(c.liveId, entry);
+    for (const g of c.addSubgroups) entry.subgroups.push(idOf(g.id, g.name));
+    added.set(id, entry);
   }
   if (added.size === 0) return p.live.userGroups;
-  return p.live.userGroups.map((g) => {
+  const live = p.live.userGroups.map((g) => {
     const a = added.get(g.id);
     return a
       ? {
@@ -259,4 +273,10 @@ function groupsAfter(p: Planner): readonly Pick<LiveUserGroup, 'id' | 'members' 
         }
       : g;
   });
+  const made = [...created.values()].map((id) => ({
+    id,
+    members: added.get(id)?.members ?? [],
+    subgroups: added.get(id)?.subgroups ?? [],
+  }));
+  return [...live, ...made];
 }
