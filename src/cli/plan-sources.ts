@@ -232,11 +232,20 @@ export async function loadDesiredStates(values: ParsedOptions, io: CliIo): Promi
     for (const name of ['zulip-cdk.json', 'cdktf.json']) {
       const f = path.join(io.cwd, name);
       if (!existsSync(f)) continue;
-      const cfg = JSON.parse(readFileSync(f, 'utf8')) as { app?: unknown };
+      let cfg: { app?: unknown };
+      try {
+        cfg = JSON.parse(readFileSync(f, 'utf8')) as { app?: unknown };
+      } catch (e) {
+        throw new UsageError(`${name} is not JSON (${(e as Error).message}): fix it`);
+      }
       if (typeof cfg.app === 'string') {
         app = cfg.app;
         break;
       }
+      if (cfg.app !== undefined)
+        throw new UsageError(
+          `${name}: "app" must be the command that runs your app, as a string (such as "npx tsx main.ts"), not ${JSON.stringify(cfg.app)}`,
+        );
     }
   if (app === undefined)
     throw new UsageError(

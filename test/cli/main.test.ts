@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { main } from '../../src/cli/main';
 import { emptyDesiredState } from '../../src/model/desired-state';
 import { fakeIo } from '../support/fake-io';
@@ -57,6 +60,20 @@ describe('zulip-cdk main', () => {
       'watch',
     ])
       expect(io.out()).toMatch(new RegExp(`^  ${name} +[A-Z]`, 'm'));
+  });
+
+  it('says what is wrong with zulip-cdk.json', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zulip-cdk-config-'));
+    writeFileSync(path.join(dir, 'zulip-cdk.json'), '{"app": 5}');
+    const io = fakeIo({ cwd: dir });
+    expect(await main(['plan', '--embedded'], io)).toBe(1);
+    expect(io.err()).toContain(
+      'zulip-cdk.json: "app" must be the command that runs your app, as a string (such as "npx tsx main.ts"), not 5',
+    );
+    writeFileSync(path.join(dir, 'zulip-cdk.json'), '{"app": ');
+    const broken = fakeIo({ cwd: dir });
+    expect(await main(['plan', '--embedded'], broken)).toBe(1);
+    expect(broken.err()).toContain('zulip-cdk.json is not JSON (');
   });
 
   it('prints its version', async () => {
