@@ -11,14 +11,14 @@ import { buildIndexes } from './indexes';
 import { StateFile } from './persist';
 import { writePrivateFile } from './private-file';
 import type { FaultOptions } from './faults';
-import { RateLimiter } from './rate-limit';
+import { RateLimiter, TornadoRateLimiter } from './rate-limit';
 import type { RateLimitOptions } from './rate-limit';
 import type { Clock, EventQueue, ServerCore } from './router';
 import { buildRouter } from './routes';
 import { expireAllQueues } from './routes/register';
 import { DEMO_DOMAIN, demoOrg } from './seed';
 import { createListener } from './server';
-import type { RequestInterceptor, RequestLogEntry, ResponseObserver } from './server';
+import type { Limiters, RequestInterceptor, RequestLogEntry, ResponseObserver } from './server';
 import { addUser, completeOrgState, emptyOrg, parseOrgState, setRealmPlanType } from './state';
 import type { OrgState } from './state';
 
@@ -128,16 +128,18 @@ export interface Emulator {
 
 /**
  * Zulip's `api_by_user` (200/min) and `api_by_ip` (100/min, unauthenticated requests) rules;
- * a configured limit applies to both.
+ * a configured limit applies to both. The event queue's requests are Tornado's, counted by its
+ * own backend with the user's rule (`RATE_LIMITING_DOMAINS_FOR_TORNADO`).
  */
-function limiterFor(
-  r: number | false | RateLimitOptions | undefined,
-): { user: RateLimiter; ip: RateLimiter } | undefined {
+function limiterFor(r: number | false | RateLimitOptions | undefined): Limiters | undefined {
   if (r === false) return undefined;
-  if (r === undefined)
-    return { user: new RateLimiter({ max: 200 }), ip: new RateLimiter({ max: 100 }) };
-  const opts = typeof r === 'number' ? { max: r } : r;
-  return { user: new RateLimiter(opts), ip: new RateLimiter(opts) };
+  const user = r === undefined ? { max: 200 } : typeof r === 'number' ? { max: r } : r;
+  const ip = r === undefined ? { max: 100 } : user;
+  return {
+    user: new RateLimiter(user),
+    ip: new RateLimiter(ip),
+    events: new TornadoRateLimiter(user),
+  };
 }
 
 async function initialOrg(options: EmulatorOptions, now: number): Promise<OrgState> {

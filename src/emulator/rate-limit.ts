@@ -34,7 +34,7 @@ export interface RateLimitResult {
 
 export class RateLimiter {
   private readonly hits = new Map<string, number[]>();
-  private readonly max: number;
+  public readonly max: number;
   private readonly windowMs: number;
 
   public constructor(options: RateLimitOptions) {
@@ -68,6 +68,45 @@ export class RateLimiter {
       'X-RateLimit-Limit': String(this.max),
       'X-RateLimit-Remaining': String(remaining),
       'X-RateLimit-Reset': String(reset),
+    };
+  }
+}
+
+/**
+ * Zulip's Tornado backend (zerver/lib/rate_limiter.py TornadoInMemoryRateLimiterBackend): GET and
+ * DELETE /events are answered by Tornado and counted there, apart from every other request. Each
+ * key has a reset time that an allowed request moves `window / max` later (`need_to_limit`: at
+ * most `max` in a window, plus one); calls left are what the reset time leaves of the window
+ * (`get_api_calls_left`). A refused request's headers say 0 left, free in `Retry-After`
+ * (`RateLimitedObject.rate_limit_request`).
+ */
+export class TornadoRateLimiter {
+  private readonly resetTimes = new Map<string, number>();
+  private readonly max: number;
+  private readonly windowMs: number;
+
+  public constructor(options: RateLimitOptions) {
+    this.max = options.max;
+    this.windowMs = (options.windowSeconds ?? 60) * 1000;
+  }
+
+  /** Counts a request of `key` at `now` (ms). */
+  public hit(key: string, now: number): RateLimitResult {
+    const newReset = Math.max(this.resetTimes.get(key) ?? now, now) + this.windowMs / this.max;
+    if (newReset > now + this.windowMs) {
+      const retryAfter = (newReset - this.windowMs - now) / 1000;
+      return { allowed: false, retryAfter, headers: this.headers(0, now + retryAfter * 1000) };
+    }
+    this.resetTimes.set(key, newReset);
+    const left = Math.floor(((now + this.windowMs - newReset) * this.max) / this.windowMs);
+    return { allowed: true, retryAfter: 0, headers: this.headers(left, newReset) };
+  }
+
+  private headers(remaining: number, resetAtMs: number): Record<string, string> {
+    return {
+      'X-RateLimit-Limit': String(this.max),
+      'X-RateLimit-Remaining': String(remaining),
+      'X-RateLimit-Reset': String(Math.floor(resetAtMs / 1000)),
     };
   }
 }

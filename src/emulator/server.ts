@@ -3,7 +3,7 @@ import { ApiError } from './errors';
 import type { FaultDecision, FaultInjector } from './faults';
 import { Params } from './params';
 import { rateLimitMessage } from './rate-limit';
-import type { RateLimiter } from './rate-limit';
+import type { RateLimiter, TornadoRateLimiter } from './rate-limit';
 import { deliverEvents } from './events';
 import { encodeJsonBody, materialize } from './json-body';
 import type { EncodedBody } from './json-body';
@@ -40,6 +40,13 @@ export interface RequestLogEntry {
 }
 
 /** Everything the request listener needs. */
+/** The rate limiters: per user, per IP (unauthenticated), and Tornado's for the event queue. */
+export interface Limiters {
+  readonly user: RateLimiter;
+  readonly ip: RateLimiter;
+  readonly events: TornadoRateLimiter;
+}
+
 export interface ListenerDeps {
   readonly core: ServerCore;
   readonly router: Router;
@@ -48,7 +55,7 @@ export interface ListenerDeps {
    * The limiters for authenticated requests (per user) and unauthenticated ones (per IP);
    * undefined: rate limiting off.
    */
-  readonly limiter: () => { user: RateLimiter; ip: RateLimiter } | undefined;
+  readonly limiter: () => Limiters | undefined;
   readonly log: RequestLogEntry[];
   /** Sees every API response the router produced (tests validate them against zulip.yaml). */
   readonly observe?: ResponseObserver;
@@ -271,6 +278,8 @@ async function handle(
   res: ServerResponse,
 ): Promise<void> {
   const { core, router } = deps;
+  // The server's own clock, as a real server's Date is (X-RateLimit-Reset is on it too).
+  res.setHeader('Date', new Date(core.clock.now()).toUTCString());
   let method = (req.method ?? 'GET').toUpperCase();
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const path = url.pathname.startsWith(API_PREFIX)
@@ -369,7 +378,13 @@ async function handle(
         'retry-after': f.retryAfter,
       };
       deps.observe?.({ method, path, status: 429, body: limited });
-      send(res, 429, limited, { 'Retry-After': String(f.retryAfter) });
+      // As a real 429: the headers say nothing is left until Retry-After (rate_limit_request).
+      send(res, 429, limited, {
+        'Retry-After': String(f.retryAfter),
+        'X-RateLimit-Limit': String(deps.limiter()?.user.max ?? 200),
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': String(Math.floor(core.clock.now() / 1000 + f.retryAfter)),
+      });
       return;
     }
     log(f.status, { fault: 'server-error' });
@@ -406,8 +421,9 @@ async function handle(
       userEmail = user.email;
     }
     const limiters = deps.limiter();
-    if (limiters) {
-      const limiter = user ? limiters.user : limiters.ip;
+    // GET /server_settings is not rate-limited (zerver/views/auth.py api_get_server_settings).
+    if (limiters && path !== '/server_settings') {
+      const limiter = !user ? limiters.ip : path === '/events' ? limiters.events : limiters.user;
       const key = user ? `user:${user.id}` : `ip:${req.socket.remoteAddress ?? ''}`;
       const r = limiter.hit(key, core.clock.now());
       rateHeaders = r.headers;

@@ -78,7 +78,10 @@ export interface RateLimitBudget {
   readonly limit: number | undefined;
   /** `X-RateLimit-Remaining`. */
   readonly remaining: number | undefined;
-  /** `X-RateLimit-Reset`: epoch seconds when the budget is full again. */
+  /**
+   * `X-RateLimit-Reset`: epoch seconds when the budget is full again, on this machine's clock
+   * (the server's time moved by the difference between its `Date` header and our clock).
+   */
   readonly resetAt: number | undefined;
   /** When the headers were read (epoch milliseconds), undefined before any. */
   readonly updatedAt: number | undefined;

@@ -268,7 +268,10 @@ export class ZulipHttp {
           elapsedMs: this.#now() - firstStarted,
         });
       }
-      this.#readBudget(resHeaders);
+      // GET and DELETE /events are Tornado's, counted in a bucket of their own
+      // (zerver/lib/rate_limiter.py TornadoInMemoryRateLimiterBackend): their headers say
+      // nothing of the budget the other requests share.
+      if (req.path !== '/events') this.#readBudget(resHeaders);
       this.#emit({
         type: 'response',
         endpoint: req.endpoint,
@@ -538,12 +541,24 @@ export class ZulipHttp {
     };
   }
 
+  /**
+   * `X-RateLimit-Reset` is a time on the server's clock: it is moved onto ours by the
+   * response's `Date` (the server's clock too, to the second), so that a clock ahead or behind
+   * the server's neither runs into 429s nor waits for nothing. Without `Date`, as it is.
+   */
   #readBudget(headers: Record<string, string | string[] | undefined>): void {
     const limit = finiteNumber(headerValue(headers['x-ratelimit-limit']));
     const remaining = finiteNumber(headerValue(headers['x-ratelimit-remaining']));
-    const resetAt = finiteNumber(headerValue(headers['x-ratelimit-reset']));
-    if (limit === undefined && remaining === undefined && resetAt === undefined) return;
-    this.#budget = { limit, remaining, resetAt, updatedAt: this.#now() };
+    const reset = finiteNumber(headerValue(headers['x-ratelimit-reset']));
+    if (limit === undefined && remaining === undefined && reset === undefined) return;
+    const now = this.#now();
+    const date = headerValue(headers.date);
+    const serverNow = date === undefined ? NaN : Date.parse(date);
+    const resetAt =
+      reset === undefined || Number.isNaN(serverNow)
+        ? reset
+        : now / 1000 + (reset - Math.floor(serverNow / 1000));
+    this.#budget = { limit, remaining, resetAt, updatedAt: now };
   }
 
   #emit(event: ClientEvent): void {

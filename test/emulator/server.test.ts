@@ -138,7 +138,21 @@ describe('rate limits', () => {
         {},
         { auth: false },
       );
-      expect(anon.headers.get('x-ratelimit-limit')).toBe('100');
+      // Not rate-limited at all (zerver/views/auth.py api_get_server_settings): no headers.
+      expect(anon.status).toBe(200);
+      expect(anon.headers.get('x-ratelimit-limit')).toBeNull();
+      // The event queue's requests are Tornado's, counted apart (TornadoInMemoryRateLimiterBackend).
+      const owner = clientFor(z, 'owner');
+      const queue = await owner.post('/register', { event_types: '["realm"]' });
+      const events = await owner.get('/events', {
+        queue_id: String(queue.body.queue_id),
+        last_event_id: '-1',
+        dont_block: 'true',
+      });
+      expect(events.headers.get('x-ratelimit-limit')).toBe('200');
+      expect(events.headers.get('x-ratelimit-remaining')).toBe('199');
+      const after = await owner.get('/users/me');
+      expect(after.headers.get('x-ratelimit-remaining')).toBe('197');
     } finally {
       await z.close();
     }
@@ -167,9 +181,16 @@ describe('fault injection', () => {
       const owner = clientFor(z, 'owner');
       const id = z.org.channels[0]!.id;
       expectSuccess(await owner.get(`/streams/${id}`));
+      const sent = Date.now();
       const limited = await owner.get(`/streams/${id}`);
+      const answered = Date.now();
       expectError(limited, rateLimitMessage(478), 'RATE_LIMIT_HIT', 429);
       expect(limited.headers.get('retry-after')).toBe('1.5');
+      // As a real 429: nothing left until Retry-After.
+      expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+      const reset = Number(limited.headers.get('x-ratelimit-reset'));
+      expect(reset).toBeGreaterThanOrEqual(Math.floor(sent / 1000 + 1.5));
+      expect(reset).toBeLessThanOrEqual(Math.floor(answered / 1000 + 1.5));
       expectSuccess(await owner.get(`/streams/${id}`));
       const bad = await owner.call(
         'POST',

@@ -15,11 +15,15 @@ afterEach(async () => {
   await z.close();
 });
 
-async function start(max: number, startMs: number, paceFromHeaders?: boolean) {
+async function start(max: number, startMs: number, paceFromHeaders?: boolean, skewMs = 0) {
   let t = startMs;
   const sleeps: number[] = [];
   const paces: Extract<ClientEvent, { type: 'pace' }>[] = [];
-  z = await startEmulator({ rateLimit: { max, windowSeconds: 60 }, clock: { now: () => t } });
+  // The server's clock `skewMs` ahead of the client's (behind when negative).
+  z = await startEmulator({
+    rateLimit: { max, windowSeconds: 60 },
+    clock: { now: () => t + skewMs },
+  });
   client = ZulipClient.forEmbeddedOwner(z, {
     now: () => t,
     sleep: (ms) => {
@@ -48,9 +52,10 @@ describe('rate-limit pacing', () => {
 
     expect(statuses()).toEqual(Array(12).fill(200));
     expect(client.stats.rateLimitHits).toBe(0);
-    // Five requests at t0 spend the budget; X-RateLimit-Reset = int(t0 + 60 s); the sixth waits
-    // until a second after it, when all five have left the window; the eleventh likewise.
-    const reset = Math.floor((t0 + 60_000) / 1000);
+    // Five requests at t0 spend the budget; X-RateLimit-Reset = int(t0 + 60 s), on the
+    // server's clock, which its Date header (to the second) puts at t0 + 60 s on ours; the sixth
+    // waits until a second after it, when all five have left the window; the eleventh likewise.
+    const reset = t0 / 1000 + 60;
     const firstWait = (reset + 1) * 1000 - t0;
     expect(sleeps[0]).toBe(firstWait);
     expect(paces.map((p) => [p.delayMs, p.limit])).toEqual([
@@ -60,6 +65,19 @@ describe('rate-limit pacing', () => {
     expect(paces[0]?.resetAt).toBe(reset);
     expect(sleeps).toHaveLength(2);
     expect(client.stats.paceWaits).toBe(2);
+  });
+
+  it.each([
+    ['ahead of', 30_000],
+    ['behind', -30_000],
+    ['far ahead of', 90_000],
+    ['far behind', -90_000],
+  ])('a server clock %s ours: still no 429, and no wait beyond the window', async (_, skew) => {
+    const t0 = 1_800_000_000_500;
+    const { sleeps } = await start(5, t0, undefined, skew);
+    for (let i = 0; i < 12; i++) await client.getOwnUser();
+    expect(statuses()).toEqual(Array(12).fill(200));
+    expect(sleeps).toEqual([61_000, 61_000]);
   });
 
   it('without pacing the same run meets 429s and waits them out (what pacing avoids)', async () => {
