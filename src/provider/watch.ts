@@ -92,6 +92,20 @@ export type WatchEvent =
       readonly cause: WatchCause;
     }
   | {
+      /**
+       * The configuration cannot be planned against the organization as it is now, because of a
+       * change made in Zulip (a channel or folder the configuration names was renamed or
+       * deleted, a configured address changed): drift too, reported once per message; the
+       * differences are compared again once it can be planned.
+       */
+      readonly type: 'unplannable';
+      readonly at: string;
+      readonly cause: WatchCause;
+      /** The planner's error (which names each construct path), and its hint. */
+      readonly message: string;
+      readonly code: string;
+    }
+  | {
       /** The queue is gone (`BAD_EVENT_QUEUE_ID`) or the connection failed; what follows re-reads. */
       readonly type: 'reconnecting';
       readonly at: string;
@@ -292,6 +306,8 @@ export async function watchDrift(options: WatchOptions): Promise<void> {
   const retry = options.retryDelayMs ?? { min: 1000, max: 30_000 };
   const eventTypes = watchEventTypes(desired);
   let current = new Map<string, Difference>();
+  /** The last `unplannable` message reported, while the configuration cannot be planned. */
+  let unplannable: string | undefined;
   let queue: { id: string; lastEventId: number } | undefined;
   let started = false;
   let failures = 0;
@@ -308,10 +324,12 @@ export async function watchDrift(options: WatchOptions): Promise<void> {
   async function snapshot(cause: WatchCause, events: readonly WireEvent[]): Promise<void> {
     const reg = await client.register({ ...ORG_READ_REGISTER_PARAMS, event_types: eventTypes });
     const previous = queue;
-    queue =
-      typeof reg.queue_id === 'string'
-        ? { id: reg.queue_id, lastEventId: reg.last_event_id ?? -1 }
-        : undefined;
+    // Polled from the queue's start, not from the register's `last_event_id`: Zulip folds into
+    // the state only the events of the types it fetched while building it
+    // (zerver/lib/events.py do_events_register), yet moves `last_event_id` past the others
+    // (a channel or group changed meanwhile). Those events stay in the queue until asked for:
+    // polling from -1 delivers them, and they are compared like any other.
+    queue = typeof reg.queue_id === 'string' ? { id: reg.queue_id, lastEventId: -1 } : undefined;
     if (previous !== undefined && previous.id !== queue?.id)
       await client.deleteEventQueue(previous.id).catch(() => undefined);
     if (queue === undefined)
@@ -321,7 +339,26 @@ export async function watchDrift(options: WatchOptions): Promise<void> {
         { where: 'POST /register', hint: 'Watch with credentials of a user of the organization.' },
       );
     const live = await liveStateOfRegistration(client, reg);
-    const next = differences(desired, live);
+    let next: Map<string, Difference>;
+    try {
+      next = differences(desired, live);
+      unplannable = undefined;
+    } catch (e) {
+      // At the start it is the configuration's error (thrown); later, a change made in Zulip.
+      if (!started || !isZulipCdkError(e)) throw e;
+      const message = e.hint ? `${e.message}\n  hint: ${e.hint}` : e.message;
+      if (message !== unplannable) {
+        unplannable = message;
+        await options.onEvent({
+          type: 'unplannable',
+          at: now().toISOString(),
+          cause,
+          code: e.code,
+          message,
+        });
+      }
+      return;
+    }
     const at = now().toISOString();
     if (!started) {
       started = true;

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Channel, SystemGroup, UserGroup } from '../../src/constructs';
+import { Channel, OrganizationSettings, SystemGroup, UserGroup } from '../../src/constructs';
 import { main } from '../../src/cli/main';
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
@@ -99,7 +99,13 @@ test('reports a hand change of a managed channel permission within 2 s, and what
   const exit = main(['watch', '--desired', file, '--format', 'json'], io);
   const watching = await until('watching', () => lines(io).find((l) => l.type === 'watching'));
   expect(watching).toMatchObject({ organization: 'acme', differences: 0, site: z.site });
-  expect(watching.eventTypes).toEqual(['default_streams', 'stream', 'subscription', 'user_group']);
+  expect(watching.eventTypes).toEqual([
+    'channel_folder',
+    'default_streams',
+    'stream',
+    'subscription',
+    'user_group',
+  ]);
 
   // 1. A hand change of a managed permission: reported within 2 seconds.
   const t0 = Date.now();
@@ -198,4 +204,44 @@ test('--for stops a quiet watch with exit 0; bad flags are usage errors', async 
   const bad = fakeIo({ env: env() });
   expect(await main(['watch', '--desired', file, '--for', 'soon'], bad)).toBe(1);
   expect(bad.err()).toContain('--for must be a positive number of seconds');
+});
+
+test('a channel the configuration names renamed by hand: reported as drift (unplannable), and the watch goes on', async () => {
+  const org = Testing.organization('acme');
+  new OrganizationSettings(org, 'settings', { newChannelAnnouncementsChannel: 'general' });
+  const file = path.join(dir, 'acme.zulip.json');
+  writeFileSync(file, Testing.synthJson(org));
+  expect(
+    (await Testing.planAndApply(JSON.parse(readFileSync(file, 'utf8')), { emulator: z })).converged,
+  ).toBe(true);
+  const general = z.org.channels.find((c) => c.name === 'general')!.id;
+  const owner = clientFor(z, 'owner');
+
+  const interrupted = new Promise<void>((r) => (stop = r));
+  const io = fakeIo({ env: env(), interrupted });
+  const exit = main(['watch', '--desired', file, '--format', 'json'], io);
+  const watching = await until('watching', () => lines(io).find((l) => l.type === 'watching'));
+  // A rename sends only a stream event: the settings listen to it.
+  expect(watching.eventTypes).toEqual(['realm', 'stream', 'user_group']);
+
+  await owner.patch(`/streams/${general}`, { new_name: 'town-square' });
+  const unplannable = await until('unplannable', () =>
+    lines(io).find((l) => l.type === 'unplannable'),
+  );
+  expect(unplannable.code).toBe('UNRESOLVED_REFERENCE');
+  expect(unplannable.message).toContain("names channel 'general', which does not exist");
+  // Still watching: renamed back, then the setting changed by hand is drift as usual.
+  await owner.patch(`/streams/${general}`, { new_name: 'general' });
+  const other = z.org.channels.find((c) => c.name !== 'general' && !c.isArchived)!;
+  await owner.patch('/realm', { new_stream_announcements_stream_id: String(other.id) });
+  const drift = await until('drift', () => lines(io).find((l) => l.type === 'drift'));
+  expect(drift).toMatchObject({
+    address: 'organizationSettings["organization"]',
+    property: 'newChannelAnnouncementsChannel',
+    live: other.name,
+    desired: 'general',
+  });
+  expect(lines(io).filter((l) => l.type === 'unplannable')).toHaveLength(1);
+  stop();
+  expect(await exit).toBe(0);
 });

@@ -45,6 +45,8 @@ export function watchLine(e: WatchEvent): string {
       const what = e.property === undefined ? e.address : `${e.address} ${e.property}`;
       return `${e.at} resolved ${what}: matches the configuration again`;
     }
+    case 'unplannable':
+      return `${e.at} drift: the configuration cannot be planned against the organization any more (${e.code}), after a change made in Zulip: ${e.message}`;
     case 'reconnecting':
       return e.reason === 'queue-expired'
         ? `${e.at} the event queue expired (${e.message}); registering a new one and comparing again`
@@ -123,7 +125,7 @@ difference seen; ${WATCH_DRIFT_EXIT_CODE} with --exit-on-drift, a difference was
         signal: controller.signal,
         onEvent: (e) => {
           io.stdout.write(`${format === 'json' ? JSON.stringify(e) : watchLine(e)}\n`);
-          if (e.type === 'drift' && exitOnDrift) {
+          if ((e.type === 'drift' || e.type === 'unplannable') && exitOnDrift) {
             drifted = true;
             controller.abort();
           }

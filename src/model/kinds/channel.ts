@@ -83,7 +83,8 @@ export const channel = {
   ordered: false,
   ignorable: [...PROPERTIES, 'folder', 'archived', 'subscribers', ...CHANNEL_PERMISSION_NAMES],
   actions: ['create', 'update', 'rename', 'archive', 'unarchive', 'membership'],
-  events: ['stream', 'subscription', 'default_streams', 'user_group'],
+  // 'channel_folder': the folder it is in, by name (a folder renamed by hand).
+  events: ['stream', 'subscription', 'default_streams', 'user_group', 'channel_folder'],
   sortedBy: (d: DesiredChannel) => [d.name],
   // `Organization`'s `prune` option for this kind, with the documentation its users read.
   prune: {

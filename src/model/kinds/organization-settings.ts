@@ -57,7 +57,8 @@ export const organizationSettings = {
   ignorable: [],
   actions: ['update'],
   // zerver/actions/realm_settings.py do_set_realm_property, do_change_realm_permission_group_setting.
-  events: ['realm', 'user_group'],
+  // 'stream': the channels its settings name, by name (a rename sends only a stream event).
+  events: ['realm', 'user_group', 'stream'],
   /** At most one: the organization's settings and permissions (absent in older files). */
   desiredSchema: z.array(OrganizationSettingsSchema).max(1).default([]),
   /** The organization's settings; null in snapshots made before they were read. */

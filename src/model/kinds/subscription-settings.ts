@@ -75,7 +75,8 @@ export const subscriptionSettings = {
   ordered: false,
   ignorable: PROPERTY_NAMES,
   actions: ['update'],
-  events: ['subscription'],
+  // 'stream': the channel, by name (a rename sends only a stream event).
+  events: ['subscription', 'stream'],
   sortedBy: (d: DesiredSubscriptionSettings) => [d.channel],
   /** Sorted by channel. */
   desiredSchema: z.array(SubscriptionSettingsSchema),
