@@ -35,6 +35,12 @@ export type ReadEvent =
 /** Options of {@link readLiveState}. */
 export interface ReadLiveStateOptions {
   readonly onEvent?: (event: ReadEvent) => void;
+  /**
+   * Whether to read each active custom emoji's image (one request each); without them the
+   * emoji's `image` is null. Default true; `watch` reads them only when the configuration
+   * manages emoji.
+   */
+  readonly emojiImages?: boolean;
 }
 
 /**
@@ -84,7 +90,8 @@ export async function liveStateOfRegistration(
     folders = (await client.getChannelFolders({ include_archived: true })).channel_folders;
   }
   const state = liveStateFromRegister(reg, { site: client.site, channelFolders: folders ?? [] });
-  await readEmojiImages(client, state, options.onEvent ?? ((): void => {}));
+  if (options.emojiImages !== false)
+    await readEmojiImages(client, state, options.onEvent ?? ((): void => {}));
   return state;
 }
 

@@ -305,6 +305,11 @@ export async function watchDrift(options: WatchOptions): Promise<void> {
   const settleMs = options.settleMs ?? 150;
   const retry = options.retryDelayMs ?? { min: 1000, max: 30_000 };
   const eventTypes = watchEventTypes(desired);
+  // Each comparison reads the organization again: the emoji images (a request each) only when
+  // the configuration manages emoji.
+  const emojiImages =
+    desired.customEmoji.length > 0 ||
+    (desired.organization.prune as Partial<Record<ResourceKind, boolean>>).customEmoji === true;
   let current = new Map<string, Difference>();
   /** The last `unplannable` message reported, while the configuration cannot be planned. */
   let unplannable: string | undefined;
@@ -338,7 +343,7 @@ export async function watchDrift(options: WatchOptions): Promise<void> {
         'POST /register returned no event queue, so there is nothing to watch.',
         { where: 'POST /register', hint: 'Watch with credentials of a user of the organization.' },
       );
-    const live = await liveStateOfRegistration(client, reg);
+    const live = await liveStateOfRegistration(client, reg, { emojiImages });
     let next: Map<string, Difference>;
     try {
       next = differences(desired, live);

@@ -1,3 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CustomEmoji, Organization } from '../../src/constructs';
+import { Testing } from '../../src/testing';
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
 import { plan } from '../../src/engine';
@@ -220,4 +225,30 @@ describe('no perpetual diff: objects made with explicit settings plan as unchang
     for (const c of p.changes)
       if (c.action === 'update') expect(c.properties.map((x) => x.property)).toEqual(['name']);
   });
+});
+
+test('emojiImages: false reads no emoji image (watch, when the configuration manages none)', async () => {
+  const PNG = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  const file = join(mkdtempSync(join(tmpdir(), 'zulip-cdk-emoji-read-')), 'shipit.png');
+  writeFileSync(file, PNG);
+  const z = await startEmulator({ rateLimit: false });
+  const client = ZulipClient.forEmbeddedOwner(z);
+  try {
+    const org = new Organization(Testing.app(), 'acme');
+    new CustomEmoji(org, 'shipit', { name: 'shipit', image: file });
+    expect((await Testing.planAndApply(Testing.synth(org), { emulator: z })).converged).toBe(true);
+    const download = jest.spyOn(client, 'downloadFile');
+    const without = await readLiveState(client, { emojiImages: false });
+    expect(without.customEmoji.find((e) => e.name === 'shipit')?.image).toBeNull();
+    expect(download).not.toHaveBeenCalled();
+    const full = await readLiveState(client);
+    expect(full.customEmoji.find((e) => e.name === 'shipit')?.image?.size).toBe(PNG.length);
+    expect(download).toHaveBeenCalledTimes(1);
+  } finally {
+    await client.close();
+    await z.close();
+  }
 });
