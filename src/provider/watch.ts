@@ -212,8 +212,21 @@ export function differences(desired: DesiredState, live: LiveState): Map<string,
 
 /** `type/op:property` of an event, for reports. */
 export function describeEvent(e: WireEvent): string {
-  const property = typeof e.property === 'string' ? `:${e.property}` : '';
-  return `${e.type}${e.op === undefined ? '' : `/${e.op}`}${property}`;
+  // `realm/update_dict` says `property: 'default'` and `user_group/update` none: what changed
+  // is the keys of `data` (zerver/actions/realm_settings.py, user_groups.py).
+  const data =
+    e.data !== null && typeof e.data === 'object' && !Array.isArray(e.data)
+      ? Object.keys(e.data).sort().join(',')
+      : '';
+  const detail =
+    typeof e.property === 'string' && e.property !== 'default'
+      ? e.property
+      : data !== ''
+        ? data
+        : typeof e.property === 'string'
+          ? e.property
+          : '';
+  return `${e.type}${e.op === undefined ? '' : `/${e.op}`}${detail === '' ? '' : `:${detail}`}`;
 }
 
 /** The IDs an event names of channels (`stream_id`, `stream_ids`, `streams`) or groups (`group_id`). */
@@ -221,10 +234,17 @@ function eventIds(e: WireEvent): { channels: number[]; groups: number[] } {
   const channels: number[] = [];
   if (typeof e.stream_id === 'number') channels.push(e.stream_id);
   if (Array.isArray(e.stream_ids)) channels.push(...(e.stream_ids as number[]));
-  if (Array.isArray(e.streams))
-    for (const s of e.streams as { stream_id?: unknown }[])
-      if (typeof s.stream_id === 'number') channels.push(s.stream_id);
+  // `stream/create` and `delete` list `streams`, `subscription/add` and `remove` list
+  // `subscriptions`, each with its `stream_id`.
+  for (const list of [e.streams, e.subscriptions])
+    if (Array.isArray(list))
+      for (const s of list as { stream_id?: unknown }[])
+        if (typeof s.stream_id === 'number') channels.push(s.stream_id);
   const groups = typeof e.group_id === 'number' ? [e.group_id] : [];
+  // `user_group/add` carries the new group as `group`.
+  const group = e.group as { id?: unknown } | undefined;
+  if (group !== null && typeof group === 'object' && typeof group.id === 'number')
+    groups.push(group.id);
   return { channels, groups };
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Channel, OrganizationSettings, SystemGroup, UserGroup } from '../../src/constructs';
 import { main } from '../../src/cli/main';
+import { describeEvent } from '../../src/provider/watch';
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
 import { Testing } from '../../src/testing';
@@ -244,4 +245,28 @@ test('a channel the configuration names renamed by hand: reported as drift (unpl
   expect(lines(io).filter((l) => l.type === 'unplannable')).toHaveLength(1);
   stop();
   expect(await exit).toBe(0);
+});
+
+test("describeEvent names what changed: update_dict's and a group update's data keys", () => {
+  expect(
+    describeEvent({
+      type: 'realm',
+      op: 'update_dict',
+      property: 'default',
+      data: { description: 'x', name: 'y' },
+      id: 1,
+    }),
+  ).toBe('realm/update_dict:description,name');
+  expect(
+    describeEvent({
+      type: 'user_group',
+      op: 'update',
+      group_id: 3,
+      data: { name: 'n' },
+      id: 2,
+    }),
+  ).toBe('user_group/update:name');
+  expect(describeEvent({ type: 'stream', op: 'update', property: 'description', id: 3 })).toBe(
+    'stream/update:description',
+  );
 });
