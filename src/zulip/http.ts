@@ -46,6 +46,9 @@ function finiteNumber(v: string | undefined): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
+/** How long a GET /events long-poll may wait for its answer: Zulip's 90 s, and a margin. */
+const LONG_POLL_MS = 100_000;
+
 /**
  * The HTTP layer of the Zulip client: undici with one `Pool` per origin, HTTP Basic auth,
  * form-encoded parameters, Zulip error mapping, rate-limit handling and retries.
@@ -69,6 +72,7 @@ function finiteNumber(v: string | undefined): number | undefined {
  * The API key never appears in errors or events: messages are built without headers and
  * are passed through the credentials' redaction.
  */
+
 export class ZulipHttp {
   /** The normalised site, e.g. `https://chat.example.com`. */
   public readonly site: string;
@@ -240,7 +244,12 @@ export class ZulipHttp {
           method: req.method,
           headers,
           body: body ?? null,
-          headersTimeout: this.#timeouts.headersMs,
+          // A long-poll of GET /events is answered by an event or Zulip's heartbeat, within the
+          // `event_queue_longpoll_timeout_seconds` register returns (90 by default): not before.
+          headersTimeout:
+            req.method === 'GET' && req.path === '/events'
+              ? Math.max(this.#timeouts.headersMs, LONG_POLL_MS)
+              : this.#timeouts.headersMs,
           bodyTimeout: this.#timeouts.bodyMs,
         });
         status = res.statusCode;
