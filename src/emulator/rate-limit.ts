@@ -32,15 +32,31 @@ export interface RateLimitResult {
   readonly retryAfter: number;
 }
 
-export class RateLimiter {
-  private readonly hits = new Map<string, number[]>();
+/** A rule (`max` requests per window) and the headers Zulip's middleware sends for it. */
+abstract class WindowLimiter {
   public readonly max: number;
-  private readonly windowMs: number;
+  protected readonly windowMs: number;
 
   public constructor(options: RateLimitOptions) {
     this.max = options.max;
     this.windowMs = (options.windowSeconds ?? 60) * 1000;
   }
+
+  /** Counts a request of `key` at `now` (ms). */
+  public abstract hit(key: string, now: number): RateLimitResult;
+
+  /** RateLimitMiddleware: `X-RateLimit-Reset` is `int(now + secs_to_freedom)`, truncated. */
+  protected headers(remaining: number, resetAtMs: number): Record<string, string> {
+    return {
+      'X-RateLimit-Limit': String(this.max),
+      'X-RateLimit-Remaining': String(remaining),
+      'X-RateLimit-Reset': String(Math.floor(resetAtMs / 1000)),
+    };
+  }
+}
+
+export class RateLimiter extends WindowLimiter {
+  private readonly hits = new Map<string, number[]>();
 
   /** Counts a request of `key` at `now` (ms). */
   public hit(key: string, now: number): RateLimitResult {
@@ -60,16 +76,6 @@ export class RateLimiter {
       headers: this.headers(this.max - list.length, now + this.windowMs),
     };
   }
-
-  /** RateLimitMiddleware: `X-RateLimit-Reset` is `int(now + secs_to_freedom)`, truncated. */
-  private headers(remaining: number, resetAtMs: number): Record<string, string> {
-    const reset = Math.floor(resetAtMs / 1000);
-    return {
-      'X-RateLimit-Limit': String(this.max),
-      'X-RateLimit-Remaining': String(remaining),
-      'X-RateLimit-Reset': String(reset),
-    };
-  }
 }
 
 /**
@@ -80,15 +86,8 @@ export class RateLimiter {
  * (`get_api_calls_left`). A refused request's headers say 0 left, free in `Retry-After`
  * (`RateLimitedObject.rate_limit_request`).
  */
-export class TornadoRateLimiter {
+export class TornadoRateLimiter extends WindowLimiter {
   private readonly resetTimes = new Map<string, number>();
-  private readonly max: number;
-  private readonly windowMs: number;
-
-  public constructor(options: RateLimitOptions) {
-    this.max = options.max;
-    this.windowMs = (options.windowSeconds ?? 60) * 1000;
-  }
 
   /** Counts a request of `key` at `now` (ms). */
   public hit(key: string, now: number): RateLimitResult {
@@ -100,13 +99,5 @@ export class TornadoRateLimiter {
     this.resetTimes.set(key, newReset);
     const left = Math.floor(((now + this.windowMs - newReset) * this.max) / this.windowMs);
     return { allowed: true, retryAfter: 0, headers: this.headers(left, newReset) };
-  }
-
-  private headers(remaining: number, resetAtMs: number): Record<string, string> {
-    return {
-      'X-RateLimit-Limit': String(this.max),
-      'X-RateLimit-Remaining': String(remaining),
-      'X-RateLimit-Reset': String(Math.floor(resetAtMs / 1000)),
-    };
   }
 }
