@@ -1,4 +1,4 @@
-import { hasMetadataAccess } from './permissions';
+import { findUser, hasMetadataAccess, isGuest, subscriberIds } from './permissions';
 import type { PendingEvent, RequestContext, ServerCore } from './router';
 import type { StoredChannel } from './state';
 
@@ -16,6 +16,59 @@ export function channelAudience(ctx: RequestContext, ch: StoredChannel): number[
   return org.users
     .filter((u) => listening.has(u.id) && u.isActive && hasMetadataAccess(org, u, ch))
     .map((u) => u.id);
+}
+
+/**
+ * zerver/actions/streams.py `send_peer_subscriber_events`: `subscription` `peer_add` or
+ * `peer_remove` for the users each channel of `altered` gained or lost (user IDs sorted), to
+ * the channel's audience (who can see its subscribers) but those users. A private channel sends
+ * its own event, in the map's order. The public channels are grouped by their set of altered
+ * users; per group, in channel ID order, one event for each channel with a guest among its
+ * active subscribers, then one event for all its web-public channels and one for the rest
+ * (`stream_ids` sorted: their audiences are the same).
+ */
+export function sendPeerSubscriberEvents(
+  ctx: RequestContext,
+  op: 'peer_add' | 'peer_remove',
+  altered: ReadonlyMap<StoredChannel, readonly number[]>,
+): void {
+  const send = (channels: StoredChannel[], userIds: number[]): void => {
+    const skip = new Set(userIds);
+    ctx.events.push({
+      users: channelAudience(ctx, channels[0]!).filter((id) => !skip.has(id)),
+      event: { type: 'subscription', op, stream_ids: channels.map((c) => c.id), user_ids: userIds },
+    });
+  };
+  const publicGroups = new Map<string, { userIds: number[]; channels: StoredChannel[] }>();
+  for (const [ch, ids] of altered) {
+    if (ids.length === 0) continue;
+    const userIds = [...ids].sort((a, b) => a - b);
+    if (ch.inviteOnly) {
+      send([ch], userIds);
+      continue;
+    }
+    const key = userIds.join(',');
+    const group = publicGroups.get(key) ?? { userIds, channels: [] };
+    group.channels.push(ch);
+    publicGroups.set(key, group);
+  }
+  const hasGuestSubscriber = (ch: StoredChannel): boolean =>
+    subscriberIds(ctx.org, ch.id).some((id) => {
+      const u = findUser(ctx.org, id);
+      return u !== undefined && isGuest(u);
+    });
+  for (const { userIds, channels } of publicGroups.values()) {
+    const byId = [...channels].sort((a, b) => a.id - b.id);
+    const withoutGuests: StoredChannel[] = [];
+    for (const ch of byId) {
+      if (ch.isWebPublic) continue;
+      if (hasGuestSubscriber(ch)) send([ch], userIds);
+      else withoutGuests.push(ch);
+    }
+    const webPublic = byId.filter((ch) => ch.isWebPublic);
+    if (webPublic.length > 0) send(webPublic, userIds);
+    if (withoutGuests.length > 0) send(withoutGuests, userIds);
+  }
 }
 
 /**

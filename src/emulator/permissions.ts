@@ -67,7 +67,7 @@ export function directMembersReader(org: OrgState): (g: StoredGroup) => number[]
 }
 
 /** Whether the user is one of `directMembers(org, g)`, without listing them. */
-function isDirectMember(user: StoredUser, g: StoredGroup): boolean {
+export function isDirectMember(user: StoredUser, g: StoredGroup): boolean {
   if (g.isSystemGroup) {
     const role = SYSTEM_GROUP_ROLE[g.name];
     return role !== undefined && user.role === role;

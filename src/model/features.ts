@@ -41,6 +41,14 @@ export const FEATURES = {
   usersByEmail: { level: 313, what: 'GET /users/{email}' },
   createGroupReturnsId: { level: 317, what: 'group_id in the POST /user_groups/create response' },
   savedSnippetEdit: { level: 368, what: 'PATCH /saved_snippets/{saved_snippet_id}' },
+  peerRemoveOnUserDeactivation: {
+    level: 377,
+    what: "subscription peer_remove events for a deactivated user's channels",
+  },
+  peerRemoveOnUserDeactivationArchived: {
+    level: 428,
+    what: "peer_remove events for a deactivated user's archived channels",
+  },
   archivedChannelsInRegisterStreams: {
     level: 378,
     what: "archived channels in register's streams (the archived_channels capability)",

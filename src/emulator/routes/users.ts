@@ -8,6 +8,7 @@ import type { StoredUser } from '../state';
 import { userToApi } from '../views';
 import type { UserViewOptions } from '../views';
 import { pathInt } from './common';
+import { deactivateUser, reactivateUser } from './user-activation';
 import { atomicValues, readProfileData, updateProfileData } from './custom-profile-fields';
 import type { ProfileItem } from './custom-profile-fields';
 
@@ -166,25 +167,6 @@ function updateTarget(
   );
 }
 
-/**
- * zerver/actions/users.py `do_deactivate_user`: the user's bots first, then the user; each
- * sends `realm_user` `update` with `is_active: false`.
- */
-function deactivate(ctx: RequestContext, target: StoredUser): void {
-  const victims = [
-    ...ctx.org.users.filter((u) => u.isBot && u.isActive && u.botOwnerId === target.id),
-    target,
-  ];
-  for (const u of victims) {
-    if (!u.isActive) continue;
-    u.isActive = false;
-    ctx.events.push({
-      users: 'all',
-      event: { type: 'realm_user', op: 'update', person: { user_id: u.id, is_active: false } },
-    });
-  }
-}
-
 /** `client_gravatar` (default true since FL 92) and `include_custom_profile_fields` (default false). */
 function listOptions(ctx: RequestContext): UserViewOptions {
   return {
@@ -264,7 +246,7 @@ export const userRoutes: Route[] = [
       if (target.role === ROLES.owner && !isOwner(ctx.user)) throw ownerRequired();
       if (isLastOwner(ctx, target))
         throw badRequest('Cannot deactivate the only organization owner');
-      deactivate(ctx, target);
+      deactivateUser(ctx, target);
       return {};
     },
   },
@@ -286,19 +268,7 @@ export const userRoutes: Route[] = [
         )
       )
         throw insufficientPermission();
-      target.isActive = true;
-      ctx.events.push({
-        users: 'all',
-        event: {
-          type: 'realm_user',
-          op: 'update',
-          person: { user_id: target.id, is_active: true },
-        },
-      });
-      if (target.isBot && target.botOwnerId !== null) {
-        const owner = findUser(ctx.org, target.botOwnerId);
-        if (owner && !owner.isActive) target.botOwnerId = ctx.user.id;
-      }
+      reactivateUser(ctx, target);
       return {};
     },
   },
