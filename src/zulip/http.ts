@@ -46,6 +46,17 @@ function finiteNumber(v: string | undefined): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
+/**
+ * What to do after a 429 the client did not wait out: Zulip asked for longer than it waits (a
+ * server with a longer rule than 200 a minute, such as an hourly one, whose headers alone
+ * Zulip sends), or the retries ran out.
+ */
+function rateLimitHint(retryAfter: unknown, maxWaitMs: number): string {
+  if (typeof retryAfter !== 'number' || retryAfter * 1000 <= maxWaitMs)
+    return 'Wait and try again, or lower the request rate.';
+  return `Zulip asks to wait ${Math.ceil(retryAfter)} s, longer than the ${Math.round(maxWaitMs / 1000)} s this client waits (a rate limit over a longer window than a minute); run it again after that: a new plan shows what is left.`;
+}
+
 /** How long a GET /events long-poll may wait for its answer: Zulip's 90 s, and a margin. */
 const LONG_POLL_MS = 100_000;
 
@@ -476,7 +487,7 @@ export class ZulipHttp {
         : code === 'EXPECTATION_MISMATCH'
           ? 'The live value changed since it was read: plan again.'
           : code === 'RATE_LIMIT_HIT'
-            ? 'Wait and try again, or lower the request rate.'
+            ? rateLimitHint(body['retry-after'], this.#retry.maxRetryAfterMs)
             : undefined;
     return new ZulipApiError({
       code,

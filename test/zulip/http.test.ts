@@ -409,6 +409,10 @@ describe('rate limits', () => {
     const e = (await rejection(client.getStreams())) as ZulipApiError;
     expect(e.retryAfter).toBe(600.5);
     expect(sleeps).toEqual([]);
+    // A longer window than a minute (Zulip sends the headers of its last rule only): say so.
+    expect(e.hint).toBe(
+      'Zulip asks to wait 601 s, longer than the 120 s this client waits (a rate limit over a longer window than a minute); run it again after that: a new plan shows what is left.',
+    );
   });
 });
 
