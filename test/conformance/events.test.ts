@@ -112,6 +112,48 @@ describe('events of managed objects (test_events.py)', () => {
     }
   });
 
+  it("test_subs.py test_users_getting_remove_peer_event: users removed from several public channels, one peer_remove per set of users removed, before the removed users' own events", async () => {
+    const alice = user('alice').id;
+    const dave = user('dave').id;
+    for (const [name, principals] of [
+      ['s1', [alice, dave]],
+      ['s2', [alice, dave]],
+      ['s3', [dave]],
+    ] as const)
+      expectSuccess(
+        await owner.post('/users/me/subscriptions', {
+          subscriptions: [{ name }],
+          principals: [...principals],
+        }),
+      );
+    const id = (name: string) => z.org.channels.find((c) => c.name === name)!.id;
+    const bob = clientFor(z, 'bob');
+    const drainBob = drainer(bob, await register(bob, { event_types: ['subscription'] }));
+    const drainDave = drainer(
+      clientFor(z, 'dave'),
+      await register(clientFor(z, 'dave'), { event_types: ['subscription'] }),
+    );
+    expectSuccess(
+      await owner.delete('/users/me/subscriptions', {
+        subscriptions: ['s1', 's2', 's3'],
+        principals: [alice, dave],
+      }),
+    );
+    // s1 and s2 lost the same users: one event; s3 another.
+    const events = (await drainBob()).map(({ id: _id, ...e }) => e);
+    expect(events).toEqual([
+      {
+        type: 'subscription',
+        op: 'peer_remove',
+        stream_ids: [id('s1'), id('s2')],
+        user_ids: [alice, dave],
+      },
+      { type: 'subscription', op: 'peer_remove', stream_ids: [id('s3')], user_ids: [dave] },
+    ]);
+    // The removed user gets its own remove event, not the peers'.
+    expect((await drainDave()).map((e) => `${e.type}/${e.op}`)).toEqual(['subscription/remove']);
+  });
+
   it('test_events.py test_user_group_events: name, description and setting updates, members and subgroups added and removed, one event each', async () => {
     const drain = drainer(owner, await register(owner, { event_types: ['user_group'] }));
     const design = group('design');

@@ -16,7 +16,7 @@ import {
 import type { RequestContext, Route } from '../router';
 import type { StoredChannel, StoredSubscription, StoredUser } from '../state';
 import { pickColors } from '../colors';
-import { channelAudience } from '../events';
+import { sendPeerSubscriberEvents } from '../events';
 import {
   activeSubscriptionOf,
   channelsByName,
@@ -281,6 +281,7 @@ function unsubscribe(
   const removed: string[] = [];
   const notRemoved: string[] = [];
   const gone = new Map<StoredChannel, number[]>();
+  const lostBy: [StoredUser, StoredChannel[]][] = [];
   for (const u of users) {
     const lost: StoredChannel[] = [];
     for (const ch of channels) {
@@ -296,6 +297,12 @@ function unsubscribe(
       ids.push(u.id);
       gone.set(ch, ids);
     }
+    lostBy.push([u, lost]);
+  }
+  // send_subscription_remove_events: the peers' events first (grouped as Zulip groups them),
+  // then each user's own.
+  sendPeerSubscriberEvents(ctx, 'peer_remove', gone);
+  for (const [u, lost] of lostBy) {
     if (lost.length === 0) continue;
     ctx.events.push({
       users: [u.id],
@@ -318,11 +325,6 @@ function unsubscribe(
         },
       });
   }
-  for (const [ch, ids] of gone)
-    ctx.events.push({
-      users: channelAudience(ctx, ch).filter((id) => !ids.includes(id)),
-      event: { type: 'subscription', op: 'peer_remove', stream_ids: [ch.id], user_ids: ids },
-    });
   return { removed, not_removed: notRemoved };
 }
 
