@@ -210,6 +210,29 @@ export function differences(desired: DesiredState, live: LiveState): Map<string,
   return out;
 }
 
+/** What a `realm_user` update may carry that no configuration manages (no comparison for it). */
+const COSMETIC_PERSON_KEYS: ReadonlySet<string> = new Set([
+  'user_id',
+  'timezone',
+  'avatar_url',
+  'avatar_url_medium',
+  'avatar_source',
+  'avatar_version',
+  'is_imported_stub',
+]);
+
+/**
+ * Whether an event changes nothing a configuration manages: a user's time zone or avatar
+ * (zerver/actions/user_settings.py sends `realm_user`/`update` for each), so that a busy
+ * organization is not read again for every such change.
+ */
+export function isCosmetic(e: WireEvent): boolean {
+  if (e.type !== 'realm_user' || e.op !== 'update') return false;
+  const person = e.person;
+  if (person === null || typeof person !== 'object' || Array.isArray(person)) return false;
+  return Object.keys(person).every((k) => COSMETIC_PERSON_KEYS.has(k));
+}
+
 /** `type/op:property` of an event, for reports. */
 export function describeEvent(e: WireEvent): string {
   // `realm/update_dict` says `property: 'default'` and `user_group/update` none: what changed
@@ -465,7 +488,7 @@ export async function watchDrift(options: WatchOptions): Promise<void> {
       }
       if (aborted()) break;
       for (const e of events) q.lastEventId = Math.max(q.lastEventId, e.id);
-      const changes = events.filter((e) => e.type !== 'heartbeat');
+      const changes = events.filter((e) => e.type !== 'heartbeat' && !isCosmetic(e));
       if (changes.length === 0) continue;
       await sleep(settleMs, signal);
       if (aborted()) break;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Channel, OrganizationSettings, SystemGroup, UserGroup } from '../../src/constructs';
 import { main } from '../../src/cli/main';
-import { describeEvent } from '../../src/provider/watch';
+import { describeEvent, isCosmetic } from '../../src/provider/watch';
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
 import { Testing } from '../../src/testing';
@@ -269,4 +269,15 @@ test("describeEvent names what changed: update_dict's and a group update's data 
   expect(describeEvent({ type: 'stream', op: 'update', property: 'description', id: 3 })).toBe(
     'stream/update:description',
   );
+});
+
+test('a time zone or avatar change is not compared (it changes nothing managed)', () => {
+  const update = (person: Record<string, unknown>) =>
+    isCosmetic({ type: 'realm_user', op: 'update', person, id: 1 });
+  expect(update({ user_id: 3, timezone: 'Europe/Paris' })).toBe(true);
+  expect(update({ user_id: 3, avatar_url: 'x', avatar_source: 'U', avatar_version: 2 })).toBe(true);
+  expect(update({ user_id: 3, full_name: 'Ada' })).toBe(false);
+  expect(update({ user_id: 3, role: 200 })).toBe(false);
+  expect(update({ user_id: 3, custom_profile_field: { id: 1, value: 'x' } })).toBe(false);
+  expect(isCosmetic({ type: 'stream', op: 'update', id: 1 })).toBe(false);
 });
