@@ -87,9 +87,10 @@ left. Exit 0 when the second plan is empty, 1 otherwise.
       out();
       out(bold('What to try next:'));
       out(
-        `  - Keep a server running (writes a zuliprc for the owner, keeps the organization in a file):`,
+        `  - Keep a server running (writes a zuliprc for the owner, keeps the organization in a file;`,
       );
-      out(`      ${CLI} emulator --zuliprc .zuliprc --state demo-org.json`);
+      out(`    a fixed port keeps saved plans valid across restarts):`);
+      out(`      ${CLI} emulator --zuliprc .zuliprc --state demo-org.json --port 9991`);
       out(`  - Edit examples/acme/organization.ts, then in another terminal:`);
       out(`      ${CLI} plan --zuliprc .zuliprc --out plan.json`);
       out(`      ${CLI} apply plan.json --zuliprc .zuliprc`);
