@@ -1,6 +1,6 @@
 import type { DesiredState } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
-import { FEATURES, MIN_FEATURE_LEVEL, supports } from '../model/features';
+import { FEATURES, MIN_FEATURE_LEVEL, releaseWith, supports } from '../model/features';
 import type { FeatureName } from '../model/features';
 import {
   ORGANIZATION_PROPERTIES,
@@ -45,7 +45,7 @@ export function findUnsupportedFeatures(
       address,
       path,
       message:
-        `${address} (${path}): ${detail ?? f.what} needs Zulip feature level ${f.level}; ` +
+        `${address} (${path}): ${detail ?? f.what} needs Zulip feature level ${f.level} (${releaseWith(f.level)}); ` +
         `the server is at ${fl} (Zulip ${server.version})`,
     });
   };

@@ -80,6 +80,16 @@ export const MIN_FEATURE_LEVEL = 372;
 /** Well-known levels, for tests and the emulator. */
 export const FEATURE_LEVELS = { zulip10: 372, zulip11: 421, newest: 478 } as const;
 
+/**
+ * The first Zulip release with a feature level, for messages: `Zulip 11.0` up to 421 (its
+ * level), then the release after it, in development when these levels were recorded.
+ */
+export function releaseWith(featureLevel: number): string {
+  if (featureLevel <= FEATURE_LEVELS.zulip10) return 'Zulip 10.2';
+  if (featureLevel <= FEATURE_LEVELS.zulip11) return 'Zulip 11.0';
+  return 'Zulip 12.0';
+}
+
 export function supports(featureLevel: number, feature: FeatureName): boolean {
   return featureLevel >= FEATURES[feature].level;
 }

@@ -1815,9 +1815,11 @@ describe('plan: feature levels', () => {
     expect(isZulipCdkError(err, 'UNSUPPORTED_FEATURE')).toBe(true);
     const msg = (err as Error).message;
     expect(msg).toMatch(
-      /channelFolder\["F"\].*channel folders needs Zulip feature level 389; the server is at 372/,
+      /channelFolder\["F"\].*channel folders needs Zulip feature level 389 \(Zulip 11\.0\); the server is at 372/,
     );
-    expect(msg).toMatch(/channel\["x"\].*can_create_topic_group needs Zulip feature level 441/);
+    expect(msg).toMatch(
+      /channel\["x"\].*can_create_topic_group needs Zulip feature level 441 \(Zulip 12\.0\)/,
+    );
     expect(msg).toMatch(/topics_policy needs Zulip feature level 392/);
     expect(msg).toMatch(/empty_topic_only/);
     expect(msg).not.toMatch(/can_send_message_group/);
