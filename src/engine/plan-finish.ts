@@ -1,4 +1,3 @@
-import { parseResourceAddress } from '../model/address';
 import { KIND_SPECS, ROLES } from '../model/kinds';
 import type { ResourceKind, RoleName } from '../model/kinds';
 import type { LiveChannel, LiveState, LiveUserGroup } from '../model/live-state';
@@ -7,6 +6,7 @@ import { changeTags } from './change-tags';
 import { guardFindings } from './guards';
 import type { EffectiveGuards } from './guards';
 import { sha256Json } from './digest';
+import { targetMatcher } from './targets';
 import type { LiveIndex } from './live-index';
 import type { Change, ChangeAction, PlanSummary, PlanWarning, SafetyFinding } from './plan-format';
 import { REMOVAL_ACTIONS, SUMMARY_COUNTS, SUMMARY_COUNT_OF } from './plan-format';
@@ -183,21 +183,7 @@ function topoSort(changes: Change[]): { sorted: Change[]; cycle: boolean } {
   return { sorted, cycle };
 }
 
-function matchesTarget(address: string, target: string): boolean {
-  if (address === target) return true;
-  const parsed = parseResourceAddress(address);
-  if (parsed === undefined) return false;
-  // A bare kind targets every object of that kind.
-  if (parsed.kind === target) return true;
-  // The same object by its kind's comparison (channel names are case-insensitive in Zulip, as
-  // checkTargets finds them).
-  const t = parseResourceAddress(target);
-  if (t?.kind !== parsed.kind) return false;
-  const compare = KIND_SPECS[parsed.kind as ResourceKind].compareKey;
-  return compare(t.key) === compare(parsed.key);
-}
-
-function applyTargets(changes: Change[], targets: readonly string[]): Change[] {
+function applyTargets(changes: Change[], inTargets: (address: string) => boolean): Change[] {
   const byId = new Map(changes.map((c) => [c.id, c]));
   const keep = new Set<string>();
   const visit = (id: string): void => {
@@ -205,7 +191,7 @@ function applyTargets(changes: Change[], targets: readonly string[]): Change[] {
     keep.add(id);
     for (const d of byId.get(id)?.dependsOn ?? []) visit(d);
   };
-  for (const c of changes) if (targets.some((t) => matchesTarget(c.address, t))) visit(c.id);
+  for (const c of changes) if (inTargets(c.address)) visit(c.id);
   return changes.filter((c) => keep.has(c.id));
 }
 
@@ -378,11 +364,11 @@ export function finishPlan(input: {
   let changes = sorted;
   let protectedFindings = input.findings;
   if (input.targets && input.targets.length > 0) {
-    const targets = input.targets;
-    changes = applyTargets(sorted, targets);
+    const inTargets = targetMatcher(input.targets);
+    changes = applyTargets(sorted, inTargets);
     const kept = new Set(changes.map((c) => c.address));
     const inScope = (a: string | undefined): boolean =>
-      a === undefined || kept.has(a) || targets.some((t) => matchesTarget(a, t));
+      a === undefined || kept.has(a) || inTargets(a);
     protectedFindings = protectedFindings.filter((f) => inScope(f.address));
     const filtered = warnings.filter((w) => inScope(w.address));
     warnings.length = 0;

@@ -113,3 +113,28 @@ export function checkTargets(
   }
   if (problems.length > 0) refuse(problems);
 }
+
+/**
+ * Whether an address is one a plan limited to `targets` keeps: a target is the address itself,
+ * its kind, or the same object by its kind's comparison (channel names are case-insensitive in
+ * Zulip, as {@link checkTargets} finds them). The targets are parsed once.
+ */
+export function targetMatcher(targets: readonly string[]): (address: string) => boolean {
+  const exact = new Set(targets);
+  const kinds = new Set(targets.filter(isKind));
+  const byKind = new Map<string, Set<string>>();
+  for (const t of targets) {
+    const parsed = parseResourceAddress(t);
+    if (!parsed || !isKind(parsed.kind)) continue;
+    const keys = byKind.get(parsed.kind) ?? new Set<string>();
+    keys.add(KIND_SPECS[parsed.kind].compareKey(parsed.key));
+    byKind.set(parsed.kind, keys);
+  }
+  return (address) => {
+    if (exact.has(address)) return true;
+    const parsed = parseResourceAddress(address);
+    if (parsed === undefined || !isKind(parsed.kind)) return false;
+    if (kinds.has(parsed.kind)) return true;
+    return byKind.get(parsed.kind)?.has(KIND_SPECS[parsed.kind].compareKey(parsed.key)) === true;
+  };
+}
