@@ -183,10 +183,9 @@ function checkGroupAccess(p: Planner, holds: Holder): void {
         : [],
     ),
   );
-  const byId = new Map(p.live.userGroups.map((g) => [g.id, g]));
   for (const c of p.changes) {
     if (c.kind !== 'userGroup' || !('liveId' in c) || c.liveId === null) continue;
-    const group = byId.get(c.liveId);
+    const group = p.idx.groupsById.get(c.liveId);
     if (!group || group.isSystemGroup) continue;
     if (c.action === 'membership' && settingsUpdated.has(c.address)) continue;
     const refused = groupNeeds(c, me.userId).filter(
