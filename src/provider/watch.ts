@@ -16,13 +16,16 @@ import { liveStateOfRegistration } from './read-live-state';
  */
 export function watchEventTypes(desired: DesiredState): string[] {
   const types = new Set<string>();
-  const prune = desired.organization.prune as Partial<Record<ResourceKind, boolean>>;
-  for (const kind of RESOURCE_KINDS) {
-    const list = (desired as unknown as Record<string, unknown[]>)[KIND_SPECS[kind].collection];
-    if ((list !== undefined && list.length > 0) || prune[kind] === true)
-      for (const t of KIND_SPECS[kind].events) types.add(t);
-  }
+  for (const kind of RESOURCE_KINDS)
+    if (manages(desired, kind)) for (const t of KIND_SPECS[kind].events) types.add(t);
   return [...types].sort();
+}
+
+/** Whether the configuration declares objects of `kind` or prunes it. */
+function manages(desired: DesiredState, kind: ResourceKind): boolean {
+  const list = (desired as unknown as Record<string, unknown[]>)[KIND_SPECS[kind].collection];
+  const prune = desired.organization.prune as Partial<Record<ResourceKind, boolean>>;
+  return (list !== undefined && list.length > 0) || prune[kind] === true;
 }
 
 /**
@@ -350,9 +353,7 @@ export async function watchDrift(options: WatchOptions): Promise<void> {
   const eventTypes = watchEventTypes(desired);
   // Each comparison reads the organization again: the emoji images (a request each) only when
   // the configuration manages emoji.
-  const emojiImages =
-    desired.customEmoji.length > 0 ||
-    (desired.organization.prune as Partial<Record<ResourceKind, boolean>>).customEmoji === true;
+  const emojiImages = manages(desired, 'customEmoji');
   let current = new Map<string, Difference>();
   /** The last `unplannable` message reported, while the configuration cannot be planned. */
   let unplannable: string | undefined;
