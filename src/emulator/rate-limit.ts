@@ -45,14 +45,22 @@ abstract class WindowLimiter {
   /** Counts a request of `key` at `now` (ms). */
   public abstract hit(key: string, now: number): RateLimitResult;
 
-  /** RateLimitMiddleware: `X-RateLimit-Reset` is `int(now + secs_to_freedom)`, truncated. */
   protected headers(remaining: number, resetAtMs: number): Record<string, string> {
-    return {
-      'X-RateLimit-Limit': String(this.max),
-      'X-RateLimit-Remaining': String(remaining),
-      'X-RateLimit-Reset': String(Math.floor(resetAtMs / 1000)),
-    };
+    return rateLimitHeaders(this.max, remaining, resetAtMs);
   }
+}
+
+/** RateLimitMiddleware: `X-RateLimit-Reset` is `int(now + secs_to_freedom)`, truncated. */
+export function rateLimitHeaders(
+  limit: number,
+  remaining: number,
+  resetAtMs: number,
+): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': String(remaining),
+    'X-RateLimit-Reset': String(Math.floor(resetAtMs / 1000)),
+  };
 }
 
 export class RateLimiter extends WindowLimiter {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './errors';
 import type { FaultDecision, FaultInjector } from './faults';
 import { Params } from './params';
-import { rateLimitMessage } from './rate-limit';
+import { rateLimitHeaders, rateLimitMessage } from './rate-limit';
 import type { RateLimiter, TornadoRateLimiter } from './rate-limit';
 import { deliverEvents } from './events';
 import { encodeJsonBody, materialize } from './json-body';
@@ -381,9 +381,11 @@ async function handle(
       // As a real 429: the headers say nothing is left until Retry-After (rate_limit_request).
       send(res, 429, limited, {
         'Retry-After': String(f.retryAfter),
-        'X-RateLimit-Limit': String(deps.limiter()?.user.max ?? 200),
-        'X-RateLimit-Remaining': '0',
-        'X-RateLimit-Reset': String(Math.floor(core.clock.now() / 1000 + f.retryAfter)),
+        ...rateLimitHeaders(
+          deps.limiter()?.user.max ?? 200,
+          0,
+          core.clock.now() + f.retryAfter * 1000,
+        ),
       });
       return;
     }
