@@ -6,7 +6,6 @@ import {
 import type { PermissionSettingInfo } from '../model/permissions';
 import { supports } from '../model/features';
 import { ApiError, badRequest, expectationMismatch } from './errors';
-import { expectDict, expectInt, expectList } from './params';
 import { findGroup, findUser } from './permissions';
 import { realmPermissionInfo, realmPermissionInfos } from './realm-settings';
 import { systemGroupId } from './state';
@@ -46,29 +45,24 @@ export function settingsEqual(a: StoredGroupSetting, b: StoredGroupSetting): boo
 }
 
 /**
- * The shape of a group-setting value, as the request parser checks it before the view runs
- * (pydantic's `int | UserGroupMembersData`): an integer, or a dict with exactly
- * `direct_members` and `direct_subgroups`, lists of integers. Nothing is looked up.
+ * The shape of a group-setting value, as the request parser checks it before the view runs:
+ * `int | UserGroupMembersData` (zerver/lib/types.py, a plain dataclass), validated strictly by
+ * pydantic (zerver/lib/typed_endpoint.py `parse_value_for_parameter`). An integer, or a dict
+ * whose `direct_members` and `direct_subgroups` are lists of integers; other keys are ignored
+ * (a plain dataclass does not forbid extras). Anything else fails both members of the union,
+ * and Zulip reports the first error, the `int` member's: `name["int"] is not an integer`.
+ * Nothing is looked up.
  */
 export function groupSettingShape(raw: unknown, name: string): StoredGroupSetting {
-  if (typeof raw === 'number') return expectInt(raw, name);
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw badRequest(`${name} is not an integer`);
-  const d = expectDict(raw, name);
-  for (const k of Object.keys(d))
-    if (k !== 'direct_members' && k !== 'direct_subgroups')
-      throw badRequest(`Argument "${k}" at ${name} is unexpected`);
-  if (d.direct_members === undefined)
-    throw badRequest(`${name}["direct_members"] field is missing: Field required`);
-  if (d.direct_subgroups === undefined)
-    throw badRequest(`${name}["direct_subgroups"] field is missing: Field required`);
-  const members = expectList(d.direct_members, `${name}["direct_members"]`).map((x, i) =>
-    expectInt(x, `${name}["direct_members"][${i}]`),
-  );
-  const subgroups = expectList(d.direct_subgroups, `${name}["direct_subgroups"]`).map((x, i) =>
-    expectInt(x, `${name}["direct_subgroups"][${i}]`),
-  );
-  return { direct_members: members, direct_subgroups: subgroups };
+  if (typeof raw === 'number' && Number.isInteger(raw)) return raw;
+  const intList = (v: unknown): v is number[] =>
+    Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isInteger(x));
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    const d = raw as Record<string, unknown>;
+    if (intList(d.direct_members) && intList(d.direct_subgroups))
+      return { direct_members: d.direct_members, direct_subgroups: d.direct_subgroups };
+  }
+  throw badRequest(`${name}["int"] is not an integer`);
 }
 
 /** Checks that the users and groups of a (shape-checked) value exist. */
@@ -177,21 +171,24 @@ export interface SettingChangeRequest {
 }
 
 /**
- * The shape of a `{new, old?}` update, as the request parser checks it before the view runs:
- * unknown keys, a missing `new`, and the shape of both values. Nothing is looked up.
+ * The shape of a `{new, old?}` update, as the request parser checks it before the view runs
+ * (`GroupSettingChangeRequest`, zerver/lib/user_groups.py, a plain dataclass, validated by
+ * zerver/lib/typed_endpoint.py `parse_value_for_parameter`): anything but a dict is pydantic's
+ * `dataclass_type` (test_user_groups.py `do_test_update_user_group_permission_settings`); in a
+ * dict, fields are checked in order, `new` (required) then `old` (optional, `null` as absent),
+ * and other keys are ignored. Nothing is looked up.
  */
 export function settingUpdateShape(raw: unknown, name: string): SettingChangeRequest {
-  // A dataclass in typed_endpoint: anything but an object is pydantic's `dataclass_type`
-  // (test_user_groups.py `do_test_update_user_group_permission_settings`).
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw badRequest(`${name} does not have the expected format`);
-  const d = expectDict(raw, name);
-  for (const k of Object.keys(d))
-    if (k !== 'new' && k !== 'old') throw badRequest(`Argument "${k}" at ${name} is unexpected`);
-  if (d.new === undefined) throw badRequest(`${name}["new"] field is missing: Field required`);
+  const d = raw as Record<string, unknown>;
+  if (!('new' in d)) throw badRequest(`${name}["new"] field is missing: Field required`);
   return {
     new: groupSettingShape(d.new, `${name}["new"]`),
-    old: d.old === undefined ? undefined : groupSettingShape(d.old, `${name}["old"]`),
+    old:
+      d.old === undefined || d.old === null
+        ? undefined
+        : groupSettingShape(d.old, `${name}["old"]`),
   };
 }
 
