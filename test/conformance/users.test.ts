@@ -394,6 +394,30 @@ describe('test_users.py ActivateTest', () => {
     expect((await user('former')).is_active).toBe(false);
   });
 
+  // test_email_sent sends a deactivation_notification_comment; the view types it
+  // `Annotated[str, StringConstraints(max_length=2000)]` (deactivate_user_backend), a limit in
+  // characters (code points) checked while the parameters are parsed, before the user is looked up.
+  it('test_email_sent: deactivation_notification_comment is at most 2000 characters', async () => {
+    const tooLong = 'deactivation_notification_comment is too long (limit: 2000 characters)';
+    expectError(
+      await iago.delete(`/users/${id('alice')}`, {
+        deactivation_notification_comment: 'x'.repeat(2001),
+      }),
+      tooLong,
+    );
+    expectError(
+      await iago.delete('/users/1000', { deactivation_notification_comment: 'x'.repeat(2001) }),
+      tooLong,
+    );
+    expect((await user('alice')).is_active).toBe(true);
+    expectSuccess(
+      await iago.delete(`/users/${id('alice')}`, {
+        deactivation_notification_comment: '\u{1F600}'.repeat(2000),
+      }),
+    );
+    expect((await user('alice')).is_active).toBe(false);
+  });
+
   it('test_access_user_by_id: deactivating a deactivated user is "User is deactivated"', async () => {
     expectError(await iago.delete(`/users/${id('former')}`), 'User is deactivated');
   });
