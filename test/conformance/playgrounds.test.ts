@@ -95,6 +95,29 @@ describe('test_realm_playgrounds.py RealmPlaygroundTests', () => {
     expect(await named(name)).toBeUndefined();
   });
 
+  // test_invalid_params covers the character class of check_pygments_language; its length cap
+  // (RealmPlayground.MAX_PYGMENTS_LANGUAGE_LENGTH = 40, check_capped_string) raises Django's
+  // ValidationError inside the parameter's AfterValidator, which pydantic does not catch:
+  // JsonErrorHandler answers 500 (Zulip's test suite has no case, as it would re-raise).
+  it('test_invalid_params: a pygments_language over 40 characters is a 500', async () => {
+    expectSuccess(await add('Forty', 'p'.repeat(40), 'https://p.example.com{code}'));
+    const res = await iago.call(
+      'POST',
+      '/realm/playgrounds',
+      {
+        name: 'Long',
+        pygments_language: 'p'.repeat(41),
+        url_template: 'https://p.example.com{code}',
+      },
+      { validate: false },
+    );
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 500,
+      body: { result: 'error', msg: 'Internal server error' },
+    });
+    expect(await named('Long')).toBeUndefined();
+  });
+
   it('test_create_already_existing_playground', async () => {
     expectSuccess(await add('Python playground', 'Python', 'https://python.example.com{code}'));
     const res = await add('Python playground', 'Python', 'https://python.example.com{code}');

@@ -7,7 +7,7 @@ import {
   pyStrip,
   uriTemplateVariables,
 } from '../../model/rules';
-import { badRequest, missingArgument } from '../errors';
+import { InternalServerError, badRequest, missingArgument } from '../errors';
 import type { Handler, RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { StoredLinkifier } from '../state';
@@ -159,13 +159,13 @@ function playgroundsEvent(ctx: RequestContext): void {
 
 /**
  * zerver/views/realm_playgrounds.py `check_pygments_language`, on the raw value: length, then
- * Zulip's character class (`re.match`, whose `$` also matches before a final newline).
+ * Zulip's character class (`re.match`, whose `$` also matches before a final newline). The
+ * length check is `check_capped_string`, which raises Django's `ValidationError`: inside the
+ * parameter's pydantic `AfterValidator` that is neither a pydantic error nor a `JsonableError`,
+ * so it escapes the view and zerver/middleware.py `JsonErrorHandler` answers 500.
  */
 function checkLanguage(raw: string): string {
-  if (codePointLength(raw) > LIMITS.playgroundLanguage)
-    throw badRequest(
-      `pygments_language is too long (limit: ${LIMITS.playgroundLanguage} characters)`,
-    );
+  if (codePointLength(raw) > LIMITS.playgroundLanguage) throw new InternalServerError();
   const body = raw.endsWith('\n') ? raw.slice(0, -1) : raw;
   // The character class is Zulip's own; `+-.` is a range that also admits a comma.
   if (!/^[ a-zA-Z0-9_+-./#]*$/.test(body))
