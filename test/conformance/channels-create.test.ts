@@ -468,7 +468,7 @@ describe('test_channel_creation.py TestCreateStreams.test_stream_message_retenti
 
 describe('names and descriptions on creation (create_channel parameters, check_stream_name)', () => {
   it.each([
-    ['   ', 'name is too short.'],
+    ['   ', 'name cannot be blank'],
     ['x'.repeat(61), 'Channel name too long (limit: 60 characters).'],
     ['abc\u0000', 'Invalid character in channel name, at position 4.'],
   ])(

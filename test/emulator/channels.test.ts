@@ -542,6 +542,8 @@ describe('POST /channels/create (FL 417)', () => {
     expectError(dup, "Channel 'OPS' already exists", 'CHANNEL_ALREADY_EXISTS', 409);
   });
 
+  // `Json[str] | Json[int]`: each member of the union decodes the JSON, and the first error
+  // reported is the `json[str]` member's.
   test('message_retention_days is JSON: unquoted text is refused, not taken as it is', async () => {
     for (const raw of ['unlimited', 'realm_default', 'invalid'])
       expectError(
@@ -550,7 +552,7 @@ describe('POST /channels/create (FL 417)', () => {
           subscribers: [],
           message_retention_days: raw,
         }),
-        'message_retention_days is not valid JSON',
+        'message_retention_days["json[str]"] is not valid JSON',
       );
     const r = await owner.post('/channels/create', {
       name: 'kept',
@@ -561,14 +563,14 @@ describe('POST /channels/create (FL 417)', () => {
     expect(ch('kept').messageRetentionDays).toBe(-1);
     expectError(
       await owner.patch(`/streams/${ch('kept').id}`, { message_retention_days: 'unlimited' }),
-      'message_retention_days is not valid JSON',
+      'message_retention_days["json[str]"] is not valid JSON',
     );
     expectError(
       await owner.post('/users/me/subscriptions', {
         subscriptions: [{ name: 'via-subscribe' }],
         message_retention_days: 'unlimited',
       }),
-      'message_retention_days is not valid JSON',
+      'message_retention_days["json[str]"] is not valid JSON',
     );
     expectSuccess(
       await owner.post('/users/me/subscriptions', {

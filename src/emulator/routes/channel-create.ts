@@ -42,18 +42,25 @@ import {
   checkTopicGroupForHistory,
   checkFolder,
   defaultStreamsEvent,
+  inParameterOrder,
   inZulipOrder,
+  retentionParam,
   DELETE_MESSAGE_SETTINGS,
   canSetDeleteMessagePolicy,
   validateTopicsPolicy,
   checkNameAvailable,
 } from './channel-rules';
 
-/** `folder_id` of a channel being created (FL 389+; `Json[int] | None`), null when absent. */
-function folderIdParam(ctx: RequestContext): number | null {
+/**
+ * `folder_id` of a channel being created (FL 389+), null when absent. The parameter is
+ * `Json[int] | None` (create_channel, add_subscriptions_backend): the `None` is its default,
+ * not a value the JSON may take, so a JSON `null` is "folder_id is not an integer" too (unlike
+ * update_stream_backend's `Json[int | None]`).
+ */
+export function folderIdParam(ctx: RequestContext): number | null {
   if (!supports(ctx.featureLevel, 'channelFolders')) return null;
   const f = ctx.params.json('folder_id');
-  if (f === undefined || f === null) return null;
+  if (f === undefined) return null;
   if (typeof f !== 'number' || !Number.isInteger(f))
     throw badRequest('folder_id is not an integer');
   return f;
@@ -74,7 +81,7 @@ function creationRetention(ctx: RequestContext, raw: unknown): number | null {
  * `topics_policy` on creation: `Json[...]` in add_subscriptions_backend and create_channel
  * (unlike PATCH /streams, where it is a plain str), so `"inherit"` arrives JSON-quoted.
  */
-function creationTopicsPolicy(ctx: RequestContext, p: Params): TopicsPolicy | undefined {
+export function creationTopicsPolicy(ctx: RequestContext, p: Params): TopicsPolicy | undefined {
   const v = p.json('topics_policy');
   if (v === undefined) return undefined;
   // parse_enum_from_string_value runs on None too: KeyError, "Invalid topics_policy".
@@ -95,20 +102,18 @@ export interface ChannelCreation {
   settings: Record<string, StoredGroupSetting>;
 }
 
-/** Reads and checks the creation parameters of a request (before any channel is made). */
-export function readCreationParams(
-  ctx: RequestContext,
-  p: Params,
-  opts: { validate: boolean } = { validate: true },
-): ChannelCreation {
+/**
+ * Reads and checks the creation parameters of a subscription request that creates a channel
+ * (before any channel is made); their shapes were checked while parsing
+ * (subscriptions.ts `addSubscriptionsFromRequest`).
+ */
+export function readCreationParams(ctx: RequestContext, p: Params): ChannelCreation {
   const fl = ctx.featureLevel;
-  p.declare('announce');
-  if (supports(fl, 'sendNewSubscriptionMessages')) p.declare('send_new_subscription_messages');
   const inviteOnly = p.bool('invite_only') ?? false;
   const isWebPublic = p.bool('is_web_public') ?? false;
   const history = p.bool('history_public_to_subscribers');
   const isDefault = p.bool('is_default_stream') ?? false;
-  const retentionRaw = p.json('message_retention_days');
+  const retentionRaw = retentionParam(p);
   // Parsed with the parameters, as the enum check is a validator of the parameter upstream.
   const topicsPolicy = supports(fl, 'topicsPolicy') ? creationTopicsPolicy(ctx, p) : undefined;
   const folderId = folderIdParam(ctx);
@@ -128,7 +133,6 @@ export function readCreationParams(
     folderId,
     settings: {},
   };
-  if (!opts.validate) return creation;
   if (isWebPublic) {
     if (!(ctx.org.realm.webPublicStreamsEnabled && ctx.org.realm.enableSpectatorAccess))
       throw badRequest('Web-public channels are not enabled.');
@@ -309,9 +313,10 @@ export function createChannelRoute(ctx: RequestContext): Record<string, unknown>
   const p = ctx.params;
   const fl = ctx.featureLevel;
   const { org } = ctx;
+  // Parameters in the order of create_channel's signature (typed_endpoint).
   p.bool('announce');
   const shapes: Array<[PermissionSettingInfo, StoredGroupSetting]> = [];
-  for (const info of channelSettingInfos(fl)) {
+  for (const info of inParameterOrder(channelSettingInfos(fl), 'create_channel')) {
     const v = p.json(info.wire);
     if (v !== undefined) shapes.push([info, groupSettingShape(v, info.wire)]);
   }
@@ -321,10 +326,10 @@ export function createChannelRoute(ctx: RequestContext): Record<string, unknown>
   const inviteOnly = p.bool('invite_only') ?? false;
   const isWebPublic = p.bool('is_web_public') ?? false;
   const isDefault = p.bool('is_default_stream') ?? false;
-  const retentionRaw = p.json('message_retention_days') ?? 'realm_default';
-  // StringConstraints(strip_whitespace=True, min_length=1)
-  const name = p.requiredString('name').trim();
-  if (name === '') throw badRequest('name is too short.');
+  const retentionRaw = retentionParam(p) ?? 'realm_default';
+  // StringConstraints(strip_whitespace=True, min_length=1): pydantic's `string_too_short`
+  // with min_length 1, which parse_value_for_parameter words "name cannot be blank".
+  const name = p.requiredString('name', { strip: true, nonBlank: true });
   const subscribers = p.intList('subscribers');
   if (subscribers === undefined) throw missingArgument('subscribers');
   const topicsPolicy = supports(fl, 'topicsPolicy') ? creationTopicsPolicy(ctx, p) : undefined;

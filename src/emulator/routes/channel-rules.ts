@@ -16,6 +16,7 @@ import {
   ownerRequired,
 } from '../errors';
 import { holdsRealmSetting, holdsSetting, isAdmin, isGuest, isOwner } from '../permissions';
+import type { Params } from '../params';
 import type { RequestContext } from '../router';
 import { systemGroupId } from '../state';
 import type { StoredChannel, StoredGroupSetting } from '../state';
@@ -24,8 +25,7 @@ import { messages } from './messages';
 
 /**
  * Parses `message_retention_days` (`parse_message_retention_days`): null = realm default,
- * -1 = unlimited. The parameter is `Json[str] | Json[int]` upstream, so `v` is the decoded JSON
- * (`Params.json` has already refused text that is not JSON: "... is not valid JSON").
+ * -1 = unlimited. `v` is the decoded JSON string or integer ({@link retentionParam}).
  */
 export function parseRetention(v: unknown): number | null {
   if (v === 'realm_default') return null;
@@ -94,6 +94,80 @@ export function inZulipOrder<T>(
   const rank = (i: PermissionSettingInfo): number =>
     (CHANNEL_SETTINGS_ZULIP_ORDER as readonly string[]).indexOf(i.wire);
   return [...list].sort((a, b) => rank(a[0]) - rank(b[0]));
+}
+
+/**
+ * The channel settings in the order a view's signature declares them: typed_endpoint
+ * (zerver/lib/typed_endpoint.py) parses a view's parameters in that order and reports the
+ * first malformed one. Each list is the view's own (zerver/views/streams.py).
+ */
+export const SETTING_PARAMETER_ORDER = {
+  update_stream_backend: [
+    'can_add_subscribers_group',
+    'can_create_topic_group',
+    'can_administer_channel_group',
+    'can_delete_any_message_group',
+    'can_delete_own_message_group',
+    'can_move_messages_out_of_channel_group',
+    'can_move_messages_within_channel_group',
+    'can_remove_subscribers_group',
+    'can_resolve_topics_group',
+    'can_send_message_group',
+    'can_subscribe_group',
+  ],
+  create_channel: [
+    'can_add_subscribers_group',
+    'can_create_topic_group',
+    'can_delete_any_message_group',
+    'can_delete_own_message_group',
+    'can_administer_channel_group',
+    'can_move_messages_out_of_channel_group',
+    'can_move_messages_within_channel_group',
+    'can_remove_subscribers_group',
+    'can_resolve_topics_group',
+    'can_send_message_group',
+    'can_subscribe_group',
+  ],
+  add_subscriptions_backend: [
+    'can_add_subscribers_group',
+    'can_delete_any_message_group',
+    'can_delete_own_message_group',
+    'can_administer_channel_group',
+    'can_create_topic_group',
+    'can_move_messages_out_of_channel_group',
+    'can_move_messages_within_channel_group',
+    'can_remove_subscribers_group',
+    'can_resolve_topics_group',
+    'can_send_message_group',
+    'can_subscribe_group',
+  ],
+} as const;
+
+/** Settings sorted as a view's signature declares them ({@link SETTING_PARAMETER_ORDER}). */
+export function inParameterOrder(
+  infos: readonly PermissionSettingInfo[],
+  view: keyof typeof SETTING_PARAMETER_ORDER,
+): PermissionSettingInfo[] {
+  const order: readonly string[] = SETTING_PARAMETER_ORDER[view];
+  return [...infos].sort((a, b) => order.indexOf(a.wire) - order.indexOf(b.wire));
+}
+
+/**
+ * `message_retention_days` as typed_endpoint parses `Json[str] | Json[int]` (strict): a JSON
+ * string or integer; anything else fails both members, and the first error, the `json[str]`
+ * member's, is reported. The value itself is checked later (`parseRetention`).
+ */
+export function retentionParam(p: Params): unknown {
+  const raw = p.raw_('message_retention_days');
+  if (raw === undefined) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(raw) as unknown;
+  } catch {
+    throw badRequest('message_retention_days["json[str]"] is not valid JSON');
+  }
+  if (typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v))) return v;
+  throw badRequest('message_retention_days["json[str]"] is not a string');
 }
 
 export const DELETE_MESSAGE_SETTINGS = [

@@ -45,9 +45,11 @@ import {
   checkTopicGroupForHistory,
   defaultStreamsEvent,
   DELETE_MESSAGE_SETTINGS,
+  inParameterOrder,
   inZulipOrder,
   parseRetention,
   parseTopicsPolicy,
+  retentionParam,
   validateTopicsPolicy,
 } from './channel-rules';
 
@@ -135,16 +137,17 @@ export function updateChannel(ctx: RequestContext): Record<string, unknown> {
   const fl = ctx.featureLevel;
   const { org, user } = ctx;
   const streamId = pathInt(ctx, 'stream_id');
-  // Parameter shapes are checked before the view runs (typed_endpoint), so a malformed
-  // parameter fails the request before any field is applied or the channel is looked up.
+  // Parameter shapes are checked before the view runs (typed_endpoint), in the order of
+  // update_stream_backend's signature, so the first malformed parameter fails the request
+  // before any field is applied or the channel is looked up.
+  // Json[GroupSettingChangeRequest]: a missing `new` and value shapes.
+  const settingUpdates: Array<[PermissionSettingInfo, SettingChangeRequest]> = [];
+  for (const info of inParameterOrder(channelSettingInfos(fl), 'update_stream_backend')) {
+    const v = p.json(info.wire);
+    if (v !== undefined) settingUpdates.push([info, settingUpdateShape(v, info.wire)]);
+  }
   const description = p.string('description', { maxLength: LIMITS.channelDescription });
-  const newName = p.string('new_name');
-  const isPrivate = p.bool('is_private');
-  const isWebPublic = p.bool('is_web_public');
-  const history = p.bool('history_public_to_subscribers');
-  const isDefault = p.bool('is_default_stream');
-  const retentionRaw = p.json('message_retention_days');
-  const isArchived = supports(fl, 'channelUnarchive') ? p.bool('is_archived') : undefined;
+  // Json[int | None] | MissingType: null takes the channel out of its folder.
   let folder: number | null | undefined;
   if (supports(fl, 'channelFolders') && p.has('folder_id')) {
     const f = p.json('folder_id');
@@ -152,15 +155,16 @@ export function updateChannel(ctx: RequestContext): Record<string, unknown> {
       throw badRequest('folder_id is not an integer');
     folder = f;
   }
+  const history = p.bool('history_public_to_subscribers');
+  const isArchived = supports(fl, 'channelUnarchive') ? p.bool('is_archived') : undefined;
+  const isDefault = p.bool('is_default_stream');
+  const isPrivate = p.bool('is_private');
+  const isWebPublic = p.bool('is_web_public');
+  const retentionRaw = retentionParam(p);
+  const newName = p.string('new_name');
   // A plain str whose enum check is a validator of the parameter (parse_enum_from_string_value).
   const topicsRaw = supports(fl, 'topicsPolicy') ? p.string('topics_policy') : undefined;
   const topicsPolicy = topicsRaw === undefined ? undefined : parseTopicsPolicy(ctx, topicsRaw);
-  // Json[GroupSettingChangeRequest]: unknown keys, a missing `new` and value shapes.
-  const settingUpdates: Array<[PermissionSettingInfo, SettingChangeRequest]> = [];
-  for (const info of channelSettingInfos(fl)) {
-    const v = p.json(info.wire);
-    if (v !== undefined) settingUpdates.push([info, settingUpdateShape(v, info.wire)]);
-  }
 
   const ch = accessChannelForUpdate(ctx, streamId);
 

@@ -31,9 +31,13 @@ import {
   checkCanCreate,
   checkNewChannel,
   createChannel,
+  creationTopicsPolicy,
+  folderIdParam,
   readCreationParams,
   subscribeUsers,
 } from './channel-create';
+import { inParameterOrder, retentionParam } from './channel-rules';
+import { channelSettingInfos, groupSettingShape } from '../group-settings';
 import type { ChannelCreation } from './channel-create';
 
 interface SubscriptionRequest {
@@ -470,21 +474,38 @@ function singleProperty(ctx: RequestContext): Record<string, unknown> {
 }
 
 /**
- * The parameters `add_subscriptions_backend` reads besides the channel list (also when
- * `PATCH /users/me/subscriptions` calls it: typed_endpoint reads them from the request).
+ * zerver/views/streams.py `add_subscriptions_backend`: guests are refused first
+ * (`require_non_guest_user`), then typed_endpoint parses its parameters in the order of its
+ * signature, the first malformed one failing the request whether or not a channel is to be
+ * created. `given` is the `add` list `update_subscriptions_backend` passes in; without it the
+ * list is the request's `subscriptions`, parsed at its place in that order.
  */
 function addSubscriptionsFromRequest(
   ctx: RequestContext,
-  requests: SubscriptionRequest[],
+  given?: SubscriptionRequest[],
 ): Record<string, unknown> {
   requireNonGuest(ctx);
   const p = ctx.params;
-  const principals = parsePrincipals(p.json('principals'));
+  const fl = ctx.featureLevel;
+  p.bool('announce');
   const fatal = p.bool('authorization_errors_fatal') ?? true;
-  const sendMessages = supports(ctx.featureLevel, 'sendNewSubscriptionMessages')
+  for (const info of inParameterOrder(channelSettingInfos(fl), 'add_subscriptions_backend')) {
+    const v = p.json(info.wire);
+    if (v !== undefined) groupSettingShape(v, info.wire);
+  }
+  folderIdParam(ctx);
+  p.bool('history_public_to_subscribers');
+  p.bool('invite_only');
+  p.bool('is_default_stream');
+  p.bool('is_web_public');
+  retentionParam(p);
+  const principals = parsePrincipals(p.json('principals'));
+  const sendMessages = supports(fl, 'sendNewSubscriptionMessages')
     ? (p.bool('send_new_subscription_messages') ?? true)
     : false;
-  readCreationParams(ctx, p, { validate: false });
+  const requests =
+    given ?? parseSubscriptionList(p.requiredJson('subscriptions'), 'subscriptions', 'add.color');
+  if (supports(fl, 'topicsPolicy')) creationTopicsPolicy(ctx, p);
   return subscribe(
     ctx,
     requests,
@@ -509,15 +530,7 @@ export const subscriptionRoutes: Route[] = [
   {
     method: 'POST',
     path: '/users/me/subscriptions',
-    handler: (ctx) => {
-      requireNonGuest(ctx);
-      const requests = parseSubscriptionList(
-        ctx.params.requiredJson('subscriptions'),
-        'subscriptions',
-        'add.color',
-      );
-      return atomic(ctx, () => addSubscriptionsFromRequest(ctx, requests));
-    },
+    handler: (ctx) => atomic(ctx, () => addSubscriptionsFromRequest(ctx)),
   },
   {
     method: 'DELETE',
