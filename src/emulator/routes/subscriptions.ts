@@ -3,7 +3,7 @@ import { LIMITS, SUBSCRIPTION_PROPERTY_WIRE_NAMES } from '../../model/kinds';
 import type { SubscriptionPropertyWireName } from '../../model/kinds';
 import { checkChannelDescription, checkChannelName, isHexColor } from '../../model/rules';
 import { badRequest, insufficientPermission, missingArgument } from '../errors';
-import { expectDict, expectList, expectString, expectStringList } from '../params';
+import { expectInt, expectList, expectString, expectStringList } from '../params';
 import {
   hasContentAccess,
   hasMetadataAccess,
@@ -441,20 +441,33 @@ function setProperty(
   } else event(property, value);
 }
 
+/**
+ * `subscription_data` as typed_endpoint parses `Json[list[SubscriptionPropertyChangeRequest]]`
+ * (zerver/views/streams.py; a pydantic model, strict): item by item, each a dict whose fields
+ * are checked in order, `stream_id` (int), `property` (str), `value` (`bool | str`, whose first
+ * error is the `bool` member's), a missing one being "field is missing"; other keys are
+ * ignored. Then the model's `validate_terms` (checkPropertyValue), before the next item.
+ */
 function bulkProperties(ctx: RequestContext): Record<string, unknown> {
   const raw = ctx.params.requiredJson('subscription_data');
   const items = expectList(raw, 'subscription_data').map((item, i) => {
     const name = `subscription_data[${i}]`;
-    const d = expectDict(item, name);
-    for (const f of ['stream_id', 'property', 'value'])
-      if (d[f] === undefined) throw badRequest(`${name}["${f}"] field is missing: Field required`);
-    if (typeof d.stream_id !== 'number' || !Number.isInteger(d.stream_id))
-      throw badRequest(`${name}["stream_id"] is not an integer`);
-    const property = expectString(d.property, `${name}["property"]`);
-    if (typeof d.value !== 'boolean' && typeof d.value !== 'string')
-      throw badRequest(`${name}["value"] is not a boolean`);
-    checkPropertyValue(property, d.value, i);
-    return { streamId: d.stream_id, property, value: d.value };
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      throw badRequest(
+        `Invalid ${name}: Input should be a valid dictionary or instance of SubscriptionPropertyChangeRequest`,
+      );
+    const d = item as Record<string, unknown>;
+    const field = (f: string): unknown => {
+      if (!(f in d)) throw badRequest(`${name}["${f}"] field is missing: Field required`);
+      return d[f];
+    };
+    const streamId = expectInt(field('stream_id'), `${name}["stream_id"]`);
+    const property = expectString(field('property'), `${name}["property"]`);
+    const value = field('value');
+    if (typeof value !== 'boolean' && typeof value !== 'string')
+      throw badRequest(`${name}["value"]["bool"] is not a boolean`);
+    checkPropertyValue(property, value, i);
+    return { streamId, property, value };
   });
   // Not atomic: each item applies before the next is checked.
   for (const it of items) setProperty(ctx, it.streamId, it.property, it.value);
