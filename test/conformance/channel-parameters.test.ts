@@ -46,6 +46,22 @@ describe('PATCH /streams/{id}: update_stream_backend', () => {
     expectError(await w.as('owner').patch('/streams/99999', { folder_id: true }), NOT_AN_INTEGER);
   });
 
+  // test_change_stream_message_retention_days sends JSON ("invalid" → "Bad value for ...");
+  // message_retention_days is Json[str] | Json[int] | None, so text that is not JSON fails
+  // both members and the json[str] member's error is reported.
+  it.each([
+    ['invalid', 'message_retention_days["json[str]"] is not valid JSON'],
+    ['unlimited', 'message_retention_days["json[str]"] is not valid JSON'],
+    [true, 'message_retention_days["json[str]"] is not a string'],
+    [1.5, 'message_retention_days["json[str]"] is not a string'],
+  ])(
+    'test_subs.py StreamAdminTest.test_change_stream_message_retention_days: %j',
+    async (value, msg) => {
+      expectError(await patch({ message_retention_days: value }), msg);
+      expect(w.ch('general').messageRetentionDays).toBeNull();
+    },
+  );
+
   // The signature's order: can_*_group settings, description, folder_id,
   // history_public_to_subscribers, is_archived, is_default_stream, is_private, is_web_public,
   // message_retention_days, new_name, topics_policy.
