@@ -96,10 +96,21 @@ export function inZulipOrder<T>(
   return [...list].sort((a, b) => rank(a[0]) - rank(b[0]));
 }
 
+/** The settings every channel view declares last, in the same order. */
+const LATER_SETTINGS = [
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_resolve_topics_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+] as const;
+
 /**
  * The channel settings in the order a view's signature declares them: typed_endpoint
  * (zerver/lib/typed_endpoint.py) parses a view's parameters in that order and reports the
- * first malformed one. Each list is the view's own (zerver/views/streams.py).
+ * first malformed one. Each list is the view's own (zerver/views/streams.py); they differ in
+ * where can_administer_channel_group and can_create_topic_group come.
  */
 export const SETTING_PARAMETER_ORDER = {
   update_stream_backend: [
@@ -108,12 +119,7 @@ export const SETTING_PARAMETER_ORDER = {
     'can_administer_channel_group',
     'can_delete_any_message_group',
     'can_delete_own_message_group',
-    'can_move_messages_out_of_channel_group',
-    'can_move_messages_within_channel_group',
-    'can_remove_subscribers_group',
-    'can_resolve_topics_group',
-    'can_send_message_group',
-    'can_subscribe_group',
+    ...LATER_SETTINGS,
   ],
   create_channel: [
     'can_add_subscribers_group',
@@ -121,12 +127,7 @@ export const SETTING_PARAMETER_ORDER = {
     'can_delete_any_message_group',
     'can_delete_own_message_group',
     'can_administer_channel_group',
-    'can_move_messages_out_of_channel_group',
-    'can_move_messages_within_channel_group',
-    'can_remove_subscribers_group',
-    'can_resolve_topics_group',
-    'can_send_message_group',
-    'can_subscribe_group',
+    ...LATER_SETTINGS,
   ],
   add_subscriptions_backend: [
     'can_add_subscribers_group',
@@ -134,12 +135,7 @@ export const SETTING_PARAMETER_ORDER = {
     'can_delete_own_message_group',
     'can_administer_channel_group',
     'can_create_topic_group',
-    'can_move_messages_out_of_channel_group',
-    'can_move_messages_within_channel_group',
-    'can_remove_subscribers_group',
-    'can_resolve_topics_group',
-    'can_send_message_group',
-    'can_subscribe_group',
+    ...LATER_SETTINGS,
   ],
 } as const;
 
