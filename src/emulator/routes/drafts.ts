@@ -1,4 +1,3 @@
-import { LIMITS } from '../../model/kinds';
 import { badRequest, missingArgument } from '../errors';
 import { expectDict, expectIntList, expectList, expectString } from '../params';
 import { hasContentAccess } from '../permissions';
@@ -6,6 +5,7 @@ import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { StoredDraft } from '../state';
 import { ownItem } from './common';
+import { truncateTopic } from './message-send';
 
 const TYPES = ['', 'stream', 'private'] as const;
 const FIELDS = ['type', 'to', 'topic', 'content', 'timestamp'];
@@ -67,14 +67,6 @@ function parseDraft(
   }
   // No recipient: the draft's type is "" (get_recipient_ids).
   return { type: '', to: [], topic: '', content, timestamp: Math.floor(ts) };
-}
-
-/** truncate_topic (zerver/lib/message.py): 60 characters, "..." at the end when cut. */
-function truncateTopic(topic: string): string {
-  const chars = [...topic];
-  return chars.length > LIMITS.topicName
-    ? `${chars.slice(0, LIMITS.topicName - 3).join('')}...`
-    : topic;
 }
 
 function drafts(ctx: RequestContext): StoredDraft[] {
