@@ -54,7 +54,7 @@ export function legacyBuild(
   topic: string | undefined,
 ): Addressee {
   if (type === 'stream') {
-    if (to.length > 1) throw badRequest('Cannot send to multiple channels');
+    // `to` holds one channel: extract_stream_indicator refuses more ("Expected exactly one channel").
     const channel = to[0];
     // The emulator's users have no default sending channel.
     if (channel === undefined) throw badRequest('Missing channel');
