@@ -12,12 +12,16 @@ import type { RequestContext } from '../router';
 import type { StoredChannel, StoredMessage, StoredUser } from '../state';
 import { pathInt } from './common';
 import { canAccessMessage, messages } from './messages';
-import { normalizeBody, truncateTopic } from './message-send';
+import {
+  EMPTY_TOPIC_NAME,
+  RESOLVED_TOPIC_PREFIX,
+  checkTopicsPolicy,
+  normalizeBody,
+  truncateTopic,
+} from './message-send';
 
 /** The grace zerver/actions/message_edit.py check_update_message adds to the time limits. */
 const EDIT_LIMIT_BUFFER_SECONDS = 20;
-const RESOLVED_TOPIC_PREFIX = '✔ ';
-const EMPTY_TOPIC_NAME = 'general chat';
 
 /** A realm time limit in seconds, or null for none (`message_content_edit_limit_seconds`, ...). */
 function limitSeconds(ctx: RequestContext, wire: string): number | null {
@@ -109,7 +113,8 @@ export function updateMessage(ctx: RequestContext): Record<string, unknown> {
   const target = topic === undefined ? undefined : truncateTopic(topic);
   const moved: StoredMessage[] = [m];
   if (ch) {
-    checkEditTopicsPolicy(ctx, ch, target ?? m.topic, target !== undefined);
+    // build_message_edit_request's topics policy.
+    checkTopicsPolicy(ctx, ch, target ?? m.topic, target !== undefined);
     if (topic !== undefined && target !== undefined) {
       checkTopicEdit(ctx, ch, m, topic, target, age);
       if (propagateMode !== 'change_one') moved.push(...sameTopic(ctx, m, propagateMode));
@@ -125,25 +130,6 @@ export function updateMessage(ctx: RequestContext): Record<string, unknown> {
       x.lastEditTimestamp = now;
     }
   return { detached_uploads: [] };
-}
-
-/** The topics policy in `build_message_edit_request`. */
-function checkEditTopicsPolicy(
-  ctx: RequestContext,
-  ch: StoredChannel,
-  topic: string,
-  topicEdited: boolean,
-): void {
-  const policy = ch.topicsPolicy === 'inherit' ? ctx.org.realm.topicsPolicy : ch.topicsPolicy;
-  const empty = topic === '' || topic === '(no topic)';
-  const data = { empty_topic_display_name: EMPTY_TOPIC_NAME };
-  if (empty && topicEdited && policy === 'disable_empty_topic')
-    throw badRequest(
-      `Sending messages to the ${EMPTY_TOPIC_NAME} is not allowed in this channel.`,
-      data,
-    );
-  if (policy === 'empty_topic_only' && !empty)
-    throw badRequest(`Only the ${EMPTY_TOPIC_NAME} topic is allowed in this channel.`, data);
 }
 
 /**

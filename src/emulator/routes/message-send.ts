@@ -8,7 +8,9 @@ import { channelByName, userByIdOrEmail } from './common';
 /** `settings.MAX_MESSAGE_LENGTH`. */
 const MAX_MESSAGE_LENGTH = 10000;
 /** `Message.EMPTY_TOPIC_FALLBACK_NAME`, the name the empty topic shows ("general chat"). */
-const EMPTY_TOPIC_NAME = 'general chat';
+export const EMPTY_TOPIC_NAME = 'general chat';
+/** zerver/lib/topic.py `RESOLVED_TOPIC_PREFIX`. */
+export const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 /** zerver/lib/message.py `truncate_content` (lengths in code points, as Python counts). */
 function truncateContent(content: string, max: number, marker: string): string {
@@ -101,16 +103,26 @@ function accessChannelForSend(ctx: RequestContext, ch: StoredChannel): void {
   throw refused;
 }
 
-/** The topics policy's refusals (`MessagesNotAllowedInEmptyTopicError`, `TopicsNotAllowedError`). */
-function checkTopicsPolicy(ctx: RequestContext, ch: StoredChannel, topic: string): void {
+/**
+ * The channel's topics policy (its own, or the organization's): `MessagesNotAllowedInEmptyTopicError`
+ * for the empty topic where it is disabled (when `emptyChecked`: a sent message, or an edit that
+ * moves one), `TopicsNotAllowedError` for any other where only it is allowed.
+ */
+export function checkTopicsPolicy(
+  ctx: RequestContext,
+  ch: StoredChannel,
+  topic: string,
+  emptyChecked = true,
+): void {
   const policy = ch.topicsPolicy === 'inherit' ? ctx.org.realm.topicsPolicy : ch.topicsPolicy;
+  const empty = topic === '' || topic === '(no topic)';
   const data = { empty_topic_display_name: EMPTY_TOPIC_NAME };
-  if (policy === 'disable_empty_topic' && topic === '')
+  if (emptyChecked && empty && policy === 'disable_empty_topic')
     throw badRequest(
       `Sending messages to the ${EMPTY_TOPIC_NAME} is not allowed in this channel.`,
       data,
     );
-  if (policy === 'empty_topic_only' && topic !== '')
+  if (policy === 'empty_topic_only' && !empty)
     throw badRequest(`Only the ${EMPTY_TOPIC_NAME} topic is allowed in this channel.`, data);
 }
 

@@ -4,6 +4,7 @@ import { subscriptionOf } from '../indexes';
 import type { RequestContext } from '../router';
 import type { StoredMessage, StoredUser } from '../state';
 import { channelByName, userByIdOrEmail } from './common';
+import { RESOLVED_TOPIC_PREFIX } from './message-send';
 
 /**
  * Narrows as Zulip reads them (zerver/lib/narrow.py): `NarrowParameter` checks each term's
@@ -35,7 +36,6 @@ const ID_OPERATORS = [
 const IDS_OPERATORS = ['pm-with', 'dm'];
 /** `Message.MAX_POSSIBLE_MESSAGE_ID`. */
 const MAX_POSSIBLE_MESSAGE_ID = 2147483647;
-const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 /** Python's `isinstance(x, int)` for a JSON value (booleans are ints in Python). */
 const isPyInt = (v: unknown): boolean =>
