@@ -141,6 +141,34 @@ describe('drafts (test_drafts.py)', () => {
     expect(await myDrafts()).toEqual([]);
   });
 
+  it('DraftData (extra="forbid"): an unexpected key, after the fields\' own errors', async () => {
+    expectError(
+      await alice.post('/drafts', { drafts: [{ ...streamDraft(), foo: 1 }] }),
+      'Argument "foo" at drafts[0]["foo"] is unexpected',
+    );
+    const { to: _to, ...noTo } = streamDraft();
+    expectError(
+      await alice.post('/drafts', { drafts: [{ ...noTo, type: 'bogus', foo: 1 }] }),
+      'Invalid drafts[0]["type"]',
+    );
+    expectError(
+      await alice.patch('/drafts/999999', { draft: { ...streamDraft(), foo: 1 } }),
+      'Argument "foo" at draft["foo"] is unexpected',
+    );
+    expect(await myDrafts()).toEqual([]);
+  });
+
+  it('create_drafts: every DraftData of the batch is parsed before further_validated_draft_dict', async () => {
+    const r = await alice.post('/drafts', {
+      drafts: [
+        { ...streamDraft(), timestamp: -10.1 },
+        { ...streamDraft(), foo: 1 },
+      ],
+    });
+    expectError(r, 'Argument "foo" at drafts[1]["foo"] is unexpected');
+    expect(await myDrafts()).toEqual([]);
+  });
+
   it('DraftEditTests.test_edit_draft_successfully', async () => {
     const id = (await alice.post('/drafts', { drafts: [streamDraft()] })).body.ids[0];
     const edited = {
@@ -257,6 +285,29 @@ describe('scheduled messages (test_scheduled_messages.py)', () => {
       await schedule('channel', ch('general').id, 'x', Math.floor(START / 1000) - 86400),
       'Scheduled delivery time must be in the future.',
     );
+  });
+
+  it('check_schedule_message → check_message: the body before the channel, then "Missing topic"', async () => {
+    expectError(await schedule('channel', 999999, ' \n '), 'Message must not be empty');
+    expectError(
+      await alice.post('/scheduled_messages', {
+        type: 'channel',
+        to: JSON.stringify(ch('general').id),
+        content: 'x',
+        scheduled_delivery_timestamp: future,
+      }),
+      'Missing topic',
+    );
+    expect(await list()).toEqual([]);
+  });
+
+  it('edit_scheduled_message: new content is checked as a message again', async () => {
+    const id = (await schedule('channel', ch('general').id)).body.scheduled_message_id;
+    expectError(
+      await alice.patch(`/scheduled_messages/${id}`, { content: '  ' }),
+      'Message must not be empty',
+    );
+    expect((await list())[0]).toMatchObject({ content: 'Test message' });
   });
 
   it('create_scheduled_message_backend: an unknown type fails check_string_in_validator', async () => {

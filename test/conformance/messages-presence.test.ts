@@ -1,7 +1,7 @@
 /**
- * Message flags, reactions, presence, user status and navigation views, ported from
- * zerver/tests/test_message_flags.py, test_reactions.py, test_presence.py, test_user_status.py
- * and test_navigation_views.py.
+ * Message flags, reactions, presence, user status, the e2ee test notification and navigation
+ * views, ported from zerver/tests/test_message_flags.py, test_reactions.py, test_presence.py,
+ * test_user_status.py, test_e2ee_push_notifications.py and test_navigation_views.py.
  */
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
@@ -291,6 +291,45 @@ describe('reactions (test_reactions.py)', () => {
   });
 });
 
+describe('reactions with custom emoji (test_reactions.py RealmEmojiReactionTests)', () => {
+  // Zulip's tests start with the custom emoji green_tick.
+  const GREEN_TICK = 9001;
+  beforeEach(() => {
+    z.org.emoji = [
+      {
+        id: GREEN_TICK,
+        name: 'green_tick',
+        fileName: 'green_tick.png',
+        contentType: 'image/png',
+        data: '',
+        authorId: null,
+        deactivated: false,
+      },
+    ];
+  });
+  const info = { reaction_type: 'realm_emoji', emoji_name: 'green_tick', emoji_code: '9001' };
+  const post = async (extra: Record<string, unknown> = {}) =>
+    alice.post(`/messages/${await toGeneral()}/reactions`, { ...info, ...extra });
+
+  it('test_add_realm_emoji; test_add_realm_emoji_invalid_name', async () => {
+    expectSuccess(await post());
+    expectError(await post({ emoji_name: 'bogus_name' }), 'Invalid custom emoji name.');
+  });
+
+  it('test_add_deactivated_realm_emoji (both): by code, and by name alone', async () => {
+    z.org.emoji![0]!.deactivated = true;
+    expectError(await post(), 'This custom emoji has been deactivated.');
+    const id = await toGeneral();
+    expectError(
+      await alice.post(`/messages/${id}/reactions`, {
+        emoji_name: 'green_tick',
+        reaction_type: 'realm_emoji',
+      }),
+      "Emoji 'green_tick' does not exist",
+    );
+  });
+});
+
 describe('presence (test_presence.py)', () => {
   it('UserPresenceTests.test_invalid_presence: "Invalid status: foo"', async () => {
     expectError(await alice.post('/users/me/presence', { status: 'foo' }), 'Invalid status: foo');
@@ -364,6 +403,12 @@ describe('user status (test_user_status.py UserStatusTest.test_endpoints)', () =
     expect((await bob.get(`/users/${user('alice').id}/status`)).body.status).toEqual({});
   });
 
+  it('update_user_status_backend → check_emoji_request: an unknown reaction_type is "Invalid emoji type." (RealmEmojiReactionTests.test_invalid_reaction_type)', async () => {
+    const payload = { emoji_name: 'car', emoji_code: '1f697', reaction_type: 'strange' };
+    expectError(await alice.post('/users/me/status', payload), 'Invalid emoji type.');
+    expect((await bob.get(`/users/${user('alice').id}/status`)).body.status).toEqual({});
+  });
+
   it('UserStatusTest.test_endpoints: away with a text, read back by GET /users/{id}/status and register user_status', async () => {
     expectSuccess(await alice.post('/users/me/status', { away: true, status_text: 'on vacation' }));
     const r = await bob.get(`/users/${user('alice').id}/status`);
@@ -397,6 +442,28 @@ describe('user status (test_user_status.py UserStatusTest.test_endpoints)', () =
       emoji_code: '1f697',
       reaction_type: 'unicode_emoji',
     });
+  });
+});
+
+describe('e2ee test notification (test_e2ee_push_notifications.py SendTestPushNotificationTest)', () => {
+  it('test_error_responses: no registered device is NO_ACTIVE_PUSH_DEVICE', async () => {
+    expectError(
+      await alice.post('/mobile_push/e2ee/test_notification'),
+      'No active registered push device',
+      'NO_ACTIVE_PUSH_DEVICE',
+    );
+    expectError(
+      await alice.post('/mobile_push/e2ee/test_notification', { push_account_id: 1 }),
+      'No active registered push device',
+      'NO_ACTIVE_PUSH_DEVICE',
+    );
+  });
+
+  it('send_e2ee_test_push_notification_api is @human_users_only', async () => {
+    expectError(
+      await clientFor(z, 'deploy-bot').post('/mobile_push/e2ee/test_notification'),
+      'This endpoint does not accept bot requests.',
+    );
   });
 });
 

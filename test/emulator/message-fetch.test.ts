@@ -104,7 +104,7 @@ describe('GET /messages', () => {
       anchor: 'newest',
       num_before: 10,
       num_after: 0,
-      narrow: [{ operator: 'dm', operand: ['alice@zulip-cdk.example'] }],
+      narrow: [{ operator: 'dm', operand: 'alice@zulip-cdk.example' }],
     });
     expect(idsOf(r.body)).toEqual([sent.body.id]);
     expect(r.body.messages[0].type).toBe('private');

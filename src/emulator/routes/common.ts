@@ -21,10 +21,15 @@ export function requireNonGuest(ctx: RequestContext): void {
   if (isGuest(ctx.user)) throw badRequest('Not allowed for guest users');
 }
 
+/** `human_users_only` (zerver/decorator.py): no bots. */
+export function requireHuman(ctx: RequestContext): void {
+  if (ctx.user.isBot) throw badRequest('This endpoint does not accept bot requests.');
+}
+
 /** `require_member_or_admin`: no guests, no bots (every user-group endpoint). */
 export function requireMemberOrAdmin(ctx: RequestContext): void {
   if (isGuest(ctx.user)) throw badRequest('Not allowed for guest users');
-  if (ctx.user.isBot) throw badRequest('This endpoint does not accept bot requests.');
+  requireHuman(ctx);
 }
 
 /** A path parameter as an integer (the router only lets digits through). */

@@ -1,4 +1,3 @@
-import { LIMITS } from '../../model/kinds';
 import { badRequest, missingArgument } from '../errors';
 import { expectDict, expectIntList, expectList, expectString } from '../params';
 import { hasContentAccess } from '../permissions';
@@ -6,44 +5,63 @@ import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { StoredDraft } from '../state';
 import { ownItem } from './common';
+import { normalizeBody, truncateTopic } from './message-send';
 
 const TYPES = ['', 'stream', 'private'] as const;
 const FIELDS = ['type', 'to', 'topic', 'content', 'timestamp'];
 
+/** A draft as `DraftData` parsed it. */
+interface DraftData {
+  type: StoredDraft['type'];
+  to: number[];
+  topic: string;
+  content: string;
+  timestamp: number | undefined;
+}
+
 /**
  * `DraftData` (zerver/lib/drafts.py: a pydantic model with `extra="forbid"`, errors in field
- * order, then unexpected keys) and `further_validated_draft_dict`.
+ * order, then unexpected keys), checked while the request is parsed: every draft of a batch
+ * before any is validated further.
  */
-function parseDraft(
-  ctx: RequestContext,
-  raw: unknown,
-  name: string,
-): Omit<StoredDraft, 'id' | 'userId'> {
+function parseDraftData(raw: unknown, name: string): DraftData {
   const d = expectDict(raw, name);
   const at = (f: string): string => `${name}["${f}"]`;
-  for (const f of ['type', 'to', 'topic', 'content'])
+  // Pydantic reports the first field (in the model's order) that fails, missing or not.
+  const field = (f: string): unknown => {
     if (d[f] === undefined) throw badRequest(`${at(f)} field is missing: Field required`);
-  if (typeof d.type !== 'string' || !(TYPES as readonly string[]).includes(d.type))
+    return d[f];
+  };
+  const typeRaw = field('type');
+  if (typeof typeRaw !== 'string' || !(TYPES as readonly string[]).includes(typeRaw))
     throw badRequest(`Invalid ${at('type')}`);
-  const type = d.type as StoredDraft['type'];
-  const to = expectIntList(d.to, at('to'));
-  const topicRaw = expectString(d.topic, at('topic'));
+  const type = typeRaw as StoredDraft['type'];
+  const to = expectIntList(field('to'), at('to'));
+  const topicRaw = expectString(field('topic'), at('topic'));
   // RequiredStringConstraint: stripped, then not blank.
-  const content = expectString(d.content, at('content')).trim();
-  if (content === '') throw badRequest(`${at('content')} cannot be blank`);
+  const stripped = expectString(field('content'), at('content')).trim();
+  if (stripped === '') throw badRequest(`${at('content')} cannot be blank`);
   let timestamp: number | undefined;
   if (d.timestamp !== undefined && d.timestamp !== null) {
-    if (typeof d.timestamp !== 'number') throw badRequest(`${at('timestamp')} is not an integer`);
+    // `int | float | None`: the union's first member names the error.
+    if (typeof d.timestamp !== 'number')
+      throw badRequest(`${at('timestamp')}["int"] is not an integer`);
     timestamp = d.timestamp;
   }
+  // extra="forbid": unexpected keys come after the fields' errors.
   for (const k of Object.keys(d))
     if (!FIELDS.includes(k)) throw badRequest(`Argument "${k}" at ${name}["${k}"] is unexpected`);
-  // normalize_body
-  if (content.includes('\u0000')) throw badRequest('Message must not contain null bytes');
+  return { type, to, topic: topicRaw, content: stripped, timestamp };
+}
+
+/** zerver/lib/drafts.py `further_validated_draft_dict`. */
+function furtherValidated(ctx: RequestContext, d: DraftData): Omit<StoredDraft, 'id' | 'userId'> {
+  const { type, to, timestamp } = d;
+  const content = normalizeBody(d.content);
   const ts = timestamp ?? ctx.now / 1000;
   if (ts < 0) throw badRequest('Timestamp must not be negative.');
   if (type === 'stream') {
-    const topic = truncateTopic(topicRaw);
+    const topic = truncateTopic(d.topic);
     if (topic.includes('\u0000')) throw badRequest('Topic must not contain null bytes');
     if (to.length !== 1) throw badRequest('Must specify exactly 1 channel ID for channel messages');
     const ch = ctx.org.channels.find((c) => c.id === to[0]);
@@ -67,14 +85,6 @@ function parseDraft(
   }
   // No recipient: the draft's type is "" (get_recipient_ids).
   return { type: '', to: [], topic: '', content, timestamp: Math.floor(ts) };
-}
-
-/** truncate_topic (zerver/lib/message.py): 60 characters, "..." at the end when cut. */
-function truncateTopic(topic: string): string {
-  const chars = [...topic];
-  return chars.length > LIMITS.topicName
-    ? `${chars.slice(0, LIMITS.topicName - 3).join('')}...`
-    : topic;
 }
 
 function drafts(ctx: RequestContext): StoredDraft[] {
@@ -127,7 +137,9 @@ export const draftRoutes: Route[] = [
     path: '/drafts',
     handler: (ctx) => {
       const raw = ctx.params.json('drafts') ?? [];
-      const parsed = expectList(raw, 'drafts').map((d, i) => parseDraft(ctx, d, `drafts[${i}]`));
+      const parsed = expectList(raw, 'drafts')
+        .map((d, i) => parseDraftData(d, `drafts[${i}]`))
+        .map((d) => furtherValidated(ctx, d));
       const ids: number[] = [];
       for (const p of parsed) {
         const id = nextId(ctx.org);
@@ -143,8 +155,9 @@ export const draftRoutes: Route[] = [
     handler: (ctx) => {
       const raw = ctx.params.json('draft');
       if (raw === undefined) throw missingArgument('draft');
+      const data = parseDraftData(raw, 'draft');
       const d = mine(ctx);
-      Object.assign(d, parseDraft(ctx, raw, 'draft'));
+      Object.assign(d, furtherValidated(ctx, data));
       return {};
     },
   },

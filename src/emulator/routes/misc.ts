@@ -2,7 +2,7 @@ import { FEATURES } from '../../model/features';
 import { ApiError } from '../errors';
 import { hasMetadataAccess, isSubscribed } from '../permissions';
 import type { Route } from '../router';
-import { accessTargetUser, pathInt } from './common';
+import { accessTargetUser, pathInt, requireHuman } from './common';
 
 /** Endpoints that fit no other file. Peripheral endpoints (drafts, flags, ...) go here or beside. */
 export const miscRoutes: Route[] = [
@@ -13,6 +13,9 @@ export const miscRoutes: Route[] = [
     path: '/mobile_push/e2ee/test_notification',
     minLevel: FEATURES.e2eeTestNotification.level,
     handler: (ctx) => {
+      // zerver/views/push_notifications.py send_e2ee_test_push_notification_api
+      // (@human_users_only), then NoActivePushDeviceError.
+      requireHuman(ctx);
       ctx.params.int('push_account_id');
       throw new ApiError('No active registered push device', { code: 'NO_ACTIVE_PUSH_DEVICE' });
     },

@@ -2,9 +2,9 @@ import { FEATURES } from '../../model/features';
 import { badRequest, missingArgument } from '../errors';
 import type { RequestContext, Route } from '../router';
 import type { StoredPresence, StoredUser, StoredUserStatus } from '../state';
-import { UNICODE_EMOJI } from '../emoji';
+import { checkEmojiRequest, getEmojiData } from '../emoji';
 import { isAdmin } from '../permissions';
-import { pathInt } from './common';
+import { pathInt, requireHuman } from './common';
 
 function presenceMap(ctx: RequestContext): Record<string, StoredPresence> {
   ctx.org.presence ??= {};
@@ -85,19 +85,35 @@ function updateStatus(
   withAway: boolean,
 ): Record<string, unknown> {
   const p = ctx.params;
-  const statusText = p.string('status_text', { strip: true, maxLength: 60 });
+  // Signature order: `away` comes first, `status_text` last on /users/me/status.
   const away = withAway ? p.bool('away') : undefined;
+  const emojiCodeParam = p.string('emoji_code');
   const emojiName = p.string('emoji_name');
-  const emojiCode = p.string('emoji_code');
-  const reactionType = p.string('reaction_type');
+  const reactionTypeParam = p.string('reaction_type');
+  const statusText = p.string('status_text', { strip: true, maxLength: 60 });
   // zerver/views/presence.py update_user_status_backend: emoji_code and reaction_type alone are
   // not new values.
   if (statusText === undefined && away === undefined && emojiName === undefined)
     throw badRequest('Client did not pass any new values.');
-  if ((emojiCode !== undefined || reactionType !== undefined) && emojiName === undefined)
+  let emojiCode = emojiCodeParam;
+  let reactionType = reactionTypeParam;
+  if (emojiName === '') {
+    // An empty name clears the emoji.
+    emojiCode = '';
+    reactionType = 'unicode_emoji';
+  } else if (emojiName !== undefined) {
+    if (emojiCode === undefined || reactionType === undefined) {
+      const data = getEmojiData(ctx.org, emojiName);
+      emojiCode ??= data.code;
+      reactionType ??= data.type;
+    }
+  } else if (reactionType || emojiCode)
     throw badRequest(
       'Client must pass emoji_name if they pass either emoji_code or reaction_type.',
     );
+  // check_emoji_request, for a new emoji (not a cleared one).
+  if (emojiName !== undefined && emojiName !== '')
+    checkEmojiRequest(ctx.org, emojiName, emojiCode ?? '', reactionType ?? '');
   ctx.org.userStatus ??= {};
   const cur = ctx.org.userStatus[String(target.id)] ?? {
     statusText: '',
@@ -107,32 +123,14 @@ function updateStatus(
     away: false,
   };
   if (emojiName !== undefined) {
-    if (emojiName === '') {
-      cur.emojiName = '';
-      cur.emojiCode = '';
-      cur.reactionType = 'unicode_emoji';
-    } else {
-      const type = reactionType ?? 'unicode_emoji';
-      if (!['unicode_emoji', 'realm_emoji', 'zulip_extra_emoji'].includes(type))
-        throw badRequest('Invalid reaction_type');
-      if (type === 'realm_emoji') throw badRequest('Invalid custom emoji.');
-      const known = UNICODE_EMOJI[emojiName];
-      if (known === undefined) throw badRequest(`Emoji '${emojiName}' does not exist`);
-      if (emojiCode !== undefined && emojiCode !== known) throw badRequest('Invalid emoji name.');
-      cur.emojiName = emojiName;
-      cur.emojiCode = known;
-      cur.reactionType = type;
-    }
+    cur.emojiName = emojiName;
+    cur.emojiCode = emojiCode ?? '';
+    cur.reactionType = reactionType ?? 'unicode_emoji';
   }
   if (statusText !== undefined) cur.statusText = statusText;
   if (away !== undefined) cur.away = away;
   ctx.org.userStatus[String(target.id)] = cur;
   return {};
-}
-
-/** `human_users_only` (zerver/decorator.py). */
-function humanOnly(ctx: RequestContext): void {
-  if (ctx.user.isBot) throw badRequest('This endpoint does not accept bot requests.');
 }
 
 /** User status and presence routes. */
@@ -141,7 +139,7 @@ export const presenceRoutes: Route[] = [
     method: 'POST',
     path: '/users/me/status',
     handler: (ctx) => {
-      humanOnly(ctx);
+      requireHuman(ctx);
       return updateStatus(ctx, ctx.user, true);
     },
   },
@@ -155,7 +153,7 @@ export const presenceRoutes: Route[] = [
       // update_user_status_admin: access_user_by_id(for_admin=True) (zerver/lib/users.py
       // access_user_common): unknown users and bots are "No such user", then deactivated
       // users, then "Insufficient permission" unless the caller administers the user.
-      humanOnly(ctx);
+      requireHuman(ctx);
       const u = ctx.org.users.find((x) => x.id === pathInt(ctx, 'user_id'));
       if (!u || u.isBot) throw badRequest('No such user');
       if (!u.isActive) throw badRequest('User is deactivated');
@@ -178,7 +176,7 @@ export const presenceRoutes: Route[] = [
     method: 'POST',
     path: '/users/me/presence',
     handler: (ctx) => {
-      humanOnly(ctx);
+      requireHuman(ctx);
       const p = ctx.params;
       const status = p.string('status');
       if (status === undefined) throw missingArgument('status');

@@ -4,7 +4,7 @@ import { nextId } from '../state';
 import type { StoredScheduledMessage } from '../state';
 import { renderMarkdown } from '../views';
 import { ownItem } from './common';
-import { channelForSend, directRecipients } from './messages';
+import { checkMessage, legacyBuild, truncateTopic } from './message-send';
 
 const TYPES: Record<string, 'stream' | 'private'> = {
   stream: 'stream',
@@ -37,17 +37,13 @@ function typeParam(ctx: RequestContext): 'stream' | 'private' | undefined {
 }
 
 /** zerver/lib/recipient_parsing.py extract_stream_id / extract_direct_message_recipient_ids. */
-function recipients(
-  ctx: RequestContext,
-  type: 'stream' | 'private',
-  to: number | number[],
-): number | number[] {
+function extractRecipients(type: 'stream' | 'private', to: number | number[]): number[] {
   if (type === 'stream') {
     if (Array.isArray(to)) throw badRequest('Invalid data type for channel ID');
-    return channelForSend(ctx, to).id;
+    return [to];
   }
   if (!Array.isArray(to)) throw badRequest('Invalid data type for recipients');
-  return directRecipients(ctx, [...new Set(to)]).map((u) => u.id);
+  return [...new Set(to)];
 }
 
 /** `DeliveryTimeNotInFutureError`. */
@@ -55,12 +51,21 @@ function checkTime(ctx: RequestContext, ts: number): void {
   if (ts <= ctx.now / 1000) throw badRequest('Scheduled delivery time must be in the future.');
 }
 
-/** check_message's content rule (normalize_body). */
-function checkContent(content: string): string {
-  const body = content.trimEnd().replace(/^\n+/, '');
-  if (body === '') throw badRequest('Message must not be empty');
-  if (body.includes('\u0000')) throw badRequest('Message must not contain null bytes');
-  return body;
+/**
+ * The message a scheduled message would send, checked as zerver/actions/scheduled_messages.py
+ * does (`Addressee.legacy_build`, then `check_message`: the body before the channel).
+ */
+function checkScheduled(
+  ctx: RequestContext,
+  type: 'stream' | 'private',
+  to: number[],
+  topic: string | undefined,
+  content: string,
+): Pick<StoredScheduledMessage, 'type' | 'to' | 'topic' | 'content'> {
+  const checked = checkMessage(ctx, legacyBuild(ctx, type, to, topic), content);
+  if (checked.type === 'stream')
+    return { type, to: checked.channel.id, topic: checked.topic, content: checked.content };
+  return { type, to: checked.users.map((u) => u.id), topic: '', content: checked.content };
 }
 
 function mine(ctx: RequestContext): StoredScheduledMessage {
@@ -112,17 +117,12 @@ export const scheduledMessageRoutes: Route[] = [
       if (type === undefined) throw missingArgument('type');
       const ts = p.int('scheduled_delivery_timestamp');
       if (ts === undefined) throw missingArgument('scheduled_delivery_timestamp');
-      const topic = (p.string('topic') ?? p.string('subject') ?? '').trim();
+      const topic = (p.string('topic') ?? p.string('subject'))?.trim();
       checkTime(ctx, ts);
-      const target = recipients(ctx, type, to);
-      const body = checkContent(content);
       const m: StoredScheduledMessage = {
         id: nextId(ctx.org),
         senderId: ctx.user.id,
-        type,
-        to: target,
-        topic: type === 'stream' ? topic : '',
-        content: body,
+        ...checkScheduled(ctx, type, extractRecipients(type, to), topic, content),
         deliveryTimestamp: ts,
         failed: false,
       };
@@ -158,15 +158,31 @@ export const scheduledMessageRoutes: Route[] = [
       const m = mine(ctx);
       if (m.failed && ts === undefined)
         throw badRequest('Scheduled delivery time must be in the future.');
-      const nextType = type ?? m.type;
-      const target = to === undefined ? m.to : recipients(ctx, nextType, to);
-      const body = content === undefined ? m.content : checkContent(content);
-      if (type !== undefined || to !== undefined) {
-        m.type = nextType;
-        m.to = target;
-        m.topic = nextType === 'stream' ? (topic ?? m.topic) : '';
-      } else if (topic !== undefined && m.type === 'stream') m.topic = topic;
-      m.content = body;
+      // A new type, recipient or content is checked again as a whole message.
+      if (type !== undefined || to !== undefined || content !== undefined) {
+        const nextType = type ?? m.type;
+        const recipients =
+          to === undefined
+            ? Array.isArray(m.to)
+              ? m.to
+              : [m.to]
+            : extractRecipients(nextType, to);
+        const checked = checkScheduled(
+          ctx,
+          nextType,
+          recipients,
+          topic ?? m.topic,
+          content ?? m.content,
+        );
+        if (type !== undefined || to !== undefined) {
+          m.type = checked.type;
+          m.to = checked.to;
+          m.topic = checked.topic;
+        }
+        if (content !== undefined) m.content = checked.content;
+      }
+      if (type === undefined && to === undefined && topic !== undefined && m.type === 'stream')
+        m.topic = truncateTopic(topic);
       if (ts !== undefined) m.deliveryTimestamp = ts;
       m.failed = false;
       return {};
