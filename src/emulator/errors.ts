@@ -74,10 +74,14 @@ export function notFound(msg: string): ApiError {
   return new ApiError(msg, { status: 404 });
 }
 
-/** `PreviousSettingValueMismatchedError`. */
+/**
+ * `PreviousSettingValueMismatchedError`: an `ExpectationMismatchError`, whose `data_fields`
+ * put `field_name` ("old") in the body beside `msg` and `code`.
+ */
 export function expectationMismatch(): ApiError {
   return new ApiError("'old' value does not match the expected value.", {
     code: 'EXPECTATION_MISMATCH',
+    data: { field_name: 'old' },
   });
 }
 

@@ -602,8 +602,11 @@ describe('test_user_groups.py UserGroupAPITestCase.test_update_can_mention_group
   let support: number;
   let marketing: number;
   let alice: TestClient;
-  const mismatch = (r: any) =>
+  const mismatch = (r: any) => {
     expectError(r, "'old' value does not match the expected value.", 'EXPECTATION_MISMATCH');
+    // PreviousSettingValueMismatchedError: ExpectationMismatchError's data_fields.
+    expect(r.body.field_name).toBe('old');
+  };
   beforeEach(async () => {
     support = await w.create('alice', 'support', ['alice']);
     marketing = await w.create('alice', 'marketing', ['alice']);

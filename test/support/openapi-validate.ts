@@ -182,6 +182,9 @@ function stripServerOnlyErrorData(body: Json): Json {
   if (copy.code === 'CHANNEL_ALREADY_EXISTS' && typeof copy.channel_name === 'string')
     delete copy.channel_name;
   if (typeof copy.empty_topic_display_name === 'string') delete copy.empty_topic_display_name;
+  // ExpectationMismatchError (zerver/lib/exceptions.py): data_fields = ["field_name"].
+  if (copy.code === 'EXPECTATION_MISMATCH' && typeof copy.field_name === 'string')
+    delete copy.field_name;
   return copy;
 }
 
