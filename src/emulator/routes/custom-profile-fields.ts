@@ -28,7 +28,7 @@ import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { OrgState, StoredCustomProfileField, StoredUser } from '../state';
 import { renderMarkdown } from '../views';
-import { pathInt, requireAdmin } from './common';
+import { pathInt, requireAdmin, requireHuman } from './common';
 
 /** The organization's fields (absent in older state files; reading does not add the list). */
 export function profileFields(org: OrgState): readonly StoredCustomProfileField[] {
@@ -473,11 +473,6 @@ export function updateProfileData(
   }
   validateValues(ctx, set);
   setValues(ctx, target, set);
-}
-
-/** `human_users_only`. */
-function requireHuman(ctx: RequestContext): void {
-  if (ctx.user.isBot) throw badRequest('This endpoint does not accept bot requests.');
 }
 
 /** A snapshot of the values of one user, for a transaction that fails. */
