@@ -269,3 +269,15 @@ describe('subscribers of an existing channel', () => {
     expect(planned(d, as(b, 'admin'))).toContain('channel["general"]#membership');
   });
 });
+
+test('the moderation request channel stays private (update_stream_backend)', () => {
+  const b = org();
+  const reports = b.channel('reports', { private: true, subscribers: [1] });
+  b.state.organizationSettings!.properties.moderation_request_channel_id = reports.id;
+  const d = desired((x) => x.channels.push(dChannel('reports')));
+  expect(refused(d, as(b, 'owner'))).toContain(
+    'channel["reports"] (acme/reports): it is the organization\'s moderation request channel, and Zulip refuses to make that channel public ("Moderation request channel must be private.")',
+  );
+  b.state.organizationSettings!.properties.moderation_request_channel_id = -1;
+  expect(planned(d, as(b, 'owner'))).toContain('channel["reports"]#update');
+});

@@ -30,6 +30,9 @@
  *   `can_administer_channel_group` (`bulk_can_remove_subscribers_from_streams`). "Insufficient
  *   permission", for the whole request: apply batches subscriptions of many channels.
  *
+ * Not about the account but found on the same changes: making the organization's moderation
+ * request channel public ("Moderation request channel must be private.", `update_stream_backend`).
+ *
  * Guests hold none of these settings (each has `allow_everyone_group=False`, or Zulip refuses
  * guests before it). A setting the plan changes before the request (a channel's own settings,
  * updated before its subscribers) is not second-guessed, and the account's groups are counted
@@ -101,6 +104,8 @@ export function checkChannelAccount(p: Planner): void {
     );
   };
   const updated = updatedChannelSettings(p);
+  // update_stream_backend: the realm's moderation_request_channel must stay private.
+  const moderation = p.live.organizationSettings?.properties.moderation_request_channel_id;
 
   for (const c of p.changes) {
     if (c.kind === 'channelFolder') {
@@ -164,6 +169,10 @@ export function checkChannelAccount(p: Planner): void {
     }
     if (c.action !== 'update') continue;
     for (const x of c.properties) {
+      if (x.property === 'private' && x.after === false && moderation === l.id)
+        p.errors.push(
+          `${listed([c])}: it is the organization's moderation request channel, and Zulip refuses to make that channel public ("Moderation request channel must be private."). Keep it private, or set another moderationRequestChannel in Zulip first (a change of it in this plan is applied after the channels)`,
+        );
       if (x.property === 'private')
         needRealm(
           c,
