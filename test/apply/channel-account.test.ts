@@ -109,3 +109,29 @@ test('a member subscribing others to an existing channel', async () => {
   );
   expect((await h.plan(d)).changes.map((c) => c.id)).toEqual(['channel["engineering"]#membership']);
 });
+
+test('unarchiving a private channel nobody is subscribed to: refused by the plan, as by the server', async () => {
+  const old = h.z.org.channels.find((c) => c.name === 'old-projects')!;
+  old.inviteOnly = true;
+  old.historyPublicToSubscribers = false;
+  for (const s of h.z.org.subscriptions) if (s.channelId === old.id) s.active = false;
+  // With a deactivated user in the organization the plan cannot tell (Zulip counts them).
+  const former = h.z.org.users.find((u) => !u.isActive)!;
+  h.z.org.users.splice(h.z.org.users.indexOf(former), 1);
+  const d = desired((x) =>
+    x.channels.push(
+      dChannel('old-projects', {
+        private: true,
+        historyPublicToSubscribers: false,
+        lifecycle: { ignoreChanges: ['description', 'permissions'] },
+      }),
+    ),
+  );
+  expect(await planError('owner', d)).toContain(
+    'channel["old-projects"] (acme/old-projects): it is a private channel nobody is subscribed to, and Zulip unarchives a private channel only if someone still is ("Channel is private and have no subscribers")',
+  );
+  expectError(
+    await clientFor(h.z, 'owner').patch(`/streams/${old.id}`, { is_archived: 'false' }),
+    'Channel is private and have no subscribers',
+  );
+});

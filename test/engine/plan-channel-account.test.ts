@@ -281,3 +281,17 @@ test('the moderation request channel stays private (update_stream_backend)', () 
   b.state.organizationSettings!.properties.moderation_request_channel_id = -1;
   expect(planned(d, as(b, 'owner'))).toContain('channel["reports"]#update');
 });
+
+test('a private channel nobody is subscribed to is not unarchived (do_unarchive_stream)', () => {
+  const b = org();
+  b.channel('vault', { private: true, archived: true, subscribers: [] });
+  const d = desired((x) => x.channels.push(dChannel('vault', { private: true })));
+  // A deactivated user may still be subscribed (Zulip reports active users only): no error.
+  expect(planned(d, as(b, 'owner'))).toContain('channel["vault"]#unarchive');
+  b.state.users = b.state.users.filter((u) => u.isActive);
+  expect(refused(d, as(b, 'owner'))).toContain(
+    'channel["vault"] (acme/vault): it is a private channel nobody is subscribed to, and Zulip unarchives a private channel only if someone still is ("Channel is private and have no subscribers")',
+  );
+  b.state.channels.find((c) => c.name === 'vault')!.subscribers = [3];
+  expect(planned(d, as(b, 'owner'))).toContain('channel["vault"]#unarchive');
+});

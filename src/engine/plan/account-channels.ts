@@ -31,7 +31,8 @@
  *   permission", for the whole request: apply batches subscriptions of many channels.
  *
  * Not about the account but found on the same changes: making the organization's moderation
- * request channel public ("Moderation request channel must be private.", `update_stream_backend`).
+ * request channel public ("Moderation request channel must be private.", `update_stream_backend`)
+ * and unarchiving a private channel without subscribers (`checkUnarchive`).
  *
  * Guests hold none of these settings (each has `allow_everyone_group=False`, or Zulip refuses
  * guests before it). A setting the plan changes before the request (a channel's own settings,
@@ -167,6 +168,7 @@ export function checkChannelAccount(p: Planner): void {
       );
       continue;
     }
+    if (c.action === 'unarchive') checkUnarchive(p, c, l);
     if (c.action !== 'update') continue;
     for (const x of c.properties) {
       if (x.property === 'private' && x.after === false && moderation === l.id)
@@ -200,6 +202,20 @@ export function checkChannelAccount(p: Planner): void {
     }
   }
   for (const r of refusals.values()) p.accountError(`${listed(r.changes)}: ${r.because}`);
+}
+
+/**
+ * `do_unarchive_stream` (zerver/actions/streams.py) refuses a private channel nobody is
+ * subscribed to, deactivated users counted. Zulip reports active users' subscriptions only, so
+ * the plan can tell only when it sees the subscribers and the organization has no deactivated
+ * user.
+ */
+function checkUnarchive(p: Planner, c: UntaggedChange, l: LiveChannel): void {
+  if (!l.private || l.subscribers === null || l.subscribers.length > 0) return;
+  if (p.live.users.some((u) => !u.isActive)) return;
+  p.errors.push(
+    `${listed([c])}: it is a private channel nobody is subscribed to, and Zulip unarchives a private channel only if someone still is ("Channel is private and have no subscribers"). Leave it archived (archived: true), or declare the channel under another name`,
+  );
 }
 
 /** The channels whose update in this plan changes the settings that decide who may subscribe. */
