@@ -135,3 +135,27 @@ test('unarchiving a private channel nobody is subscribed to: refused by the plan
     'Channel is private and have no subscribers',
   );
 });
+
+test('protected history with canCreateTopicGroup ignored and not everyone: refused by the plan, as by the server', async () => {
+  const leadership = h.z.org.channels.find((c) => c.name === 'leadership')!;
+  leadership.historyPublicToSubscribers = true;
+  leadership.settings.can_create_topic_group = groupId('role:members');
+  const d = desired((x) =>
+    x.channels.push(
+      dChannel('leadership', {
+        private: true,
+        historyPublicToSubscribers: false,
+        lifecycle: { ignoreChanges: ['description', 'permissions'] },
+      }),
+    ),
+  );
+  expect(await planError('owner', d)).toContain(
+    'channel["leadership"] (acme/leadership): Zulip gives a channel protected history only if canCreateTopicGroup is SystemGroup.EVERYONE ("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")',
+  );
+  expectError(
+    await clientFor(h.z, 'owner').patch(`/streams/${leadership.id}`, {
+      history_public_to_subscribers: 'false',
+    }),
+    'Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group',
+  );
+});

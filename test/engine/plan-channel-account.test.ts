@@ -295,3 +295,27 @@ test('a private channel nobody is subscribed to is not unarchived (do_unarchive_
   b.state.channels.find((c) => c.name === 'vault')!.subscribers = [3];
   expect(planned(d, as(b, 'owner'))).toContain('channel["vault"]#unarchive');
 });
+
+test('protected history with canCreateTopicGroup left as it is, not everyone', () => {
+  const b = org();
+  b.channel('secret', {
+    private: true,
+    historyPublicToSubscribers: true,
+    permissions: { can_create_topic_group: b.groupId('role:members') },
+  });
+  const d = (ignore: string[]): DesiredState =>
+    desired((x) =>
+      x.channels.push(
+        dChannel('secret', {
+          private: true,
+          historyPublicToSubscribers: false,
+          lifecycle: { ignoreChanges: ignore },
+        }),
+      ),
+    );
+  expect(refused(d(['permissions.canCreateTopicGroup']), as(b, 'owner'))).toContain(
+    'channel["secret"] (acme/secret): Zulip gives a channel protected history only if canCreateTopicGroup is SystemGroup.EVERYONE ("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")',
+  );
+  // Not ignored: the plan sets it to everyone in the same request.
+  expect(planned(d([]), as(b, 'owner'))).toContain('channel["secret"]#update');
+});

@@ -32,7 +32,8 @@
  *
  * Not about the account but found on the same changes: making the organization's moderation
  * request channel public ("Moderation request channel must be private.", `update_stream_backend`)
- * and unarchiving a private channel without subscribers (`checkUnarchive`).
+ * unarchiving a private channel without subscribers (`checkUnarchive`), and protected history
+ * with a `can_create_topic_group` the plan leaves alone (`checkProtectedHistory`).
  *
  * Guests hold none of these settings (each has `allow_everyone_group=False`, or Zulip refuses
  * guests before it). A setting the plan changes before the request (a channel's own settings,
@@ -170,6 +171,7 @@ export function checkChannelAccount(p: Planner): void {
     }
     if (c.action === 'unarchive') checkUnarchive(p, c, l);
     if (c.action !== 'update') continue;
+    checkProtectedHistory(p, c, l);
     for (const x of c.properties) {
       if (x.property === 'private' && x.after === false && moderation === l.id)
         p.errors.push(
@@ -215,6 +217,28 @@ function checkUnarchive(p: Planner, c: UntaggedChange, l: LiveChannel): void {
   if (p.live.users.some((u) => !u.isActive)) return;
   p.errors.push(
     `${listed([c])}: it is a private channel nobody is subscribed to, and Zulip unarchives a private channel only if someone still is ("Channel is private and have no subscribers"). Leave it archived (archived: true), or declare the channel under another name`,
+  );
+}
+
+/**
+ * `update_stream_backend` refuses protected history unless `can_create_topic_group` is the
+ * everyone group, in the request or already
+ * (`validate_can_create_topic_group_setting_for_protected_history_streams`): the plan carries
+ * the setting's change with the history change unless the setting's changes are ignored.
+ */
+function checkProtectedHistory(
+  p: Planner,
+  c: Extract<UntaggedChange, { action: 'update' }>,
+  l: LiveChannel,
+): void {
+  const property = 'permissions.canCreateTopicGroup';
+  if (!c.properties.some((x) => x.property === 'historyPublicToSubscribers' && x.after === false))
+    return;
+  if (c.properties.some((x) => x.property === property)) return;
+  const live = l.permissions[CHANNEL_PERMISSIONS.canCreateTopicGroup.wire];
+  if (live === undefined || live === p.idx.groupsByName.get('role:everyone')?.id) return;
+  p.errors.push(
+    `${listed([c])}: Zulip gives a channel protected history only if canCreateTopicGroup is SystemGroup.EVERYONE ("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group"), and the channel's is not while this plan leaves it as it is (lifecycle.ignoreChanges). Declare canCreateTopicGroup: SystemGroup.EVERYONE and stop ignoring it, or keep history public`,
   );
 }
 
