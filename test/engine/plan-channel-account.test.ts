@@ -7,7 +7,7 @@
 import { plan } from '../../src/engine';
 import type { DesiredState, LiveState } from '../../src/model';
 import { ROLES } from '../../src/model';
-import { LiveBuilder, dChannel, dFolder, desired } from './fixtures';
+import { LiveBuilder, dChannel, dFolder, desired, user } from './fixtures';
 import { thrownError } from '../support/errors';
 
 type Account = 'owner' | 'admin' | 'alice' | 'carol' | 'guest';
@@ -23,14 +23,7 @@ const ACCOUNTS = {
 /** The fixture's organization with a guest (8), its settings at Zulip's defaults but `o`. */
 function org(o: Record<string, string> = {}): LiveBuilder {
   const b = new LiveBuilder();
-  b.state.users.push({
-    id: 8,
-    email: 'guest@example.com',
-    fullName: 'Guest',
-    role: ROLES.guest,
-    isActive: true,
-    isBot: false,
-  });
+  b.state.users.push(user(8, 'guest@example.com', 'guest'));
   const setting = (wire: string, fallback: string): number => b.groupId(o[wire] ?? fallback);
   b.state.organizationSettings = {
     properties: {},
