@@ -276,7 +276,7 @@ export class LiveBuilder {
   }
 }
 
-function user(id: number, email: string, role: RoleName) {
+export function user(id: number, email: string, role: RoleName) {
   return {
     id,
     email,

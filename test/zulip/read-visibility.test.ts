@@ -132,7 +132,13 @@ describe('subscriber visibility (validate_user_access_to_subscribers_helper)', (
   it('a plan does not subscribe anyone to a channel whose subscribers it cannot see', () => {
     const live = liveStateFromRegister(
       register(ROLES.member, {
-        unsubscribed: [channel(2, 'left', { invite_only: true, subscribers: [] })],
+        unsubscribed: [
+          channel(2, 'left', {
+            invite_only: true,
+            history_public_to_subscribers: false,
+            subscribers: [],
+          }),
+        ],
       }),
       { site: 'https://x' },
     );

@@ -205,7 +205,7 @@ function checkGroupAccess(p: Planner, holds: Holder): void {
 }
 
 /** `kind["a"] (path), kind["b"] (path) and 3 more`. */
-function listed(changes: readonly UntaggedChange[]): string {
+export function listed(changes: readonly UntaggedChange[]): string {
   const seen = new Set<string>();
   const names: string[] = [];
   for (const c of changes) {
@@ -221,7 +221,7 @@ function listed(changes: readonly UntaggedChange[]): string {
  * Whether the plan changes the organization's setting before the requests of `kind` (the
  * organization's settings are applied first when their rank is lower).
  */
-function settingChangedFirst(
+export function settingChangedFirst(
   p: Planner,
   kind: ResourceKind,
   name: OrganizationPermissionName,
@@ -243,7 +243,9 @@ function settingChangedFirst(
  * group with subgroups, and adding a subgroup, check nothing of the subgroup
  * (`lock_subgroups_with_respect_to_supergroup`), and membership is recursive (`is_user_in_group`).
  */
-function groupsAfter(p: Planner): readonly Pick<LiveUserGroup, 'id' | 'members' | 'subgroups'>[] {
+export function groupsAfter(
+  p: Planner,
+): readonly Pick<LiveUserGroup, 'id' | 'members' | 'subgroups'>[] {
   const me = p.live.me.userId;
   const created = new Map<string, number>();
   const idOf = (liveId: number | null, name: string): number => {
