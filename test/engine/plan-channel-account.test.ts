@@ -204,6 +204,22 @@ describe('changing an existing channel', () => {
 });
 
 describe('subscribers of an existing channel', () => {
+  it('a guest subscribes no one, itself included (require_non_guest_user)', () => {
+    const b = org();
+    b.channel('general', { subscribers: [1] });
+    const self = desired((x) =>
+      x.channels.push(
+        dChannel('general', {
+          subscribers: { mode: 'atLeast', users: ['guest@example.com'], groups: [] },
+        }),
+      ),
+    );
+    expect(refused(self, as(b, 'guest'))).toContain(
+      'channel["general"] (acme/general): Zulip refuses subscribing to a guest ("Not allowed for guest users"), itself included',
+    );
+    expect(planned(self, as(b, 'admin'))).toContain('channel["general"]#membership');
+  });
+
   it('subscribing others needs one of the settings that allow it; oneself does not', () => {
     const b = org({ can_add_subscribers_group: 'role:administrators' });
     b.channel('general', { subscribers: [1] });

@@ -281,8 +281,17 @@ function checkMembership(
   updated: ReadonlySet<string>,
   refuse: (c: UntaggedChange, because: string) => void,
 ): void {
-  if (admin || updated.has(c.address)) return;
   const me = p.live.me;
+  // require_non_guest_user on add_subscriptions_backend: a guest subscribes no one, itself
+  // included (unsubscribing is open to guests).
+  if (me.role === ROLES.guest && c.add.length > 0) {
+    refuse(
+      c,
+      `Zulip refuses subscribing to a guest ("Not allowed for guest users"), itself included, and the applying account ${me.email} is one. Apply with an administrator's account`,
+    );
+    return;
+  }
+  if (admin || updated.has(c.address)) return;
   const realm = p.live.organizationSettings?.permissions;
   const others = c.add.filter((u) => u.id !== me.userId);
   if (others.length > 0 && !holdsChannelSetting(l, 'canAddSubscribersGroup', holds, realm))
