@@ -187,6 +187,21 @@ export const CHANNEL_PERMISSIONS = {
     alsoHeldBy: [setting('canAddSubscribersGroup')],
   },
 } as const satisfies Record<string, PermissionSettingInfo>;
+
+/**
+ * Settings `POST /channels/create` accepts but does not apply: at feature level 442
+ * `create_channel` (zerver/views/streams.py) reads them and never passes them to
+ * `create_stream_if_needed`, so the channel gets Zulip's defaults. They are still sent with the
+ * create (a later Zulip may honour them) and then set with one `PATCH /streams/{id}` when they
+ * differ from the default, which converges either way: Zulip ignores a PATCH to the value a
+ * setting already has. Newer levels (443+) are not known here.
+ */
+export const IGNORED_BY_CREATE_CHANNEL = [
+  'canCreateTopicGroup',
+  'canDeleteAnyMessageGroup',
+  'canDeleteOwnMessageGroup',
+] as const satisfies readonly (keyof typeof CHANNEL_PERMISSIONS)[];
+
 export type ChannelPermissionName = keyof typeof CHANNEL_PERMISSIONS;
 export const CHANNEL_PERMISSION_NAMES = Object.keys(CHANNEL_PERMISSIONS) as ChannelPermissionName[];
 /** A channel group setting's wire name (`can_send_message_group`). */

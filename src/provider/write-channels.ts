@@ -2,7 +2,11 @@ import { ZulipCdkError, isZulipCdkError } from '../model/errors';
 import { supports } from '../model/features';
 import { TOPICS_POLICIES } from '../model/kinds';
 import type { TopicsPolicy } from '../model/kinds';
-import { CHANNEL_PERMISSIONS, CHANNEL_SETTINGS_ZULIP_ORDER } from '../model/permissions';
+import {
+  CHANNEL_PERMISSIONS,
+  CHANNEL_SETTINGS_ZULIP_ORDER,
+  IGNORED_BY_CREATE_CHANNEL,
+} from '../model/permissions';
 import type { ApplyContext, SubscribeCall, UnsubscribeCall } from '../engine/apply';
 import type {
   CreateChange,
@@ -114,20 +118,6 @@ export async function createChannel(
     await client.unsubscribe({ subscriptions: [name], principals: [ctx.me.userId] });
   return id;
 }
-
-/**
- * Settings `POST /channels/create` accepts but does not apply: at feature level 442
- * `create_channel` (zerver/views/streams.py) reads them and never passes them to
- * `create_stream_if_needed`, so the channel gets Zulip's defaults. They are still sent with the
- * create (a later Zulip may honour them) and then set with one `PATCH /streams/{id}` when they
- * differ from the default, which converges either way: Zulip ignores a PATCH to the value a
- * setting already has. Newer levels (443+) are not known here.
- */
-const IGNORED_BY_CREATE_CHANNEL = [
-  'canCreateTopicGroup',
-  'canDeleteAnyMessageGroup',
-  'canDeleteOwnMessageGroup',
-] as const satisfies readonly (keyof typeof CHANNEL_PERMISSIONS)[];
 
 async function settleIgnoredCreateSettings(
   client: ZulipClient,

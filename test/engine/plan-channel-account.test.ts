@@ -5,7 +5,7 @@
  * embedded server's side is in test/apply/channel-account.test.ts.
  */
 import { plan } from '../../src/engine';
-import type { DesiredState, LiveState } from '../../src/model';
+import type { DesiredState, GroupSettingValue, LiveState } from '../../src/model';
 import { ROLES } from '../../src/model';
 import { LiveBuilder, dChannel, dFolder, desired, user } from './fixtures';
 import { thrownError } from '../support/errors';
@@ -117,6 +117,33 @@ describe('creating channels', () => {
     ).toContain(
       'channel["news"] (acme/news): Zulip refuses creating channels to a guest ("Not allowed for guest users")',
     );
+  });
+
+  it("settings set right after the create need the new channel's administrators to hold the account", () => {
+    const b = org();
+    const withAdmins = (admins?: GroupSettingValue) =>
+      desired((x) =>
+        x.channels.push(
+          dChannel('news', {
+            permissions: {
+              canCreateTopicGroup: 'role:members',
+              ...(admins !== undefined ? { canAdministerChannelGroup: admins } : {}),
+            },
+          }),
+        ),
+      );
+    expect(refused(withAdmins('role:administrators'), as(b, 'alice'))).toContain(
+      'channel["news"] (acme/news): zulip-cdk sets some of the new channel\'s settings by changing it right after creating it, which Zulip lets only organization administrators and the channel\'s administrators do ("You do not have permission to administer this channel."), and the declared canAdministerChannelGroup leaves out the applying account alice@example.com',
+    );
+    expect(planned(withAdmins('role:administrators'), as(b, 'admin'))).toContain(
+      'channel["news"]#create',
+    );
+    // The creator by default, or named.
+    expect(planned(withAdmins(), as(b, 'alice'))).toContain('channel["news"]#create');
+    expect(
+      planned(withAdmins({ users: ['alice@example.com'], groups: [] }), as(b, 'alice')),
+    ).toContain('channel["news"]#create');
+    expect(planned(withAdmins('role:members'), as(b, 'alice'))).toContain('channel["news"]#create');
   });
 
   it("the organization's setting for the channel's privacy, administrators included", () => {

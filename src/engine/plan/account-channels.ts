@@ -44,7 +44,11 @@ import { recursiveGroupIds, settingIncludes } from '../../model/access';
 import { ROLES } from '../../model/kinds';
 import type { ResourceKind } from '../../model/kinds';
 import type { LiveChannel, WireGroupSettingValue } from '../../model/live-state';
-import { CHANNEL_PERMISSIONS, ORGANIZATION_PERMISSIONS } from '../../model/permissions';
+import {
+  CHANNEL_PERMISSIONS,
+  IGNORED_BY_CREATE_CHANNEL,
+  ORGANIZATION_PERMISSIONS,
+} from '../../model/permissions';
 import type {
   ChannelPermissionName,
   OrganizationPermissionName,
@@ -62,6 +66,12 @@ interface Refusal {
 
 const DELETE_SETTINGS = ['canDeleteAnyMessageGroup', 'canDeleteOwnMessageGroup'] as const;
 
+/** A declared set of users (emails) and groups (names). */
+interface GroupSets {
+  readonly users: readonly string[];
+  readonly groups: readonly string[];
+}
+
 /** The plan errors of the rules above (pushed as account errors). */
 export function checkChannelAccount(p: Planner): void {
   const me = p.live.me;
@@ -73,6 +83,20 @@ export function checkChannelAccount(p: Planner): void {
     if (guest) return false;
     myGroups ??= recursiveGroupIds(me.userId, groupsAfter(p));
     return settingIncludes(value, me.userId, myGroups);
+  };
+  /** A declared value (natural keys) holds the account; a group not yet live is not guessed. */
+  const holdsDeclared = (value: unknown): boolean => {
+    if (guest) return false;
+    if (value === undefined) return true;
+    const v = typeof value === 'string' ? { users: [], groups: [value] } : (value as GroupSets);
+    const email = me.email.toLowerCase();
+    if (v.users.some((u) => u.toLowerCase() === email)) return true;
+    myGroups ??= recursiveGroupIds(me.userId, groupsAfter(p));
+    const mine = myGroups;
+    return v.groups.some((n) => {
+      const g = p.idx.groupsByName.get(n);
+      return g === undefined || mine.has(g.id);
+    });
   };
   const refusals = new Map<string, Refusal>();
   const refuse = (c: UntaggedChange, because: string): void => {
@@ -153,6 +177,21 @@ export function checkChannelAccount(p: Planner): void {
           'canSetDeleteMessagePolicyGroup',
           "set a channel's message deletion permissions",
           true,
+        );
+      // The settings create_channel ignores are set by a PATCH right after the create
+      // (write-channels.ts), and a setting naming a group this plan creates by an update once
+      // it exists: Zulip checks those requests against the new channel's administrators.
+      const patched =
+        (p.supports('channelsCreate') &&
+          IGNORED_BY_CREATE_CHANNEL.some((n) => {
+            const v = props[`permissions.${n}`];
+            return v !== undefined && v !== CHANNEL_PERMISSIONS[n].default;
+          })) ||
+        p.changes.some((u) => u.address === c.address && u.action === 'update');
+      if (!admin && patched && !holdsDeclared(props['permissions.canAdministerChannelGroup']))
+        refuse(
+          c,
+          `zulip-cdk sets some of the new channel's settings by changing it right after creating it, which Zulip lets only organization administrators and the channel's administrators do ("You do not have permission to administer this channel."), and the declared canAdministerChannelGroup leaves out the applying account ${me.email}. Include the account in canAdministerChannelGroup (its default is the channel's creator), or apply with an administrator's account`,
         );
       continue;
     }
