@@ -1,0 +1,115 @@
+/**
+ * What Zulip refuses in the requests apply sends for user groups, users and the organization's
+ * objects, said by the plan on the construct path before any request (one describe per rule,
+ * each naming the Zulip function it follows).
+ */
+import { plan } from '../../src/engine';
+import type { Plan } from '../../src/engine';
+import type { DesiredState, LiveState } from '../../src/model';
+import { LiveBuilder, dChannel, dGroup, desired } from './fixtures';
+import { thrownError } from '../support/errors';
+
+function refused(d: DesiredState, live: LiveState): string {
+  return thrownError(() => plan(d, live, {})).message;
+}
+
+function summary(p: Plan): string[] {
+  return p.changes.map((c) => `${c.action} ${c.address}`);
+}
+
+describe('deactivating a group still in use (check_user_group_can_be_deactivated)', () => {
+  it('refuses a declared deactivation while an undeclared channel, group or the organization names it', () => {
+    const b = new LiveBuilder();
+    const ops = b.group('ops', { members: [3] });
+    const ch = b.channel('general');
+    ch.permissions.can_send_message_group = ops.id;
+    const eng = b.group('eng', { members: [4] });
+    eng.subgroups = [ops.id];
+    const mention = b.group('mention');
+    mention.permissions.can_mention_group = { direct_members: [3], direct_subgroups: [ops.id] };
+    b.state.organizationSettings = {
+      properties: {},
+      permissions: { can_create_groups: ops.id },
+    };
+    const text = refused(
+      desired((d) => d.userGroups.push(dGroup('ops', { deactivated: true }))),
+      b.build(),
+    );
+    expect(text).toContain(
+      'userGroup["ops"] (acme/ops): Zulip refuses to deactivate a user group still in use ("Cannot deactivate user group in use."), and after this plan user group \'eng\' has it as a subgroup; user group \'mention\': canMentionGroup; channel #general: canSendMessageGroup; the organization: canCreateGroups. Change those first',
+    );
+  });
+
+  it('refuses pruning a group an undeclared channel names; an archived channel does not count', () => {
+    const b = new LiveBuilder();
+    const ops = b.group('ops', { members: [3] });
+    b.channel('general').permissions.can_send_message_group = ops.id;
+    const live = b.build();
+    const pruned = desired((d) => (d.organization.prune.userGroup = true));
+    expect(refused(pruned, live)).toContain(
+      'userGroup["ops"] (undeclared, pruned): Zulip refuses to deactivate a user group still in use ("Cannot deactivate user group in use."), and after this plan channel #general: canSendMessageGroup.',
+    );
+    // An archived channel does not count (Zulip looks at active channels only).
+    const archived = new LiveBuilder();
+    const ops2 = archived.group('ops', { members: [3] });
+    archived.channel('general', { archived: true }).permissions.can_send_message_group = ops2.id;
+    expect(summary(plan(pruned, archived.build(), {}))).toEqual(['deactivate userGroup["ops"]']);
+  });
+
+  it('counts what the plan changes: a supergroup that drops it, a group or channel removed first', () => {
+    const b = new LiveBuilder();
+    const ops = b.group('ops', { members: [3] });
+    const eng = b.group('eng', { members: [4] });
+    eng.subgroups = [ops.id];
+    const p = plan(
+      desired((d) => {
+        d.userGroups.push(dGroup('ops', { deactivated: true }));
+        d.userGroups.push(
+          dGroup('eng', { members: { mode: 'exact', users: ['bob@example.com'], groups: [] } }),
+        );
+      }),
+      b.build(),
+      {},
+    );
+    expect(summary(p)).toEqual(['membership userGroup["eng"]', 'deactivate userGroup["ops"]']);
+    const both = plan(
+      desired((d) => {
+        d.userGroups.push(dGroup('ops', { deactivated: true }));
+        d.userGroups.push(dGroup('eng', { deactivated: true }));
+      }),
+      b.build(),
+      {},
+    );
+    expect(summary(both)).toEqual(['deactivate userGroup["eng"]', 'deactivate userGroup["ops"]']);
+    expect(both.changes[1]!.dependsOn).toEqual(['userGroup["eng"]#deactivate']);
+    // A channel archived by the plan: the group goes after it (channels are archived after
+    // groups are deactivated otherwise).
+    const c = new LiveBuilder();
+    const ops2 = c.group('ops', { members: [3] });
+    c.channel('general').permissions.can_send_message_group = ops2.id;
+    const archive = plan(
+      desired((d) => {
+        d.userGroups.push(dGroup('ops', { deactivated: true }));
+        d.channels.push(dChannel('general', { archived: true }));
+      }),
+      c.build(),
+      {},
+    );
+    expect(summary(archive)).toEqual(['archive channel["general"]', 'deactivate userGroup["ops"]']);
+    // Two groups that use each other: neither can go first.
+    const m = new LiveBuilder();
+    const a = m.group('a');
+    const z = m.group('z');
+    a.permissions.can_mention_group = z.id;
+    z.permissions.can_mention_group = a.id;
+    expect(
+      refused(
+        desired((d) => {
+          d.userGroups.push(dGroup('a', { deactivated: true }));
+          d.userGroups.push(dGroup('z', { deactivated: true }));
+        }),
+        m.build(),
+      ),
+    ).toContain('this plan deactivates it together with userGroup["z"], which uses it');
+  });
+});
