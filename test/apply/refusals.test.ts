@@ -5,6 +5,9 @@
  * to and checks the server refuses it the same way.
  */
 import { plan } from '../../src/engine';
+import { setRealmProperty } from '../../src/emulator/realm-settings';
+import { DEMO_DOMAIN } from '../../src/emulator/seed';
+import type { DesiredState } from '../../src/model';
 import { readLiveState } from '../../src/provider/read-live-state';
 import { desired, dGroup } from '../engine/fixtures';
 import { clientFor, expectError } from '../support/emulator-client';
@@ -37,5 +40,66 @@ test('deactivating a group an undeclared group has as a subgroup: refused by the
     await clientFor(h.z, 'owner').post(`/user_groups/${backend.id}/deactivate`, {}),
     'Cannot deactivate user group in use.',
     'CANNOT_DEACTIVATE_GROUP_IN_USE',
+  );
+});
+
+/** The plan's error for `d` against the embedded server as the owner; no request is sent. */
+async function planError(d: DesiredState): Promise<string> {
+  const live = await readLiveState(h.client);
+  const before = h.z.requestLog.length;
+  const message = thrownError(() => plan(d, live, {})).message;
+  expect(h.z.requestLog.length).toBe(before);
+  return message;
+}
+
+const user = (local: string, o: Record<string, unknown>) => ({
+  path: `acme/${local}`,
+  email: `${local}@${DEMO_DOMAIN}`,
+  ...o,
+});
+
+test('demoting the only owner: refused by the plan, as by the server', async () => {
+  expect(
+    await planError(desired((d) => d.users.push(user('owner', { role: 'administrator' })))),
+  ).toContain(
+    'Zulip refuses to change its role ("The owner permission cannot be removed from the only organization owner.")',
+  );
+  const owner = h.z.org.users.find((u) => u.email === `owner@${DEMO_DOMAIN}`)!;
+  expectError(
+    await clientFor(h.z, 'owner').patch(`/users/${owner.id}`, { role: 200 }),
+    'The owner permission cannot be removed from the only organization owner.',
+  );
+});
+
+test('a name another user has, with require_unique_names: refused by the plan, as by the server', async () => {
+  setRealmProperty(h.z.org, 'require_unique_names', true);
+  expect(
+    await planError(desired((d) => d.users.push(user('alice', { fullName: 'bob member' })))),
+  ).toContain('Zulip refuses it ("Unique names required in this organization.")');
+  const alice = h.z.org.users.find((u) => u.email === `alice@${DEMO_DOMAIN}`)!;
+  expectError(
+    await clientFor(h.z, 'owner').patch(`/users/${alice.id}`, { full_name: 'bob member' }),
+    'Unique names required in this organization.',
+  );
+});
+
+test("a moderator changing a user's name: refused by the plan, as by the server", async () => {
+  const z = h.z;
+  const moderator = z.org.users.find((u) => u.role === 300 && !u.isBot)!;
+  const live = await readLiveState(h.client);
+  const asModerator = { ...live, me: { userId: moderator.id, email: moderator.email, role: 300 } };
+  expect(
+    thrownError(() =>
+      plan(
+        desired((d) => d.users.push(user('alice', { fullName: 'Alice A' }))),
+        asModerator,
+        {},
+      ),
+    ).message,
+  ).toContain('needs an organization administrator (PATCH /users/{id}); Zulip refuses it for');
+  const alice = z.org.users.find((u) => u.email === `alice@${DEMO_DOMAIN}`)!;
+  expectError(
+    await clientFor(z, moderator.email).patch(`/users/${alice.id}`, { full_name: 'Alice A' }),
+    'Insufficient permission',
   );
 });

@@ -113,3 +113,95 @@ describe('deactivating a group still in use (check_user_group_can_be_deactivated
     ).toContain('this plan deactivates it together with userGroup["z"], which uses it');
   });
 });
+
+describe('PATCH /users/{id} (update_user_backend)', () => {
+  const u = (email: string, o: Record<string, unknown> = {}) => ({
+    path: `acme/${email.split('@')[0]}`,
+    email,
+    ...o,
+  });
+
+  it('a role or name change needs an organization administrator (access_user_by_id for_admin)', () => {
+    const b = new LiveBuilder();
+    b.state.me = { userId: 5, email: 'carol@example.com', role: 300 };
+    const error = thrownError(() =>
+      plan(
+        desired((d) =>
+          d.users.push(u('alice@example.com', { fullName: 'Alice A', role: 'moderator' })),
+        ),
+        b.build(),
+        {},
+      ),
+    );
+    expect(error.message).toContain(
+      'user["alice@example.com"] (acme/alice): changing a user\'s role and fullName needs an organization administrator (PATCH /users/{id}); Zulip refuses it for carol@example.com ("Insufficient permission")',
+    );
+    expect(error.hint).toContain("a human organization administrator's");
+  });
+
+  it('the only owner keeps the owner role (check_last_owner), and handing it over waits for the new owner', () => {
+    const b = new LiveBuilder();
+    const live = b.build();
+    expect(
+      refused(
+        desired((d) => d.users.push(u('owner@example.com', { role: 'administrator' }))),
+        live,
+      ),
+    ).toContain(
+      'user["owner@example.com"] (acme/owner): owner@example.com is the organization\'s only owner after this plan; Zulip refuses to change its role ("The owner permission cannot be removed from the only organization owner."): make someone else an owner first',
+    );
+    // Declared first, the demotion still waits for the promotion; so does a deactivation.
+    const p = plan(
+      desired((d) => {
+        d.users.push(u('owner@example.com', { role: 'administrator' }));
+        d.users.push(u('admin@example.com', { role: 'owner' }));
+      }),
+      live,
+      {},
+    );
+    expect(p.changes.map((c) => c.id)).toEqual([
+      'user["admin@example.com"]#update',
+      'user["owner@example.com"]#update',
+    ]);
+    expect(p.changes[1]!.dependsOn).toEqual(['user["admin@example.com"]#update']);
+    const owners = new LiveBuilder();
+    owners.state.me = { userId: 2, email: 'admin@example.com', role: 100 };
+    owners.state.users[1]!.role = 100;
+    const q = plan(
+      desired((d) => {
+        d.users.push(u('owner@example.com', { active: false }));
+        d.users.push(u('alice@example.com', { role: 'owner' }));
+      }),
+      owners.build(),
+      {},
+    );
+    expect(q.changes.find((c) => c.action === 'deactivate')!.dependsOn).toEqual([
+      'user["alice@example.com"]#update',
+    ]);
+  });
+
+  it('a name another user has, when the organization requires unique names (check_full_name)', () => {
+    const b = new LiveBuilder();
+    b.state.organizationSettings = { properties: { require_unique_names: true }, permissions: {} };
+    const live = b.build();
+    const bobName = live.users.find((x) => x.email === 'bob@example.com')!.fullName;
+    const clash = desired((d) =>
+      d.users.push(u('alice@example.com', { fullName: ` ${bobName.toUpperCase()} ` })),
+    );
+    expect(refused(clash, live)).toContain(
+      `user["alice@example.com"] (acme/alice): fullName ' ${bobName.toUpperCase()} ': the organization requires unique names, and bob@example.com has the same name after this plan (compared without case or Unicode variants); Zulip refuses it ("Unique names required in this organization."): choose another name`,
+    );
+    // Bob renamed in the same plan frees the name; turning the setting off allows it too.
+    clash.users.push(u('bob@example.com', { fullName: 'Robert' }));
+    expect(plan(clash, live, {}).changes).toHaveLength(2);
+    const off = desired((d) => {
+      d.users.push(u('alice@example.com', { fullName: bobName }));
+      d.organizationSettings.push({
+        path: 'acme/settings',
+        properties: { requireUniqueNames: false },
+        permissions: {},
+      });
+    });
+    expect(plan(off, live, {}).changes.map((c) => c.kind)).toContain('user');
+  });
+});

@@ -11,6 +11,7 @@ import { ROLES, roleName } from '../../model/kinds';
 import type { PropertyChange } from '../plan-format';
 import type { LiveUser } from '../../model/live-state';
 import { closest } from '../../model/spelling';
+import { fullNameKey } from '../../model/rules';
 import { groupAddress, isIgnored } from './planner';
 import type { Planner } from './planner';
 
@@ -215,9 +216,110 @@ function planDeactivation(
   });
 }
 
+/**
+ * Whether the organization requires unique names after the plan (`require_unique_names`: the
+ * organization's settings are applied before users).
+ */
+function uniqueNamesRequired(p: Planner): boolean {
+  const declared = p.desired.organizationSettings[0]?.properties.requireUniqueNames;
+  if (declared !== undefined) return declared === true;
+  return p.live.organizationSettings?.properties.require_unique_names === true;
+}
+
+/**
+ * What Zulip refuses in `PATCH /users/{id}` (zerver/views/users.py `update_user_backend`) for a
+ * declared role or name change of `l`, said at plan time: the account must be an organization
+ * administrator (`access_user_by_id` with `for_admin`: "Insufficient permission", unless it owns
+ * the bot; a role change always needs one), the only human owner keeps the owner role
+ * (`check_last_owner`), and with `require_unique_names` no other user may have the name
+ * (`check_full_name`, compared as {@link fullNameKey}, with every other user's name after the
+ * plan).
+ */
+function checkUserUpdate(
+  p: Planner,
+  d: DesiredUser,
+  l: LiveUser,
+  props: readonly PropertyChange[],
+  owners: () => Set<number>,
+  names: () => Map<string, LiveUser[]>,
+): void {
+  const where = `${resourceAddress('user', d.email)} (${d.path})`;
+  const me = p.live.me;
+  const role = props.find((x) => x.property === 'role');
+  const ownBot = l.isBot && l.botOwnerId === me.userId;
+  if (me.role > ROLES.administrator && (role !== undefined || !ownBot))
+    p.accountError(
+      `${where}: changing a user's ${props.map((x) => x.property).join(' and ')} needs an organization administrator (PATCH /users/{id}); Zulip refuses it for ${me.email} ("${role !== undefined && ownBot ? 'Must be an organization administrator' : 'Insufficient permission'}")`,
+    );
+  if (role?.before === 'owner' && !l.isBot && owners().size === 0)
+    p.errors.push(
+      `${where}: ${l.email} is the organization's only owner after this plan; Zulip refuses to change its role ("The owner permission cannot be removed from the only organization owner."): make someone else an owner first`,
+    );
+  const name = props.find((x) => x.property === 'fullName');
+  if (name === undefined || typeof name.after !== 'string' || !uniqueNamesRequired(p)) return;
+  const other = names()
+    .get(fullNameKey(name.after))
+    ?.find((u) => u.id !== l.id);
+  if (other)
+    p.errors.push(
+      `${where}: fullName '${name.after}': the organization requires unique names, and ${other.email} has the same name after this plan (compared without case or Unicode variants); Zulip refuses it ("Unique names required in this organization."): choose another name`,
+    );
+}
+
+/**
+ * Every user's full name after the plan (declared names of active declared users, else the
+ * live name; bots and deactivated users included, as Zulip compares them), by {@link fullNameKey}.
+ */
+function namesAfter(p: Planner): Map<string, LiveUser[]> {
+  const after = new Map<number, string>();
+  const lives = p.liveUsers();
+  p.desired.users.forEach((d, i) => {
+    const u = lives[i];
+    if (u && u.isActive && d.fullName !== undefined && !isIgnored(d.lifecycle, 'fullName'))
+      after.set(u.id, d.fullName);
+  });
+  const out = new Map<string, LiveUser[]>();
+  for (const u of p.live.users) {
+    const key = fullNameKey(after.get(u.id) ?? u.fullName);
+    const list = out.get(key) ?? [];
+    list.push(u);
+    out.set(key, list);
+  }
+  return out;
+}
+
+/**
+ * Zulip checks the last owner at each request (`check_last_owner`), so a change that takes the
+ * owner role away (a deactivation, a demotion) waits for those that give it (a promotion, the
+ * reactivation of an owner): otherwise handing the organization over in one plan would be
+ * refused at its first request.
+ */
+function ownersFirst(p: Planner): void {
+  const gives: string[] = [];
+  const takes: string[] = [];
+  for (const c of p.changes) {
+    if (c.kind !== 'user' || !('liveId' in c) || c.liveId === null) continue;
+    const l = p.idx.usersById.get(c.liveId);
+    if (!l || l.isBot) continue;
+    if (c.action === 'deactivate' && l.role === ROLES.owner) takes.push(c.id);
+    if (c.action === 'reactivate' && l.role === ROLES.owner) gives.push(c.id);
+    if (c.action !== 'update') continue;
+    const role = c.properties.find((x) => x.property === 'role');
+    if (role?.after === 'owner') gives.push(c.id);
+    else if (role?.before === 'owner') takes.push(c.id);
+  }
+  if (gives.length === 0) return;
+  for (const id of takes) {
+    const meta = p.meta.get(id) ?? {};
+    p.meta.set(id, { ...meta, after: [...(meta.after ?? []), ...gives] });
+  }
+}
+
 export function planUsers(p: Planner): void {
   let owners: Set<number> | undefined;
   const ownersOnce = (): Set<number> => (owners ??= ownersAfter(p));
+  let names: Map<string, LiveUser[]> | undefined;
+  const namesOnce = (): Map<string, LiveUser[]> => (names ??= namesAfter(p));
   const lives = p.liveUsers();
   const declared = p.desired.users;
   for (let i = 0; i < declared.length; i++) {
@@ -267,6 +369,8 @@ export function planUsers(p: Planner): void {
         );
     }
     if (d.fullName !== undefined) p.prop(props, d.lifecycle, 'fullName', l.fullName, d.fullName);
+    if (props.length > 0) checkUserUpdate(p, d, l, props, ownersOnce, namesOnce);
     p.addUpdate({ kind: 'user', address, key: l.email, path: d.path }, l.id, props);
   }
+  ownersFirst(p);
 }
