@@ -103,3 +103,30 @@ test("a moderator changing a user's name: refused by the plan, as by the server"
     'Insufficient permission',
   );
 });
+
+test('a linkifier planned by a moderator: refused by the plan, as by the server (require_realm_admin)', async () => {
+  const z = h.z;
+  const moderator = z.org.users.find((u) => u.role === 300 && !u.isBot)!;
+  const live = await readLiveState(h.client);
+  const asModerator = { ...live, me: { userId: moderator.id, email: moderator.email, role: 300 } };
+  const linkifier = { pattern: 'GH-(?P<id>[0-9]+)', urlTemplate: 'https://gh.example/{id}' };
+  expect(
+    thrownError(() =>
+      plan(
+        desired((d) => d.linkifiers.push({ path: 'acme/gh', ...linkifier })),
+        asModerator,
+        {},
+      ),
+    ).message,
+  ).toContain(
+    'Zulip lets only organization administrators change linkifiers ("Must be an organization administrator")',
+  );
+  expectError(
+    await clientFor(z, moderator.email).post('/realm/filters', {
+      pattern: linkifier.pattern,
+      url_template: linkifier.urlTemplate,
+    }),
+    'Must be an organization administrator',
+    'UNAUTHORIZED_PRINCIPAL',
+  );
+});

@@ -205,3 +205,30 @@ describe('PATCH /users/{id} (update_user_backend)', () => {
     expect(plan(off, live, {}).changes.map((c) => c.kind)).toContain('user');
   });
 });
+
+describe('linkifiers and code playgrounds (require_realm_admin)', () => {
+  it('any change needs an organization administrator', () => {
+    const b = new LiveBuilder();
+    b.state.me = { userId: 5, email: 'carol@example.com', role: 300 };
+    b.linkifier('#(?P<id>[0-9]+)', 'https://x.example/{id}');
+    const d = desired((d) => {
+      d.organization.prune.linkifier = true;
+      d.playgrounds.push({
+        path: 'acme/rust',
+        name: 'Rust',
+        pygmentsLanguage: 'Rust',
+        urlTemplate: 'https://play.example/?code={code}',
+      });
+    });
+    const text = refused(d, b.build());
+    expect(text).toContain(
+      'linkifier["#(?P<id>[0-9]+)"] (undeclared): Zulip lets only organization administrators change linkifiers ("Must be an organization administrator"), and the applying account carol@example.com is not one',
+    );
+    expect(text).toContain(
+      'playground["Rust/Rust"] (acme/rust): Zulip lets only organization administrators change code playgrounds',
+    );
+    // An administrator may.
+    b.state.me = { userId: 2, email: 'admin@example.com', role: 200 };
+    expect(summary(plan(d, b.build(), {}))).toHaveLength(2);
+  });
+});
