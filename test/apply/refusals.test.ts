@@ -130,3 +130,28 @@ test('a linkifier planned by a moderator: refused by the plan, as by the server 
     'UNAUTHORIZED_PRINCIPAL',
   );
 });
+
+test('a subgroup that makes a cycle through an undeclared group: refused by the plan, as by the server', async () => {
+  const backend = h.z.org.groups.find((g) => g.name === 'backend')!;
+  const engineering = h.z.org.groups.find((g) => g.name === 'engineering')!;
+  expect(
+    await planError(
+      desired((d) =>
+        d.userGroups.push(
+          dGroup('backend', {
+            members: { mode: 'include', users: [], groups: ['engineering'] },
+            lifecycle: { ignoreChanges: ['description', 'permissions'] },
+          }),
+        ),
+      ),
+    ),
+  ).toContain(
+    `userGroup["backend"] (acme/backend): members.groups: adding 'engineering' makes a cycle of subgroups (backend -> engineering -> backend) after this plan; Zulip refuses it ("User group ${backend.id} is already a subgroup of one of the passed subgroups.")`,
+  );
+  expectError(
+    await clientFor(h.z, 'owner').post(`/user_groups/${backend.id}/subgroups`, {
+      add: JSON.stringify([engineering.id]),
+    }),
+    `User group ${backend.id} is already a subgroup of one of the passed subgroups.`,
+  );
+});

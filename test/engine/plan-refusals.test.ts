@@ -232,3 +232,32 @@ describe('linkifiers and code playgrounds (require_realm_admin)', () => {
     expect(summary(plan(d, b.build(), {}))).toHaveLength(2);
   });
 });
+
+describe('a cycle of subgroups through groups the configuration does not declare (add_subgroups_to_group_backend)', () => {
+  it('refuses adding a subgroup that has the group among its subgroups after the plan', () => {
+    const b = new LiveBuilder();
+    const ops = b.group('ops', { members: [3] });
+    const mid = b.group('mid');
+    const outer = b.group('outer');
+    outer.subgroups = [mid.id];
+    mid.subgroups = [ops.id];
+    const live = b.build();
+    const d = desired((d) =>
+      d.userGroups.push(
+        dGroup('ops', {
+          members: { mode: 'exact', users: ['alice@example.com'], groups: ['outer'] },
+        }),
+      ),
+    );
+    expect(refused(d, live)).toContain(
+      `userGroup["ops"] (acme/ops): members.groups: adding 'outer' makes a cycle of subgroups (ops -> outer -> mid -> ops) after this plan; Zulip refuses it ("User group ${ops.id} is already a subgroup of one of the passed subgroups."): remove 'outer' from the members of 'ops', or 'ops' from those of the group that holds it`,
+    );
+    // The plan also takes ops out of mid: no cycle is left.
+    d.userGroups.push(dGroup('mid', { members: { mode: 'exact', users: [], groups: [] } }));
+    // ops is declared first, but its new subgroup waits for mid to let go of it (Zulip checks
+    // at each request).
+    const ok = plan(d, live, {});
+    expect(summary(ok)).toEqual(['membership userGroup["mid"]', 'membership userGroup["ops"]']);
+    expect(ok.changes[1]!.dependsOn).toEqual(['userGroup["mid"]#membership']);
+  });
+});

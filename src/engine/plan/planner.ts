@@ -36,7 +36,7 @@ import type {
 } from '../plan-format';
 import type { ChangeMeta } from '../plan-finish';
 import { checkAccount } from './account';
-import { checkGroupDeactivations } from './group-deactivation';
+import { checkGroupsAfterPlan } from './groups-after';
 import { checkUsers } from './users';
 import { matchAll } from './cross-kind';
 import { planOf } from './kinds';
@@ -148,7 +148,7 @@ export class Planner {
     matchAll(this);
     for (const kind of RESOURCE_KINDS) planOf(kind)(this);
     checkAccount(this);
-    checkGroupDeactivations(this);
+    checkGroupsAfterPlan(this);
   }
 
   /** A plan error about what Zulip refuses the applying account whatever the object. */

@@ -1,4 +1,9 @@
 /**
+ * What Zulip refuses of user groups that only the groups as the plan leaves them show:
+ *
+ * - a subgroup that would make a cycle ({@link checkSubgroupCycles});
+ * - deactivating a group still in use ({@link checkGroupDeactivations}).
+ *
  * Zulip refuses to deactivate a user group that is still in use
  * (zerver/lib/user_groups.py `check_user_group_can_be_deactivated`, behind
  * `access_user_group_for_deactivation`: "Cannot deactivate user group in use."): a subgroup of
@@ -70,8 +75,102 @@ function settingsNaming(s: SettingsAfter, id: number, names: readonly string[]):
   return out;
 }
 
+/** The checks of this module, run once every kind is planned. */
+export function checkGroupsAfterPlan(p: Planner): void {
+  checkSubgroupCycles(p);
+  checkGroupDeactivations(p);
+}
+
+/**
+ * Zulip refuses to add a subgroup that already has the group among its subgroups, directly or
+ * not (zerver/views/user_groups.py `add_subgroups_to_group_backend`: "User group {id} is
+ * already a subgroup of one of the passed subgroups."). Synth refuses a cycle among declared
+ * groups; this finds one through the organization's groups as the plan leaves them (an
+ * undeclared group, or a declared one whose members are not `exact`), for each subgroup the
+ * plan adds.
+ */
+function checkSubgroupCycles(p: Planner): void {
+  const memberships = p.changes.flatMap((c) =>
+    c.kind === 'userGroup' && c.action === 'membership' && c.addSubgroups.length > 0 ? [c] : [],
+  );
+  if (memberships.length === 0) return;
+  // Groups by node: a live ID, or the name of a group the plan creates.
+  const node = (id: number | null, name: string): string => (id === null ? `new:${name}` : `${id}`);
+  const label = new Map<string, string>();
+  // The subgroups after the plan, and those at some point of it (live ones and added ones).
+  const edges = new Map<string, Set<string>>();
+  const anyTime = new Map<string, Set<string>>();
+  const removing = new Map<string, string>();
+  for (const g of p.live.userGroups) {
+    if (g.isSystemGroup) continue;
+    edges.set(`${g.id}`, new Set(g.subgroups.map((id) => `${id}`)));
+    anyTime.set(`${g.id}`, new Set(g.subgroups.map((id) => `${id}`)));
+    label.set(`${g.id}`, g.name);
+  }
+  for (const c of p.changes) {
+    if (c.kind !== 'userGroup' || c.action !== 'membership') continue;
+    const from = node(c.liveId, c.key);
+    label.set(from, c.key);
+    const set = edges.get(from) ?? new Set<string>();
+    const all = anyTime.get(from) ?? new Set<string>();
+    if (c.removeSubgroups.length > 0) removing.set(from, c.id);
+    for (const s of c.removeSubgroups) if (s.id !== null) set.delete(`${s.id}`);
+    for (const s of c.addSubgroups) {
+      set.add(node(s.id, s.name));
+      all.add(node(s.id, s.name));
+      label.set(node(s.id, s.name), s.name);
+    }
+    edges.set(from, set);
+    anyTime.set(from, all);
+  }
+  for (const c of memberships) {
+    const group = node(c.liveId, c.key);
+    for (const s of c.addSubgroups) {
+      const start = node(s.id, s.name);
+      const after = reach(edges, start);
+      if (!after.has(group)) {
+        // A cycle only while another membership change has not yet removed a subgroup on
+        // the way: Zulip checks at each request, so this one waits for those.
+        const seen = reach(anyTime, start);
+        if (!seen.has(group)) continue;
+        const waits = [...seen.keys()].flatMap((n) => {
+          const id = removing.get(n);
+          return id !== undefined && id !== c.id ? [id] : [];
+        });
+        const meta = p.meta.get(c.id) ?? {};
+        p.meta.set(c.id, { ...meta, after: [...new Set([...(meta.after ?? []), ...waits])] });
+        continue;
+      }
+      const cycle = [group];
+      for (let x = group; x !== start;) cycle.unshift((x = after.get(x) as string));
+      const names = [c.key, ...cycle.map((n) => label.get(n) ?? n)];
+      p.errors.push(
+        `${c.address} (${c.path}): members.groups: adding '${s.name}' makes a cycle of subgroups (${names.join(' -> ')}) after this plan; Zulip refuses it${c.liveId === null ? '' : ` ("User group ${c.liveId} is already a subgroup of one of the passed subgroups.")`}: remove '${s.name}' from the members of '${c.key}', or '${c.key}' from those of the group that holds it`,
+      );
+    }
+  }
+}
+
+/** The groups reachable from `start` in `graph`, each with the one it was reached from. */
+function reach(
+  graph: ReadonlyMap<string, ReadonlySet<string>>,
+  start: string,
+): Map<string, string> {
+  const parent = new Map<string, string>([[start, start]]);
+  const queue = [start];
+  for (let i = 0; i < queue.length; i++) {
+    const at = queue[i] as string;
+    for (const next of graph.get(at) ?? [])
+      if (!parent.has(next)) {
+        parent.set(next, at);
+        queue.push(next);
+      }
+  }
+  return parent;
+}
+
 /** Plan errors for the groups this plan deactivates while something still uses them. */
-export function checkGroupDeactivations(p: Planner): void {
+function checkGroupDeactivations(p: Planner): void {
   const deactivated = p.changes.flatMap((c) =>
     c.kind === 'userGroup' && c.action === 'deactivate' ? [c] : [],
   );
