@@ -139,7 +139,7 @@ test('a subgroup that makes a cycle through an undeclared group: refused by the 
       desired((d) =>
         d.userGroups.push(
           dGroup('backend', {
-            members: { mode: 'include', users: [], groups: ['engineering'] },
+            members: { mode: 'atLeast', users: [], groups: ['engineering'] },
             lifecycle: { ignoreChanges: ['description', 'permissions'] },
           }),
         ),
@@ -153,5 +153,28 @@ test('a subgroup that makes a cycle through an undeclared group: refused by the 
       add: JSON.stringify([engineering.id]),
     }),
     `User group ${backend.id} is already a subgroup of one of the passed subgroups.`,
+  );
+});
+
+test('a setting whose only user is deactivated (role:nobody where Zulip refuses it): refused by the plan, as by the server', async () => {
+  const erin = h.z.org.users.find((u) => u.email === `erin@${DEMO_DOMAIN}`)!;
+  erin.isActive = false;
+  const message = await planError(
+    desired((d) =>
+      d.organizationSettings.push({
+        path: 'acme/settings',
+        properties: {},
+        permissions: { canManageAllGroups: { users: [erin.email], groups: [] } },
+      }),
+    ),
+  );
+  expect(message).toContain(
+    `permissions.canManageAllGroups comes to 'role:nobody' (no user left: the users it names are deactivated or none), which Zulip refuses for this setting ("'can_manage_all_groups' setting cannot be set to 'role:nobody' group.")`,
+  );
+  expectError(
+    await clientFor(h.z, 'owner').patch('/realm', {
+      can_manage_all_groups: JSON.stringify({ new: { direct_members: [], direct_subgroups: [] } }),
+    }),
+    "'can_manage_all_groups' setting cannot be set to 'role:nobody' group.",
   );
 });

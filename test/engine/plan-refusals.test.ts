@@ -261,3 +261,36 @@ describe('a cycle of subgroups through groups the configuration does not declare
     expect(ok.changes[1]!.dependsOn).toEqual(['userGroup["mid"]#membership']);
   });
 });
+
+describe('a set of users and groups Zulip reads as a system group the setting refuses (parse_group_setting_value)', () => {
+  it('no user left, or one system group alone', () => {
+    const b = new LiveBuilder();
+    b.group('ops', { members: [3] });
+    b.state.organizationSettings = {
+      properties: {},
+      permissions: { can_manage_all_groups: b.groupId('role:owners') },
+    };
+    const text = refused(
+      desired((d) => {
+        d.organizationSettings.push({
+          path: 'acme/settings',
+          properties: {},
+          permissions: { canManageAllGroups: { users: ['gone@example.com'], groups: [] } },
+        });
+        d.userGroups.push(
+          dGroup('ops', {
+            members: { mode: 'exact', users: ['alice@example.com'], groups: [] },
+            permissions: { canJoinGroup: { users: [], groups: ['role:everyone'] } },
+          }),
+        );
+      }),
+      b.build(),
+    );
+    expect(text).toContain(
+      `organizationSettings["organization"] (acme/settings): permissions.canManageAllGroups comes to 'role:nobody' (no user left: the users it names are deactivated or none), which Zulip refuses for this setting ("'can_manage_all_groups' setting cannot be set to 'role:nobody' group."): name a group or user it allows`,
+    );
+    expect(text).toContain(
+      `userGroup["ops"] (acme/ops): permissions.canJoinGroup comes to 'role:everyone', which Zulip refuses for this setting ("'can_join_group' setting cannot be set to 'role:everyone' group.")`,
+    );
+  });
+});
