@@ -178,3 +178,21 @@ test('a setting whose only user is deactivated (role:nobody where Zulip refuses 
     "'can_manage_all_groups' setting cannot be set to 'role:nobody' group.",
   );
 });
+
+test('reactivating a bot an active user shares its name with: refused by the plan, as by the server', async () => {
+  const bot = h.z.org.users.find((u) => u.isBot && u.email.startsWith('deploy-bot@'))!;
+  const alice = h.z.org.users.find((u) => u.email === `alice@${DEMO_DOMAIN}`)!;
+  bot.isActive = false;
+  alice.fullName = bot.fullName;
+  expect(
+    await planError(
+      desired((d) => d.users.push({ path: 'acme/bot', email: bot.email, active: true })),
+    ),
+  ).toContain(
+    `Zulip refuses to reactivate it ("There is already an active bot named "${bot.fullName}"`,
+  );
+  expectError(
+    await clientFor(h.z, 'owner').post(`/users/${bot.id}/reactivate`, {}),
+    `There is already an active bot named "${bot.fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+  );
+});

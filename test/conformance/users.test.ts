@@ -463,6 +463,19 @@ describe('test_users.py ActivateTest', () => {
     );
     expectSuccess(await desdemona.post(`/users/${id('deploy-bot')}/reactivate`));
   });
+
+  it('reactivate_user_backend: a bot whose name an active user has is not reactivated (check_bot_name_available, is_activation)', async () => {
+    const bot = z.org.users.find((u) => u.email === email('deploy-bot'))!;
+    bot.isActive = false;
+    expectSuccess(await iago.patch(`/users/${id('alice')}`, { full_name: bot.fullName }));
+    expectError(
+      await iago.post(`/users/${bot.id}/reactivate`),
+      `There is already an active bot named "${bot.fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+    );
+    expect((await user('deploy-bot')).is_active).toBe(false);
+    expectSuccess(await iago.patch(`/users/${id('alice')}`, { full_name: 'Alice Member' }));
+    expectSuccess(await iago.post(`/users/${bot.id}/reactivate`));
+  });
 });
 
 describe('test_users.py GetProfileTest', () => {

@@ -294,3 +294,39 @@ describe('a set of users and groups Zulip reads as a system group the setting re
     );
   });
 });
+
+describe('reactivating a bot (reactivate_user_backend)', () => {
+  it('needs the right to create bots, and no active user with its name', () => {
+    const b = new LiveBuilder();
+    b.state.users.push({
+      id: 7,
+      email: 'bot@example.com',
+      fullName: 'Alice Member',
+      role: 400,
+      isActive: false,
+      isBot: true,
+      botOwnerId: 1,
+    });
+    b.state.users.find((u) => u.id === 3)!.fullName = 'Alice Member';
+    const nobody = b.groupId('role:nobody');
+    b.state.organizationSettings = {
+      properties: {},
+      permissions: { can_create_bots_group: nobody, can_create_write_only_bots_group: nobody },
+    };
+    const d = desired((d) =>
+      d.users.push({ path: 'acme/bot', email: 'bot@example.com', active: true }),
+    );
+    const text = refused(d, b.build());
+    expect(text).toContain(
+      `user["bot@example.com"] (acme/bot): reactivating a bot needs the right to create one (the organization's canCreateBotsGroup); Zulip refuses it for owner@example.com ("Insufficient permission")`,
+    );
+    expect(text).toContain(
+      `user["bot@example.com"] (acme/bot): alice@example.com is an active user named 'Alice Member', as the bot is; Zulip refuses to reactivate it ("There is already an active bot named "Alice Member" in this organization.`,
+    );
+    // Either holds, and another name: planned.
+    b.state.organizationSettings.permissions.can_create_write_only_bots_group =
+      b.groupId('role:owners');
+    b.state.users.find((u) => u.id === 3)!.fullName = 'Alice A';
+    expect(summary(plan(d, b.build(), {}))).toEqual(['reactivate user["bot@example.com"]']);
+  });
+});

@@ -278,6 +278,13 @@ export const userRoutes: Route[] = [
         )
       )
         throw insufficientPermission();
+      // zerver/lib/users.py check_bot_name_available (is_activation): no active user has the
+      // bot's name (compared exactly, stripped).
+      const name = pyStrip(target.fullName);
+      if (target.isBot && ctx.org.users.some((u) => u.isActive && u.fullName === name))
+        throw badRequest(
+          `There is already an active bot named "${target.fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+        );
       reactivateUser(ctx, target);
       return {};
     },

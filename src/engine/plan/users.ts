@@ -11,7 +11,9 @@ import { ROLES, roleName } from '../../model/kinds';
 import type { PropertyChange } from '../plan-format';
 import type { LiveUser } from '../../model/live-state';
 import { closest } from '../../model/spelling';
-import { fullNameKey } from '../../model/rules';
+import { fullNameKey, pyStrip } from '../../model/rules';
+import { settingIncludes } from '../../model/access';
+import { myGroupIds } from './cross-kind';
 import { groupAddress, isIgnored } from './planner';
 import type { Planner } from './planner';
 
@@ -315,6 +317,37 @@ function ownersFirst(p: Planner): void {
   }
 }
 
+/**
+ * What `reactivate_user_backend` checks of a bot (zerver/views/users.py): the account may
+ * create bots (`check_can_create_bot`: the organization's can_create_bots_group, or for an
+ * incoming webhook bot can_create_write_only_bots_group; the bot's type is not read, so only an
+ * account that holds neither is refused), and no active user has the bot's name
+ * (`check_bot_name_available`, exact). Users are reactivated before any name changes.
+ */
+function checkBotReactivation(p: Planner, d: DesiredUser, l: LiveUser, address: string): void {
+  const where = `${address} (${d.path})`;
+  const realm = p.live.organizationSettings?.permissions;
+  const changed = p.changes.some(
+    (c) =>
+      c.kind === 'organizationSettings' &&
+      c.action === 'update' &&
+      c.properties.some((x) => x.property.startsWith('permissions.canCreate')),
+  );
+  const me = p.live.me.userId;
+  const holds = (wire: string): boolean =>
+    realm?.[wire] === undefined || settingIncludes(realm[wire], me, myGroupIds(p));
+  if (!changed && !holds('can_create_bots_group') && !holds('can_create_write_only_bots_group'))
+    p.errors.push(
+      `${where}: reactivating a bot needs the right to create one (the organization's canCreateBotsGroup); Zulip refuses it for ${p.live.me.email} ("Insufficient permission"): add the account to canCreateBotsGroup, or apply with an account that holds it`,
+    );
+  const name = pyStrip(l.fullName);
+  const other = p.live.users.find((u) => u.isActive && u.fullName === name);
+  if (other)
+    p.errors.push(
+      `${where}: ${other.email} is an active user named '${name}', as the bot is; Zulip refuses to reactivate it ("There is already an active bot named "${l.fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first."): rename one of them in Zulip first`,
+    );
+}
+
 export function planUsers(p: Planner): void {
   let owners: Set<number> | undefined;
   const ownersOnce = (): Set<number> => (owners ??= ownersAfter(p));
@@ -341,6 +374,7 @@ export function planUsers(p: Planner): void {
           p.errors.push(
             `${address} (${d.path}): reactivating a user needs an organization administrator; Zulip refuses it for ${p.live.me.email} ("Insufficient permission")`,
           );
+        else if (l.isBot) checkBotReactivation(p, d, l, address);
         p.add({
           kind: 'user',
           address,
