@@ -83,46 +83,39 @@ test('a name another user has, with require_unique_names: refused by the plan, a
   );
 });
 
+/** The plan's error for `d` as the seed's moderator would plan it, and the moderator. */
+async function moderatorPlanError(d: DesiredState): Promise<{ message: string; email: string }> {
+  const moderator = h.z.org.users.find((u) => u.role === 300 && !u.isBot)!;
+  const live = await readLiveState(h.client);
+  const me = { userId: moderator.id, email: moderator.email, role: 300 };
+  return { message: thrownError(() => plan(d, { ...live, me }, {})).message, email: me.email };
+}
+
 test("a moderator changing a user's name: refused by the plan, as by the server", async () => {
   const z = h.z;
-  const moderator = z.org.users.find((u) => u.role === 300 && !u.isBot)!;
-  const live = await readLiveState(h.client);
-  const asModerator = { ...live, me: { userId: moderator.id, email: moderator.email, role: 300 } };
-  expect(
-    thrownError(() =>
-      plan(
-        desired((d) => d.users.push(user('alice', { fullName: 'Alice A' }))),
-        asModerator,
-        {},
-      ),
-    ).message,
-  ).toContain('needs an organization administrator (PATCH /users/{id}); Zulip refuses it for');
+  const { message, email } = await moderatorPlanError(
+    desired((d) => d.users.push(user('alice', { fullName: 'Alice A' }))),
+  );
+  expect(message).toContain(
+    'needs an organization administrator (PATCH /users/{id}); Zulip refuses it for',
+  );
   const alice = z.org.users.find((u) => u.email === `alice@${DEMO_DOMAIN}`)!;
   expectError(
-    await clientFor(z, moderator.email).patch(`/users/${alice.id}`, { full_name: 'Alice A' }),
+    await clientFor(z, email).patch(`/users/${alice.id}`, { full_name: 'Alice A' }),
     'Insufficient permission',
   );
 });
 
 test('a linkifier planned by a moderator: refused by the plan, as by the server (require_realm_admin)', async () => {
-  const z = h.z;
-  const moderator = z.org.users.find((u) => u.role === 300 && !u.isBot)!;
-  const live = await readLiveState(h.client);
-  const asModerator = { ...live, me: { userId: moderator.id, email: moderator.email, role: 300 } };
   const linkifier = { pattern: 'GH-(?P<id>[0-9]+)', urlTemplate: 'https://gh.example/{id}' };
-  expect(
-    thrownError(() =>
-      plan(
-        desired((d) => d.linkifiers.push({ path: 'acme/gh', ...linkifier })),
-        asModerator,
-        {},
-      ),
-    ).message,
-  ).toContain(
+  const { message, email } = await moderatorPlanError(
+    desired((d) => d.linkifiers.push({ path: 'acme/gh', ...linkifier })),
+  );
+  expect(message).toContain(
     'Zulip lets only organization administrators change linkifiers ("Must be an organization administrator")',
   );
   expectError(
-    await clientFor(z, moderator.email).post('/realm/filters', {
+    await clientFor(h.z, email).post('/realm/filters', {
       pattern: linkifier.pattern,
       url_template: linkifier.urlTemplate,
     }),

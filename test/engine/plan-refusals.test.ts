@@ -72,14 +72,17 @@ describe('deactivating a group still in use (check_user_group_can_be_deactivated
       {},
     );
     expect(summary(p)).toEqual(['membership userGroup["eng"]', 'deactivate userGroup["ops"]']);
-    const both = plan(
-      desired((d) => {
-        d.userGroups.push(dGroup('ops', { deactivated: true }));
-        d.userGroups.push(dGroup('eng', { deactivated: true }));
-      }),
-      b.build(),
-      {},
-    );
+    // ops is deactivated with what uses it (declared `more`).
+    const withOps = (live: LiveState, more: (d: DesiredState) => void): Plan =>
+      plan(
+        desired((d) => {
+          d.userGroups.push(dGroup('ops', { deactivated: true }));
+          more(d);
+        }),
+        live,
+        {},
+      );
+    const both = withOps(b.build(), (d) => d.userGroups.push(dGroup('eng', { deactivated: true })));
     expect(summary(both)).toEqual(['deactivate userGroup["eng"]', 'deactivate userGroup["ops"]']);
     expect(both.changes[1]!.dependsOn).toEqual(['userGroup["eng"]#deactivate']);
     // A channel archived by the plan: the group goes after it (channels are archived after
@@ -87,13 +90,8 @@ describe('deactivating a group still in use (check_user_group_can_be_deactivated
     const c = new LiveBuilder();
     const ops2 = c.group('ops', { members: [3] });
     c.channel('general').permissions.can_send_message_group = ops2.id;
-    const archive = plan(
-      desired((d) => {
-        d.userGroups.push(dGroup('ops', { deactivated: true }));
-        d.channels.push(dChannel('general', { archived: true }));
-      }),
-      c.build(),
-      {},
+    const archive = withOps(c.build(), (d) =>
+      d.channels.push(dChannel('general', { archived: true })),
     );
     expect(summary(archive)).toEqual(['archive channel["general"]', 'deactivate userGroup["ops"]']);
     // Two groups that use each other: neither can go first.
