@@ -189,3 +189,15 @@ test('reactivating a bot an active user shares its name with: refused by the pla
     `There is already an active bot named "${bot.fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
   );
 });
+
+test('handing the organization over in one plan: apply promotes the new owner before demoting the old', async () => {
+  // The owner (the applying account) makes alice the owner and becomes a member; declared
+  // first, its demotion still goes last (Zulip refuses to demote the only owner).
+  const d = desired((d) => {
+    d.users.push(user('owner', { role: 'member' }));
+    d.users.push(user('alice', { role: 'owner' }));
+  });
+  const result = await h.converge(d);
+  expect(result.after.changes).toEqual([]);
+  expect(h.z.org.users.find((u) => u.email === `alice@${DEMO_DOMAIN}`)!.role).toBe(100);
+});

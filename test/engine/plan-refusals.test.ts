@@ -178,6 +178,24 @@ describe('PATCH /users/{id} (update_user_backend)', () => {
     ]);
   });
 
+  it("the applying account's own demotion waits for every other user change", () => {
+    const b = new LiveBuilder();
+    b.state.users.find((x) => x.id === 5)!.role = 100;
+    const p = plan(
+      desired((d) => {
+        d.users.push(u('owner@example.com', { role: 'member' }));
+        d.users.push(u('alice@example.com', { role: 'administrator' }));
+      }),
+      b.build(),
+      {},
+    );
+    expect(p.changes.map((c) => c.id)).toEqual([
+      'user["alice@example.com"]#update',
+      'user["owner@example.com"]#update',
+    ]);
+    expect(p.changes[1]!.dependsOn).toEqual(['user["alice@example.com"]#update']);
+  });
+
   it('a name another user has, when the organization requires unique names (check_full_name)', () => {
     const b = new LiveBuilder();
     b.state.organizationSettings = { properties: { require_unique_names: true }, permissions: {} };

@@ -8,6 +8,7 @@
 import { resourceAddress } from '../../model/address';
 import type { DesiredUser, GroupSettingValue } from '../../model/desired-state';
 import { ROLES, roleName } from '../../model/kinds';
+import type { RoleName } from '../../model/kinds';
 import type { PropertyChange } from '../plan-format';
 import type { LiveUser } from '../../model/live-state';
 import { closest } from '../../model/spelling';
@@ -294,7 +295,8 @@ function namesAfter(p: Planner): Map<string, LiveUser[]> {
  * Zulip checks the last owner at each request (`check_last_owner`), so a change that takes the
  * owner role away (a deactivation, a demotion) waits for those that give it (a promotion, the
  * reactivation of an owner): otherwise handing the organization over in one plan would be
- * refused at its first request.
+ * refused at its first request. The applying account's own demotion waits for every other
+ * user change.
  */
 function ownersFirst(p: Planner): void {
   const gives: string[] = [];
@@ -310,11 +312,29 @@ function ownersFirst(p: Planner): void {
     if (role?.after === 'owner') gives.push(c.id);
     else if (role?.before === 'owner') takes.push(c.id);
   }
-  if (gives.length === 0) return;
-  for (const id of takes) {
+  const waitFor = (id: string, ids: readonly string[]): void => {
+    if (ids.length === 0) return;
     const meta = p.meta.get(id) ?? {};
-    p.meta.set(id, { ...meta, after: [...(meta.after ?? []), ...gives] });
-  }
+    p.meta.set(id, { ...meta, after: [...new Set([...(meta.after ?? []), ...ids])] });
+  };
+  for (const id of takes) waitFor(id, gives);
+  // The applying account's own demotion goes after every other user change: Zulip checks its
+  // role at each request (an administrator no longer may change roles, a non-owner owners).
+  const me = p.live.me;
+  const mine = p.changes.find(
+    (c) =>
+      c.kind === 'user' &&
+      c.action === 'update' &&
+      c.liveId === me.userId &&
+      c.properties.some(
+        (x) => x.property === 'role' && ROLES[x.after as RoleName] > ROLES[x.before as RoleName],
+      ),
+  );
+  if (mine)
+    waitFor(
+      mine.id,
+      p.changes.filter((c) => c.kind === 'user' && c.id !== mine.id).map((c) => c.id),
+    );
 }
 
 /**
