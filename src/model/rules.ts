@@ -57,7 +57,7 @@ export type FullNameProblem =
  * `check_full_name` (zerver/lib/users.py), in Zulip's order: on the stripped name its length,
  * emptiness, then unprintable or reserved characters; then a trailing `|<digits>` on the raw
  * value (Python's `\d` is any Unicode digit, its `$` also matches before a final newline).
- * `require_unique_names` is not modelled. Undefined when Zulip accepts the name, which it
+ * `require_unique_names` is the caller's ({@link fullNameKey}). Undefined when Zulip accepts the name, which it
  * stores stripped ({@link pyStrip}).
  */
 export function checkFullName(raw: string): FullNameProblem | undefined {
@@ -71,6 +71,17 @@ export function checkFullName(raw: string): FullNameProblem | undefined {
   }
   if (/\|\p{Nd}+\n?$/u.test(raw)) return { reason: 'format', message: 'Invalid format!' };
   return undefined;
+}
+
+/**
+ * A full name as `check_full_name` compares it when the organization's `require_unique_names`
+ * is on ("Unique names required in this organization."): NFKC-normalized, then case-folded
+ * (Python's `casefold`, here upper- then lower-casing, which folds `ß` to `ss` as it does).
+ * Zulip compares the stripped name with every other user's stored one, bots and deactivated
+ * users included.
+ */
+export function fullNameKey(name: string): string {
+  return pyStrip(name).normalize('NFKC').toUpperCase().toLowerCase();
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { Organization, Testing, User } from 'zulip-cdk';
 import { startEmulator } from '../../src/emulator';
+import { setRealmProperty } from '../../src/emulator/realm-settings';
 import { NAME_INVALID_CHARS } from '../../src/model/rules';
 import type { Emulator } from '../../src/emulator';
 import { validateResponse } from '../support/openapi-validate';
@@ -203,6 +204,28 @@ describe('test_users.py PermissionTest', () => {
     expectSuccess(await iago.patch(`/users/${id('alice')}`, { full_name: '' }));
     expectSuccess(await iago.patch(`/users/${id('alice')}`, { full_name: '   ' }));
     expect((await user('alice')).full_name).toBe('Alice Member');
+  });
+
+  it('test_require_unique_names: NFKC-normalized, case-folded, deactivated users included', async () => {
+    // do_set_realm_property, as the Zulip test does.
+    setRealmProperty(z.org, 'require_unique_names', true);
+    // Zulip's names, with iago's name (Ada Admin) for "iago".
+    for (const fullName of ['aDA aDMIN', '𝕒𝕕𝕒 𝕒𝕕𝕞𝕚𝕟', 'ａｄａ ａｄｍｉｎ', '𝒶𝒹𝒶 𝒶𝒹𝓂𝒾𝓃'])
+      expectError(
+        await desdemona.patch(`/users/${id('alice')}`, { full_name: fullName }),
+        'Unique names required in this organization.',
+      );
+    // check for uniqueness including deactivated users
+    expectSuccess(await desdemona.delete(`/users/${id('admin')}`));
+    expectError(
+      await desdemona.patch(`/users/${id('alice')}`, { full_name: 'Ada Admin' }),
+      'Unique names required in this organization.',
+    );
+    expect((await user('alice', desdemona)).full_name).toBe('Alice Member');
+    // Its own name, and a name nobody has, are fine.
+    expectSuccess(await desdemona.patch(`/users/${id('alice')}`, { full_name: 'ALICE member' }));
+    setRealmProperty(z.org, 'require_unique_names', false);
+    expectSuccess(await desdemona.patch(`/users/${id('bob')}`, { full_name: 'Ada Admin' }));
   });
 
   it('check_full_name: the name is stripped', async () => {
@@ -439,6 +462,19 @@ describe('test_users.py ActivateTest', () => {
       'Insufficient permission',
     );
     expectSuccess(await desdemona.post(`/users/${id('deploy-bot')}/reactivate`));
+  });
+
+  it('reactivate_user_backend: a bot whose name an active user has is not reactivated (check_bot_name_available, is_activation)', async () => {
+    const bot = z.org.users.find((u) => u.email === email('deploy-bot'))!;
+    bot.isActive = false;
+    expectSuccess(await iago.patch(`/users/${id('alice')}`, { full_name: bot.fullName }));
+    expectError(
+      await iago.post(`/users/${bot.id}/reactivate`),
+      `There is already an active bot named "${bot.fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+    );
+    expect((await user('deploy-bot')).is_active).toBe(false);
+    expectSuccess(await iago.patch(`/users/${id('alice')}`, { full_name: 'Alice Member' }));
+    expectSuccess(await iago.post(`/users/${bot.id}/reactivate`));
   });
 });
 

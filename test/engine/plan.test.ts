@@ -413,6 +413,8 @@ describe('plan: changes only an owner may make', () => {
   ])('%s', (_name, build, role, expected) => {
     const l = structuredClone(live);
     if (role !== 100) l.me = { userId: 2, email: 'admin@example.com', role };
+    // A second owner: Zulip refuses to demote the only one (a plan error of its own).
+    l.users.find((x) => x.email === 'carol@example.com')!.role = 100;
     const p = run(desired(build), l);
     expect(p.warnings.filter((w) => w.code === 'NEEDS_OWNER').map((w) => w.address)).toEqual(
       expected,
@@ -1694,19 +1696,29 @@ describe('plan: users and subscription settings', () => {
     );
   });
 
-  it('finds removed administrators, the applying account losing admin, and no owner left', () => {
-    const p = run(
-      desired((d) =>
-        d.users.push(
-          u('owner@example.com', { role: 'member' }),
-          u('admin@example.com', { role: 'moderator' }),
-        ),
+  it('finds removed administrators and the applying account losing admin; refuses leaving no owner', () => {
+    const demote = desired((d) =>
+      d.users.push(
+        u('owner@example.com', { role: 'member' }),
+        u('admin@example.com', { role: 'moderator' }),
       ),
-      live,
     );
+    // Zulip refuses to demote the only owner (update_user_backend, check_last_owner).
+    expect(() => run(demote, live)).toThrow(/The owner permission cannot be removed/);
+    // With a bot owner, Zulip counts no human owner left either; the guard counts the bot.
+    const withBotOwner = structuredClone(live);
+    withBotOwner.users.push({
+      ...structuredClone(withBotOwner.users[0]!),
+      id: 99,
+      email: 'bot@example.com',
+      isBot: true,
+    });
+    expect(() => run(demote, withBotOwner)).toThrow(/only owner after this plan/);
+    const twoOwners = structuredClone(live);
+    twoOwners.users.find((x) => x.email === 'carol@example.com')!.role = 100;
+    const p = run(demote, twoOwners);
     expect(codes(p.findings).sort()).toEqual([
       'ADMIN_REMOVED',
-      'NO_OWNER',
       'SELF_ADMIN_LOSS',
       'TOO_FEW_ADMINISTRATORS',
     ]);

@@ -1,10 +1,11 @@
 import { FEATURES, supports } from '../../model/features';
 import { ROLES } from '../../model/kinds';
-import { checkFullName, codePointLength, pyStrip } from '../../model/rules';
+import { checkFullName, codePointLength, fullNameKey, pyStrip } from '../../model/rules';
 import { adminRequired, badRequest, insufficientPermission, ownerRequired } from '../errors';
 import { findUser, holdsRealmSetting, isAdmin, isOwner } from '../permissions';
 import type { Handler, RequestContext, Route } from '../router';
 import type { StoredUser } from '../state';
+import { realmProperty } from '../realm-settings';
 import { userToApi } from '../views';
 import type { UserViewOptions } from '../views';
 import { pathInt } from './common';
@@ -63,10 +64,19 @@ function isLastOwner(ctx: RequestContext, target: StoredUser): boolean {
   return target.role === ROLES.owner && !target.isBot && owners.length === 1;
 }
 
-/** zerver/lib/users.py `check_full_name` (the rule is the model's): the stripped name, or Zulip's error. */
-function validFullName(raw: string): string {
+/**
+ * zerver/lib/users.py `check_full_name` (the rule is the model's): the stripped name, or Zulip's
+ * error; with the organization's `require_unique_names`, a name another user has (bots and
+ * deactivated users included, `target` excluded) compared NFKC-normalized and case-folded.
+ */
+function validFullName(ctx: RequestContext, raw: string, target: StoredUser): string {
   const problem = checkFullName(raw);
   if (problem !== undefined) throw badRequest(problem.message);
+  if (realmProperty(ctx.org, 'require_unique_names') === true) {
+    const key = fullNameKey(raw);
+    if (ctx.org.users.some((u) => u.id !== target.id && fullNameKey(u.fullName) === key))
+      throw badRequest('Unique names required in this organization.');
+  }
   return pyStrip(raw);
 }
 
@@ -115,7 +125,7 @@ function updateUser(
     });
   }
   if (fullName !== undefined && fullName !== target.fullName && pyStrip(fullName) !== '') {
-    const name = validFullName(fullName);
+    const name = validFullName(ctx, fullName, target);
     if (name !== target.fullName) {
       target.fullName = name;
       ctx.events.push({
@@ -268,6 +278,13 @@ export const userRoutes: Route[] = [
         )
       )
         throw insufficientPermission();
+      // zerver/lib/users.py check_bot_name_available (is_activation): no active user has the
+      // bot's name (compared exactly, stripped).
+      const name = pyStrip(target.fullName);
+      if (target.isBot && ctx.org.users.some((u) => u.isActive && u.fullName === name))
+        throw badRequest(
+          `There is already an active bot named "${target.fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`,
+        );
       reactivateUser(ctx, target);
       return {};
     },

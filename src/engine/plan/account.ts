@@ -115,6 +115,30 @@ export function checkAccount(p: Planner): void {
     );
   }
   if (!refusedOutright) checkGroupAccess(p, holds);
+  checkRealmAdminKinds(p);
+}
+
+/**
+ * The kinds every write of which needs an organization administrator (zerver/decorator.py
+ * `require_realm_admin` on each view of zerver/views/realm_linkifiers.py and
+ * realm_playgrounds.py: "Must be an organization administrator"); custom profile fields, the
+ * other such kind, are checked with their values (`./custom-profile-fields.ts`).
+ */
+const REALM_ADMIN_KINDS: readonly { readonly kind: ResourceKind; readonly what: string }[] = [
+  { kind: 'linkifier', what: 'linkifiers' },
+  { kind: 'playground', what: 'code playgrounds' },
+];
+
+function checkRealmAdminKinds(p: Planner): void {
+  const me = p.live.me;
+  if (me.role <= ROLES.administrator) return;
+  for (const { kind, what } of REALM_ADMIN_KINDS) {
+    const changes = p.changes.filter((c) => c.kind === kind);
+    if (changes.length === 0) continue;
+    p.accountError(
+      `${listed(changes)}: Zulip lets only organization administrators change ${what} ("Must be an organization administrator"), and the applying account ${me.email} is not one. Apply with an administrator's account`,
+    );
+  }
 }
 
 type Holder = (value: WireGroupSettingValue | undefined) => boolean;

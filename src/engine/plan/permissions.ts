@@ -10,6 +10,7 @@ import { canonicalGroupSetting, groupSettingsEqual } from '../../model/group-set
 import { creatorDefault, isSystemGroupName } from '../../model/kinds';
 import type { LiveState, WireGroupSettingValue } from '../../model/live-state';
 import type { PermissionSettingInfo } from '../../model/permissions';
+import { disallowedSystemGroup } from '../../model/permissions';
 import type { PropertyChange } from '../plan-format';
 import type { Planner, Props } from './planner';
 import { groupsIn, isIgnored } from './planner';
@@ -39,6 +40,30 @@ function desiredGroupSetting(
   const users = p.resolveUsers(value.users).map((id) => p.idx.emailOf(id));
   for (const g of value.groups) checkGroupRef(p, g, address, path);
   return canonicalGroupSetting({ users, groups: value.groups });
+}
+
+/**
+ * What Zulip refuses in a value as it reads it (zerver/lib/user_groups.py
+ * `parse_group_setting_value`: a set of one group and no user is that group, an empty set is
+ * `role:nobody`; then `check_setting_configuration_for_system_groups`): the resolved value
+ * `after` of a declared set of users and groups (synth checks a group named alone): it can be
+ * such a set only here (users left out because they are deactivated) or as written, naming a
+ * system group the setting does not allow.
+ */
+function checkResolvedSetting(
+  p: Planner,
+  name: string,
+  info: PermissionSettingInfo,
+  after: GroupSettingValue,
+  address: string,
+  path: string,
+): void {
+  if (typeof after !== 'string' || !isSystemGroupName(after)) return;
+  const bad = disallowedSystemGroup(info, after);
+  if (bad === undefined) return;
+  p.errors.push(
+    `${address} (${path}): permissions.${name} comes to '${bad}'${bad === 'role:nobody' ? ' (no user left: the users it names are deactivated or none)' : ''}, which Zulip refuses for this setting ("'${info.wire}' setting cannot be set to '${bad}' group."): name a group or user it allows`,
+  );
 }
 
 const settingsOfTable = new WeakMap<
@@ -85,6 +110,7 @@ export function createPermissions(
     const fallback =
       info.default === 'creator' ? creatorDefault(p.live.me.userId, p.idx.usersById) : info.default;
     const after = value !== undefined ? desiredGroupSetting(p, value, address, path) : fallback;
+    if (typeof value === 'object') checkResolvedSetting(p, name, info, after, address, path);
     if (groupsIn(after).some((g) => later.has(g))) {
       props[`permissions.${name}`] = fallback;
       refs.push(...groupsIn(fallback));
@@ -131,8 +157,10 @@ export function updatePermissions(
     if (old === undefined || isIgnored(lifecycle, property)) continue;
     const value = declared[name];
     let after: GroupSettingValue;
-    if (value !== undefined) after = desiredGroupSetting(p, value, address, path);
-    else if (info.default === 'creator') {
+    if (value !== undefined) {
+      after = desiredGroupSetting(p, value, address, path);
+      if (typeof value === 'object') checkResolvedSetting(p, name, info, after, address, path);
+    } else if (info.default === 'creator') {
       // Without a known creator we cannot tell what Zulip's default was: leave it.
       if (creatorId === null) continue;
       after = creatorDefault(creatorId, p.idx.usersById);

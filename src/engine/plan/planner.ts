@@ -37,6 +37,7 @@ import type {
 import type { ChangeMeta } from '../plan-finish';
 import { checkAccount } from './account';
 import { checkChannelAccount } from './account-channels';
+import { checkGroupsAfterPlan } from './groups-after';
 import { checkUsers } from './users';
 import { matchAll } from './cross-kind';
 import { planOf } from './kinds';
@@ -149,6 +150,7 @@ export class Planner {
     for (const kind of RESOURCE_KINDS) planOf(kind)(this);
     checkAccount(this);
     checkChannelAccount(this);
+    checkGroupsAfterPlan(this);
   }
 
   /** A plan error about what Zulip refuses the applying account whatever the object. */

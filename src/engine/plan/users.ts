@@ -8,9 +8,13 @@
 import { resourceAddress } from '../../model/address';
 import type { DesiredUser, GroupSettingValue } from '../../model/desired-state';
 import { ROLES, roleName } from '../../model/kinds';
+import type { RoleName } from '../../model/kinds';
 import type { PropertyChange } from '../plan-format';
 import type { LiveUser } from '../../model/live-state';
 import { closest } from '../../model/spelling';
+import { fullNameKey, pyStrip } from '../../model/rules';
+import { settingIncludes } from '../../model/access';
+import { myGroupIds } from './cross-kind';
 import { groupAddress, isIgnored } from './planner';
 import type { Planner } from './planner';
 
@@ -215,9 +219,160 @@ function planDeactivation(
   });
 }
 
+/**
+ * Whether the organization requires unique names after the plan (`require_unique_names`: the
+ * organization's settings are applied before users).
+ */
+function uniqueNamesRequired(p: Planner): boolean {
+  const declared = p.desired.organizationSettings[0]?.properties.requireUniqueNames;
+  if (declared !== undefined) return declared === true;
+  return p.live.organizationSettings?.properties.require_unique_names === true;
+}
+
+/**
+ * What Zulip refuses in `PATCH /users/{id}` (zerver/views/users.py `update_user_backend`) for a
+ * declared role or name change of `l`, said at plan time: the account must be an organization
+ * administrator (`access_user_by_id` with `for_admin`: "Insufficient permission", unless it owns
+ * the bot; a role change always needs one), the only human owner keeps the owner role
+ * (`check_last_owner`), and with `require_unique_names` no other user may have the name
+ * (`check_full_name`, compared as {@link fullNameKey}, with every other user's name after the
+ * plan).
+ */
+function checkUserUpdate(
+  p: Planner,
+  d: DesiredUser,
+  l: LiveUser,
+  props: readonly PropertyChange[],
+  owners: () => Set<number>,
+  names: () => Map<string, LiveUser[]>,
+): void {
+  const where = `${resourceAddress('user', d.email)} (${d.path})`;
+  const me = p.live.me;
+  const role = props.find((x) => x.property === 'role');
+  const ownBot = l.isBot && l.botOwnerId === me.userId;
+  if (me.role > ROLES.administrator && (role !== undefined || !ownBot))
+    p.accountError(
+      `${where}: changing a user's ${props.map((x) => x.property).join(' and ')} needs an organization administrator (PATCH /users/{id}); Zulip refuses it for ${me.email} ("${role !== undefined && ownBot ? 'Must be an organization administrator' : 'Insufficient permission'}")`,
+    );
+  if (role?.before === 'owner' && !l.isBot && owners().size === 0)
+    p.errors.push(
+      `${where}: ${l.email} is the organization's only owner after this plan; Zulip refuses to change its role ("The owner permission cannot be removed from the only organization owner."): make someone else an owner first`,
+    );
+  const name = props.find((x) => x.property === 'fullName');
+  if (name === undefined || typeof name.after !== 'string' || !uniqueNamesRequired(p)) return;
+  const other = names()
+    .get(fullNameKey(name.after))
+    ?.find((u) => u.id !== l.id);
+  if (other)
+    p.errors.push(
+      `${where}: fullName '${name.after}': the organization requires unique names, and ${other.email} has the same name after this plan (compared without case or Unicode variants); Zulip refuses it ("Unique names required in this organization."): choose another name`,
+    );
+}
+
+/**
+ * Every user's full name after the plan (declared names of active declared users, else the
+ * live name; bots and deactivated users included, as Zulip compares them), by {@link fullNameKey}.
+ */
+function namesAfter(p: Planner): Map<string, LiveUser[]> {
+  const after = new Map<number, string>();
+  const lives = p.liveUsers();
+  p.desired.users.forEach((d, i) => {
+    const u = lives[i];
+    if (u && u.isActive && d.fullName !== undefined && !isIgnored(d.lifecycle, 'fullName'))
+      after.set(u.id, d.fullName);
+  });
+  const out = new Map<string, LiveUser[]>();
+  for (const u of p.live.users) {
+    const key = fullNameKey(after.get(u.id) ?? u.fullName);
+    const list = out.get(key) ?? [];
+    list.push(u);
+    out.set(key, list);
+  }
+  return out;
+}
+
+/**
+ * Zulip checks the last owner at each request (`check_last_owner`), so a change that takes the
+ * owner role away (a deactivation, a demotion) waits for those that give it (a promotion, the
+ * reactivation of an owner): otherwise handing the organization over in one plan would be
+ * refused at its first request. The applying account's own demotion waits for every other
+ * user change.
+ */
+function ownersFirst(p: Planner): void {
+  const gives: string[] = [];
+  const takes: string[] = [];
+  for (const c of p.changes) {
+    if (c.kind !== 'user' || !('liveId' in c) || c.liveId === null) continue;
+    const l = p.idx.usersById.get(c.liveId);
+    if (!l || l.isBot) continue;
+    if (c.action === 'deactivate' && l.role === ROLES.owner) takes.push(c.id);
+    if (c.action === 'reactivate' && l.role === ROLES.owner) gives.push(c.id);
+    if (c.action !== 'update') continue;
+    const role = c.properties.find((x) => x.property === 'role');
+    if (role?.after === 'owner') gives.push(c.id);
+    else if (role?.before === 'owner') takes.push(c.id);
+  }
+  const waitFor = (id: string, ids: readonly string[]): void => {
+    if (ids.length === 0) return;
+    const meta = p.meta.get(id) ?? {};
+    p.meta.set(id, { ...meta, after: [...new Set([...(meta.after ?? []), ...ids])] });
+  };
+  for (const id of takes) waitFor(id, gives);
+  // The applying account's own demotion goes after every other user change: Zulip checks its
+  // role at each request (an administrator no longer may change roles, a non-owner owners).
+  const me = p.live.me;
+  const mine = p.changes.find(
+    (c) =>
+      c.kind === 'user' &&
+      c.action === 'update' &&
+      c.liveId === me.userId &&
+      c.properties.some(
+        (x) => x.property === 'role' && ROLES[x.after as RoleName] > ROLES[x.before as RoleName],
+      ),
+  );
+  if (mine)
+    waitFor(
+      mine.id,
+      p.changes.filter((c) => c.kind === 'user' && c.id !== mine.id).map((c) => c.id),
+    );
+}
+
+/**
+ * What `reactivate_user_backend` checks of a bot (zerver/views/users.py): the account may
+ * create bots (`check_can_create_bot`: the organization's can_create_bots_group, or for an
+ * incoming webhook bot can_create_write_only_bots_group; the bot's type is not read, so only an
+ * account that holds neither is refused), and no active user has the bot's name
+ * (`check_bot_name_available`, exact). Users are reactivated before any name changes.
+ */
+function checkBotReactivation(p: Planner, d: DesiredUser, l: LiveUser, address: string): void {
+  const where = `${address} (${d.path})`;
+  const realm = p.live.organizationSettings?.permissions;
+  const changed = p.changes.some(
+    (c) =>
+      c.kind === 'organizationSettings' &&
+      c.action === 'update' &&
+      c.properties.some((x) => x.property.startsWith('permissions.canCreate')),
+  );
+  const me = p.live.me.userId;
+  const holds = (wire: string): boolean =>
+    realm?.[wire] === undefined || settingIncludes(realm[wire], me, myGroupIds(p));
+  if (!changed && !holds('can_create_bots_group') && !holds('can_create_write_only_bots_group'))
+    p.errors.push(
+      `${where}: reactivating a bot needs the right to create one (the organization's canCreateBotsGroup); Zulip refuses it for ${p.live.me.email} ("Insufficient permission"): add the account to canCreateBotsGroup, or apply with an account that holds it`,
+    );
+  const name = pyStrip(l.fullName);
+  const other = p.live.users.find((u) => u.isActive && u.fullName === name);
+  if (other)
+    p.errors.push(
+      `${where}: ${other.email} is an active user named '${name}', as the bot is; Zulip refuses to reactivate it ("There is already an active bot named "${l.fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first."): rename one of them in Zulip first`,
+    );
+}
+
 export function planUsers(p: Planner): void {
   let owners: Set<number> | undefined;
   const ownersOnce = (): Set<number> => (owners ??= ownersAfter(p));
+  let names: Map<string, LiveUser[]> | undefined;
+  const namesOnce = (): Map<string, LiveUser[]> => (names ??= namesAfter(p));
   const lives = p.liveUsers();
   const declared = p.desired.users;
   for (let i = 0; i < declared.length; i++) {
@@ -239,6 +394,7 @@ export function planUsers(p: Planner): void {
           p.errors.push(
             `${address} (${d.path}): reactivating a user needs an organization administrator; Zulip refuses it for ${p.live.me.email} ("Insufficient permission")`,
           );
+        else if (l.isBot) checkBotReactivation(p, d, l, address);
         p.add({
           kind: 'user',
           address,
@@ -267,6 +423,8 @@ export function planUsers(p: Planner): void {
         );
     }
     if (d.fullName !== undefined) p.prop(props, d.lifecycle, 'fullName', l.fullName, d.fullName);
+    if (props.length > 0) checkUserUpdate(p, d, l, props, ownersOnce, namesOnce);
     p.addUpdate({ kind: 'user', address, key: l.email, path: d.path }, l.id, props);
   }
+  ownersFirst(p);
 }
