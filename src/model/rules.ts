@@ -75,13 +75,20 @@ export function checkFullName(raw: string): FullNameProblem | undefined {
 
 /**
  * A full name as `check_full_name` compares it when the organization's `require_unique_names`
- * is on ("Unique names required in this organization."): NFKC-normalized, then case-folded
- * (Python's `casefold`, here upper- then lower-casing, which folds `ß` to `ss` as it does).
- * Zulip compares the stripped name with every other user's stored one, bots and deactivated
- * users included.
+ * is on ("Unique names required in this organization."): NFKC-normalized, then case-folded as
+ * Python's `casefold` does. JavaScript has no case folding: each code point is upper- then
+ * lower-cased on its own (whole strings would lower a final Σ to ς, which `casefold` folds to
+ * σ), except the dotless ı, which `casefold` keeps apart from i; the capital sharp ẞ lowers to
+ * ß, which folds to ss as `casefold` folds both. Checked against CPython's `casefold` for every
+ * assigned code point: the keys differ only for letters whose NFKC mapping is newer than one
+ * of the two Unicode tables. Zulip compares the stripped name with every other user's stored
+ * one, bots and deactivated users included.
  */
 export function fullNameKey(name: string): string {
-  return pyStrip(name).normalize('NFKC').toUpperCase().toLowerCase();
+  let key = '';
+  for (const ch of pyStrip(name).normalize('NFKC'))
+    key += ch === '\u0131' ? ch : ch.toUpperCase().toLowerCase();
+  return key.replaceAll('\u00df', 'ss');
 }
 
 /**

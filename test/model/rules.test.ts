@@ -9,6 +9,7 @@ import {
   checkPygmentsLanguage,
   checkUserGroupName,
   checkBoundedText,
+  fullNameKey,
   isValidUriTemplate,
   pyStrip,
   storedChannelDescription,
@@ -188,5 +189,21 @@ describe('channel descriptions and cross-field channel rules', () => {
     expect(channelPrivacyProblems({ ...base, historyPublicToSubscribers: false })).toEqual([
       { rule: 'public-protected-history', message: 'Invalid parameters' },
     ]);
+  });
+});
+
+describe("full names as require_unique_names compares them (NFKC, then Python's casefold)", () => {
+  // The expectations are CPython's: unicodedata.normalize('NFKC', a).casefold() == … of b.
+  it.each([
+    ['Kırk', 'Kirk', false],
+    ['STRAẞE', 'straße', true],
+    ['STRAẞE', 'STRASSE', true],
+    ['ΝΊΚΟΣ', 'νίκος', true],
+    ['ΝΊΚΟΣ', 'νίκοσ', true],
+    ['İstanbul', 'i\u0307stanbul', true],
+    ['Ada Lovelace', ' ADA LOVELACE ', true],
+    ['ﬁnn', 'FINN', true],
+  ])('%s and %s: the same name %s', (a, b, same) => {
+    expect(fullNameKey(a) === fullNameKey(b)).toBe(same);
   });
 });
