@@ -311,6 +311,29 @@ describe('a set of users and groups Zulip reads as a system group the setting re
   });
 });
 
+describe('a set that reads as a refused system group only because the register leaves deactivated users out', () => {
+  it('is no error while the setting is unchanged: nothing is sent', () => {
+    const b = new LiveBuilder();
+    // Stored while gone@example.com was active; reported without it (get_group_setting_value_for_api).
+    b.state.organizationSettings = {
+      properties: {},
+      permissions: { can_manage_all_groups: { direct_members: [], direct_subgroups: [] } },
+    };
+    const p = plan(
+      desired((d) =>
+        d.organizationSettings.push({
+          path: 'acme/settings',
+          properties: {},
+          permissions: { canManageAllGroups: { users: ['gone@example.com'], groups: [] } },
+        }),
+      ),
+      b.build(),
+      {},
+    );
+    expect(p.changes.filter((c) => c.kind === 'organizationSettings')).toEqual([]);
+  });
+});
+
 describe('reactivating a bot (reactivate_user_backend)', () => {
   it('needs the right to create bots, and no active user with its name', () => {
     const b = new LiveBuilder();

@@ -157,16 +157,17 @@ export function updatePermissions(
     if (old === undefined || isIgnored(lifecycle, property)) continue;
     const value = declared[name];
     let after: GroupSettingValue;
-    if (value !== undefined) {
-      after = desiredGroupSetting(p, value, address, path);
-      if (typeof value === 'object') checkResolvedSetting(p, name, info, after, address, path);
-    } else if (info.default === 'creator') {
+    if (value !== undefined) after = desiredGroupSetting(p, value, address, path);
+    else if (info.default === 'creator') {
       // Without a known creator we cannot tell what Zulip's default was: leave it.
       if (creatorId === null) continue;
       after = creatorDefault(creatorId, p.idx.usersById);
     } else after = info.default;
     const before = p.idx.groupSettingToNatural(old);
     if (groupSettingsEqual(before, after)) continue;
+    // Only a value that is sent: the register leaves deactivated users out of a live set, so a
+    // declared set naming them may read as the system group Zulip refuses while it is unchanged.
+    if (typeof value === 'object') checkResolvedSetting(p, name, info, after, address, path);
     out.push({ property, before, after, wire: info.wire, old });
     const afterGroups = groupsIn(after);
     meta.refs.push(...afterGroups);
