@@ -368,4 +368,52 @@ describe('reactivating a bot (reactivate_user_backend)', () => {
     b.state.users.find((u) => u.id === 3)!.fullName = 'Alice A';
     expect(summary(plan(d, b.build(), {}))).toEqual(['reactivate user["bot@example.com"]']);
   });
+
+  it('counts what the plan does first: a membership that gives the right, the other user deactivated', () => {
+    const b = new LiveBuilder();
+    b.state.users.push({
+      id: 7,
+      email: 'bot@example.com',
+      fullName: 'Alice Member',
+      role: 400,
+      isActive: false,
+      isBot: true,
+      botOwnerId: 1,
+    });
+    b.state.users.find((u) => u.id === 3)!.fullName = 'Alice Member';
+    b.group('botmakers', { members: [2] });
+    const nobody = b.groupId('role:nobody');
+    b.state.organizationSettings = {
+      properties: {},
+      permissions: {
+        can_create_bots_group: b.groupId('botmakers'),
+        can_create_write_only_bots_group: nobody,
+      },
+    };
+    const d = desired((d) => {
+      d.userGroups.push(
+        dGroup('botmakers', {
+          members: { mode: 'exact', users: ['admin@example.com', 'owner@example.com'], groups: [] },
+        }),
+      );
+      d.users.push({ path: 'acme/alice', email: 'alice@example.com', active: false });
+      d.users.push({ path: 'acme/bot', email: 'bot@example.com', active: true });
+    });
+    const made = plan(d, b.build(), {});
+    expect(summary(made)).toEqual(
+      expect.arrayContaining([
+        'membership userGroup["botmakers"]',
+        'deactivate user["alice@example.com"]',
+        'reactivate user["bot@example.com"]',
+      ]),
+    );
+    const ids = made.changes.map((c) => c.id);
+    const at = (id: string): number => ids.indexOf(id);
+    expect(at('user["bot@example.com"]#reactivate')).toBeGreaterThan(
+      at('user["alice@example.com"]#deactivate'),
+    );
+    expect(at('user["bot@example.com"]#reactivate')).toBeGreaterThan(
+      at('userGroup["botmakers"]#membership'),
+    );
+  });
 });

@@ -13,8 +13,8 @@ import type { PropertyChange } from '../plan-format';
 import type { LiveUser } from '../../model/live-state';
 import { closest } from '../../model/spelling';
 import { fullNameKey, pyStrip } from '../../model/rules';
-import { settingIncludes } from '../../model/access';
-import { myGroupIds } from './cross-kind';
+import { recursiveGroupIds, settingIncludes } from '../../model/access';
+import { groupsAfter } from './account';
 import { groupAddress, isIgnored } from './planner';
 import type { Planner } from './planner';
 
@@ -312,12 +312,7 @@ function ownersFirst(p: Planner): void {
     if (role?.after === 'owner') gives.push(c.id);
     else if (role?.before === 'owner') takes.push(c.id);
   }
-  const waitFor = (id: string, ids: readonly string[]): void => {
-    if (ids.length === 0) return;
-    const meta = p.meta.get(id) ?? {};
-    p.meta.set(id, { ...meta, after: [...new Set([...(meta.after ?? []), ...ids])] });
-  };
-  for (const id of takes) waitFor(id, gives);
+  for (const id of takes) waitFor(p, id, gives);
   // The applying account's own demotion goes after every other user change: Zulip checks its
   // role at each request (an administrator no longer may change roles, a non-owner owners).
   const me = p.live.me;
@@ -332,6 +327,7 @@ function ownersFirst(p: Planner): void {
   );
   if (mine)
     waitFor(
+      p,
       mine.id,
       p.changes.filter((c) => c.kind === 'user' && c.id !== mine.id).map((c) => c.id),
     );
@@ -344,7 +340,13 @@ function ownersFirst(p: Planner): void {
  * account that holds neither is refused), and no active user has the bot's name
  * (`check_bot_name_available`, exact). Users are reactivated before any name changes.
  */
-function checkBotReactivation(p: Planner, d: DesiredUser, l: LiveUser, address: string): void {
+function checkBotReactivation(
+  p: Planner,
+  d: DesiredUser,
+  l: LiveUser,
+  address: string,
+  conflicts: { id: string; other: LiveUser }[],
+): void {
   const where = `${address} (${d.path})`;
   const realm = p.live.organizationSettings?.permissions;
   const changed = p.changes.some(
@@ -354,15 +356,19 @@ function checkBotReactivation(p: Planner, d: DesiredUser, l: LiveUser, address: 
       c.properties.some((x) => x.property.startsWith('permissions.canCreate')),
   );
   const me = p.live.me.userId;
+  // At the request: the memberships the plan adds go first (user groups before users).
+  const mine = recursiveGroupIds(me, groupsAfter(p));
   const holds = (wire: string): boolean =>
-    realm?.[wire] === undefined || settingIncludes(realm[wire], me, myGroupIds(p));
+    realm?.[wire] === undefined || settingIncludes(realm[wire], me, mine);
   if (!changed && !holds('can_create_bots_group') && !holds('can_create_write_only_bots_group'))
     p.errors.push(
       `${where}: reactivating a bot needs the right to create one (the organization's canCreateBotsGroup); Zulip refuses it for ${p.live.me.email} ("Insufficient permission"): add the account to canCreateBotsGroup, or apply with an account that holds it`,
     );
   const name = pyStrip(l.fullName);
   const other = p.live.users.find((u) => u.isActive && u.fullName === name);
-  if (other)
+  // Deactivated by this plan: the reactivation waits for it (botNameConflicts).
+  if (other && deactivatedByPlan(p, other)) conflicts.push({ id: `${address}#reactivate`, other });
+  else if (other)
     p.errors.push(
       `${where}: ${other.email} is an active user named '${name}', as the bot is; Zulip refuses to reactivate it ("There is already an active bot named "${l.fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first."): rename one of them in Zulip first`,
     );
@@ -375,6 +381,7 @@ export function planUsers(p: Planner): void {
   const namesOnce = (): Map<string, LiveUser[]> => (names ??= namesAfter(p));
   const lives = p.liveUsers();
   const declared = p.desired.users;
+  const conflicts: { id: string; other: LiveUser }[] = [];
   for (let i = 0; i < declared.length; i++) {
     const d = declared[i] as DesiredUser;
     const found = lives[i];
@@ -394,7 +401,7 @@ export function planUsers(p: Planner): void {
           p.errors.push(
             `${address} (${d.path}): reactivating a user needs an organization administrator; Zulip refuses it for ${p.live.me.email} ("Insufficient permission")`,
           );
-        else if (l.isBot) checkBotReactivation(p, d, l, address);
+        else if (l.isBot) checkBotReactivation(p, d, l, address, conflicts);
         p.add({
           kind: 'user',
           address,
@@ -427,4 +434,25 @@ export function planUsers(p: Planner): void {
     p.addUpdate({ kind: 'user', address, key: l.email, path: d.path }, l.id, props);
   }
   ownersFirst(p);
+  for (const { id, other } of conflicts) {
+    const deactivation = p.changes.find(
+      (c) => c.kind === 'user' && c.action === 'deactivate' && c.liveId === other.id,
+    );
+    if (deactivation) waitFor(p, id, [deactivation.id]);
+  }
+}
+
+/** Whether the plan deactivates a live user (declared `active: false`, not ignored). */
+function deactivatedByPlan(p: Planner, u: LiveUser): boolean {
+  const lives = p.liveUsers();
+  return p.desired.users.some(
+    (d, i) => lives[i]?.id === u.id && d.active === false && !isIgnored(d.lifecycle, 'active'),
+  );
+}
+
+/** Makes change `id` wait for `ids` (`meta.after`). */
+function waitFor(p: Planner, id: string, ids: readonly string[]): void {
+  if (ids.length === 0) return;
+  const meta = p.meta.get(id) ?? {};
+  p.meta.set(id, { ...meta, after: [...new Set([...(meta.after ?? []), ...ids])] });
 }
