@@ -220,6 +220,35 @@ describe('PATCH /users/{id} (update_user_backend)', () => {
     });
     expect(plan(off, live, {}).changes.map((c) => c.kind)).toContain('user');
   });
+
+  it('names checked at each request: a freed name waits for its rename, a swap is an error', () => {
+    const b = new LiveBuilder();
+    b.state.organizationSettings = { properties: { require_unique_names: true }, permissions: {} };
+    const live = b.build();
+    const name = (email: string): string => live.users.find((x) => x.email === email)!.fullName;
+    // Alice takes Bob's name, Bob a new one: Alice's rename goes after Bob's.
+    const taken = plan(
+      desired((d) => {
+        d.users.push(u('alice@example.com', { fullName: name('bob@example.com') }));
+        d.users.push(u('bob@example.com', { fullName: 'Robert' }));
+      }),
+      live,
+      {},
+    );
+    expect(taken.changes.map((c) => c.id)).toEqual([
+      'user["bob@example.com"]#update',
+      'user["alice@example.com"]#update',
+    ]);
+    const swap = desired((d) => {
+      d.users.push(u('alice@example.com', { fullName: name('bob@example.com') }));
+      d.users.push(u('bob@example.com', { fullName: name('alice@example.com') }));
+    });
+    const text = refused(swap, live);
+    expect(text).toContain(
+      'user["alice@example.com"] (acme/alice): the organization requires unique names, and this plan swaps names between users (user["alice@example.com"], user["bob@example.com"]); Zulip compares each new name with the names users have at that request ("Unique names required in this organization.")',
+    );
+    expect(text.match(/swaps names/g)).toHaveLength(1);
+  });
 });
 
 describe('linkifiers and code playgrounds (require_realm_admin)', () => {

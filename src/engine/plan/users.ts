@@ -434,11 +434,55 @@ export function planUsers(p: Planner): void {
     p.addUpdate({ kind: 'user', address, key: l.email, path: d.path }, l.id, props);
   }
   ownersFirst(p);
+  if (uniqueNamesRequired(p)) renamesInTurn(p);
   for (const { id, other } of conflicts) {
     const deactivation = p.changes.find(
       (c) => c.kind === 'user' && c.action === 'deactivate' && c.liveId === other.id,
     );
     if (deactivation) waitFor(p, id, [deactivation.id]);
+  }
+}
+
+/**
+ * With `require_unique_names`, Zulip compares a new name with the names users have at that
+ * request (`check_full_name`): a rename to a name another user gives up in the same plan waits
+ * for that user's rename, and renames that would each wait for another (two users swapping
+ * names) are an error.
+ */
+function renamesInTurn(p: Planner): void {
+  const renames: { id: string; address: string; path: string; from: string; to: string }[] = [];
+  for (const c of p.changes) {
+    if (c.kind !== 'user' || c.action !== 'update') continue;
+    const name = c.properties.find((x) => x.property === 'fullName');
+    if (name && typeof name.before === 'string' && typeof name.after === 'string')
+      renames.push({
+        id: c.id,
+        address: c.address,
+        path: c.path ?? '',
+        from: fullNameKey(name.before),
+        to: fullNameKey(name.after),
+      });
+  }
+  const byFrom = new Map(renames.map((r) => [r.from, r]));
+  const reported = new Set<(typeof renames)[number]>();
+  for (const r of renames) {
+    const first = byFrom.get(r.to);
+    if (!first || first === r) continue;
+    waitFor(p, r.id, [first.id]);
+    if (reported.has(r)) continue;
+    // Follow the renames that must go first: back to r is a cycle.
+    const chain = [r, first];
+    for (let at = byFrom.get(first.to); at; at = byFrom.get(at.to)) {
+      if (at === r) {
+        for (const x of chain) reported.add(x);
+        p.errors.push(
+          `${r.address}${r.path ? ` (${r.path})` : ''}: the organization requires unique names, and this plan swaps names between users (${chain.map((x) => x.address).join(', ')}); Zulip compares each new name with the names users have at that request ("Unique names required in this organization."): give one of them a name no one has in a first apply, then the swap`,
+        );
+        break;
+      }
+      if (chain.includes(at)) break;
+      chain.push(at);
+    }
   }
 }
 
