@@ -3,15 +3,11 @@
  * plan of a member (or a guest) fails before any request, and the server refuses the very
  * request apply would have sent, with the words the plan quotes (src/engine/plan/account-channels.ts).
  */
-import { ZulipCdkError } from '../../src/model/errors';
 import type { DesiredState } from '../../src/model';
-import { ZulipClient, ZulipCredentials } from '../../src/zulip';
-import { readLiveState } from '../../src/provider/read-live-state';
-import { plan } from '../../src/engine';
 import { DEMO_DOMAIN } from '../../src/emulator/seed';
 import { dChannel, dFolder, desired } from '../engine/fixtures';
 import { clientFor, expectError } from '../support/emulator-client';
-import { harness } from './helpers';
+import { harness, planErrorAs } from './helpers';
 import type { Harness } from './helpers';
 
 let h: Harness;
@@ -21,27 +17,8 @@ beforeEach(async () => {
 afterEach(() => h.close());
 
 /** The plan error of `who`'s plan, with no request sent but the read. */
-async function planError(who: string, d: DesiredState): Promise<string> {
-  const u = h.z.org.users.find((x) => x.email === `${who}@${DEMO_DOMAIN}`)!;
-  const client = new ZulipClient({
-    credentials: new ZulipCredentials({ email: u.email, apiKey: u.apiKey, site: h.z.site }),
-  });
-  try {
-    const live = await readLiveState(client);
-    const before = h.z.requestLog.length;
-    let error: unknown;
-    try {
-      plan(d, live, {});
-    } catch (e) {
-      error = e;
-    }
-    expect(h.z.requestLog.length).toBe(before);
-    expect(error).toBeInstanceOf(ZulipCdkError);
-    return (error as ZulipCdkError).message;
-  } finally {
-    await client.close();
-  }
-}
+const planError = (who: string, d: DesiredState): Promise<string> =>
+  planErrorAs(h, d, `${who}@${DEMO_DOMAIN}`);
 
 const groupId = (name: string): number => h.z.org.groups.find((g) => g.name === name)!.id;
 

@@ -4,7 +4,8 @@ import { applyPlan, plan, planDigest } from '../../src/engine';
 import { summarise } from '../../src/engine/plan-finish';
 import type { ApplyEvent, ApplyOptions, ApplyResult, Plan } from '../../src/engine';
 import type { DesiredState } from '../../src/model';
-import { ZulipClient } from '../../src/zulip';
+import { ZulipCdkError } from '../../src/model/errors';
+import { ZulipClient, ZulipCredentials } from '../../src/zulip';
 import { readLiveState } from '../../src/provider/read-live-state';
 import { ZulipApplyTarget } from '../../src/provider/write-target';
 import { yamlCheck } from '../emulator/yaml-check';
@@ -34,6 +35,34 @@ export interface Harness {
   converge(desired: DesiredState): Promise<{ first: Plan; result: ApplyResult; after: Plan }>;
   /** Stops the server; throws if any of its responses did not match zulip.yaml. */
   close(): Promise<void>;
+}
+
+/**
+ * The plan error of `d` planned against a fresh read as the user `email` (the owner when
+ * absent), checking that nothing but the read was sent.
+ */
+export async function planErrorAs(h: Harness, d: DesiredState, email?: string): Promise<string> {
+  const u = email === undefined ? undefined : h.z.org.users.find((x) => x.email === email)!;
+  const client = u
+    ? new ZulipClient({
+        credentials: new ZulipCredentials({ email: u.email, apiKey: u.apiKey, site: h.z.site }),
+      })
+    : h.client;
+  try {
+    const live = await readLiveState(client);
+    const before = h.z.requestLog.length;
+    let error: unknown;
+    try {
+      plan(d, live, {});
+    } catch (e) {
+      error = e;
+    }
+    expect(h.z.requestLog.length).toBe(before);
+    expect(error).toBeInstanceOf(ZulipCdkError);
+    return (error as ZulipCdkError).message;
+  } finally {
+    if (client !== h.client) await client.close();
+  }
 }
 
 export function newClient(z: Emulator): ZulipClient {

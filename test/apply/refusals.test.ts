@@ -12,7 +12,7 @@ import { readLiveState } from '../../src/provider/read-live-state';
 import { desired, dGroup } from '../engine/fixtures';
 import { clientFor, expectError } from '../support/emulator-client';
 import { thrownError } from '../support/errors';
-import { harness } from './helpers';
+import { harness, planErrorAs } from './helpers';
 import type { Harness } from './helpers';
 
 let h: Harness;
@@ -44,13 +44,7 @@ test('deactivating a group an undeclared group has as a subgroup: refused by the
 });
 
 /** The plan's error for `d` against the embedded server as the owner; no request is sent. */
-async function planError(d: DesiredState): Promise<string> {
-  const live = await readLiveState(h.client);
-  const before = h.z.requestLog.length;
-  const message = thrownError(() => plan(d, live, {})).message;
-  expect(h.z.requestLog.length).toBe(before);
-  return message;
-}
+const planError = (d: DesiredState): Promise<string> => planErrorAs(h, d);
 
 const user = (local: string, o: Record<string, unknown>) => ({
   path: `acme/${local}`,

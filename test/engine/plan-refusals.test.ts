@@ -364,7 +364,8 @@ describe('a set that reads as a refused system group only because the register l
 });
 
 describe('reactivating a bot (reactivate_user_backend)', () => {
-  it('needs the right to create bots, and no active user with its name', () => {
+  /** The fixture's organization with a deactivated bot named as alice (3) is. */
+  const withDeactivatedBot = (): LiveBuilder => {
     const b = new LiveBuilder();
     b.state.users.push({
       id: 7,
@@ -376,6 +377,11 @@ describe('reactivating a bot (reactivate_user_backend)', () => {
       botOwnerId: 1,
     });
     b.state.users.find((u) => u.id === 3)!.fullName = 'Alice Member';
+    return b;
+  };
+
+  it('needs the right to create bots, and no active user with its name', () => {
+    const b = withDeactivatedBot();
     const nobody = b.groupId('role:nobody');
     b.state.organizationSettings = {
       properties: {},
@@ -399,17 +405,7 @@ describe('reactivating a bot (reactivate_user_backend)', () => {
   });
 
   it('counts what the plan does first: a membership that gives the right, the other user deactivated', () => {
-    const b = new LiveBuilder();
-    b.state.users.push({
-      id: 7,
-      email: 'bot@example.com',
-      fullName: 'Alice Member',
-      role: 400,
-      isActive: false,
-      isBot: true,
-      botOwnerId: 1,
-    });
-    b.state.users.find((u) => u.id === 3)!.fullName = 'Alice Member';
+    const b = withDeactivatedBot();
     b.group('botmakers', { members: [2] });
     const nobody = b.groupId('role:nobody');
     b.state.organizationSettings = {
