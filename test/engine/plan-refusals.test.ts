@@ -108,7 +108,25 @@ describe('deactivating a group still in use (check_user_group_can_be_deactivated
         }),
         m.build(),
       ),
-    ).toContain('this plan deactivates it together with userGroup["z"], which uses it');
+    ).toContain(
+      'userGroup["a"] (acme/a): Zulip refuses to deactivate a user group still in use ("Cannot deactivate user group in use."), and this plan deactivates userGroup["a"], userGroup["z"] together, each used by another of them, so none can go first',
+    );
+    // A ring of three as well.
+    const r = new LiveBuilder();
+    const [g1, g2, g3] = [r.group('g1'), r.group('g2'), r.group('g3')];
+    g1.permissions.can_mention_group = g2.id;
+    g2.permissions.can_mention_group = g3.id;
+    g3.permissions.can_mention_group = g1.id;
+    const ring = refused(
+      desired((d) => {
+        for (const n of ['g1', 'g2', 'g3']) d.userGroups.push(dGroup(n, { deactivated: true }));
+      }),
+      r.build(),
+    );
+    expect(ring).toMatch(
+      /this plan deactivates (userGroup\["g[123]"\], ){2}userGroup\["g[123]"\] together/,
+    );
+    expect(ring.match(/none can go first/g)).toHaveLength(1);
   });
 });
 
@@ -173,9 +191,53 @@ describe('PATCH /users/{id} (update_user_backend)', () => {
       owners.build(),
       {},
     );
-    expect(q.changes.find((c) => c.action === 'deactivate')!.dependsOn).toEqual([
-      'user["alice@example.com"]#update',
-    ]);
+    // Another owner (the applying account) stays: any order passes, nothing waits.
+    expect(q.changes.find((c) => c.action === 'deactivate')!.dependsOn).toEqual([]);
+  });
+
+  it('a user the plan reactivates counts with its declared role and name', () => {
+    const b = new LiveBuilder();
+    b.state.organizationSettings = { properties: { require_unique_names: true }, permissions: {} };
+    const live = b.build();
+    // gone@example.com (deactivated) comes back as the owner; the only owner steps down.
+    const handover = plan(
+      desired((d) => {
+        d.users.push(u('owner@example.com', { role: 'administrator' }));
+        d.users.push(u('gone@example.com', { active: true, role: 'owner' }));
+      }),
+      live,
+      {},
+    );
+    expect(handover.changes.map((c) => c.id)).toContain('user["owner@example.com"]#update');
+    // It comes back under a new name: its old one is free for alice.
+    const gone = live.users.find((x) => x.email === 'gone@example.com')!;
+    const renamed = plan(
+      desired((d) => {
+        d.users.push(u('gone@example.com', { active: true, fullName: 'Gone Again' }));
+        d.users.push(u('alice@example.com', { fullName: gone.fullName }));
+      }),
+      live,
+      {},
+    );
+    expect(renamed.changes.map((c) => c.id)).toContain('user["alice@example.com"]#update');
+  });
+
+  it('changes that must each go before another are an error, not an order broken at random', () => {
+    const b = new LiveBuilder();
+    b.state.organizationSettings = { properties: { require_unique_names: true }, permissions: {} };
+    const live = b.build();
+    const mine = live.users.find((x) => x.id === live.me.userId)!;
+    // The only owner hands over and gives its name to the new owner: one PATCH renames and
+    // demotes it, which must come after the promotion, which must come after the rename.
+    const text = refused(
+      desired((d) => {
+        d.users.push(u(mine.email, { role: 'administrator', fullName: 'Former owner' }));
+        d.users.push(u('admin@example.com', { role: 'owner', fullName: mine.fullName }));
+      }),
+      live,
+    );
+    expect(text).toContain('must each be made before another');
+    expect(text).toContain('Make one of them in a first apply');
   });
 
   it("the applying account's own demotion waits for every other user change", () => {
@@ -439,6 +501,32 @@ describe('reactivating a bot (reactivate_user_backend)', () => {
     );
     expect(at('user["bot@example.com"]#reactivate')).toBeGreaterThan(
       at('userGroup["botmakers"]#membership'),
+    );
+  });
+
+  it('a member reactivates its own bot (can_admin_user)', () => {
+    const b = withDeactivatedBot();
+    b.state.users.find((x) => x.id === 7)!.botOwnerId = 3;
+    b.state.users.find((x) => x.id === 3)!.fullName = 'Alice A';
+    b.state.me = { userId: 3, email: 'alice@example.com', role: 400 };
+    const d = desired((d) =>
+      d.users.push({ path: 'acme/bot', email: 'bot@example.com', active: true }),
+    );
+    expect(summary(plan(d, b.build(), {}))).toEqual(['reactivate user["bot@example.com"]']);
+  });
+
+  it("waits for the rename of the active user with the bot's name", () => {
+    const made = plan(
+      desired((d) => {
+        d.users.push({ path: 'acme/bot', email: 'bot@example.com', active: true });
+        d.users.push({ path: 'acme/alice', email: 'alice@example.com', fullName: 'Alice A' });
+      }),
+      withDeactivatedBot().build(),
+      {},
+    );
+    const ids = made.changes.map((c) => c.id);
+    expect(ids.indexOf('user["bot@example.com"]#reactivate')).toBeGreaterThan(
+      ids.indexOf('user["alice@example.com"]#update'),
     );
   });
 });

@@ -27,6 +27,7 @@ import type { WireGroupSettingValue } from '../../model/live-state';
 import type { Change, JsonValue } from '../plan-format';
 import type { Planner } from './planner';
 import { groupsIn } from './planner';
+import { cyclesOf } from './cycles';
 
 /** Uses listed by name in one error; the rest are counted. */
 const LISTED = 5;
@@ -299,16 +300,19 @@ function checkGroupDeactivations(p: Planner): void {
       `${c.address} (${c.path ?? 'undeclared, pruned'}): Zulip refuses to deactivate a user group still in use ("Cannot deactivate user group in use."), and after this plan ${shown}${more}. Change those first (declare them without the group, or remove it from them in Zulip), or keep the group`,
     );
   }
+  // Deactivations that each use another (a ring of any length): none can go first.
+  const ringed = new Set<string>();
+  const byId = new Map(deactivated.map((c) => [c.id, c]));
+  for (const ring of cyclesOf(waitsFor)) {
+    for (const id of ring) ringed.add(id);
+    const first = byId.get(ring[0]!)!;
+    p.errors.push(
+      `${first.address} (${first.path ?? 'undeclared, pruned'}): Zulip refuses to deactivate a user group still in use ("Cannot deactivate user group in use."), and this plan deactivates ${ring.map((id) => id.replace(/#[a-z]+$/, '')).join(', ')} together, each used by another of them, so none can go first. Change the settings of one of them first`,
+    );
+  }
   for (const c of deactivated) {
     const waits = [...(waitsFor.get(c.id) ?? [])];
-    if (waits.length === 0) continue;
-    const mutual = waits.filter((w) => waitsFor.get(w)?.has(c.id) === true);
-    if (mutual.length > 0) {
-      p.errors.push(
-        `${c.address} (${c.path ?? 'undeclared, pruned'}): Zulip refuses to deactivate a user group still in use ("Cannot deactivate user group in use."), and this plan deactivates it together with ${mutual.map((id) => id.replace(/#[a-z]+$/, '')).join(', ')}, which uses it and which it uses, so neither can go first. Change the settings of one of them first`,
-      );
-      continue;
-    }
+    if (waits.length === 0 || ringed.has(c.id)) continue;
     const meta = p.meta.get(c.id) ?? {};
     p.meta.set(c.id, { ...meta, after: [...(meta.after ?? []), ...waits] });
   }

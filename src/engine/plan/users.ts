@@ -9,7 +9,7 @@ import { resourceAddress } from '../../model/address';
 import type { DesiredUser, GroupSettingValue } from '../../model/desired-state';
 import { ROLES, roleName } from '../../model/kinds';
 import type { RoleName } from '../../model/kinds';
-import type { PropertyChange } from '../plan-format';
+import type { PropertyChange, UntaggedChange } from '../plan-format';
 import type { LiveUser } from '../../model/live-state';
 import { closest } from '../../model/spelling';
 import { fullNameKey, pyStrip } from '../../model/rules';
@@ -17,6 +17,7 @@ import { recursiveGroupIds, settingIncludes } from '../../model/access';
 import { groupsAfter } from './account';
 import { groupAddress, isIgnored } from './planner';
 import type { Planner } from './planner';
+import { cyclesOf } from './cycles';
 
 /**
  * The users whose e-mail a mistyped `email` most likely meant: the closest addresses (whole,
@@ -125,6 +126,11 @@ function unknownUser(
   p.errors.push(near.length > 0 ? `${line}; did you mean ${near.join(' or ')}?` : line);
 }
 
+/** Whether a declared user is active after the plan. */
+function activeAfter(d: DesiredUser, u: LiveUser): boolean {
+  return d.active === undefined || isIgnored(d.lifecycle, 'active') ? u.isActive : d.active;
+}
+
 /**
  * The human owners the organization has after the plan: active ones, minus those this plan
  * deactivates or demotes, plus those it promotes or reactivates as owners.
@@ -139,13 +145,11 @@ function ownersAfter(p: Planner): Set<number> {
     const d = declared[i] as DesiredUser;
     const u = lives[i];
     if (!u || u.isBot) continue;
-    const activeAfter =
-      d.active === undefined || isIgnored(d.lifecycle, 'active') ? u.isActive : d.active;
+    const active = activeAfter(d, u);
+    // A user the plan reactivates gets its declared role too (planUsers).
     const roleAfter =
-      d.role === undefined || isIgnored(d.lifecycle, 'role') || !u.isActive
-        ? roleName(u.role)
-        : d.role;
-    if (activeAfter && roleAfter === 'owner') owners.add(u.id);
+      d.role === undefined || isIgnored(d.lifecycle, 'role') || !active ? roleName(u.role) : d.role;
+    if (active && roleAfter === 'owner') owners.add(u.id);
     else owners.delete(u.id);
   }
   return owners;
@@ -278,7 +282,7 @@ function namesAfter(p: Planner): Map<string, LiveUser[]> {
   const lives = p.liveUsers();
   p.desired.users.forEach((d, i) => {
     const u = lives[i];
-    if (u && u.isActive && d.fullName !== undefined && !isIgnored(d.lifecycle, 'fullName'))
+    if (u && activeAfter(d, u) && d.fullName !== undefined && !isIgnored(d.lifecycle, 'fullName'))
       after.set(u.id, d.fullName);
   });
   const out = new Map<string, LiveUser[]>();
@@ -301,18 +305,27 @@ function namesAfter(p: Planner): Map<string, LiveUser[]> {
 function ownersFirst(p: Planner): void {
   const gives: string[] = [];
   const takes: string[] = [];
+  const taken = new Set<number>();
   for (const c of p.changes) {
     if (c.kind !== 'user' || !('liveId' in c) || c.liveId === null) continue;
     const l = p.idx.usersById.get(c.liveId);
     if (!l || l.isBot) continue;
     if (c.action === 'deactivate' && l.role === ROLES.owner) takes.push(c.id);
+    if (c.action === 'deactivate' && l.role === ROLES.owner) taken.add(l.id);
     if (c.action === 'reactivate' && l.role === ROLES.owner) gives.push(c.id);
     if (c.action !== 'update') continue;
     const role = c.properties.find((x) => x.property === 'role');
     if (role?.after === 'owner') gives.push(c.id);
-    else if (role?.before === 'owner') takes.push(c.id);
+    else if (role?.before === 'owner') {
+      takes.push(c.id);
+      taken.add(l.id);
+    }
   }
-  for (const id of takes) waitFor(p, id, gives);
+  // Only when the owners the plan keeps would not cover every removal in any order.
+  const kept = p.live.users.some(
+    (u) => u.isActive && !u.isBot && u.role === ROLES.owner && !taken.has(u.id),
+  );
+  if (!kept) for (const id of takes) waitFor(p, id, gives);
   // The applying account's own demotion goes after every other user change: Zulip checks its
   // role at each request (an administrator no longer may change roles, a non-owner owners).
   const me = p.live.me;
@@ -366,8 +379,8 @@ function checkBotReactivation(
     );
   const name = pyStrip(l.fullName);
   const other = p.live.users.find((u) => u.isActive && u.fullName === name);
-  // Deactivated by this plan: the reactivation waits for it (botNameConflicts).
-  if (other && deactivatedByPlan(p, other)) conflicts.push({ id: `${address}#reactivate`, other });
+  // Deactivated or renamed by this plan: the reactivation waits for it (end of planUsers).
+  if (other && freedByPlan(p, other, name)) conflicts.push({ id: `${address}#reactivate`, other });
   else if (other)
     p.errors.push(
       `${where}: ${other.email} is an active user named '${name}', as the bot is; Zulip refuses to reactivate it ("There is already an active bot named "${l.fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first."): rename one of them in Zulip first`,
@@ -396,8 +409,10 @@ export function planUsers(p: Planner): void {
         continue;
       }
       if (!l.isActive) {
-        // zerver/views/users.py reactivate_user_backend: `for_admin` access.
-        if (p.live.me.role > ROLES.administrator)
+        // zerver/views/users.py reactivate_user_backend: `for_admin` access, which lets a
+        // bot's owner through (can_admin_user).
+        const ownBot = l.isBot && l.botOwnerId === p.live.me.userId;
+        if (p.live.me.role > ROLES.administrator && !ownBot)
           p.errors.push(
             `${address} (${d.path}): reactivating a user needs an organization administrator; Zulip refuses it for ${p.live.me.email} ("Insufficient permission")`,
           );
@@ -436,10 +451,35 @@ export function planUsers(p: Planner): void {
   ownersFirst(p);
   if (uniqueNamesRequired(p)) renamesInTurn(p);
   for (const { id, other } of conflicts) {
-    const deactivation = p.changes.find(
-      (c) => c.kind === 'user' && c.action === 'deactivate' && c.liveId === other.id,
+    const frees = p.changes.filter(
+      (c) =>
+        c.kind === 'user' &&
+        (c.action === 'deactivate' || c.action === 'update') &&
+        c.liveId === other.id,
     );
-    if (deactivation) waitFor(p, id, [deactivation.id]);
+    waitFor(
+      p,
+      id,
+      frees.map((c) => c.id),
+    );
+  }
+  checkUserRings(p);
+}
+
+/**
+ * User changes that must each go before another (the waits above: the last owner, the applying
+ * account's own demotion, unique names, a bot's name): no order passes Zulip's checks at each
+ * request, so the plan says so instead of breaking the ring at random.
+ */
+function checkUserRings(p: Planner): void {
+  const users = new Map<string, UntaggedChange>();
+  for (const c of p.changes) if (c.kind === 'user') users.set(c.id, c);
+  const graph = new Map([...users.keys()].map((id) => [id, p.meta.get(id)?.after ?? []]));
+  for (const ring of cyclesOf(graph)) {
+    const first = users.get(ring[0]!)!;
+    p.errors.push(
+      `${first.address} (${first.path ?? 'undeclared'}): the changes ${ring.join(', ')} must each be made before another, since Zulip checks at each request the last owner, the applying account's role and unique names; no order works in one apply. Make one of them in a first apply (for example a name or role alone), then the rest`,
+    );
   }
 }
 
@@ -486,11 +526,19 @@ function renamesInTurn(p: Planner): void {
   }
 }
 
-/** Whether the plan deactivates a live user (declared `active: false`, not ignored). */
-function deactivatedByPlan(p: Planner, u: LiveUser): boolean {
+/**
+ * Whether the plan deactivates a live user (declared `active: false`) or renames it away from
+ * `name` (stripped, compared exactly as `check_bot_name_available` does).
+ */
+function freedByPlan(p: Planner, u: LiveUser, name: string): boolean {
   const lives = p.liveUsers();
   return p.desired.users.some(
-    (d, i) => lives[i]?.id === u.id && d.active === false && !isIgnored(d.lifecycle, 'active'),
+    (d, i) =>
+      lives[i]?.id === u.id &&
+      ((d.active === false && !isIgnored(d.lifecycle, 'active')) ||
+        (d.fullName !== undefined &&
+          !isIgnored(d.lifecycle, 'fullName') &&
+          pyStrip(d.fullName) !== name)),
   );
 }
 
