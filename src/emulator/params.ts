@@ -84,18 +84,32 @@ export class Params {
     return expectBool(v, name);
   }
 
-  /** A JSON integer. */
+  /**
+   * A JSON integer. Zulip parses `Json[int]` strictly (`validate_python(..., strict=True)`):
+   * a JSON number with a fraction or an exponent is no integer, even `1.0`, which JSON.parse
+   * cannot tell from `1`, so the text is looked at.
+   */
   public int(name: string): number | undefined {
     const v = this.json(name);
     if (v === undefined) return undefined;
+    if (typeof v === 'number' && NOT_AN_INTEGER.test(this.raw.get(name) ?? ''))
+      throw badRequest(`${name} is not an integer`);
     return expectInt(v, name);
   }
 
-  /** A JSON list of integers. */
+  /** A JSON list of integers, each as strictly as {@link int}. */
   public intList(name: string): number[] | undefined {
     const v = this.json(name);
     if (v === undefined) return undefined;
-    return expectIntList(v, name);
+    const list = expectList(v, name);
+    // A list of numbers only is its text split at commas, one piece per element.
+    const pieces = list.every((x) => typeof x === 'number')
+      ? (this.raw.get(name) ?? '').trim().slice(1, -1).split(',')
+      : [];
+    return list.map((x, i) => {
+      if (NOT_AN_INTEGER.test(pieces[i] ?? '')) throw badRequest(`${name}[${i}] is not an integer`);
+      return expectInt(x, `${name}[${i}]`);
+    });
   }
 
   /** A JSON list of strings. */
@@ -105,6 +119,9 @@ export class Params {
     return expectStringList(v, name);
   }
 }
+
+/** A JSON number written with a fraction or an exponent (`1.0`, `1e3`). */
+const NOT_AN_INTEGER = /[0-9][.eE]/;
 
 /** "x is not a boolean" unless `v` is a boolean. */
 export function expectBool(v: unknown, name: string): boolean {

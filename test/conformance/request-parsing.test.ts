@@ -6,7 +6,7 @@
  */
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
-import { clientFor, expectSuccess } from '../support/emulator-client';
+import { clientFor, expectError, expectSuccess } from '../support/emulator-client';
 
 let z: Emulator;
 beforeAll(async () => {
@@ -48,5 +48,32 @@ describe.each(ENCODINGS)('parameters sent as %s', (encoding) => {
     const r = await clientFor(z, 'alice').call('PATCH', '/users', { full_name: 'x' }, { encoding });
     expect(r.status).toBe(405);
     expect(r.body).toMatchObject({ result: 'error', msg: 'Method Not Allowed' });
+  });
+});
+
+/**
+ * zerver/lib/typed_endpoint.py parse_value_for_parameter validates with `strict=True`: a JSON
+ * number written with a fraction or an exponent is no `int` (pydantic's `int_type`), even when
+ * it is whole. No Zulip test sends one; the parameters are `num_after: Json[NonNegativeInt]`
+ * (get_messages_backend) and `add: Json[list[int]]` (update_user_group_backend).
+ */
+describe('strict integers (Json[int] with strict=True)', () => {
+  it.each(['1.0', '1e3', '-2.5'])('num_after=%s is "num_after is not an integer"', async (raw) => {
+    expectError(
+      await clientFor(z, 'alice').get('/messages', {
+        anchor: 'newest',
+        num_before: 0,
+        num_after: raw,
+      }),
+      'num_after is not an integer',
+    );
+  });
+
+  it('an element of a list of integers: "add[1] is not an integer"', async () => {
+    const group = z.org.groups.find((g) => g.name === 'design')!;
+    expectError(
+      await clientFor(z, 'owner').post(`/user_groups/${group.id}/members`, { add: '[3, 4.0]' }),
+      'add[1] is not an integer',
+    );
   });
 });
