@@ -103,10 +103,7 @@ function checkSummary(p: Planner, changes: readonly Change[]): void {
     p.errors.push(
       `${p.desired.organization.path}: ${shown} custom profile fields would be shown in the profile summary after this plan; Zulip allows at most ${limit} ("Only 2 custom profile fields can be displayed in the profile summary."). Set displayInProfileSummary: false on the others (undeclared fields count too)`,
     );
-  for (const id of entering) {
-    const meta = p.meta.get(id);
-    if (meta) meta.after = [...(meta.after ?? []), ...leaving];
-  }
+  for (const id of entering) p.waitFor(id, leaving);
 }
 
 /** A live value in the plan's terms: text, a choice's text, a user field's e-mails (sorted). */

@@ -138,8 +138,7 @@ function checkSubgroupCycles(p: Planner): void {
           const id = removing.get(n);
           return id !== undefined && id !== c.id ? [id] : [];
         });
-        const meta = p.meta.get(c.id) ?? {};
-        p.meta.set(c.id, { ...meta, after: [...new Set([...(meta.after ?? []), ...waits])] });
+        p.waitFor(c.id, waits);
         continue;
       }
       const cycle = [group];
@@ -311,9 +310,6 @@ function checkGroupDeactivations(p: Planner): void {
     );
   }
   for (const c of deactivated) {
-    const waits = [...(waitsFor.get(c.id) ?? [])];
-    if (waits.length === 0 || ringed.has(c.id)) continue;
-    const meta = p.meta.get(c.id) ?? {};
-    p.meta.set(c.id, { ...meta, after: [...(meta.after ?? []), ...waits] });
+    if (!ringed.has(c.id)) p.waitFor(c.id, [...(waitsFor.get(c.id) ?? [])]);
   }
 }

@@ -153,6 +153,16 @@ export class Planner {
     checkGroupsAfterPlan(this);
   }
 
+  /**
+   * Makes change `id` wait for the changes `ids` (`meta.after`), each once: an order Zulip
+   * enforces at each request (the last owner, a group still in use, a name still taken).
+   */
+  public waitFor(id: string, ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    const meta = this.meta.get(id) ?? {};
+    this.meta.set(id, { ...meta, after: [...new Set([...(meta.after ?? []), ...ids])] });
+  }
+
   /** A plan error about what Zulip refuses the applying account whatever the object. */
   public accountError(line: string): void {
     this.errors.push(line);

@@ -325,7 +325,7 @@ function ownersFirst(p: Planner): void {
   const kept = p.live.users.some(
     (u) => u.isActive && !u.isBot && u.role === ROLES.owner && !taken.has(u.id),
   );
-  if (!kept) for (const id of takes) waitFor(p, id, gives);
+  if (!kept) for (const id of takes) p.waitFor(id, gives);
   // The applying account's own demotion goes after every other user change: Zulip checks its
   // role at each request (an administrator no longer may change roles, a non-owner owners).
   const me = p.live.me;
@@ -339,8 +339,7 @@ function ownersFirst(p: Planner): void {
       ),
   );
   if (mine)
-    waitFor(
-      p,
+    p.waitFor(
       mine.id,
       p.changes.filter((c) => c.kind === 'user' && c.id !== mine.id).map((c) => c.id),
     );
@@ -457,8 +456,7 @@ export function planUsers(p: Planner): void {
         (c.action === 'deactivate' || c.action === 'update') &&
         c.liveId === other.id,
     );
-    waitFor(
-      p,
+    p.waitFor(
       id,
       frees.map((c) => c.id),
     );
@@ -508,7 +506,7 @@ function renamesInTurn(p: Planner): void {
   for (const r of renames) {
     const first = byFrom.get(r.to);
     if (!first || first === r) continue;
-    waitFor(p, r.id, [first.id]);
+    p.waitFor(r.id, [first.id]);
     if (reported.has(r)) continue;
     // Follow the renames that must go first: back to r is a cycle.
     const chain = [r, first];
@@ -540,11 +538,4 @@ function freedByPlan(p: Planner, u: LiveUser, name: string): boolean {
           !isIgnored(d.lifecycle, 'fullName') &&
           pyStrip(d.fullName) !== name)),
   );
-}
-
-/** Makes change `id` wait for `ids` (`meta.after`). */
-function waitFor(p: Planner, id: string, ids: readonly string[]): void {
-  if (ids.length === 0) return;
-  const meta = p.meta.get(id) ?? {};
-  p.meta.set(id, { ...meta, after: [...new Set([...(meta.after ?? []), ...ids])] });
 }
