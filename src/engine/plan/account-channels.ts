@@ -5,9 +5,6 @@
  * - `require_non_guest_user` (zerver/decorator.py) on `create_channel` and
  *   `add_subscriptions_backend` (zerver/views/streams.py): a guest creates no channel and
  *   subscribes no one ("Not allowed for guest users").
- * - `require_realm_admin` on every channel-folder endpoint (zerver/views/channel_folders.py) and
- *   `check_if_user_can_manage_default_streams` on every default-channel-group endpoint: "Must be
- *   an organization administrator".
  * - `check_channel_creation_permissions` (zerver/lib/streams.py): the organization's
  *   `can_create_public_channel_group` or `can_create_private_channel_group` (no exception for
  *   administrators), an administrator for a default channel, `can_create_web_public_channel_group`
@@ -134,14 +131,6 @@ export function checkChannelAccount(p: Planner): void {
   const moderation = p.live.organizationSettings?.properties.moderation_request_channel_id;
 
   for (const c of p.changes) {
-    if (c.kind === 'channelFolder') {
-      needAdmin(c, 'change channel folders', 'Must be an organization administrator');
-      continue;
-    }
-    if (c.kind === 'defaultChannelGroup') {
-      needAdmin(c, 'change default channel groups', 'Must be an organization administrator');
-      continue;
-    }
     if (c.kind !== 'channel') continue;
     const l = 'liveId' in c && c.liveId !== null ? p.idx.channelsById.get(c.liveId) : undefined;
     if (c.action === 'create') {

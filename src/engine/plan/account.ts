@@ -119,14 +119,18 @@ export function checkAccount(p: Planner): void {
 }
 
 /**
- * The kinds every write of which needs an organization administrator (zerver/decorator.py
- * `require_realm_admin` on each view of zerver/views/realm_linkifiers.py and
- * realm_playgrounds.py: "Must be an organization administrator"); custom profile fields, the
- * other such kind, are checked with their values (`./custom-profile-fields.ts`).
+ * The kinds every write of which needs an organization administrator ("Must be an organization
+ * administrator"): zerver/decorator.py `require_realm_admin` on each view of
+ * zerver/views/realm_linkifiers.py, realm_playgrounds.py and channel_folders.py, and
+ * `check_if_user_can_manage_default_streams` on each default-channel-group view
+ * (zerver/views/streams.py). Custom profile fields, another such kind, are checked with their
+ * values (`./custom-profile-fields.ts`).
  */
 const REALM_ADMIN_KINDS: readonly { readonly kind: ResourceKind; readonly what: string }[] = [
   { kind: 'linkifier', what: 'linkifiers' },
   { kind: 'playground', what: 'code playgrounds' },
+  { kind: 'channelFolder', what: 'channel folders' },
+  { kind: 'defaultChannelGroup', what: 'default channel groups' },
 ];
 
 function checkRealmAdminKinds(p: Planner): void {
