@@ -37,7 +37,7 @@
  * updated before its subscribers) is not second-guessed, and the account's groups are counted
  * with what the plan's memberships add to them (`groupsAfter`).
  */
-import { recursiveGroupIds, settingIncludes } from '../../model/access';
+import { settingIncludes } from '../../model/access';
 import { ROLES } from '../../model/kinds';
 import type { ResourceKind } from '../../model/kinds';
 import type { LiveChannel, WireGroupSettingValue } from '../../model/live-state';
@@ -52,7 +52,7 @@ import type {
   PermissionSettingInfo,
 } from '../../model/permissions';
 import type { UntaggedChange } from '../plan-format';
-import { groupsAfter, listed, settingChangedFirst } from './account';
+import { listed, myGroupIdsAfterPlan, settingChangedFirst } from './account';
 import type { Planner } from './planner';
 
 /** One refusal: the changes it stops, and the sentence that says why and how to fix it. */
@@ -75,11 +75,9 @@ export function checkChannelAccount(p: Planner): void {
   const admin = me.role <= ROLES.administrator;
   const guest = me.role === ROLES.guest;
   const realm = p.live.organizationSettings?.permissions;
-  let myGroups: ReadonlySet<number> | undefined;
   const holds = (value: WireGroupSettingValue | undefined): boolean => {
     if (guest) return false;
-    myGroups ??= recursiveGroupIds(me.userId, groupsAfter(p));
-    return settingIncludes(value, me.userId, myGroups);
+    return settingIncludes(value, me.userId, myGroupIdsAfterPlan(p));
   };
   /** A declared value (natural keys) holds the account; a group not yet live is not guessed. */
   const holdsDeclared = (value: unknown): boolean => {
@@ -88,8 +86,7 @@ export function checkChannelAccount(p: Planner): void {
     const v = typeof value === 'string' ? { users: [], groups: [value] } : (value as GroupSets);
     const email = me.email.toLowerCase();
     if (v.users.some((u) => u.toLowerCase() === email)) return true;
-    myGroups ??= recursiveGroupIds(me.userId, groupsAfter(p));
-    const mine = myGroups;
+    const mine = myGroupIdsAfterPlan(p);
     return v.groups.some((n) => {
       const g = p.idx.groupsByName.get(n);
       return g === undefined || mine.has(g.id);

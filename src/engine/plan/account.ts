@@ -75,13 +75,9 @@ export function checkAccount(p: Planner): void {
   const me = p.live.me;
   const user = p.idx.usersById.get(me.userId);
   const who = me.role === ROLES.guest ? 'a guest' : user?.isBot === true ? 'a bot' : undefined;
-  let myGroups: ReadonlySet<number> | undefined;
   // The account's groups now and after the plan's memberships (a superset of what it has at
   // any request): a setting it does not hold even so is one it never holds.
-  const holds: Holder = (value) => {
-    myGroups ??= recursiveGroupIds(me.userId, groupsAfter(p));
-    return settingIncludes(value, me.userId, myGroups);
-  };
+  const holds: Holder = (value) => settingIncludes(value, me.userId, myGroupIdsAfterPlan(p));
   let refusedOutright = false;
   for (const r of REFUSED) {
     const changes = p.changes.filter((c) => c.kind === r.kind && r.actions.includes(c.action));
@@ -243,6 +239,21 @@ export function listed(changes: readonly UntaggedChange[]): string {
   }
   const shown = names.slice(0, LISTED).join(', ');
   return names.length > LISTED ? `${shown} and ${names.length - LISTED} more` : shown;
+}
+
+/** {@link myGroupIdsAfterPlan}, once per plan. */
+const groupsAfterPlan = new WeakMap<Planner, ReadonlySet<number>>();
+
+/**
+ * The applying account's groups, recursively, once the plan's memberships have landed (see
+ * {@link groupsAfter}), worked out once per plan: only user groups make memberships, and they
+ * are planned before users and the checks that run once every kind is planned, the readers of
+ * this.
+ */
+export function myGroupIdsAfterPlan(p: Planner): ReadonlySet<number> {
+  let ids = groupsAfterPlan.get(p);
+  if (!ids) groupsAfterPlan.set(p, (ids = recursiveGroupIds(p.live.me.userId, groupsAfter(p))));
+  return ids;
 }
 
 /**

@@ -13,8 +13,8 @@ import type { PropertyChange, UntaggedChange } from '../plan-format';
 import type { LiveUser } from '../../model/live-state';
 import { closest } from '../../model/spelling';
 import { fullNameKey, pyStrip } from '../../model/rules';
-import { recursiveGroupIds, settingIncludes } from '../../model/access';
-import { groupsAfter } from './account';
+import { settingIncludes } from '../../model/access';
+import { myGroupIdsAfterPlan } from './account';
 import { groupAddress, isIgnored } from './planner';
 import type { Planner } from './planner';
 import { cyclesOf } from './cycles';
@@ -369,7 +369,7 @@ function checkBotReactivation(
   );
   const me = p.live.me.userId;
   // At the request: the memberships the plan adds go first (user groups before users).
-  const mine = recursiveGroupIds(me, groupsAfter(p));
+  const mine = myGroupIdsAfterPlan(p);
   const holds = (wire: string): boolean =>
     realm?.[wire] === undefined || settingIncludes(realm[wire], me, mine);
   if (!changed && !holds('can_create_bots_group') && !holds('can_create_write_only_bots_group'))
