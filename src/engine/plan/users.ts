@@ -304,28 +304,25 @@ function namesAfter(p: Planner): Map<string, LiveUser[]> {
  */
 function ownersFirst(p: Planner): void {
   const gives: string[] = [];
-  const takes: string[] = [];
-  const taken = new Set<number>();
+  /** Change id → the user whose owner role it takes away. */
+  const takes = new Map<string, number>();
   for (const c of p.changes) {
     if (c.kind !== 'user' || !('liveId' in c) || c.liveId === null) continue;
     const l = p.idx.usersById.get(c.liveId);
     if (!l || l.isBot) continue;
-    if (c.action === 'deactivate' && l.role === ROLES.owner) takes.push(c.id);
-    if (c.action === 'deactivate' && l.role === ROLES.owner) taken.add(l.id);
+    if (c.action === 'deactivate' && l.role === ROLES.owner) takes.set(c.id, l.id);
     if (c.action === 'reactivate' && l.role === ROLES.owner) gives.push(c.id);
     if (c.action !== 'update') continue;
     const role = c.properties.find((x) => x.property === 'role');
     if (role?.after === 'owner') gives.push(c.id);
-    else if (role?.before === 'owner') {
-      takes.push(c.id);
-      taken.add(l.id);
-    }
+    else if (role?.before === 'owner') takes.set(c.id, l.id);
   }
   // Only when the owners the plan keeps would not cover every removal in any order.
+  const taken = new Set(takes.values());
   const kept = p.live.users.some(
     (u) => u.isActive && !u.isBot && u.role === ROLES.owner && !taken.has(u.id),
   );
-  if (!kept) for (const id of takes) p.waitFor(id, gives);
+  if (!kept) for (const id of takes.keys()) p.waitFor(id, gives);
   // The applying account's own demotion goes after every other user change: Zulip checks its
   // role at each request (an administrator no longer may change roles, a non-owner owners).
   const me = p.live.me;
