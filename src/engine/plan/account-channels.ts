@@ -38,6 +38,7 @@
  * with what the plan's memberships add to them (`groupsAfter`).
  */
 import { settingIncludes } from '../../model/access';
+import type { GroupSettingValue } from '../../model/desired-state';
 import { ROLES } from '../../model/kinds';
 import type { ResourceKind } from '../../model/kinds';
 import type { LiveChannel, WireGroupSettingValue } from '../../model/live-state';
@@ -52,7 +53,7 @@ import type {
   PermissionSettingInfo,
 } from '../../model/permissions';
 import type { UntaggedChange } from '../plan-format';
-import { listed, myGroupIdsAfterPlan, settingChangedFirst } from './account';
+import { holdsDeclared, listed, myGroupIdsAfterPlan, settingChangedFirst } from './account';
 import type { Planner } from './planner';
 
 /** One refusal: the changes it stops, and the sentence that says why and how to fix it. */
@@ -63,12 +64,6 @@ interface Refusal {
 
 const DELETE_SETTINGS = ['canDeleteAnyMessageGroup', 'canDeleteOwnMessageGroup'] as const;
 
-/** A declared set of users (emails) and groups (names). */
-interface GroupSets {
-  readonly users: readonly string[];
-  readonly groups: readonly string[];
-}
-
 /** The plan errors of the rules above (pushed as account errors). */
 export function checkChannelAccount(p: Planner): void {
   const me = p.live.me;
@@ -78,19 +73,6 @@ export function checkChannelAccount(p: Planner): void {
   const holds = (value: WireGroupSettingValue | undefined): boolean => {
     if (guest) return false;
     return settingIncludes(value, me.userId, myGroupIdsAfterPlan(p));
-  };
-  /** A declared value (natural keys) holds the account; a group not yet live is not guessed. */
-  const holdsDeclared = (value: unknown): boolean => {
-    if (guest) return false;
-    if (value === undefined) return true;
-    const v = typeof value === 'string' ? { users: [], groups: [value] } : (value as GroupSets);
-    const email = me.email.toLowerCase();
-    if (v.users.some((u) => u.toLowerCase() === email)) return true;
-    const mine = myGroupIdsAfterPlan(p);
-    return v.groups.some((n) => {
-      const g = p.idx.groupsByName.get(n);
-      return g === undefined || mine.has(g.id);
-    });
   };
   const refusals = new Map<string, Refusal>();
   const refuse = (c: UntaggedChange, because: string): void => {
@@ -174,7 +156,14 @@ export function checkChannelAccount(p: Planner): void {
             return v !== undefined && v !== CHANNEL_PERMISSIONS[n].default;
           })) ||
         p.changes.some((u) => u.address === c.address && u.action === 'update');
-      if (!admin && patched && !holdsDeclared(props['permissions.canAdministerChannelGroup']))
+      if (
+        !admin &&
+        patched &&
+        !holdsDeclared(
+          p,
+          props['permissions.canAdministerChannelGroup'] as GroupSettingValue | undefined,
+        )
+      )
         refuse(
           c,
           `zulip-cdk sets some of the new channel's settings by changing it right after creating it, which Zulip lets only organization administrators and the channel's administrators do ("You do not have permission to administer this channel."), and the declared canAdministerChannelGroup leaves out the applying account ${me.email}. Include the account in canAdministerChannelGroup (its default is the channel's creator), or apply with an administrator's account`,

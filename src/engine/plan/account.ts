@@ -35,6 +35,7 @@ import type {
   OrganizationPermissionName,
   PermissionSettingInfo,
 } from '../../model/permissions';
+import type { GroupSettingValue } from '../../model/desired-state';
 import type { LiveUserGroup, WireGroupSettingValue } from '../../model/live-state';
 import type { UntaggedChange } from '../plan-format';
 import type { Planner } from './planner';
@@ -254,6 +255,26 @@ export function myGroupIdsAfterPlan(p: Planner): ReadonlySet<number> {
   let ids = groupsAfterPlan.get(p);
   if (!ids) groupsAfterPlan.set(p, (ids = recursiveGroupIds(p.live.me.userId, groupsAfter(p))));
   return ids;
+}
+
+/**
+ * Whether a declared group-setting value (natural keys: a group's name, or users by email and
+ * groups by name) includes the applying account once the plan's memberships have landed. A
+ * group that is not live yet (the plan creates it) is not guessed: it counts as holding. Guests
+ * hold none of the settings this is asked of (Zulip refuses them first).
+ */
+export function holdsDeclared(p: Planner, value: GroupSettingValue | undefined): boolean {
+  const me = p.live.me;
+  if (me.role === ROLES.guest) return false;
+  if (value === undefined) return true;
+  const v = typeof value === 'string' ? { users: [], groups: [value] } : value;
+  const email = me.email.toLowerCase();
+  if (v.users.some((u) => u.toLowerCase() === email)) return true;
+  const mine = myGroupIdsAfterPlan(p);
+  return v.groups.some((n) => {
+    const g = p.idx.groupsByName.get(n);
+    return g === undefined || mine.has(g.id);
+  });
 }
 
 /**
