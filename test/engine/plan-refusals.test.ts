@@ -504,6 +504,32 @@ describe('reactivating a bot (reactivate_user_backend)', () => {
     );
   });
 
+  it("counts the organization's declared canCreateBotsGroup, applied before users", () => {
+    const b = withDeactivatedBot();
+    b.state.users.find((x) => x.id === 3)!.fullName = 'Alice A';
+    const nobody = b.groupId('role:nobody');
+    b.state.organizationSettings = {
+      properties: {},
+      permissions: { can_create_bots_group: nobody, can_create_write_only_bots_group: nobody },
+    };
+    const made = plan(
+      desired((d) => {
+        d.users.push({ path: 'acme/bot', email: 'bot@example.com', active: true });
+        d.organizationSettings.push({
+          path: 'acme/settings',
+          properties: {},
+          permissions: { canCreateBotsGroup: 'role:owners' },
+        });
+      }),
+      b.build(),
+      {},
+    );
+    expect(summary(made)).toEqual([
+      'update organizationSettings["organization"]',
+      'reactivate user["bot@example.com"]',
+    ]);
+  });
+
   it('a member reactivates its own bot (can_admin_user)', () => {
     const b = withDeactivatedBot();
     b.state.users.find((x) => x.id === 7)!.botOwnerId = 3;

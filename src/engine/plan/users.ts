@@ -12,9 +12,10 @@ import type { RoleName } from '../../model/kinds';
 import type { PropertyChange, UntaggedChange } from '../plan-format';
 import type { LiveUser } from '../../model/live-state';
 import { closest } from '../../model/spelling';
+import { ORGANIZATION_PERMISSIONS } from '../../model/permissions';
 import { fullNameKey, pyStrip } from '../../model/rules';
 import { settingIncludes } from '../../model/access';
-import { myGroupIdsAfterPlan } from './account';
+import { holdsDeclared, myGroupIdsAfterPlan } from './account';
 import { groupAddress, isIgnored } from './planner';
 import type { Planner } from './planner';
 import { cyclesOf } from './cycles';
@@ -358,18 +359,19 @@ function checkBotReactivation(
 ): void {
   const where = `${address} (${d.path})`;
   const realm = p.live.organizationSettings?.permissions;
-  const changed = p.changes.some(
-    (c) =>
-      c.kind === 'organizationSettings' &&
-      c.action === 'update' &&
-      c.properties.some((x) => x.property.startsWith('permissions.canCreate')),
-  );
-  const me = p.live.me.userId;
-  // At the request: the memberships the plan adds go first (user groups before users).
-  const mine = myGroupIdsAfterPlan(p);
-  const holds = (wire: string): boolean =>
-    realm?.[wire] === undefined || settingIncludes(realm[wire], me, mine);
-  if (!changed && !holds('can_create_bots_group') && !holds('can_create_write_only_bots_group'))
+  // At the request: the organization's declared settings and the memberships the plan adds
+  // have landed (users go last). Organization settings are planned after users, so their
+  // declared values are read here, not the plan's changes.
+  const declared = p.desired.organizationSettings[0]?.permissions;
+  const holds = (name: 'canCreateBotsGroup' | 'canCreateWriteOnlyBotsGroup'): boolean => {
+    if (declared?.[name] !== undefined) return holdsDeclared(p, declared[name]);
+    const wire = ORGANIZATION_PERMISSIONS[name].wire;
+    return (
+      realm?.[wire] === undefined ||
+      settingIncludes(realm[wire], p.live.me.userId, myGroupIdsAfterPlan(p))
+    );
+  };
+  if (!holds('canCreateBotsGroup') && !holds('canCreateWriteOnlyBotsGroup'))
     p.errors.push(
       `${where}: reactivating a bot needs the right to create one (the organization's canCreateBotsGroup); Zulip refuses it for ${p.live.me.email} ("Insufficient permission"): add the account to canCreateBotsGroup, or apply with an account that holds it`,
     );
