@@ -10,7 +10,7 @@ import { DEMO_DOMAIN } from '../../src/emulator/seed';
 import type { DesiredState } from '../../src/model';
 import { readLiveState } from '../../src/provider/read-live-state';
 import { desired, dGroup } from '../engine/fixtures';
-import { clientFor, expectError } from '../support/emulator-client';
+import { clientFor, expectError, expectSuccess } from '../support/emulator-client';
 import { thrownError } from '../support/errors';
 import { harness, planErrorAs } from './helpers';
 import type { Harness } from './helpers';
@@ -194,4 +194,39 @@ test('handing the organization over in one plan: apply promotes the new owner be
   const result = await h.converge(d);
   expect(result.after.changes).toEqual([]);
   expect(h.z.org.users.find((u) => u.email === `alice@${DEMO_DOMAIN}`)!.role).toBe(100);
+});
+
+test('what needs an owner, as an administrator: refused by the plan, as by the server', async () => {
+  const admin = `admin@${DEMO_DOMAIN}`;
+  const alice = h.z.org.users.find((u) => u.email === `alice@${DEMO_DOMAIN}`)!;
+  expect(
+    await planErrorAs(
+      h,
+      desired((d) => d.users.push(user('alice', { role: 'owner' }))),
+      admin,
+    ),
+  ).toContain(
+    `user["alice@${DEMO_DOMAIN}"] (acme/alice): granting the owner role needs an organization owner ("Must be an organization owner"), and the applying account ${admin} is not one`,
+  );
+  expectError(
+    await clientFor(h.z, 'admin').patch(`/users/${alice.id}`, { role: 100 }),
+    'Must be an organization owner',
+    'UNAUTHORIZED_PRINCIPAL',
+  );
+  const owner = h.z.org.users.find((u) => u.email === `owner@${DEMO_DOMAIN}`)!;
+  // Another owner: Zulip refuses to deactivate the only one (a plan error of its own).
+  const alan = h.z.org.users.find((u) => u.email === `alan@${DEMO_DOMAIN}`)!;
+  expectSuccess(await clientFor(h.z, 'owner').patch(`/users/${alan.id}`, { role: 100 }));
+  expect(
+    await planErrorAs(
+      h,
+      desired((d) => d.users.push(user('owner', { active: false }))),
+      admin,
+    ),
+  ).toContain('deactivating an organization owner needs an organization owner');
+  expectError(
+    await clientFor(h.z, 'admin').delete(`/users/${owner.id}`),
+    'Must be an organization owner',
+    'UNAUTHORIZED_PRINCIPAL',
+  );
 });

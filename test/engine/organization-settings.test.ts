@@ -294,25 +294,41 @@ describe('planning organization settings', () => {
   test("owner-only settings: the plan says before apply that an owner's key is needed", () => {
     const { live } = liveWithSettings();
     live.me.role = ROLES.administrator;
-    const p = plan(
-      withSettings({
-        properties: { waitingPeriodThreshold: 3, name: 'Acme' },
-        permissions: { canInviteUsersGroup: 'role:administrators' },
-      }),
-      live,
-    );
-    expect(p.warnings).toContainEqual({
-      code: 'NEEDS_OWNER',
-      message: expect.stringContaining(
-        "changing waitingPeriodThreshold, canInviteUsersGroup needs an organization owner's API key",
+    expect(() =>
+      plan(
+        withSettings({
+          properties: { waitingPeriodThreshold: 3, name: 'Acme' },
+          permissions: { canInviteUsersGroup: 'role:administrators' },
+        }),
+        live,
       ),
-      address: 'organizationSettings["organization"]',
-      path: 'acme/settings',
-    });
-    // As an owner, no such warning.
+    ).toThrow(
+      /organizationSettings\["organization"\] \(acme\/settings\): changing waitingPeriodThreshold, canInviteUsersGroup \(Zulip refuses the whole PATCH \/realm otherwise\) needs an organization owner \("Must be an organization owner"\)/,
+    );
+    // An administrator may change the other settings.
+    const kinds = (q: ReturnType<typeof plan>) =>
+      q.changes.map((c) => c.kind).filter((k) => k === 'organizationSettings');
+    expect(kinds(plan(withSettings({ properties: { name: 'Acme' } }), live))).toEqual([
+      'organizationSettings',
+    ]);
+    // As an owner, no refusal.
     live.me.role = ROLES.owner;
-    const q = plan(withSettings({ properties: { waitingPeriodThreshold: 3 } }), live);
-    expect(q.warnings.filter((w) => w.code === 'NEEDS_OWNER')).toEqual([]);
+    expect(kinds(plan(withSettings({ properties: { waitingPeriodThreshold: 3 } }), live))).toEqual([
+      'organizationSettings',
+    ]);
+  });
+
+  test('changing organization settings as a member is refused before apply', () => {
+    const { live } = liveWithSettings();
+    live.me.role = ROLES.member;
+    expect(() => plan(withSettings({ properties: { name: 'Acme' } }), live)).toThrow(
+      expect.objectContaining({
+        message: expect.stringContaining(
+          'organizationSettings["organization"] (acme/settings): changing organization settings (PATCH /realm) needs an organization administrator ("Must be an organization administrator"), and the applying account owner@example.com is not one',
+        ),
+        hint: expect.stringContaining("a human organization administrator's"),
+      }),
+    );
   });
 
   test('an organization retention that may shorten is irreversible; Zulip Cloud Free refuses it', () => {

@@ -333,18 +333,23 @@ describe('plan: channels', () => {
     expect(summary(q).filter((s) => s.includes('general'))).toEqual([]);
   });
 
-  it('warns that retention needs an owner when the applying account is not one', () => {
+  it('refuses retention when the applying account is not an owner', () => {
     const l = structuredClone(live);
     l.me = { userId: 2, email: 'admin@example.com', role: 200 };
-    const p = run(
-      desired((d) => d.channels.push(dChannel('general', { messageRetentionDays: 5 }))),
-      l,
+    const e = thrownError(() =>
+      run(
+        desired((d) => d.channels.push(dChannel('general', { messageRetentionDays: 5 }))),
+        l,
+      ),
     );
-    expect(codes(p.warnings)).toContain('NEEDS_OWNER');
+    expect(e.message).toContain(
+      'channel["general"] (acme/general): changing message retention needs an organization owner ("Must be an organization owner"), and the applying account admin@example.com is not one',
+    );
+    expect(e.hint).toContain("a human organization owner's");
   });
 });
 
-describe('plan: changes only an owner may make', () => {
+describe('plan: changes only an owner may make are refused to an administrator', () => {
   const b = new LiveBuilder();
   b.channel('general');
   const live = b.build();
@@ -415,10 +420,15 @@ describe('plan: changes only an owner may make', () => {
     if (role !== 100) l.me = { userId: 2, email: 'admin@example.com', role };
     // A second owner: Zulip refuses to demote the only one (a plan error of its own).
     l.users.find((x) => x.email === 'carol@example.com')!.role = 100;
-    const p = run(desired(build), l);
-    expect(p.warnings.filter((w) => w.code === 'NEEDS_OWNER').map((w) => w.address)).toEqual(
-      expected,
-    );
+    let refused: string[] = [];
+    try {
+      run(desired(build), l);
+    } catch (e) {
+      refused = [
+        ...(e as Error).message.matchAll(/^ {2}- (\S+) .*needs an organization owner/gm),
+      ].map((m) => m[1]!);
+    }
+    expect(refused).toEqual(expected);
   });
 });
 

@@ -146,16 +146,12 @@ export function planOrganizationSettings(p: Planner): void {
   }
   if (props.length === 0) return;
   if (p.live.me.role > ROLES.administrator)
-    p.warn(
-      'NEEDS_OWNER',
-      'changing organization settings needs an organization administrator (PATCH /realm); the applying account is not one',
-      address,
-      d.path,
+    p.accountError(
+      `${address} (${d.path}): changing organization settings (PATCH /realm) needs an organization administrator ("Must be an organization administrator"), and the applying account ${p.live.me.email} is not one. Apply with an administrator's API key`,
     );
-  else if (ownerOnly.length > 0 && p.live.me.role !== ROLES.owner)
-    p.warn(
-      'NEEDS_OWNER',
-      `changing ${ownerOnly.join(', ')} needs an organization owner's API key (Zulip refuses the whole PATCH /realm otherwise: "Must be an organization owner"); the applying account is not an owner`,
+  else if (ownerOnly.length > 0)
+    p.needsOwner(
+      `changing ${ownerOnly.join(', ')} (Zulip refuses the whole PATCH /realm otherwise)`,
       address,
       d.path,
     );

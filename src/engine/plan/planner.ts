@@ -109,6 +109,8 @@ export class Planner {
   public readonly unknownUserLines = new Set<string>();
   /** Errors about what Zulip refuses the applying account (`./account.ts`), counted apart for the hint. */
   #accountErrors = 0;
+  /** Of those, the ones that need an organization owner (`needsOwner`). */
+  #ownerErrors = 0;
   public readonly warned = new Set<string>();
   public readonly fl: number;
 
@@ -169,6 +171,21 @@ export class Planner {
     this.#accountErrors += 1;
   }
 
+  /**
+   * A plan error when the applying account is not an organization owner and `what` needs one
+   * (`require_realm_owner`, `check_if_user_can_manage_default_streams`… "Must be an organization
+   * owner"). An error, not a warning: apply would stop at that request with the rest of the plan
+   * half-written.
+   */
+  public needsOwner(what: string, address: string, path: string): void {
+    const me = this.live.me;
+    if (me.role === ROLES.owner) return;
+    this.accountError(
+      `${address} (${path}): ${what} needs an organization owner ("Must be an organization owner"), and the applying account ${me.email} is not one. Apply with an owner's API key, or leave this change out`,
+    );
+    this.#ownerErrors += 1;
+  }
+
   public throwErrors(): void {
     if (this.errors.length === 0) return;
     const hints: string[] = [];
@@ -186,7 +203,7 @@ export class Planner {
       hints.push('Declare the missing objects, or fix the names and values each line names.');
     if (this.#accountErrors > 0)
       hints.push(
-        "Plan and apply with an account Zulip lets make these changes: a human organization administrator's.",
+        `Plan and apply with an account Zulip lets make these changes: a human organization ${this.#ownerErrors > 0 ? 'owner' : 'administrator'}'s.`,
       );
     throw new ZulipCdkError(
       'UNRESOLVED_REFERENCE',
@@ -212,13 +229,7 @@ export class Planner {
       this.errors.push(
         `${address} (${path}): Zulip Cloud Free does not set a channel's message retention ("Available on Zulip Cloud Standard. Upgrade to access."); upgrade the organization's plan, or remove messageRetentionDays`,
       );
-    if (this.live.me.role !== ROLES.owner)
-      this.warn(
-        'NEEDS_OWNER',
-        `${what} needs an organization owner; the applying account is not one`,
-        address,
-        path,
-      );
+    this.needsOwner(what, address, path);
   }
 
   public supports(feature: FeatureName): boolean {

@@ -194,13 +194,8 @@ function planDeactivation(
     p.errors.push(
       `${where}: ${l.email} is the organization's only owner after this plan; Zulip refuses ("Cannot deactivate the only organization owner"): make someone else an owner first`,
     );
-  else if (l.role === ROLES.owner && me.role !== ROLES.owner)
-    p.warn(
-      'NEEDS_OWNER',
-      'deactivating an organization owner needs an organization owner; the applying account is not one ("Must be an organization owner")',
-      address,
-      d.path,
-    );
+  else if (l.role === ROLES.owner)
+    p.needsOwner('deactivating an organization owner', address, d.path);
   const bots = p.live.users
     .filter((u) => u.isBot && u.isActive && u.botOwnerId === l.id)
     .map((u) => u.email)
@@ -434,10 +429,9 @@ export function planUsers(p: Planner): void {
       const before = roleName(l.role) ?? String(l.role);
       p.prop(props, d.lifecycle, 'role', before, d.role);
       const changed = props.some((p) => p.property === 'role');
-      if (changed && (before === 'owner' || d.role === 'owner') && p.live.me.role !== ROLES.owner)
-        p.warn(
-          'NEEDS_OWNER',
-          `${d.role === 'owner' ? 'granting' : 'removing'} the owner role needs an organization owner; the applying account is not one`,
+      if (changed && (before === 'owner' || d.role === 'owner'))
+        p.needsOwner(
+          `${d.role === 'owner' ? 'granting' : 'removing'} the owner role`,
           address,
           d.path,
         );
