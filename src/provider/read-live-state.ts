@@ -237,6 +237,7 @@ export function liveStateFromRegister(
         isBot: u.is_bot,
       };
       if (u.is_bot && typeof u.bot_owner_id === 'number') user.botOwnerId = u.bot_owner_id;
+      if (u.is_bot && typeof u.bot_type === 'number') user.botType = u.bot_type;
       const profileData = profileDataOf(u);
       if (profileData) user.profileData = profileData;
       users.push(user);

@@ -7,6 +7,7 @@
 import { plan } from '../../src/engine';
 import { setRealmProperty } from '../../src/emulator/realm-settings';
 import { DEMO_DOMAIN } from '../../src/emulator/seed';
+import { systemGroupId } from '../../src/emulator/state';
 import type { DesiredState } from '../../src/model';
 import { readLiveState } from '../../src/provider/read-live-state';
 import { desired, dGroup } from '../engine/fixtures';
@@ -229,4 +230,30 @@ test('what needs an owner, as an administrator: refused by the plan, as by the s
     'Must be an organization owner',
     'UNAUTHORIZED_PRINCIPAL',
   );
+});
+
+test('reactivating a generic bot with only canCreateWriteOnlyBotsGroup: refused by the plan, as by the server', async () => {
+  const bot = h.z.org.users.find((u) => u.isBot && u.email.startsWith('deploy-bot@'))!;
+  expect(bot.botType).toBe(1);
+  bot.isActive = false;
+  h.z.org.realm.settings.can_create_bots_group = systemGroupId(h.z.org, 'role:nobody');
+  h.z.org.realm.settings.can_create_write_only_bots_group = systemGroupId(h.z.org, 'role:owners');
+  expect(
+    await planError(
+      desired((d) => d.users.push({ path: 'acme/bot', email: bot.email, active: true })),
+    ),
+  ).toContain(
+    `user["${bot.email}"] (acme/bot): reactivating a bot needs the right to create one (the organization's canCreateBotsGroup); Zulip refuses it for owner@${DEMO_DOMAIN} ("Insufficient permission")`,
+  );
+  expectError(
+    await clientFor(h.z, 'owner').post(`/users/${bot.id}/reactivate`, {}),
+    'Insufficient permission',
+  );
+  // An incoming webhook bot: the write-only right is enough, for the plan as for the server.
+  bot.botType = 2;
+  const result = await h.converge(
+    desired((d) => d.users.push({ path: 'acme/bot', email: bot.email, active: true })),
+  );
+  expect(result.after.changes).toEqual([]);
+  expect(bot.isActive).toBe(true);
 });

@@ -466,6 +466,28 @@ describe('reactivating a bot (reactivate_user_backend)', () => {
     expect(summary(plan(d, b.build(), {}))).toEqual(['reactivate user["bot@example.com"]']);
   });
 
+  it('canCreateWriteOnlyBotsGroup lets only an incoming webhook bot be reactivated (check_can_create_bot)', () => {
+    const b = withDeactivatedBot();
+    b.state.users.find((u) => u.id === 3)!.fullName = 'Alice A';
+    b.state.organizationSettings = {
+      properties: {},
+      permissions: {
+        can_create_bots_group: b.groupId('role:nobody'),
+        can_create_write_only_bots_group: b.groupId('role:owners'),
+      },
+    };
+    const d = desired((d) =>
+      d.users.push({ path: 'acme/bot', email: 'bot@example.com', active: true }),
+    );
+    const bot = b.state.users.find((u) => u.id === 7)!;
+    bot.botType = 1;
+    expect(refused(d, b.build())).toContain(
+      `user["bot@example.com"] (acme/bot): reactivating a bot needs the right to create one (the organization's canCreateBotsGroup); Zulip refuses it for owner@example.com ("Insufficient permission")`,
+    );
+    bot.botType = 2;
+    expect(summary(plan(d, b.build(), {}))).toEqual(['reactivate user["bot@example.com"]']);
+  });
+
   it('counts what the plan does first: a membership that gives the right, the other user deactivated', () => {
     const b = withDeactivatedBot();
     b.group('botmakers', { members: [2] });

@@ -341,10 +341,13 @@ function ownersFirst(p: Planner): void {
 /**
  * What `reactivate_user_backend` checks of a bot (zerver/views/users.py): the account may
  * create bots (`check_can_create_bot`: the organization's can_create_bots_group, or for an
- * incoming webhook bot can_create_write_only_bots_group; the bot's type is not read, so only an
- * account that holds neither is refused), and no active user has the bot's name
+ * incoming webhook bot can_create_write_only_bots_group, `bot_type` 2), and no active user has
+ * the bot's name
  * (`check_bot_name_available`, exact). Users are reactivated before any name changes.
  */
+/** `UserProfile.INCOMING_WEBHOOK_BOT`. */
+const INCOMING_WEBHOOK_BOT = 2;
+
 function checkBotReactivation(
   p: Planner,
   d: DesiredUser,
@@ -366,9 +369,11 @@ function checkBotReactivation(
       settingIncludes(realm[wire], p.live.me.userId, myGroupIdsAfterPlan(p))
     );
   };
-  if (!holds('canCreateBotsGroup') && !holds('canCreateWriteOnlyBotsGroup'))
+  // A bot whose type is not known (an older snapshot): either setting may let it through.
+  const webhook = l.botType === undefined || l.botType === INCOMING_WEBHOOK_BOT;
+  if (!holds('canCreateBotsGroup') && !(webhook && holds('canCreateWriteOnlyBotsGroup')))
     p.errors.push(
-      `${where}: reactivating a bot needs the right to create one (the organization's canCreateBotsGroup); Zulip refuses it for ${p.live.me.email} ("Insufficient permission"): add the account to canCreateBotsGroup, or apply with an account that holds it`,
+      `${where}: reactivating a bot needs the right to create one (the organization's canCreateBotsGroup${l.botType === INCOMING_WEBHOOK_BOT ? ', or canCreateWriteOnlyBotsGroup for an incoming webhook bot' : ''}); Zulip refuses it for ${p.live.me.email} ("Insufficient permission"): add the account to canCreateBotsGroup, or apply with an account that holds it`,
     );
   const name = pyStrip(l.fullName);
   const other = p.live.users.find((u) => u.isActive && u.fullName === name);

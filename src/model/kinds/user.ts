@@ -29,6 +29,11 @@ export const LiveUserSchema = liveSchema({
   /** A bot's owner (Zulip deactivates a user's bots with the user). */
   botOwnerId: z.number().int().optional(),
   /**
+   * A bot's type (`bot_type`: 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded);
+   * absent for humans (and in older snapshots).
+   */
+  botType: z.number().int().optional(),
+  /**
    * Custom profile field values by field ID, as Zulip stores them (text; a user field's user
    * IDs as a JSON list); absent when the user has none (and in older snapshots).
    */
