@@ -124,6 +124,20 @@ export function holdsSetting(
   return value.direct_subgroups.some((g) => isInGroup(org, user.id, g));
 }
 
+/**
+ * Whether a group-setting value is the named system group (Zulip's
+ * `setting.named_user_group.name == SystemGroups.X`): an anonymous value never is.
+ */
+export function isSystemGroupSetting(
+  org: OrgState,
+  value: StoredGroupSetting | undefined,
+  name: string,
+): boolean {
+  if (typeof value !== 'number') return false;
+  const g = findGroup(org, value);
+  return g?.isSystemGroup === true && g.name === name;
+}
+
 /** Whether the user holds a realm-level group setting, e.g. `can_create_groups`. */
 export function holdsRealmSetting(org: OrgState, user: StoredUser, name: string): boolean {
   return holdsSetting(org, user, org.realm.settings[name]);

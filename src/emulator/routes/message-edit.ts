@@ -15,6 +15,7 @@ import { canAccessMessage, messages } from './messages';
 import {
   EMPTY_TOPIC_NAME,
   RESOLVED_TOPIC_PREFIX,
+  checkCanCreateTopic,
   checkTopicsPolicy,
   normalizeBody,
   truncateTopic,
@@ -135,7 +136,8 @@ export function updateMessage(ctx: RequestContext): Record<string, unknown> {
 /**
  * check_update_message for a topic edit: resolving or unresolving needs `can_resolve_topics`;
  * any other rename needs `can_edit_topic` and, below moderator, happens within the realm's
- * `move_messages_within_stream_limit_seconds` (plus the grace).
+ * `move_messages_within_stream_limit_seconds` (plus the grace), and, into a topic without
+ * messages, the channel's `can_create_topic_group`.
  */
 function checkTopicEdit(
   ctx: RequestContext,
@@ -162,6 +164,8 @@ function checkTopicEdit(
   const limit = limitSeconds(ctx, 'move_messages_within_stream_limit_seconds');
   if (limit !== null && !isModerator(ctx.user) && age > limit + EDIT_LIMIT_BUFFER_SECONDS)
     throw badRequest("The time limit for editing this message's topic has passed.");
+  // A move (not a resolve or unresolve) into a new topic: check_for_can_create_topic_group_violation.
+  checkCanCreateTopic(ctx, ch, target);
 }
 
 /** The other messages of the topic a `change_later` or `change_all` edit moves along. */

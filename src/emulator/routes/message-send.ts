@@ -1,9 +1,18 @@
 import { LIMITS } from '../../model/kinds';
 import { ApiError, badRequest, missingArgument } from '../errors';
-import { holdsSetting, isGuest, isSubscribed } from '../permissions';
+import { supports } from '../../model/features';
+import {
+  findUser,
+  holdsSetting,
+  isGuest,
+  isSubscribed,
+  isSystemGroupSetting,
+} from '../permissions';
 import type { RequestContext } from '../router';
 import type { StoredChannel, StoredUser } from '../state';
 import { channelByName, userByIdOrEmail } from './common';
+import { checkDirectMessage } from './message-direct';
+import { messages } from './messages';
 
 /** `settings.MAX_MESSAGE_LENGTH`. */
 const MAX_MESSAGE_LENGTH = 10000;
@@ -75,6 +84,12 @@ export function legacyBuild(
   return { type: 'private', users };
 }
 
+/** The sender's owner when the sender is a bot: Zulip's send checks let a bot use its owner's rights. */
+const botOwner = (ctx: RequestContext): StoredUser | undefined =>
+  ctx.user.isBot && ctx.user.botOwnerId !== null
+    ? findUser(ctx.org, ctx.user.botOwnerId)
+    : undefined;
+
 /**
  * zerver/lib/streams.py `access_stream_for_send_message`: `can_send_message_group` (a bot
  * may use its owner's), then the archived check, then access (web-public, public for
@@ -84,10 +99,7 @@ export function legacyBuild(
 function accessChannelForSend(ctx: RequestContext, ch: StoredChannel): void {
   const mayPost = (u: StoredUser): boolean =>
     holdsSetting(ctx.org, u, ch.settings.can_send_message_group);
-  const owner =
-    ctx.user.isBot && ctx.user.botOwnerId !== null
-      ? ctx.org.users.find((u) => u.id === ctx.user.botOwnerId)
-      : undefined;
+  const owner = botOwner(ctx);
   if (!mayPost(ctx.user) && !(owner && mayPost(owner)))
     throw badRequest('You do not have permission to post in this channel.');
   const refused = badRequest(`Not authorized to send to channel '${ch.name}'`);
@@ -101,6 +113,28 @@ function accessChannelForSend(ctx: RequestContext, ch: StoredChannel): void {
     holdsSetting(ctx.org, ctx.user, ch.settings.can_subscribe_group);
   if (ch.historyPublicToSubscribers && grantsContent && !isGuest(ctx.user)) return;
   throw refused;
+}
+
+/**
+ * zerver/lib/streams.py `check_for_can_create_topic_group_violation` (FL 441): a message to a
+ * topic of the channel without a message yet (`messages_for_topic`: any sender, the name
+ * compared case-insensitively) needs the channel's `can_create_topic_group`
+ * (`check_user_can_create_new_topics`), or, for a bot, its owner's. No exemption for
+ * administrators; nothing to check when the setting is role:everyone.
+ */
+export function checkCanCreateTopic(ctx: RequestContext, ch: StoredChannel, topic: string): void {
+  if (!supports(ctx.featureLevel, 'canCreateTopicGroup')) return;
+  const setting = ch.settings.can_create_topic_group;
+  if (setting === undefined || isSystemGroupSetting(ctx.org, setting, 'role:everyone')) return;
+  const key = topic.toLowerCase();
+  const exists = messages(ctx.org).some(
+    (m) => m.type === 'stream' && m.channelId === ch.id && m.topic.toLowerCase() === key,
+  );
+  if (exists) return;
+  const owner = botOwner(ctx);
+  const mayCreate = (u: StoredUser): boolean => holdsSetting(ctx.org, u, setting);
+  if (mayCreate(ctx.user) || (owner && mayCreate(owner))) return;
+  throw badRequest('You do not have permission to create new topics in this channel.');
 }
 
 /**
@@ -136,7 +170,8 @@ export type CheckedMessage = { content: string } & (
  * zerver/actions/message_send.py `check_message`: the body first (`normalize_body`), then the
  * channel (by name: `StreamDoesNotExistError` with the name HTML-escaped; by ID:
  * `StreamWithIDDoesNotExistError`, whatever the sender's access), the sender's right to post
- * there and the topics policy; or the direct-message recipients, none of them deactivated.
+ * there, `can_create_topic_group` for a new topic and the topics policy; or the direct-message
+ * rules (./message-direct.ts).
  */
 export function checkMessage(
   ctx: RequestContext,
@@ -145,8 +180,7 @@ export function checkMessage(
 ): CheckedMessage {
   const content = normalizeBody(rawContent);
   if (addressee.type === 'private') {
-    const gone = addressee.users.find((u) => !u.isActive);
-    if (gone) throw badRequest(`'${gone.email}' is no longer using Zulip.`);
+    checkDirectMessage(ctx, addressee.users);
     return { content, type: 'private', users: addressee.users };
   }
   const topic = truncateTopic(addressee.topic);
@@ -172,6 +206,7 @@ export function checkMessage(
     }
   }
   accessChannelForSend(ctx, ch);
+  checkCanCreateTopic(ctx, ch, topic);
   checkTopicsPolicy(ctx, ch, topic);
   return { content, type: 'stream', channel: ch, topic };
 }
