@@ -216,6 +216,18 @@ export function canAdministerChannel(org: OrgState, user: StoredUser, ch: Stored
 export function hasContentAccess(org: OrgState, user: StoredUser, ch: StoredChannel): boolean {
   if (ch.isWebPublic) return true;
   if (!ch.inviteOnly && !isGuest(user)) return true;
+  return hasChannelContentAccessHelper(org, user, ch);
+}
+
+/**
+ * zerver/lib/message.py `has_channel_content_access_helper`: content access through a
+ * subscription or the groups granting it, not through the channel being public.
+ */
+export function hasChannelContentAccessHelper(
+  org: OrgState,
+  user: StoredUser,
+  ch: StoredChannel,
+): boolean {
   if (isSubscribed(org, user.id, ch.id)) return true;
   // Guests get nothing from the group settings (zerver/lib/streams.py user_has_content_access:
   // the guest check comes first, as the settings have allow_everyone_group=False).

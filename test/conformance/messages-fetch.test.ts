@@ -290,3 +290,36 @@ describe('POST /messages/flags/narrow (update_message_flags_for_narrow)', () => 
     );
   });
 });
+
+describe('message access (zerver/lib/narrow.py get_base_query_for_search)', () => {
+  it('a channel with protected history shows a new subscriber only the messages they received', async () => {
+    const owner = clientFor(z, 'owner');
+    const send = async () => {
+      const r = await owner.post('/messages', {
+        type: 'stream',
+        to: 'leadership',
+        topic: 't',
+        content: 'x',
+      });
+      expectSuccess(r);
+      return r.body.id as number;
+    };
+    const before = await send();
+    expectSuccess(
+      await owner.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'leadership' }],
+        principals: [user('alice').id],
+      }),
+    );
+    const after = await send();
+    const narrow = [{ operator: 'channel', operand: 'leadership' }];
+    const r = await get({ anchor: 'newest', num_before: 10, num_after: 0, narrow });
+    expectSuccess(r);
+    const seen = (r.body.messages as { id: number }[]).map((m) => m.id);
+    expect(seen).toContain(after);
+    expect(seen).not.toContain(before);
+    z.org.channels.find((c) => c.name === 'leadership')!.historyPublicToSubscribers = true;
+    const again = await get({ anchor: 'newest', num_before: 10, num_after: 0, narrow });
+    expect((again.body.messages as { id: number }[]).map((m) => m.id)).toContain(before);
+  });
+});

@@ -35,6 +35,9 @@ describe('message flags (test_message_flags.py)', () => {
     ['add', 'active_mobile_push_notification', "Invalid flag: 'active_mobile_push_notification'"],
     ['add', 'mentioned', "Flag not editable: 'mentioned'"],
     ['bogus', 'starred', "Invalid message flag operation: 'bogus'"],
+    // UserMessage.ALL_FLAGS at FL 442: no wildcard_mentioned; group_mentioned is not editable.
+    ['add', 'wildcard_mentioned', "Invalid flag: 'wildcard_mentioned'"],
+    ['remove', 'group_mentioned', "Flag not editable: 'group_mentioned'"],
   ])('MessageAccessTests.test_update_invalid_flags: op=%s flag=%s', async (op, flag, msg) => {
     const id = await send(bob, { type: 'private', to: [user('alice').id], content: 'hello' });
     expectError(await alice.post('/messages/flags', { messages: [id], op, flag }), msg);
@@ -127,6 +130,117 @@ describe('message flags (test_message_flags.py)', () => {
     );
     const reg = await erin.post('/register', { fetch_event_types: ['starred_messages'] });
     expect(reg.body.starred_messages).toEqual([msg]);
+  });
+});
+
+describe('message flags: do_update_message_flags (test_message_flags.py)', () => {
+  const flags = (id: number, local: string) =>
+    z.org.messages!.find((m) => m.id === id)!.flags[String(user(local).id)];
+  const ch = (name: string) => z.org.channels.find((c) => c.name === name)!;
+  const toChannel = (c: TestClient, to: string) =>
+    send(c, { type: 'stream', to, topic: 'test', content: 'x' });
+  const subscribe = async (channel: string, local: string) =>
+    expectSuccess(
+      await clientFor(z, 'owner').post('/users/me/subscriptions', {
+        subscriptions: [{ name: channel }],
+        principals: [user(local).id],
+      }),
+    );
+
+  it('UnreadCountTests.test_update_flags: `messages` echoes the request; an unknown ID is no error where its flag needs no change', async () => {
+    const id = await toGeneral(bob);
+    const r = await alice.post('/messages/flags', {
+      messages: [id, id, 999999],
+      op: 'add',
+      flag: 'read',
+    });
+    expectSuccess(r);
+    expect(r.body.messages).toEqual([id, id, 999999]);
+    expect(r.body.ignored_because_not_subscribed_channels).toEqual([]);
+    expect(flags(id, 'alice')).toEqual(['read']);
+    // Removing a star nowhere set: nothing to check either (DEFAULT_HISTORICAL_FLAGS).
+    expectSuccess(
+      await alice.post('/messages/flags', { messages: [999999], op: 'remove', flag: 'starred' }),
+    );
+    expectError(
+      await alice.post('/messages/flags', { messages: [999999], op: 'remove', flag: 'read' }),
+      'Invalid message(s)',
+    );
+  });
+
+  it('MessageAccessTests.test_change_collapsed_public_stream_historical: a historical row, flags in bit order', async () => {
+    const id = await toChannel(bob, 'engineering');
+    expectSuccess(
+      await clientFor(z, 'erin').post('/messages/flags', {
+        messages: [id],
+        op: 'add',
+        flag: 'collapsed',
+      }),
+    );
+    expect(flags(id, 'erin')).toEqual(['read', 'collapsed', 'historical']);
+  });
+
+  it('MessageAccessTests.test_change_star_private_stream_security_for_guest_user: protected history needs the message received', async () => {
+    const guest = clientFor(z, 'guest');
+    const star = (id: number) =>
+      guest.post('/messages/flags', { messages: [id], op: 'add', flag: 'starred' });
+    const before = await toChannel(clientFor(z, 'owner'), 'leadership');
+    expectError(await star(before), 'Invalid message(s)');
+    await subscribe('leadership', 'guest');
+    // Subscribed, but history is not public to subscribers (has_message_access).
+    expectError(await star(before), 'Invalid message(s)');
+    const after = await toChannel(clientFor(z, 'owner'), 'leadership');
+    expectSuccess(await star(after));
+    ch('leadership').historyPublicToSubscribers = true;
+    expectSuccess(await star(before));
+  });
+
+  it('UnreadCountTests.test_unsubscribed_stream_messages_unread: marking unread skips channels the user is not subscribed to, and makes historical rows elsewhere', async () => {
+    const erin = clientFor(z, 'erin');
+    // #engineering before erin subscribes; #design while she is subscribed, then she leaves.
+    const beforeSubscribe = await toChannel(bob, 'engineering');
+    await subscribe('engineering', 'erin');
+    const left = await toChannel(clientFor(z, 'dave'), 'design');
+    expectSuccess(
+      await erin.post('/messages/flags', { messages: [left], op: 'add', flag: 'read' }),
+    );
+    expectSuccess(await erin.delete('/users/me/subscriptions', { subscriptions: ['design'] }));
+    const neverSubscribed = await toChannel(clientFor(z, 'owner'), 'leadership');
+    const ids = [beforeSubscribe, left, neverSubscribed];
+    const r = await erin.post('/messages/flags', { messages: ids, op: 'remove', flag: 'read' });
+    expectSuccess(r);
+    expect(r.body).toMatchObject({
+      messages: ids,
+      ignored_because_not_subscribed_channels: [ch('design').id, ch('leadership').id].sort(
+        (a, b) => a - b,
+      ),
+    });
+    expect(flags(beforeSubscribe, 'erin')).toEqual(['historical']);
+    expect(flags(left, 'erin')).toEqual(['read']);
+    expect(flags(neverSubscribed, 'erin')).toBeUndefined();
+  });
+
+  it('UnreadCountTests.test_update_flags_for_narrow: the narrow form reports the channels skipped too', async () => {
+    const id = await toChannel(bob, 'engineering');
+    expectSuccess(await alice.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' }));
+    expectSuccess(
+      await alice.delete('/users/me/subscriptions', { subscriptions: ['engineering'] }),
+    );
+    const r = await alice.post('/messages/flags/narrow', {
+      anchor: String(id),
+      num_before: 0,
+      num_after: 0,
+      narrow: [],
+      op: 'remove',
+      flag: 'read',
+    });
+    expectSuccess(r);
+    expect(r.body).toMatchObject({
+      processed_count: 1,
+      updated_count: 0,
+      ignored_because_not_subscribed_channels: [ch('engineering').id],
+    });
+    expect(flags(id, 'alice')).toEqual(['read']);
   });
 });
 

@@ -4,6 +4,7 @@ import { channelRoutes } from './channels';
 import { customProfileFieldRoutes } from './custom-profile-fields';
 import { defaultStreamGroupRoutes } from './default-stream-groups';
 import { draftRoutes } from './drafts';
+import { messageFlagRoutes } from './message-flags';
 import { messageRoutes } from './messages';
 import { miscRoutes } from './misc';
 import { navigationViewRoutes } from './navigation-views';
@@ -39,6 +40,7 @@ export function buildRouter(): Router {
     ...draftRoutes,
     ...navigationViewRoutes,
     ...messageRoutes,
+    ...messageFlagRoutes,
     ...scheduledMessageRoutes,
   );
   return router;

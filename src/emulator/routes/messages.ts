@@ -1,6 +1,11 @@
-import { ApiError, badRequest, incompatibleParameters, missingArgument } from '../errors';
+import { ApiError, badRequest, incompatibleParameters } from '../errors';
 import { checkEmojiRequest, getEmojiData } from '../emoji';
-import { hasContentAccess, subscriberIds } from '../permissions';
+import {
+  hasChannelContentAccessHelper,
+  hasContentAccess,
+  isGuest,
+  subscriberIds,
+} from '../permissions';
 import type { RequestContext, Route } from '../router';
 import { nextId } from '../state';
 import type { OrgState, StoredMessage, StoredUser } from '../state';
@@ -17,29 +22,39 @@ import {
   resolveWithOperator,
 } from './narrow';
 
-/** Flags users may change (2.7a); the others are set by the server. */
-const EDITABLE_FLAGS = ['read', 'starred', 'collapsed'];
-const ALL_FLAGS = [
-  ...EDITABLE_FLAGS,
-  'mentioned',
-  'stream_wildcard_mentioned',
-  'topic_wildcard_mentioned',
-  'has_alert_word',
-  'historical',
-  'wildcard_mentioned',
-];
-
 export function messages(org: OrgState): StoredMessage[] {
   org.messages ??= [];
   return org.messages;
 }
 
-/** Whether the user can read the message (a UserMessage row, or content access to its channel). */
+/**
+ * Whether the user can read the message: a UserMessage row, or content access to its channel
+ * where history is public to subscribers (a channel with protected history shows a user only
+ * the messages they received: zerver/lib/narrow.py `get_base_query_for_search`).
+ */
 export function canAccessMessage(ctx: RequestContext, m: StoredMessage): boolean {
   if (m.flags[String(ctx.user.id)] !== undefined) return true;
   if (m.type !== 'stream' || m.channelId === null) return false;
   const ch = ctx.org.channels.find((c) => c.id === m.channelId);
-  return ch !== undefined && hasContentAccess(ctx.org, ctx.user, ch);
+  return (
+    ch !== undefined && ch.historyPublicToSubscribers && hasContentAccess(ctx.org, ctx.user, ch)
+  );
+}
+
+/**
+ * zerver/lib/message.py `has_message_access` (not modifying): a direct message needs a
+ * UserMessage row; a channel message is open to non-guests in a public channel, else needs
+ * content access through a subscription or the groups granting it
+ * (`has_channel_content_access_helper`) and, where history is protected, a UserMessage row too.
+ */
+export function hasMessageAccess(ctx: RequestContext, m: StoredMessage): boolean {
+  const hasRow = m.flags[String(ctx.user.id)] !== undefined;
+  if (m.type !== 'stream' || m.channelId === null) return hasRow;
+  const ch = ctx.org.channels.find((c) => c.id === m.channelId);
+  if (!ch) return false;
+  if (!ch.inviteOnly && !isGuest(ctx.user)) return true;
+  const content = hasChannelContentAccessHelper(ctx.org, ctx.user, ch);
+  return ch.historyPublicToSubscribers ? content : hasRow && content;
 }
 
 /** Creates a message with UserMessage rows for its recipients. */
@@ -91,121 +106,18 @@ function sendMessage(ctx: RequestContext): Record<string, unknown> {
   };
 }
 
-/** zerver/actions/message_flags.py do_update_message_flags: the flag, then the operation. */
-function checkFlagOp(op: string, flag: string): void {
-  if (!ALL_FLAGS.includes(flag)) throw badRequest(`Invalid flag: '${flag}'`);
-  if (!EDITABLE_FLAGS.includes(flag)) throw badRequest(`Flag not editable: '${flag}'`);
-  if (op !== 'add' && op !== 'remove') throw badRequest(`Invalid message flag operation: '${op}'`);
-}
-
-/** Applies a flag change to the given messages; returns the IDs changed. */
-function applyFlag(ctx: RequestContext, list: StoredMessage[], op: string, flag: string): number[] {
-  const changed: number[] = [];
-  const key = String(ctx.user.id);
-  for (const m of list) {
-    let row = m.flags[key];
-    if (row === undefined) {
-      if (op !== 'add' || flag === 'read') continue;
-      row = ['historical', 'read'];
-      m.flags[key] = row;
-    }
-    const has = row.includes(flag);
-    if (op === 'add' && !has) {
-      row.push(flag);
-      changed.push(m.id);
-    } else if (op === 'remove' && has) {
-      m.flags[key] = row.filter((f) => f !== flag);
-      changed.push(m.id);
-    }
-  }
-  return changed;
-}
-
-function flagsByIds(ctx: RequestContext): Record<string, unknown> {
-  // zerver/views/message_flags.py update_message_flags: flag, messages, op.
-  const flag = ctx.params.requiredString('flag');
-  const ids = ctx.params.intList('messages');
-  if (ids === undefined) throw missingArgument('messages');
-  const op = ctx.params.requiredString('op');
-  checkFlagOp(op, flag);
-  const list = ids.map((id) => {
-    const m = messages(ctx.org).find((x) => x.id === id);
-    if (!m || !canAccessMessage(ctx, m)) throw badRequest('Invalid message(s)');
-    return m;
-  });
-  const out: Record<string, unknown> = { messages: applyFlag(ctx, list, op, flag) };
-  if (flag === 'read' && op === 'remove') out.ignored_because_not_subscribed_channels = [];
-  return out;
-}
-
-/** A required `Json[NonNegativeInt]` parameter. */
-function requiredCount(ctx: RequestContext, name: string): number {
-  const v = ctx.params.int(name);
-  if (v === undefined) throw missingArgument(name);
-  return nonNegative(v, name);
-}
-
 /** `NonNegativeInt`: "x is too small" below zero. */
-function nonNegative(v: number, name: string): number {
+export function nonNegative(v: number, name: string): number {
   if (v < 0) throw badRequest(`${name} is too small`);
   return v;
 }
 
 /** The first unread message of the narrow's matches, else the newest (narrow.py). */
-function firstUnreadAnchor(ctx: RequestContext, all: StoredMessage[]): number {
+export function firstUnreadAnchor(ctx: RequestContext, all: StoredMessage[]): number {
   const key = String(ctx.user.id);
   return (
     all.find((m) => !(m.flags[key] ?? ['read']).includes('read'))?.id ?? LARGER_THAN_MAX_MESSAGE_ID
   );
-}
-
-/** zerver/views/message_flags.py `MAX_MESSAGES_PER_UPDATE`. */
-const MAX_MESSAGES_PER_UPDATE = 5000;
-
-/**
- * `POST /messages/flags/narrow`: zerver/views/message_flags.py update_message_flags_for_narrow,
- * its parameters in signature order (anchor, flag, include_anchor, narrow, num_after,
- * num_before, op), then `parse_anchor_value`, the range check, the clamp, the narrow
- * (`fetch_messages`) and last the flag and operation (`do_update_message_flags`).
- */
-function flagsByNarrow(ctx: RequestContext): Record<string, unknown> {
-  const p = ctx.params;
-  const anchorRaw = p.requiredString('anchor');
-  const flag = p.requiredString('flag');
-  const includeAnchor = p.bool('include_anchor') ?? true;
-  const narrowRaw = p.json('narrow');
-  if (narrowRaw === undefined) throw missingArgument('narrow');
-  const narrow = parseNarrow(narrowRaw);
-  let after = requiredCount(ctx, 'num_after');
-  let before = requiredCount(ctx, 'num_before');
-  const op = p.requiredString('op');
-  const anchorValue = parseAnchor(anchorRaw, false);
-  if (before > 0 && after > 0 && !includeAnchor)
-    throw badRequest('The anchor can only be excluded at an end of the range');
-  before = Math.min(before, Math.max(MAX_MESSAGES_PER_UPDATE - after, MAX_MESSAGES_PER_UPDATE / 2));
-  after = Math.min(after, MAX_MESSAGES_PER_UPDATE - before);
-  const matches = compileNarrow(ctx, renameGeneralChatTopic(narrow));
-  const all = messages(ctx.org)
-    .filter((m) => canAccessMessage(ctx, m) && matches(m))
-    .sort((a, b) => a.id - b.id);
-  const anchor = anchorValue ?? firstUnreadAnchor(ctx, all);
-  const older = all.filter((m) => m.id < anchor);
-  const beforeList = before === 0 ? [] : older.slice(-before);
-  const at = includeAnchor ? all.filter((m) => m.id === anchor) : [];
-  const afterList = all.filter((m) => m.id > anchor).slice(0, after);
-  const range = [...beforeList, ...at, ...afterList];
-  checkFlagOp(op, flag);
-  const updated = applyFlag(ctx, range, op, flag);
-  const out: Record<string, unknown> = {
-    processed_count: range.length,
-    updated_count: updated.length,
-    first_processed_id: range[0]?.id ?? null,
-    last_processed_id: range.at(-1)?.id ?? null,
-    found_oldest: range.length === 0 || range[0] === all[0],
-    found_newest: range.length === 0 || range.at(-1) === all.at(-1),
-  };
-  if (flag === 'read' && op === 'remove') out.ignored_because_not_subscribed_channels = [];
-  return out;
 }
 
 /**
@@ -408,13 +320,11 @@ function getMessages(ctx: RequestContext): Record<string, unknown> {
   };
 }
 
-/** Message routes: sending (so flags and reactions have something to act on), flags, reactions. */
+/** Message routes: sending, fetching, editing, reactions (flags: ./message-flags.ts). */
 export const messageRoutes: Route[] = [
   { method: 'POST', path: '/messages', handler: sendMessage },
   { method: 'GET', path: '/messages', handler: getMessages },
   { method: 'PATCH', path: '/messages/{message_id}', handler: (ctx) => updateMessage(ctx) },
-  { method: 'POST', path: '/messages/flags', handler: flagsByIds },
-  { method: 'POST', path: '/messages/flags/narrow', handler: flagsByNarrow },
   {
     method: 'POST',
     path: '/messages/{message_id}/reactions',
