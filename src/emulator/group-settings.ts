@@ -48,7 +48,8 @@ export function settingsEqual(a: StoredGroupSetting, b: StoredGroupSetting): boo
  * The shape of a group-setting value, as the request parser checks it before the view runs:
  * `int | UserGroupMembersData` (zerver/lib/types.py, a plain dataclass), validated strictly by
  * pydantic (zerver/lib/typed_endpoint.py `parse_value_for_parameter`). An integer, or a dict
- * whose `direct_members` and `direct_subgroups` are lists of integers; other keys are ignored
+ * whose `direct_members` and `direct_subgroups` are lists of integers (strict inside the
+ * dataclass too: `1.0` is a float, a `JsonFloat` here, no integer); other keys are ignored
  * (a plain dataclass does not forbid extras). Anything else fails both members of the union,
  * and Zulip reports the first error, the `int` member's: `name["int"] is not an integer`.
  * Nothing is looked up.

@@ -1,4 +1,5 @@
 import { badRequest, missingArgument } from './errors';
+import { NOT_JSON, parseJson } from './json-parse';
 
 /**
  * Request parameters with Zulip's validation messages (zerver/lib/typed_endpoint.py
@@ -59,15 +60,16 @@ export class Params {
     return v;
   }
 
-  /** A JSON-encoded value of any shape. */
+  /**
+   * A JSON-encoded value of any shape, numbers written with a fraction or an exponent as
+   * `JsonFloat`s (parseJson), which the integer checks below refuse.
+   */
   public json(name: string): unknown {
     const v = this.raw_(name);
     if (v === undefined) return undefined;
-    try {
-      return JSON.parse(v) as unknown;
-    } catch {
-      throw badRequest(`${name} is not valid JSON`);
-    }
+    const parsed = parseJson(v);
+    if (parsed === NOT_JSON) throw badRequest(`${name} is not valid JSON`);
+    return parsed;
   }
 
   /** A required JSON-encoded value. */
@@ -86,14 +88,11 @@ export class Params {
 
   /**
    * A JSON integer. Zulip parses `Json[int]` strictly (`validate_python(..., strict=True)`):
-   * a JSON number with a fraction or an exponent is no integer, even `1.0`, which JSON.parse
-   * cannot tell from `1`, so the text is looked at.
+   * a JSON number with a fraction or an exponent is no integer, even `1.0`.
    */
   public int(name: string): number | undefined {
     const v = this.json(name);
     if (v === undefined) return undefined;
-    if (typeof v === 'number' && NOT_AN_INTEGER.test(this.raw.get(name) ?? ''))
-      throw badRequest(`${name} is not an integer`);
     return expectInt(v, name);
   }
 
@@ -101,15 +100,7 @@ export class Params {
   public intList(name: string): number[] | undefined {
     const v = this.json(name);
     if (v === undefined) return undefined;
-    const list = expectList(v, name);
-    // A list of numbers only is its text split at commas, one piece per element.
-    const pieces = list.every((x) => typeof x === 'number')
-      ? (this.raw.get(name) ?? '').trim().slice(1, -1).split(',')
-      : [];
-    return list.map((x, i) => {
-      if (NOT_AN_INTEGER.test(pieces[i] ?? '')) throw badRequest(`${name}[${i}] is not an integer`);
-      return expectInt(x, `${name}[${i}]`);
-    });
+    return expectIntList(v, name);
   }
 
   /** A JSON list of strings. */
@@ -120,16 +111,16 @@ export class Params {
   }
 }
 
-/** A JSON number written with a fraction or an exponent (`1.0`, `1e3`). */
-const NOT_AN_INTEGER = /[0-9][.eE]/;
-
 /** "x is not a boolean" unless `v` is a boolean. */
 export function expectBool(v: unknown, name: string): boolean {
   if (typeof v !== 'boolean') throw badRequest(`${name} is not a boolean`);
   return v;
 }
 
-/** "x is not an integer" unless `v` is an integer. */
+/**
+ * "x is not an integer" unless `v` is an integer: a JSON integer, not a number written with a
+ * fraction or an exponent (a `JsonFloat`, Python's float, which strict pydantic refuses).
+ */
 export function expectInt(v: unknown, name: string): number {
   if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${name} is not an integer`);
   return v;

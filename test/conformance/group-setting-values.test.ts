@@ -7,6 +7,10 @@
  * ignored, and a value that fits neither member of the union reports the `int` member's error:
  * `name["int"] is not an integer`.
  *
+ * Pydantic's strict mode (`validate_python(..., strict=True)`) holds for the dataclasses inside
+ * the parameter too: a number written with a fraction or an exponent (`1.0`, `1e0`) is a float,
+ * which no `int` takes, as an ID or as a member of `direct_members` / `direct_subgroups`.
+ *
  * Zulip's tests check only the bare-value case of a change
  * (test_user_groups.py `do_test_update_user_group_permission_settings`: "does not have the
  * expected format", ported in user-groups.test.ts); the other cases follow from the types and
@@ -74,6 +78,18 @@ describe.each(CREATE)('%s: Json[int | UserGroupMembersData]', (_endpoint, settin
     ['a list of IDs', () => [uid('alice')]],
     ['an ID as a JSON string', () => `"${gid('role:members')}"`],
     ['null', () => null],
+    // strict=True reaches into the union's dataclass: a number written with a fraction or an
+    // exponent is a float, no int, even when whole.
+    ['an ID written 1.0', () => `${gid('role:members')}.0`],
+    ['an ID written 1e0', () => `${gid('role:members')}e0`],
+    [
+      'a member written 1.0',
+      () => `{"direct_members": [${uid('alice')}.0], "direct_subgroups": []}`,
+    ],
+    [
+      'a subgroup written 1e0',
+      () => `{"direct_members": [], "direct_subgroups": [${gid('role:members')}e0]}`,
+    ],
   ])('%s: \'<setting>["int"] is not an integer\'', async (_what, value) => {
     expectError(await send(setting, value()), `${setting}["int"] is not an integer`);
   });
@@ -153,6 +169,23 @@ describe.each(UPDATE)('%s: Json[GroupSettingChangeRequest]', (_endpoint, setting
     [
       'old a dict without direct_members',
       () => ({ new: ok(), old: { direct_subgroups: [] } }),
+      '["old"]["int"] is not an integer',
+    ],
+    // strict=True reaches into the dataclasses: a float is no int, even when whole.
+    ['new an ID written 1.0', () => `{"new": ${ok()}.0}`, '["new"]["int"] is not an integer'],
+    [
+      'new a member written 1e0',
+      () => `{"new": {"direct_members": [${uid('alice')}e0], "direct_subgroups": []}}`,
+      '["new"]["int"] is not an integer',
+    ],
+    [
+      'old an ID written 1.0',
+      () => `{"new": ${ok()}, "old": ${ok()}.0}`,
+      '["old"]["int"] is not an integer',
+    ],
+    [
+      'old a subgroup written 1.0',
+      () => `{"new": ${ok()}, "old": {"direct_members": [], "direct_subgroups": [${ok()}.0]}}`,
       '["old"]["int"] is not an integer',
     ],
   ])('%s', async (_what, value, msg) => {

@@ -16,6 +16,7 @@ import {
   ownerRequired,
 } from '../errors';
 import { holdsRealmSetting, holdsSetting, isAdmin, isGuest, isOwner } from '../permissions';
+import { NOT_JSON, parseJson } from '../json-parse';
 import type { Params } from '../params';
 import type { RequestContext } from '../router';
 import { systemGroupId } from '../state';
@@ -156,12 +157,8 @@ export function inParameterOrder(
 export function retentionParam(p: Params): unknown {
   const raw = p.raw_('message_retention_days');
   if (raw === undefined) return undefined;
-  let v: unknown;
-  try {
-    v = JSON.parse(raw) as unknown;
-  } catch {
-    throw badRequest('message_retention_days["json[str]"] is not valid JSON');
-  }
+  const v = parseJson(raw);
+  if (v === NOT_JSON) throw badRequest('message_retention_days["json[str]"] is not valid JSON');
   if (typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v))) return v;
   throw badRequest('message_retention_days["json[str]"] is not a string');
 }

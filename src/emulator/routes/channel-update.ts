@@ -21,6 +21,7 @@ import {
   isAdmin,
   isGuest,
 } from '../permissions';
+import { NOT_JSON, parseJson } from '../json-parse';
 import type { RequestContext } from '../router';
 import type { StoredChannel, StoredGroupSetting } from '../state';
 import { channelAudience } from '../events';
@@ -147,12 +148,17 @@ export function updateChannel(ctx: RequestContext): Record<string, unknown> {
     if (v !== undefined) settingUpdates.push([info, settingUpdateShape(v, info.wire)]);
   }
   const description = p.string('description', { maxLength: LIMITS.channelDescription });
-  // Json[int | None] | MissingType: null takes the channel out of its folder.
+  // `Json[int | None] | MissingType`: null takes the channel out of its folder. The union's
+  // other member, pydantic_partials' sentinel, takes only the sentinel (`is_instance_schema`),
+  // so a malformed value fails both and the first member, `json[nullable[int]]`, is reported.
   let folder: number | null | undefined;
-  if (supports(fl, 'channelFolders') && p.has('folder_id')) {
-    const f = p.json('folder_id');
+  const folderRaw = supports(fl, 'channelFolders') ? p.raw_('folder_id') : undefined;
+  if (folderRaw !== undefined) {
+    const at = 'folder_id["json[nullable[int]]"]';
+    const f = parseJson(folderRaw);
+    if (f === NOT_JSON) throw badRequest(`${at} is not valid JSON`);
     if (f !== null && (typeof f !== 'number' || !Number.isInteger(f)))
-      throw badRequest('folder_id is not an integer');
+      throw badRequest(`${at} is not an integer`);
     folder = f;
   }
   const history = p.bool('history_public_to_subscribers');

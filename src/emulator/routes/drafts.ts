@@ -1,4 +1,5 @@
 import { badRequest, missingArgument } from '../errors';
+import { JsonFloat } from '../json-parse';
 import { expectDict, expectIntList, expectList, expectString } from '../params';
 import { hasContentAccess } from '../permissions';
 import type { RequestContext, Route } from '../router';
@@ -43,10 +44,11 @@ function parseDraftData(raw: unknown, name: string): DraftData {
   if (stripped === '') throw badRequest(`${at('content')} cannot be blank`);
   let timestamp: number | undefined;
   if (d.timestamp !== undefined && d.timestamp !== null) {
-    // `int | float | None`: the union's first member names the error.
-    if (typeof d.timestamp !== 'number')
-      throw badRequest(`${at('timestamp')}["int"] is not an integer`);
-    timestamp = d.timestamp;
+    // `int | float | None`: a float (`1.5`, `1.0`) is taken; the union's first member names the
+    // error.
+    if (d.timestamp instanceof JsonFloat) timestamp = d.timestamp.value;
+    else if (typeof d.timestamp === 'number') timestamp = d.timestamp;
+    else throw badRequest(`${at('timestamp')}["int"] is not an integer`);
   }
   // extra="forbid": unexpected keys come after the fields' errors.
   for (const k of Object.keys(d))

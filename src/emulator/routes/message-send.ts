@@ -1,6 +1,7 @@
 import { LIMITS } from '../../model/kinds';
 import { ApiError, badRequest, missingArgument } from '../errors';
 import { supports } from '../../model/features';
+import { NOT_JSON, parseJson } from '../json-parse';
 import {
   findUser,
   holdsSetting,
@@ -223,12 +224,8 @@ function escapeHtml(s: string): string {
 
 /** zerver/actions/message_send.py `extract_stream_indicator`: a channel name or ID. */
 function extractStreamIndicator(s: string): string | number {
-  let data: unknown;
-  try {
-    data = JSON.parse(s) as unknown;
-  } catch {
-    return s;
-  }
+  let data = parseJson(s);
+  if (data === NOT_JSON) return s;
   if (Array.isArray(data)) {
     if (data.length !== 1) throw badRequest('Expected exactly one channel');
     data = data[0];
@@ -239,12 +236,8 @@ function extractStreamIndicator(s: string): string | number {
 
 /** zerver/actions/message_send.py `extract_private_recipients`: emails or user IDs, not both. */
 function extractPrivateRecipients(s: string): string[] | number[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(s) as unknown;
-  } catch {
-    data = s;
-  }
+  let data = parseJson(s);
+  if (data === NOT_JSON) data = s;
   if (typeof data === 'string') data = data.split(',');
   if (!Array.isArray(data)) throw badRequest('Invalid data type for recipients');
   const list = data as unknown[];

@@ -75,9 +75,11 @@ function parseProperty(ctx: RequestContext, info: OrganizationPropertyInfo): unk
       return p.int(info.wire);
     case 'seconds':
     case 'retention': {
+      // `Annotated[Json[int | str] | None, ...]`: a JSON value of neither type (null, 1.0)
+      // fails both members of the union, and the first error, the `int` member's, is reported.
       const v = p.json(info.wire);
       if (v !== undefined && typeof v !== 'string' && !Number.isInteger(v))
-        throw badRequest(`${info.wire} is not an integer`);
+        throw badRequest(`${info.wire}["int"] is not an integer`);
       return v;
     }
   }
