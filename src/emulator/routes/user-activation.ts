@@ -6,10 +6,13 @@ import type { StoredChannel, StoredUser } from '../state';
 import { settingToApi } from '../views';
 
 /*
- * The events of a user's deactivation and reactivation. Every user of the embedded server can
- * access every other (`can_access_all_users_group` is role:everyone: `user_access_restricted_in_realm`
- * is false), so Zulip's `realm_user` events go to every active user and the events for guests
- * who cannot see the user (`user_group` `remove_members`, `realm_user` `remove`) never apply.
+ * The events of a user's deactivation and reactivation, as Zulip sends them when every user may
+ * access every other (`can_access_all_users_group` is role:everyone, the default, so
+ * `user_access_restricted_in_realm` is false): `realm_user` events go to every active user. Not
+ * emulated: an organization that sets `can_access_all_users_group` to role:members, where Zulip
+ * sends them only to those who can access the user and the guests who cannot get `user_group`
+ * `remove_members` / `realm_user` `remove` instead (zerver/actions/users.py `do_deactivate_user`,
+ * zerver/actions/create_user.py `do_reactivate_user`).
  */
 
 /** zerver/models/realms.py `Realm.get_human_admin_users`: active human administrators and owners. */
