@@ -71,6 +71,7 @@ export class LiveBuilder {
       organizationSettings: null,
       defaultChannelGroups: [],
       customProfileFields: [],
+      allowedDomains: [],
     };
     const members: Record<string, { members: number[]; subgroups: string[] }> = {
       'role:internet': { members: [], subgroups: ['role:everyone'] },
