@@ -227,6 +227,13 @@ export class LiveBuilder {
     return id;
   }
 
+  /** An allowed domain, as Zulip stores it (lower case), appended in order. */
+  public allowedDomain(domain: string, allowSubdomains = false): number {
+    const id = this.nextId++;
+    this.state.allowedDomains.push({ id, domain, allowSubdomains });
+    return id;
+  }
+
   /** A custom profile field (`type` is Zulip's number), appended in order. */
   public profileField(
     name: string,
