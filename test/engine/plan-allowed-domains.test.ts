@@ -22,6 +22,21 @@ const dDomain = (domain: string, o: Partial<DesiredAllowedDomain> = {}): Desired
   domain,
   ...o,
 });
+/** Declares the two live domains as they are. */
+const declareLive = (d: DesiredState): void => {
+  d.allowedDomains.push(
+    dDomain('acme.example'),
+    dDomain('beta.example', { allowSubdomains: true }),
+  );
+};
+/** Declares `emailsRestrictedToDomains`. */
+const restrict = (d: DesiredState, on: boolean): void => {
+  d.organizationSettings.push({
+    path: 'acme/settings',
+    properties: { emailsRestrictedToDomains: on },
+    permissions: {},
+  });
+};
 /** Live: acme.example (no subdomains) and beta.example (subdomains), restricted or not. */
 function org(restricted?: boolean): LiveBuilder {
   const b = new LiveBuilder();
@@ -58,10 +73,7 @@ describe('plan: allowed domains', () => {
   it('creates a new one as Zulip will store it, Zulip default for subdomains', () => {
     const p = run(
       desired((d) => {
-        d.allowedDomains.push(
-          dDomain('acme.example'),
-          dDomain('beta.example', { allowSubdomains: true }),
-        );
+        declareLive(d);
         d.allowedDomains.push(dDomain(' Gamma.Example '));
       }),
       org().build(),
@@ -143,16 +155,9 @@ describe('plan: allowed domains', () => {
   it('a new domain lands before the organization settings that restrict sign-up to the domains', () => {
     const p = run(
       desired((d) => {
-        d.allowedDomains.push(
-          dDomain('acme.example'),
-          dDomain('beta.example', { allowSubdomains: true }),
-        );
+        declareLive(d);
         d.allowedDomains.push(dDomain('gamma.example'));
-        d.organizationSettings.push({
-          path: 'acme/settings',
-          properties: { emailsRestrictedToDomains: true },
-          permissions: {},
-        });
+        restrict(d, true);
       }),
       org(false).build(),
     );
@@ -180,10 +185,7 @@ describe('plan: allowed domains', () => {
       );
     expect(error.hint).toContain("a human organization owner's");
     // Nothing to change: nothing to refuse.
-    const same = desired((x) => {
-      x.allowedDomains.push(dDomain('acme.example'));
-      x.allowedDomains.push(dDomain('beta.example', { allowSubdomains: true }));
-    });
+    const same = desired(declareLive);
     expect(mine(run(same, asAdministrator(org().build())))).toEqual([]);
   });
 });
@@ -192,12 +194,7 @@ describe('plan: deleting the last allowed domain (do_remove_realm_domain)', () =
   const pruneAll = (restricted?: boolean): DesiredState =>
     desired((d) => {
       d.organization.prune.allowedDomain = true;
-      if (restricted !== undefined)
-        d.organizationSettings.push({
-          path: 'acme/settings',
-          properties: { emailsRestrictedToDomains: restricted },
-          permissions: {},
-        });
+      if (restricted !== undefined) restrict(d, restricted);
     });
 
   it('declared on: a plan error, on the organization settings', () => {
