@@ -15,10 +15,12 @@ export * from './subscription-settings';
 export * from './organization-settings';
 export * from './default-channel-group';
 export * from './custom-profile-field';
+export * from './allowed-domain';
 export * from './synthesizer';
 export * from './testing';
 
 import type { ResourceKind } from '../model/kinds';
+import type { AllowedDomain } from './allowed-domain';
 import type { Channel } from './channel';
 import type { ChannelFolder } from './channel-folder';
 import type { CodePlayground } from './code-playground';
@@ -46,6 +48,7 @@ interface ConstructOfKind {
   organizationSettings: OrganizationSettings;
   defaultChannelGroup: DefaultChannelGroup;
   customProfileField: CustomProfileField;
+  allowedDomain: AllowedDomain;
 }
 /**
  * A compile error when a kind of `RESOURCE_KINDS` (src/model/kinds) has no construct: write it

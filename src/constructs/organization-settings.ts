@@ -127,7 +127,7 @@ export interface OrganizationSettingsProps {
    */
   readonly inviteRequired?: boolean;
   /**
-   * Sign-ups restricted to the organization's e-mail domains (`emails_restricted_to_domains`). Changing it needs an organization owner's API key.
+   * Sign-ups restricted to the organization's e-mail domains (`emails_restricted_to_domains`), declared with `AllowedDomain`; Zulip turns it off when it deletes the last one. Changing it needs an organization owner's API key.
    * @default - left as it is live (Zulip's default for a new organization: false)
    */
   readonly emailsRestrictedToDomains?: boolean;

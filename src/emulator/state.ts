@@ -148,6 +148,16 @@ export interface StoredDefaultChannelGroup {
   channelIds: number[];
 }
 
+/**
+ * An allowed domain (zerver/models/realms.py `RealmDomain`): stored stripped and lower-cased.
+ * Its ID is Zulip's row ID, which only `POST /realm/domains` answers with (`new_domain`).
+ */
+export interface StoredRealmDomain {
+  id: number;
+  domain: string;
+  allowSubdomains: boolean;
+}
+
 export interface StoredPlayground {
   id: number;
   name: string;
@@ -302,6 +312,8 @@ export interface OrgState {
   defaultChannelGroups?: StoredDefaultChannelGroup[];
   /** Custom profile fields; absent in older state files. */
   customProfileFields?: StoredCustomProfileField[];
+  /** Allowed domains, in the order they were added; absent in older state files. */
+  realmDomains?: StoredRealmDomain[];
   /** Custom emoji, deactivated ones included; absent in older state files. */
   emoji?: StoredEmoji[];
   /** Peripheral data: optional so that older state files still load. */
@@ -390,6 +402,7 @@ export const REALM_GROUP_SETTING_DEFAULTS: Readonly<Record<string, SystemGroupNa
  */
 export function completeOrgState(org: OrgState): OrgState {
   org.emoji ??= [];
+  org.realmDomains ??= [];
   org.drafts ??= [];
   org.userStatus ??= {};
   org.presence ??= {};

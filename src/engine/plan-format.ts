@@ -278,6 +278,7 @@ export const WARNING_CODES = [
   'BASE_NOT_PLANNED',
   'NOT_WRITABLE',
   'EMOJI_IMAGE_UNKNOWN',
+  'DOMAIN_RESTRICTION_OFF',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 

@@ -57,6 +57,10 @@ const FILES: Partial<Record<FileKey, Partial<FileMeta> & { readonly title: strin
   customProfileFields: {
     title: "Custom profile fields, in Zulip's order; users' values are on the users.",
   },
+  allowedDomains: {
+    title:
+      'The e-mail domains people may sign up from when the organization restricts sign-up to them (emailsRestrictedToDomains).',
+  },
 };
 
 /**

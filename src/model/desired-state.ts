@@ -58,6 +58,7 @@ export {
   CustomProfileFieldSchema,
   type DesiredCustomProfileField,
 } from './kinds/custom-profile-field';
+export { AllowedDomainSchema, type DesiredAllowedDomain } from './kinds/allowed-domain';
 
 export const PruneSchema = z.strictObject(
   Object.fromEntries(PRUNABLE_KINDS.map((k) => [k, z.boolean().optional()])) as Record<

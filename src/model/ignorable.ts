@@ -21,6 +21,7 @@ export type CustomEmojiProperty = IgnorableProperty<'customEmoji'>;
 export type SubscriptionSettingsProperty = IgnorableProperty<'subscriptionSettings'>;
 export type DefaultChannelGroupProperty = IgnorableProperty<'defaultChannelGroup'>;
 export type CustomProfileFieldProperty = IgnorableProperty<'customProfileField'>;
+export type AllowedDomainProperty = IgnorableProperty<'allowedDomain'>;
 
 /** True when `name` is a property that `ignoreChanges` accepts for `kind`. */
 export function isIgnorableProperty(kind: ResourceKind, name: string): boolean {

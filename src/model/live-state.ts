@@ -39,6 +39,11 @@ export {
   LiveCustomProfileFieldSchema,
   type LiveCustomProfileField,
 } from './kinds/custom-profile-field';
+export {
+  LiveAllowedDomainSchema,
+  allowedDomainId,
+  type LiveAllowedDomain,
+} from './kinds/allowed-domain';
 
 export const ServerInfoSchema = z.strictObject({
   /** The site URL, e.g. `https://chat.example.com`. */

@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import { INVALID_GROUP_NAME_PREFIXES, LIMITS } from './kinds';
+import { pyStrip } from './py-strip';
 
 /**
  * Zulip's own validation rules, with Zulip's own messages. Synth uses them to reject bad
@@ -27,15 +28,7 @@ export function firstUnprintablePosition(s: string): number | undefined {
   return undefined;
 }
 
-/** Python's `str.isspace` characters (JS `\s` without U+FEFF, with U+001C..U+001F and U+0085). */
-const PY_SPACE =
-  '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
-const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, 'g');
-
-/** Python's `str.strip()`, which Zulip applies to names before checking them. */
-export function pyStrip(s: string): string {
-  return s.replace(PY_STRIP, '');
-}
+export { pyStrip } from './py-strip';
 
 /**
  * `UserProfile.NAME_INVALID_CHARS` (zerver/models/users.py): characters no full name may
@@ -412,3 +405,4 @@ export function isHexColor(value: string): boolean {
   return /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(value);
 }
 export * from './custom-profile-fields';
+export * from './domains';

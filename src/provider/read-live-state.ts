@@ -6,8 +6,9 @@ import { isZulipCdkError } from '../model/errors';
 import { supports } from '../model/features';
 import { LIMITS, ROLES, TOPICS_POLICIES } from '../model/kinds';
 import type { KindCollection, TopicsPolicy } from '../model/kinds';
-import { LIVE_STATE_FORMAT_VERSION, LiveStateSchema } from '../model/live-state';
+import { LIVE_STATE_FORMAT_VERSION, LiveStateSchema, allowedDomainId } from '../model/live-state';
 import type {
+  LiveAllowedDomain,
   LiveChannel,
   LiveChannelFolder,
   LiveState,
@@ -204,6 +205,19 @@ function organizationSettings(reg: RegisterResponse): LiveOrganizationSettings {
   const wires = Object.values(ORGANIZATION_PERMISSIONS).map((i) => i.wire);
   const prefixed = Object.fromEntries(wires.map((w) => [w, realm[`realm_${w}`]]));
   return { properties, permissions: permissions(prefixed, wires) };
+}
+
+/**
+ * The allowed domains in Zulip's order, each with the read's own ID (Zulip sends none:
+ * {@link allowedDomainId}).
+ */
+function allowedDomainsOf(reg: RegisterResponse): LiveAllowedDomain[] {
+  const taken = new Set<number>();
+  return (reg.realm_domains ?? []).map((d) => {
+    const id = allowedDomainId(d.domain, taken);
+    taken.add(id);
+    return { id, domain: d.domain, allowSubdomains: d.allow_subdomains };
+  });
 }
 
 /**
@@ -421,6 +435,7 @@ export function liveStateFromRegister(
         editableByUser: f.editable_by_user ?? true,
       }))
       .sort((a, b) => a.order - b.order || a.id - b.id),
+    allowedDomains: allowedDomainsOf(reg),
   };
   // Strict check: a mapping mistake fails here, not as a confusing diff later. In place: a
   // copy of every user, channel and subscriber list would double the memory (issue 17).

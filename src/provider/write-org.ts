@@ -11,6 +11,7 @@ import type {
   ReplaceChange,
   UpdateChange,
 } from '../engine/plan-format';
+import type { LiveAllowedDomain } from '../model/live-state';
 import type { ZulipClient } from '../zulip/client';
 import type { SubscriptionPropertyChange } from '../zulip/wire/subscription';
 import type { UpdateUserParams } from '../zulip/wire/user';
@@ -184,6 +185,52 @@ export async function replacePlayground(
 ): Promise<number> {
   await client.removePlayground(change.liveId);
   return createPlayground(client, change.after);
+}
+
+// ---------------------------------------------------------------- allowed domains
+
+/**
+ * The domain a change names as Zulip stores it: `PATCH` and `DELETE /realm/domains/{domain}` look
+ * it up as is (zerver/views/realm_domains.py: no strip, no lower-casing), so the live one's
+ * spelling, else the change's key (what Zulip made of the declared one).
+ */
+export function storedDomain(
+  change: { readonly liveId: number | null; readonly key: string },
+  ctx: ApplyContext,
+): string {
+  const live =
+    change.liveId === null
+      ? undefined
+      : (ctx.index.byId('allowedDomain', change.liveId) as LiveAllowedDomain | undefined);
+  return live?.domain ?? change.key;
+}
+
+/**
+ * `POST /realm/domains`. Zulip answers with the new row's ID, which nothing reads again (a read
+ * gives domains no ID): the create returns none.
+ */
+export async function createAllowedDomain(
+  client: ZulipClient,
+  change: CreateChange,
+): Promise<void> {
+  await client.addRealmDomain({
+    domain: str(change.properties.domain, change.key),
+    allow_subdomains: change.properties.allowSubdomains === true,
+  });
+}
+
+/** `PATCH /realm/domains/{domain}`: `allow_subdomains`, the only property Zulip changes. */
+export async function updateAllowedDomain(
+  client: ZulipClient,
+  change: UpdateChange,
+  ctx: ApplyContext,
+): Promise<void> {
+  let allow = false;
+  for (const p of change.properties) {
+    if (p.property !== 'allowSubdomains') throw cannotWrite('allowed domain', p.property);
+    allow = p.after === true;
+  }
+  await client.updateRealmDomain(storedDomain(change, ctx), { allow_subdomains: allow });
 }
 
 // ---------------------------------------------------------------- saved snippets

@@ -256,4 +256,10 @@ const HANDLERS = {
     delete: (change, { client }) => client.removeCustomProfileField(change.liveId),
     reorder: (change, { client, ctx }) => org.reorder(client, change, ctx),
   },
+  // zerver/views/realm_domains.py; every request needs an organization owner.
+  allowedDomain: {
+    create: (change, { client }) => org.createAllowedDomain(client, change),
+    update: (change, { client, ctx }) => org.updateAllowedDomain(client, change, ctx),
+    delete: (change, { client, ctx }) => client.removeRealmDomain(org.storedDomain(change, ctx)),
+  },
 } as const satisfies KindHandlers;

@@ -72,9 +72,15 @@ import type {
 } from './wire/message';
 import type { UpdateNavigationViewParams } from './wire/navigation-view';
 import { AddPlaygroundResponseSchema } from './wire/playground';
+import { AddRealmDomainResponseSchema } from './wire/realm-domain';
 import { GetRealmEmojiResponseSchema } from './wire/realm-emoji';
 import type { GetRealmEmojiResponse } from './wire/realm-emoji';
 import type { AddPlaygroundParams, AddPlaygroundResponse } from './wire/playground';
+import type {
+  AddRealmDomainParams,
+  AddRealmDomainResponse,
+  UpdateRealmDomainParams,
+} from './wire/realm-domain';
 import type { E2eeTestNotificationParams } from './wire/push';
 import { GetEventsResponseSchema, RegisterResponseSchema } from './wire/register';
 import type {
@@ -455,6 +461,23 @@ export class ZulipClient extends ZulipClientCore {
   /** `PATCH /realm/profile_fields`: the full order (every field's ID). */
   public reorderCustomProfileFields(order: readonly number[]): Promise<Success> {
     return this.call('reorderCustomProfileFields', {}, { order }, SuccessSchema);
+  }
+
+  // ---------------------------------------------------------------- allowed domains
+
+  /** `POST /realm/domains`: Zulip strips and lower-cases the domain (`new_domain` says how it stored it). */
+  public addRealmDomain(params: AddRealmDomainParams): Promise<AddRealmDomainResponse> {
+    return this.call('addRealmDomain', {}, params, AddRealmDomainResponseSchema);
+  }
+
+  /** `PATCH /realm/domains/{domain}`: the domain as stored. */
+  public updateRealmDomain(domain: string, params: UpdateRealmDomainParams): Promise<Success> {
+    return this.send('updateRealmDomain', { domain }, params);
+  }
+
+  /** `DELETE /realm/domains/{domain}`: the domain as stored. */
+  public removeRealmDomain(domain: string): Promise<Success> {
+    return this.send('removeRealmDomain', { domain });
   }
 
   // ---------------------------------------------------------------- playgrounds

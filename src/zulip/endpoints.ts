@@ -129,6 +129,11 @@ export const ENDPOINTS = {
   reorderCustomProfileFields: { method: 'PATCH', path: '/realm/profile_fields' },
   updateCustomProfileField: { method: 'PATCH', path: '/realm/profile_fields/{field_id}' },
   removeCustomProfileField: { method: 'DELETE', path: '/realm/profile_fields/{field_id}' },
+  // Allowed domains (zerver/views/realm_domains.py, every write `require_realm_owner`). The
+  // domain is one path segment; Zulip looks it up as stored (lower case), without stripping.
+  addRealmDomain: { method: 'POST', path: '/realm/domains' },
+  updateRealmDomain: { method: 'PATCH', path: '/realm/domains/{domain}' },
+  removeRealmDomain: { method: 'DELETE', path: '/realm/domains/{domain}' },
   // Playgrounds.
   addPlayground: { method: 'POST', path: '/realm/playgrounds' },
   removePlayground: { method: 'DELETE', path: '/realm/playgrounds/{playground_id}' },

@@ -21,6 +21,7 @@ export * from './wire/user-group';
 export * from './wire/user';
 export * from './wire/linkifier';
 export * from './wire/playground';
+export * from './wire/realm-domain';
 export * from './wire/default-stream-group';
 export * from './wire/custom-profile-field';
 export * from './wire/saved-snippet';

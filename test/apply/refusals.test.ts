@@ -257,3 +257,25 @@ test('reactivating a generic bot with only canCreateWriteOnlyBotsGroup: refused 
   expect(result.after.changes).toEqual([]);
   expect(bot.isActive).toBe(true);
 });
+
+test('an allowed domain planned by an administrator: refused by the plan, as by the server (require_realm_owner)', async () => {
+  const admin = `admin@${DEMO_DOMAIN}`;
+  expect(
+    await planErrorAs(
+      h,
+      desired((d) => d.allowedDomains.push({ path: 'acme/partner', domain: 'Partner.Example' })),
+      admin,
+    ),
+  ).toContain(
+    `allowedDomain["partner.example"] (acme/partner): adding an allowed domain needs an organization owner ("Must be an organization owner"), and the applying account ${admin} is not one`,
+  );
+  expectError(
+    await clientFor(h.z, 'admin').post('/realm/domains', {
+      domain: 'partner.example',
+      allow_subdomains: false,
+    }),
+    'Must be an organization owner',
+    'UNAUTHORIZED_PRINCIPAL',
+  );
+  expect(h.z.org.realmDomains).toEqual([]);
+});

@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  AllowedDomain,
   App,
   Channel,
   ChannelFolder,
@@ -1049,6 +1050,56 @@ CASES.push(
   },
 );
 
+// Allowed domains: zerver/lib/domains.py validate_domain on the domain as Zulip stores it.
+CASES.push(
+  {
+    rule: 'allowed domain without a dot',
+    declare: (o) => new AllowedDomain(o, 'nodot', { domain: 'localhost' }),
+    path: 'acme/nodot',
+    message:
+      /(?:^|: )domain 'localhost': Zulip refuses it \("Invalid domain: Domain must have at least one dot \(\.\)"\): write an e-mail domain such as example\.com \(labels of letters, digits and '-', not at either end, separated by dots\)$/,
+  },
+  {
+    rule: 'allowed domain with an underscore',
+    declare: (o) => new AllowedDomain(o, 'underscore', { domain: 'test_domain.com' }),
+    path: 'acme/underscore',
+    message: /Invalid domain: Domain can only have letters, numbers, '\.' and '-'s\./,
+  },
+  {
+    rule: 'allowed domain label ending in a dash',
+    declare: (o) => new AllowedDomain(o, 'dash', { domain: 'acme-.example' }),
+    path: 'acme/dash',
+    message: /Invalid domain: Subdomains cannot start or end with a '-'\./,
+  },
+  {
+    rule: 'allowed domain longer than Zulip stores',
+    declare: (o) => new AllowedDomain(o, 'longdomain', { domain: `${'a'.repeat(77)}.com` }),
+    path: 'acme/longdomain',
+    message:
+      /has 81 characters; Zulip stores at most 80 \(a longer one fails with a server error\)/,
+  },
+  {
+    rule: 'allowed domain declared twice, as Zulip compares them',
+    declare: (o) => {
+      new AllowedDomain(o, 'dup-1', { domain: 'Dup.example' });
+      new AllowedDomain(o, 'dup-2', { domain: ' dup.EXAMPLE', allowSubdomains: true });
+    },
+    path: 'acme/dup-2',
+    message:
+      /allowed domain 'dup\.example' is already declared by acme\/dup-1 \(domains are compared as Zulip stores them: stripped and lower-cased\)/,
+  },
+  {
+    rule: 'allowed domain renamedFrom',
+    declare: (o) =>
+      new AllowedDomain(o, 'renamed-domain', {
+        domain: 'new.example',
+        renamedFrom: 'old.example',
+      } as never),
+    path: 'acme/renamed-domain',
+    message: /renamedFrom is not supported for allowed domains: Zulip cannot rename a domain/,
+  },
+);
+
 const RULES = CASES;
 
 function build(declare: Case['declare']): { app: App; org: Organization } {
@@ -1079,6 +1130,9 @@ describe('validation rules', () => {
       new UserGroup(o, 'case1', { name: 'ops' });
       new UserGroup(o, 'case2', { name: 'OPS' });
       new Linkifier(o, 'ok', { pattern: '(?P<a>x)(?P<b>y)', urlTemplate: 'https://x/{a}{?b}' });
+      // Zulip strips and lower-cases a domain; a line break inside one passes validate_domain.
+      new AllowedDomain(o, 'domain-case', { domain: ' Mixed.Example ', allowSubdomains: true });
+      new AllowedDomain(o, 'domain-80', { domain: `${'a'.repeat(76)}.com` });
       // A diamond is not a cycle.
       const leaf = new UserGroup(o, 'leaf', { name: 'leaf' });
       const left = new UserGroup(o, 'left', { name: 'left', subgroups: [leaf] });

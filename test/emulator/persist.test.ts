@@ -176,6 +176,42 @@ test('startEmulator({ state, persist }): written before the answer, only when so
   expect(savedChannels(state)).toEqual(expect.arrayContaining(['made', 'unsaved', 'saved']));
 });
 
+test('allowed domains are saved with the organization; a state file from before them loads without any', async () => {
+  const state = path.join(dir, 'org.json');
+  const z = await startEmulator({ rateLimit: false, state, persist: true });
+  emulators.push(z);
+  const owner = {
+    site: z.site,
+    auth: `Basic ${Buffer.from(`${z.owner.email}:${z.owner.apiKey}`).toString('base64')}`,
+  };
+  const added = await call(owner, 'POST', '/realm/domains', {
+    domain: 'Acme.Example',
+    allow_subdomains: 'true',
+  });
+  expect(added.status).toBe(200);
+  const saved = JSON.parse(readFileSync(state, 'utf8')) as OrgState;
+  expect(saved.realmDomains).toEqual([
+    {
+      id: (added.body.new_domain as [number, string])[0],
+      domain: 'acme.example',
+      allowSubdomains: true,
+    },
+  ]);
+  await z.close();
+  emulators.splice(0);
+
+  const again = await startEmulator({ rateLimit: false, state });
+  emulators.push(again);
+  const listed = await call({ ...owner, site: again.site }, 'GET', '/realm/domains');
+  expect(listed.body.domains).toEqual([{ domain: 'acme.example', allow_subdomains: true }]);
+
+  const { realmDomains: _gone, ...older } = saved;
+  const old = await startEmulator({ rateLimit: false, state: older as OrgState });
+  emulators.push(old);
+  const none = await call({ ...owner, site: old.site }, 'GET', '/realm/domains');
+  expect(none.body.domains).toEqual([]);
+});
+
 test('StateFile coalesces the flushes asked for during a write into one write', async () => {
   const org = emptyOrg(0);
   const file = path.join(dir, 'org.json');

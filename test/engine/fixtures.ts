@@ -71,6 +71,7 @@ export class LiveBuilder {
       organizationSettings: null,
       defaultChannelGroups: [],
       customProfileFields: [],
+      allowedDomains: [],
     };
     const members: Record<string, { members: number[]; subgroups: string[] }> = {
       'role:internet': { members: [], subgroups: ['role:everyone'] },
@@ -223,6 +224,13 @@ export class LiveBuilder {
   public defaultChannelGroup(name: string, channelIds: number[], description = ''): number {
     const id = this.nextId++;
     this.state.defaultChannelGroups.push({ id, name, description, channelIds });
+    return id;
+  }
+
+  /** An allowed domain, as Zulip stores it (lower case), appended in order. */
+  public allowedDomain(domain: string, allowSubdomains = false): number {
+    const id = this.nextId++;
+    this.state.allowedDomains.push({ id, domain, allowSubdomains });
     return id;
   }
 

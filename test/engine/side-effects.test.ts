@@ -268,6 +268,17 @@ const ROWS: Record<string, Row> = {
     ctx: NEWEST,
     says: 'one is deleted for good.',
   },
+  'a deleted allowed domain no longer lets its addresses sign up': {
+    zulip:
+      'zerver/lib/email_validation.py get_realm_email_validator (registration, do_invite_users)',
+    change: removal('allowedDomain', 'acme.example', 'delete', {
+      domain: 'acme.example',
+      allowSubdomains: true,
+    }),
+    ctx: NEWEST,
+    says: 'While sign-up is restricted to the allowed domains (emailsRestrictedToDomains), Zulip refuses new accounts (invited or not) with an address at acme.example or its subdomains.',
+    never: 'deleted for good',
+  },
   'deleting a playground resets the default code block language': {
     zulip: 'zerver/views/realm_playgrounds.py delete_realm_playground',
     change: removal('playground', 'python/Tutor', 'delete', { pygmentsLanguage: 'python' }),

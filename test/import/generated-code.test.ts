@@ -34,6 +34,7 @@ test('the demo organization is one main.ts, as in the snapshot', () => {
 
 test('a large organization is one file per kind, main.ts wiring them', () => {
   expect(Object.keys(randomApp.files).sort()).toEqual([
+    'allowed-domains.ts',
     'channels.ts',
     'custom-profile-fields.ts',
     'default-channel-groups.ts',

@@ -41,6 +41,18 @@ describe('keyedProps: the live view in desired terms', () => {
   });
 });
 
+test("an allowed domain declares allowSubdomains only when it is not Zulip's default", () => {
+  const domain = { id: 1, domain: 'acme.example', allowSubdomains: false };
+  expect(props(keyedProps('allowedDomain', domain, fl))).toEqual({
+    domain: { t: 'str', value: 'acme.example' },
+  });
+  const subdomains = { ...domain, allowSubdomains: true };
+  expect(props(keyedProps('allowedDomain', subdomains, fl))).toEqual({
+    domain: { t: 'str', value: 'acme.example' },
+    allowSubdomains: { t: 'raw', code: 'true' },
+  });
+});
+
 describe('keyedConstructId: made of the natural key', () => {
   test.each([
     ['savedSnippet', { id: 1, title: 'Welcome', content: 'x' }, 'welcome-snippet'],
@@ -54,6 +66,12 @@ describe('keyedConstructId: made of the natural key', () => {
       'linkifier',
       { id: 1, pattern: '#(?P<id>[0-9]+)', urlTemplate: 'https://github.com/a/{id}' },
       'github-com',
+    ],
+    // An allowed domain's is its domain: Zulip's default (no subdomains) is left out.
+    [
+      'allowedDomain',
+      { id: 1, domain: 'eu.acme.example', allowSubdomains: false },
+      'eu-acme-example',
     ],
     // No letter or digit in the key: the kind's word.
     ['channelFolder', { id: 1, name: '🚀', description: '', archived: false }, 'channel-folder'],

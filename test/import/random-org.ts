@@ -382,5 +382,12 @@ export function randomOrg(seed: number, featureLevel: number): OrgState {
     ...(gone ? { [managerField.id]: { value: JSON.stringify([gone.id]) } } : {}),
   };
   if (gone) gone.profileData = { [phoneField.id]: { value: 'gone' } };
+
+  // Allowed domains (no random draws), in the order they were added: one that lets its
+  // subdomains in (declared), one that does not (Zulip's default: left out).
+  org.realmDomains = [
+    { id: nextId(org), domain: 'acme.example', allowSubdomains: true },
+    { id: nextId(org), domain: 'eu.beta.example', allowSubdomains: false },
+  ];
   return org;
 }

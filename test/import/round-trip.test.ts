@@ -98,6 +98,14 @@ describe.each([FEATURE_LEVELS.newest, FEATURE_LEVELS.zulip11, FEATURE_LEVELS.zul
       );
       expect(code).toContain('new CustomProfileField(');
       expect(code).toContain("'Phone number': '+33 1 23 45 67 89',");
+      // Allowed domains from the spec alone (the default keyed importer), named by the domain.
+      expect(desired.allowedDomains.map((d) => [d.domain, d.allowSubdomains])).toEqual([
+        ['acme.example', true],
+        ['eu.beta.example', undefined],
+      ]);
+      expect(code).toContain(
+        "new AllowedDomain(org, 'acme-example', {\n    domain: 'acme.example',\n    allowSubdomains: true,\n  });",
+      );
       expect(describeChanges(result)).toEqual([]);
       expect(hasChanges(result)).toBe(false);
       // Only the duplicate snippet (same title as an older one) is left undeclared, on purpose.

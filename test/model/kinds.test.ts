@@ -41,6 +41,7 @@ describe('the kind registry', () => {
       'customEmoji',
       'defaultChannelGroup',
       'customProfileField',
+      'allowedDomain',
     ]);
   });
 
@@ -57,6 +58,9 @@ describe('the kind registry', () => {
     expect(same('defaultChannelGroup', 'Engineering', 'engineering')).toBe(false);
     // CustomProfileField's unique (realm, name) too.
     expect(same('customProfileField', 'Team', 'team')).toBe(false);
+    // create_realm_domain stores `domain.strip().lower()` and looks it up as stored.
+    expect(same('allowedDomain', 'Example.COM ', 'example.com')).toBe(true);
+    expect(same('allowedDomain', 'example.com', 'example.org')).toBe(false);
   });
 });
 

@@ -701,6 +701,32 @@ const CASES: readonly Case[] = [
     },
     responses: [ok({ name: 'updated', waiting_period_threshold: 3 })],
   },
+  // Allowed domains: Zulip's yaml does not describe /realm/domains; the parameters are those of
+  // zerver/views/realm_domains.py (FL 442): `domain: str` (plain), `allow_subdomains: Json[bool]`.
+  {
+    name: 'addRealmDomain',
+    path: '/realm/domains',
+    call: (c) => c.addRealmDomain({ domain: 'acme.example', allow_subdomains: true }),
+    spec: {
+      domain: { json: false, required: true, schema: STR },
+      allow_subdomains: { json: true, required: true, schema: BOOL },
+    },
+    responses: [ok({ new_domain: [7, 'acme.example'] })],
+  },
+  {
+    name: 'updateRealmDomain',
+    path: '/realm/domains/acme.example',
+    call: (c) => c.updateRealmDomain('acme.example', { allow_subdomains: false }),
+    spec: { allow_subdomains: { json: true, required: true, schema: BOOL } },
+    responses: [ok()],
+  },
+  {
+    name: 'removeRealmDomain',
+    path: '/realm/domains/acme.example',
+    call: (c) => c.removeRealmDomain('acme.example'),
+    spec: {},
+    responses: [ok()],
+  },
   {
     name: 'addPlayground',
     path: '/realm/playgrounds',

@@ -10,6 +10,7 @@ import { miscRoutes } from './misc';
 import { navigationViewRoutes } from './navigation-views';
 import { presenceRoutes } from './presence';
 import { realmRoutes } from './realm';
+import { realmDomainRoutes } from './realm-domains';
 import { realmEmojiRoutes } from './realm-emoji';
 import { realmSettingsRoutes } from './realm-settings';
 import { registerRoutes } from './register';
@@ -34,6 +35,7 @@ export function buildRouter(): Router {
     ...channelFolderRoutes,
     ...userGroupRoutes,
     ...realmRoutes,
+    ...realmDomainRoutes,
     ...realmSettingsRoutes,
     ...realmEmojiRoutes,
     ...savedSnippetRoutes,

@@ -209,7 +209,11 @@ function enumValue(info: OrganizationPropertyInfo, v: RealmWireValue): RealmWire
 }
 
 /** `do_set_realm_property`: writes and tells every active user, with Zulip's event shapes. */
-function setProperty(ctx: RequestContext, info: OrganizationPropertyInfo, v: RealmWireValue): void {
+export function setProperty(
+  ctx: RequestContext,
+  info: OrganizationPropertyInfo,
+  v: RealmWireValue,
+): void {
   setRealmProperty(ctx.org, info.wire, v);
   let event: Record<string, unknown> = {
     type: 'realm',

@@ -43,6 +43,7 @@ import { draftsForRegister } from './drafts';
 import { messages } from './messages';
 import { navigationViewsOf } from './navigation-views';
 import { allUsersStatus, realmPresences } from './presence';
+import { realmDomainsToApi } from './realm-domains';
 import { undeliveredScheduledMessages } from './scheduled-messages';
 import { PROFILE_FIELD_TYPES_FOR_REGISTER, profileFieldsToApi } from './custom-profile-fields';
 
@@ -287,7 +288,7 @@ function subscriptionData(
  * alone chooses the events the queue gets. `queue_id`, `last_event_id` and the version fields
  * are always there; unknown types are ignored. Modelled types: realm, realm_user,
  * realm_user_groups, subscription, stream, default_streams, default_stream_groups, realm_linkifiers, realm_filters,
- * realm_playgrounds, saved_snippets, channel_folders, drafts, scheduled_messages,
+ * realm_playgrounds, realm_domains, saved_snippets, channel_folders, drafts, scheduled_messages,
  * navigation_views, presence, user_status, message, starred_messages.
  */
 function register(ctx: RequestContext): Record<string, unknown> {
@@ -350,6 +351,8 @@ function register(ctx: RequestContext): Record<string, unknown> {
     );
   }
   if (want('realm')) Object.assign(out, realmData(ctx));
+  // fetch_initial_state_data: `get_realm_domains`, for every account.
+  if (want('realm_domains')) out.realm_domains = realmDomainsToApi(org);
   if (want('realm_linkifiers'))
     out.realm_linkifiers = cap('linkifier_url_template')
       ? sortedLinkifiers(org).map((l) => linkifierToApi(fl, l))

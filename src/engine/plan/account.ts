@@ -113,6 +113,7 @@ export function checkAccount(p: Planner): void {
   }
   if (!refusedOutright) checkGroupAccess(p, holds);
   checkRealmAdminKinds(p);
+  checkRealmOwnerKinds(p);
 }
 
 /**
@@ -140,6 +141,28 @@ function checkRealmAdminKinds(p: Planner): void {
       `${listed(changes)}: Zulip lets only organization administrators change ${what} ("Must be an organization administrator"), and the applying account ${me.email} is not one. Apply with an administrator's account`,
     );
   }
+}
+
+/**
+ * The kinds every write of which needs an organization owner ("Must be an organization
+ * owner"): zerver/decorator.py `require_realm_owner` on each write of
+ * zerver/views/realm_domains.py. One error per change, on its construct (`needsOwner`).
+ */
+const REALM_OWNER_KINDS: readonly { readonly kind: ResourceKind; readonly noun: string }[] = [
+  { kind: 'allowedDomain', noun: 'an allowed domain' },
+];
+
+const DOING: Partial<Record<UntaggedChange['action'], string>> = {
+  create: 'adding',
+  update: 'changing',
+  delete: 'deleting',
+};
+
+function checkRealmOwnerKinds(p: Planner): void {
+  for (const { kind, noun } of REALM_OWNER_KINDS)
+    for (const c of p.changes)
+      if (c.kind === kind)
+        p.needsOwner(`${DOING[c.action] ?? c.action} ${noun}`, c.address, c.path ?? 'undeclared');
 }
 
 type Holder = (value: WireGroupSettingValue | undefined) => boolean;

@@ -18,7 +18,7 @@ import { channelFolders } from './folders';
 import { userGroups } from './groups';
 import type { DeclaredObject, KeyedKind, KeyedPlan } from './keyed';
 import { planKeyed } from './keyed';
-import { linkifiers, savedSnippets } from './org-objects';
+import { linkifiers, planAllowedDomains, savedSnippets } from './org-objects';
 import { planOrganizationSettings } from './organization';
 import type { Planner } from './planner';
 import { planUsers } from './users';
@@ -60,6 +60,8 @@ const KIND_PLANNERS = {
   // The generic keyed planner, then users' values of the fields, which go into the user
   // updates `planUsers` made: after `user`.
   customProfileField: planCustomProfileFields,
+  // The generic keyed planner, then what deleting the last domain does to a setting.
+  allowedDomain: planAllowedDomains,
 } satisfies Record<PhaseKind, KindPlanner> & Partial<Record<KeyedKind, KindPlanner>>;
 
 const PLANNERS: Partial<Record<ResourceKind, KindPlanner>> = KIND_PLANNERS;

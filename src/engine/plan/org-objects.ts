@@ -1,14 +1,17 @@
 /**
- * Linkifiers and saved snippets: organization objects keyed by one string, planned by the
- * generic keyed planner from their specs' facts (`src/model/kinds/`) and what is here: Zulip
- * strips patterns, and several snippets may share a title. Code playgrounds need nothing more
- * than their spec: they have no entry (`planOf` in `./kinds.ts`).
+ * Linkifiers, saved snippets and allowed domains: organization objects keyed by one string,
+ * planned by the generic keyed planner from their specs' facts (`src/model/kinds/`) and what is
+ * here: Zulip strips patterns, several snippets may share a title, and deleting the last
+ * allowed domain changes an organization setting. Code playgrounds need nothing more than their
+ * spec: they have no entry (`planOf` in `./kinds.ts`).
  */
 import { resourceAddress } from '../../model/address';
+import { ORGANIZATION_SETTINGS_KEY } from '../../model/organization-settings';
 import type { DesiredLinkifier, DesiredSavedSnippet } from '../../model/desired-state';
 import type { LiveLinkifier, LiveSavedSnippet } from '../../model/live-state';
 import type { KeyedPlan } from './keyed';
-import { trimRenames } from './keyed';
+import { planKeyed, trimRenames } from './keyed';
+import type { Planner } from './planner';
 
 export const linkifiers: KeyedPlan<DesiredLinkifier, LiveLinkifier> = {
   kind: 'linkifier',
@@ -43,3 +46,40 @@ export const savedSnippets: KeyedPlan<DesiredSavedSnippet, LiveSavedSnippet> = {
       ? `${l.title}#${l.id}`
       : l.title,
 };
+
+/**
+ * Allowed domains: the generic keyed planner, then what deleting the last one does.
+ * zerver/actions/realm_domains.py `do_remove_realm_domain` turns `emails_restricted_to_domains`
+ * off when no domain is left (a restriction to no domain would let nobody sign up). Creates and
+ * updates land before removals, so no domain is left only when the plan creates none and
+ * deletes every live one. Declared on, the setting cannot stay on: a plan error. Not declared
+ * and on: the reviewer is told that sign-up opens up.
+ */
+export function planAllowedDomains(p: Planner): void {
+  planKeyed(p, { kind: 'allowedDomain' });
+  const deleted = new Set<number>();
+  for (const c of p.changes) {
+    if (c.kind !== 'allowedDomain') continue;
+    if (c.action === 'create') return;
+    if (c.action === 'delete') deleted.add(c.liveId);
+  }
+  if (deleted.size === 0 || p.live.allowedDomains.some((l) => !deleted.has(l.id))) return;
+  const settings = p.desired.organizationSettings[0];
+  const declared = settings?.properties.emailsRestrictedToDomains;
+  const address = resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY);
+  const why =
+    'this plan deletes every allowed domain, and Zulip turns emailsRestrictedToDomains off when it deletes the last one';
+  if (settings && declared === true)
+    p.errors.push(
+      `${address} (${settings.path}): emailsRestrictedToDomains is declared on, but ${why}: declare the domains people may sign up from (AllowedDomain), or emailsRestrictedToDomains: false`,
+    );
+  else if (
+    declared === undefined &&
+    p.live.organizationSettings?.properties.emails_restricted_to_domains === true
+  )
+    p.warn(
+      'DOMAIN_RESTRICTION_OFF',
+      `${why}: then anyone with an e-mail address may sign up, unless an invitation is required. Declare emailsRestrictedToDomains: false (OrganizationSettings) to make it part of the configuration, or keep a domain`,
+      address,
+    );
+}

@@ -579,7 +579,9 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
           ? `The default channel group ${c.key} is deleted for good; its channels stay as they are, and people signing up no longer see the group.`
           : c.kind === 'customProfileField'
             ? `The custom profile field ${c.key} is deleted for good, and with it every user's value of it.`
-            : `${c.key} is deleted for good.`,
+            : c.kind === 'allowedDomain'
+              ? `While sign-up is restricted to the allowed domains (emailsRestrictedToDomains), Zulip refuses new accounts (invited or not) with an address at ${c.key}${c.before.allowSubdomains === true ? ' or its subdomains' : ''}.`
+              : `${c.key} is deleted for good.`,
       );
       break;
     case 'replace':

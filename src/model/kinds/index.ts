@@ -4,6 +4,7 @@
  * here (the registry must have an entry for every kind) and at every table and switch
  * elsewhere that is typed over {@link ResourceKind}.
  */
+import { allowedDomain } from './allowed-domain';
 import { channel } from './channel';
 import { channelFolder } from './channel-folder';
 import { defaultChannelGroup } from './default-channel-group';
@@ -37,6 +38,7 @@ export const RESOURCE_KINDS = [
   'organizationSettings',
   'defaultChannelGroup',
   'customProfileField',
+  'allowedDomain',
 ] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
@@ -54,6 +56,7 @@ export const KIND_SPECS = {
   organizationSettings,
   defaultChannelGroup,
   customProfileField,
+  allowedDomain,
 } as const satisfies Record<ResourceKind, KindSpec>;
 
 /** The name of a kind's array in the desired state (`channels`). */

@@ -105,6 +105,11 @@ export const LIMITS = {
   defaultChannelGroupName: 60,
   /** `DefaultStreamGroup.description` (a CharField of 1024; the view does not check it). */
   defaultChannelGroupDescription: 1024,
+  /**
+   * zerver/models/realms.py `RealmDomain.domain` (a CharField of 80): `validate_domain` lets up
+   * to 255 characters through, and the database refuses what is longer than this.
+   */
+  allowedDomain: 80,
 } as const;
 
 /** Prefixes a user-group name may not start with. */

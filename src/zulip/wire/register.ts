@@ -11,6 +11,7 @@ import { WireDefaultStreamGroupSchema } from './default-stream-group';
 import { WireCustomProfileFieldSchema } from './custom-profile-field';
 import { WireLinkifierSchema } from './linkifier';
 import { WirePlaygroundSchema } from './playground';
+import { WireRealmDomainSchema } from './realm-domain';
 import { WireSavedSnippetSchema } from './saved-snippet';
 import { WireSubscriptionSchema } from './subscription';
 import { WireUserSchema } from './user';
@@ -76,6 +77,8 @@ export const ORG_READ_REGISTER_PARAMS = {
     // with the same fields (`do_get_streams(include_all=True)` and
     // `gather_subscriptions_helper` both follow metadata access), about a fifth of the body.
     'custom_profile_fields',
+    // The allowed domains: two fields each, sent to every account (no ID).
+    'realm_domains',
   ],
   include_subscribers: true,
   client_capabilities: {
@@ -139,6 +142,7 @@ export const RegisterResponseSchema = successWith({
   custom_profile_fields: z.array(WireCustomProfileFieldSchema).optional(),
   realm_linkifiers: z.array(WireLinkifierSchema).optional(),
   realm_playgrounds: z.array(WirePlaygroundSchema).optional(),
+  realm_domains: z.array(WireRealmDomainSchema).optional(),
   realm_emoji: z.record(z.string(), WireRealmEmojiSchema).optional(),
   saved_snippets: z.array(WireSavedSnippetSchema).optional(),
   channel_folders: z.array(WireChannelFolderSchema).optional(),
