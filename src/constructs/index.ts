@@ -13,6 +13,7 @@ export * from './custom-emoji';
 export * from './user';
 export * from './subscription-settings';
 export * from './organization-settings';
+export * from './default-user-settings';
 export * from './default-channel-group';
 export * from './custom-profile-field';
 export * from './synthesizer';
@@ -25,6 +26,7 @@ import type { CodePlayground } from './code-playground';
 import type { CustomEmoji } from './custom-emoji';
 import type { CustomProfileField } from './custom-profile-field';
 import type { DefaultChannelGroup } from './default-channel-group';
+import type { DefaultUserSettings } from './default-user-settings';
 import type { Linkifier } from './linkifier';
 import type { OrganizationSettings } from './organization-settings';
 import type { SavedSnippet } from './saved-snippet';
@@ -44,6 +46,7 @@ interface ConstructOfKind {
   user: User;
   subscriptionSettings: SubscriptionSettings;
   organizationSettings: OrganizationSettings;
+  defaultUserSettings: DefaultUserSettings;
   defaultChannelGroup: DefaultChannelGroup;
   customProfileField: CustomProfileField;
 }

@@ -17,6 +17,7 @@ import { scheduledMessageRoutes } from './scheduled-messages';
 import { subscriptionRoutes } from './subscriptions';
 import { userGroupRoutes } from './user-groups';
 import { userRoutes } from './users';
+import { userSettingsDefaultsRoutes } from './user-settings-defaults';
 
 /** Every route of the emulator. Subscription routes precede `/users/{email}`. */
 export function buildRouter(): Router {
@@ -34,6 +35,7 @@ export function buildRouter(): Router {
     ...userGroupRoutes,
     ...realmRoutes,
     ...realmSettingsRoutes,
+    ...userSettingsDefaultsRoutes,
     ...realmEmojiRoutes,
     ...savedSnippetRoutes,
     ...draftRoutes,

@@ -7,6 +7,7 @@
 import { channel } from './channel';
 import { channelFolder } from './channel-folder';
 import { defaultChannelGroup } from './default-channel-group';
+import { defaultUserSettings } from './default-user-settings';
 import { customEmoji } from './custom-emoji';
 import { customProfileField } from './custom-profile-field';
 import { linkifier } from './linkifier';
@@ -35,6 +36,7 @@ export const RESOURCE_KINDS = [
   'user',
   'subscriptionSettings',
   'organizationSettings',
+  'defaultUserSettings',
   'defaultChannelGroup',
   'customProfileField',
 ] as const;
@@ -52,6 +54,7 @@ export const KIND_SPECS = {
   user,
   subscriptionSettings,
   organizationSettings,
+  defaultUserSettings,
   defaultChannelGroup,
   customProfileField,
 } as const satisfies Record<ResourceKind, KindSpec>;

@@ -15,6 +15,7 @@ import { WireSavedSnippetSchema } from './saved-snippet';
 import { WireSubscriptionSchema } from './subscription';
 import { WireUserSchema } from './user';
 import { WireUserGroupSchema } from './user-group';
+import { WireUserSettingsDefaultsSchema } from './user-settings-defaults';
 
 /** `client_capabilities` of `POST /register`. */
 export interface ClientCapabilities {
@@ -76,6 +77,7 @@ export const ORG_READ_REGISTER_PARAMS = {
     // with the same fields (`do_get_streams(include_all=True)` and
     // `gather_subscriptions_helper` both follow metadata access), about a fifth of the body.
     'custom_profile_fields',
+    'realm_user_settings_defaults',
   ],
   include_subscribers: true,
   client_capabilities: {
@@ -143,6 +145,7 @@ export const RegisterResponseSchema = successWith({
   saved_snippets: z.array(WireSavedSnippetSchema).optional(),
   channel_folders: z.array(WireChannelFolderSchema).optional(),
   streams: inPlace(z.array(WireChannelSchema)).optional(),
+  realm_user_settings_defaults: WireUserSettingsDefaultsSchema.optional(),
 });
 /** The {@link ZulipClient.register} response (`POST /register`), as parsed. */
 export type RegisterResponse = z.infer<typeof RegisterResponseSchema>;
