@@ -57,6 +57,11 @@ export interface DefaultUserSettingsProps {
    */
   readonly displayEmojiReactionUsers?: boolean;
   /**
+   * DM content in desktop notifications (`pm_content_in_desktop_notifications`).
+   * @default - left as it is live (Zulip's default for a new organization: true)
+   */
+  readonly dmContentInDesktopNotifications?: boolean;
+  /**
    * Who may see the user's real e-mail address (`email_address_visibility`).
    * @default - left as it is live (Zulip's default for a new organization: 'admins')
    */
@@ -71,6 +76,26 @@ export interface DefaultUserSettingsProps {
    * @default - left as it is live (Zulip's default for a new organization: 'google')
    */
   readonly emojiset?: 'google' | 'twitter' | 'text' | 'google-blob';
+  /**
+   * Audible notifications for channel messages (`enable_stream_audible_notifications`).
+   * @default - left as it is live (Zulip's default for a new organization: false)
+   */
+  readonly enableChannelAudibleNotifications?: boolean;
+  /**
+   * Desktop notifications for channel messages (`enable_stream_desktop_notifications`).
+   * @default - left as it is live (Zulip's default for a new organization: false)
+   */
+  readonly enableChannelDesktopNotifications?: boolean;
+  /**
+   * E-mail notifications for channel messages (`enable_stream_email_notifications`).
+   * @default - left as it is live (Zulip's default for a new organization: false)
+   */
+  readonly enableChannelEmailNotifications?: boolean;
+  /**
+   * Mobile notifications for channel messages (`enable_stream_push_notifications`).
+   * @default - left as it is live (Zulip's default for a new organization: false)
+   */
+  readonly enableChannelPushNotifications?: boolean;
   /**
    * Desktop notifications for DMs and mentions (`enable_desktop_notifications`).
    * @default - left as it is live (Zulip's default for a new organization: true)
@@ -132,26 +157,6 @@ export interface DefaultUserSettingsProps {
    */
   readonly enableSounds?: boolean;
   /**
-   * Audible notifications for channel messages (`enable_stream_audible_notifications`).
-   * @default - left as it is live (Zulip's default for a new organization: false)
-   */
-  readonly enableChannelAudibleNotifications?: boolean;
-  /**
-   * Desktop notifications for channel messages (`enable_stream_desktop_notifications`).
-   * @default - left as it is live (Zulip's default for a new organization: false)
-   */
-  readonly enableChannelDesktopNotifications?: boolean;
-  /**
-   * E-mail notifications for channel messages (`enable_stream_email_notifications`).
-   * @default - left as it is live (Zulip's default for a new organization: false)
-   */
-  readonly enableChannelEmailNotifications?: boolean;
-  /**
-   * Mobile notifications for channel messages (`enable_stream_push_notifications`).
-   * @default - left as it is live (Zulip's default for a new organization: false)
-   */
-  readonly enableChannelPushNotifications?: boolean;
-  /**
    * Enter sends a message (`enter_sends`).
    * @default - left as it is live (Zulip's default for a new organization: false)
    */
@@ -187,20 +192,15 @@ export interface DefaultUserSettingsProps {
    */
   readonly notificationSound?: string;
   /**
-   * DM content in desktop notifications (`pm_content_in_desktop_notifications`).
-   * @default - left as it is live (Zulip's default for a new organization: true)
+   * Organization name in the subject of notification e-mails (`realm_name_in_email_notifications_policy`).
+   * @default - left as it is live (Zulip's default for a new organization: 'automatic')
    */
-  readonly dmContentInDesktopNotifications?: boolean;
+  readonly organizationNameInEmailNotificationsPolicy?: 'automatic' | 'always' | 'never';
   /**
    * Availability shown to other users (`presence_enabled`).
    * @default - left as it is live (Zulip's default for a new organization: true)
    */
   readonly presenceEnabled?: boolean;
-  /**
-   * Organization name in the subject of notification e-mails (`realm_name_in_email_notifications_policy`).
-   * @default - left as it is live (Zulip's default for a new organization: 'automatic')
-   */
-  readonly organizationNameInEmailNotificationsPolicy?: 'automatic' | 'always' | 'never';
   /**
    * Others' typing shown (`receives_typing_notifications`).
    * @default - left as it is live (Zulip's default for a new organization: true)
@@ -212,6 +212,11 @@ export interface DefaultUserSettingsProps {
    */
   readonly resolvedTopicNoticeAutoReadPolicy?: 'always' | 'except_followed' | 'never';
   /**
+   * Typing shown to others in channels (`send_stream_typing_notifications`).
+   * @default - left as it is live (Zulip's default for a new organization: true)
+   */
+  readonly sendChannelTypingNotifications?: boolean;
+  /**
    * Typing shown to others in DMs (`send_private_typing_notifications`).
    * @default - left as it is live (Zulip's default for a new organization: true)
    */
@@ -221,11 +226,6 @@ export interface DefaultUserSettingsProps {
    * @default - left as it is live (Zulip's default for a new organization: true)
    */
   readonly sendReadReceipts?: boolean;
-  /**
-   * Typing shown to others in channels (`send_stream_typing_notifications`).
-   * @default - left as it is live (Zulip's default for a new organization: true)
-   */
-  readonly sendChannelTypingNotifications?: boolean;
   /**
    * Number of starred messages shown (`starred_message_counts`).
    * @default - left as it is live (Zulip's default for a new organization: true)
@@ -256,6 +256,12 @@ export interface DefaultUserSettingsProps {
    * @default - left as it is live (Zulip's default for a new organization: 'first_topic')
    */
   readonly webChannelDefaultView?: 'first_topic' | 'channel_feed' | 'topic_list' | 'top_unread';
+  /**
+   * Channels shown with an unread count (`web_stream_unreads_count_display_policy`).
+   * @default - left as it is live (Zulip's default for a new organization: 'unmuted_channels')
+   */
+  readonly webChannelUnreadsCountDisplayPolicy?:
+    'all_channels' | 'unmuted_channels' | 'no_channels';
   /**
    * Escape goes to the home view (`web_escape_navigates_to_home_view`).
    * @default - left as it is live (Zulip's default for a new organization: true)
@@ -301,12 +307,6 @@ export interface DefaultUserSettingsProps {
    * @default - left as it is live (Zulip's default for a new organization: true)
    */
   readonly webNavigateToSentMessage?: boolean;
-  /**
-   * Channels shown with an unread count (`web_stream_unreads_count_display_policy`).
-   * @default - left as it is live (Zulip's default for a new organization: 'unmuted_channels')
-   */
-  readonly webChannelUnreadsCountDisplayPolicy?:
-    'all_channels' | 'unmuted_channels' | 'no_channels';
   /**
    * An offer to update the time zone when it differs (`web_suggest_update_timezone`).
    * @default - left as it is live (Zulip's default for a new organization: true)

@@ -1,4 +1,5 @@
 import { supports } from './features';
+import { wholeNumberProblem } from './organization-settings';
 import type { FeatureName } from './features';
 
 /**
@@ -8,8 +9,9 @@ import type { FeatureName } from './features';
  * provider, the importer and the embedded server. Each entry is the name the constructs use,
  * the `PATCH /realm/user_settings_defaults` parameter (the key in the register's
  * `realm_user_settings_defaults`), how its value is written, Zulip's default and the feature
- * that added it. In the order of zerver/views/realm.py `update_realm_user_settings_defaults`'s
- * signature (alphabetical by wire name), the order Zulip checks and writes them in.
+ * that added it. Alphabetical by name: the order of the props, of a plan's properties and of
+ * an import (Zulip checks and writes them in the order of its view's signature, alphabetical by
+ * wire name: `defaultUserSettingsByWire`).
  *
  * Value types, in natural terms (the wire form in brackets):
  * - `boolean`, `integer`: as they are (`Json[bool]`, `Json[int]`).
@@ -106,6 +108,10 @@ export const DEFAULT_USER_SETTINGS = {
     wire: 'display_emoji_reaction_users',
     ...bool('names of reacting users shown', true),
   },
+  dmContentInDesktopNotifications: {
+    wire: 'pm_content_in_desktop_notifications',
+    ...bool('DM content in desktop notifications', true),
+  },
   emailAddressVisibility: {
     wire: 'email_address_visibility',
     type: 'enum',
@@ -124,6 +130,22 @@ export const DEFAULT_USER_SETTINGS = {
     what: 'delay before e-mail notifications are batched and sent (seconds)',
   },
   emojiset: { wire: 'emojiset', type: 'emojiset', default: 'google', what: 'emoji set' },
+  enableChannelAudibleNotifications: {
+    wire: 'enable_stream_audible_notifications',
+    ...bool('audible notifications for channel messages', false),
+  },
+  enableChannelDesktopNotifications: {
+    wire: 'enable_stream_desktop_notifications',
+    ...bool('desktop notifications for channel messages', false),
+  },
+  enableChannelEmailNotifications: {
+    wire: 'enable_stream_email_notifications',
+    ...bool('e-mail notifications for channel messages', false),
+  },
+  enableChannelPushNotifications: {
+    wire: 'enable_stream_push_notifications',
+    ...bool('mobile notifications for channel messages', false),
+  },
   enableDesktopNotifications: {
     wire: 'enable_desktop_notifications',
     ...bool('desktop notifications for DMs and mentions', true),
@@ -172,22 +194,6 @@ export const DEFAULT_USER_SETTINGS = {
     wire: 'enable_sounds',
     ...bool('audible notifications for DMs and mentions', true),
   },
-  enableChannelAudibleNotifications: {
-    wire: 'enable_stream_audible_notifications',
-    ...bool('audible notifications for channel messages', false),
-  },
-  enableChannelDesktopNotifications: {
-    wire: 'enable_stream_desktop_notifications',
-    ...bool('desktop notifications for channel messages', false),
-  },
-  enableChannelEmailNotifications: {
-    wire: 'enable_stream_email_notifications',
-    ...bool('e-mail notifications for channel messages', false),
-  },
-  enableChannelPushNotifications: {
-    wire: 'enable_stream_push_notifications',
-    ...bool('mobile notifications for channel messages', false),
-  },
   enterSends: { wire: 'enter_sends', ...bool('Enter sends a message', false) },
   fluidLayoutWidth: { wire: 'fluid_layout_width', ...bool('full-width display', false) },
   hideAiFeatures: { wire: 'hide_ai_features', ...bool('AI features hidden', false) },
@@ -209,20 +215,16 @@ export const DEFAULT_USER_SETTINGS = {
     default: 'zulip',
     what: 'notification sound',
   },
-  dmContentInDesktopNotifications: {
-    wire: 'pm_content_in_desktop_notifications',
-    ...bool('DM content in desktop notifications', true),
-  },
-  presenceEnabled: {
-    wire: 'presence_enabled',
-    ...bool('availability shown to other users', true),
-  },
   organizationNameInEmailNotificationsPolicy: {
     wire: 'realm_name_in_email_notifications_policy',
     type: 'enum',
     default: 'automatic',
     values: AUTOMATIC_ALWAYS_NEVER,
     what: 'organization name in the subject of notification e-mails',
+  },
+  presenceEnabled: {
+    wire: 'presence_enabled',
+    ...bool('availability shown to other users', true),
   },
   receivesTypingNotifications: {
     wire: 'receives_typing_notifications',
@@ -236,15 +238,15 @@ export const DEFAULT_USER_SETTINGS = {
     feature: 'resolvedTopicNoticeAutoReadPolicy',
     what: 'resolved-topic notices marked as read automatically',
   },
+  sendChannelTypingNotifications: {
+    wire: 'send_stream_typing_notifications',
+    ...bool('typing shown to others in channels', true),
+  },
   sendDmTypingNotifications: {
     wire: 'send_private_typing_notifications',
     ...bool('typing shown to others in DMs', true),
   },
   sendReadReceipts: { wire: 'send_read_receipts', ...bool('read receipts sent', true) },
-  sendChannelTypingNotifications: {
-    wire: 'send_stream_typing_notifications',
-    ...bool('typing shown to others in channels', true),
-  },
   starredMessageCounts: {
     wire: 'starred_message_counts',
     ...bool('number of starred messages shown', true),
@@ -278,6 +280,13 @@ export const DEFAULT_USER_SETTINGS = {
       top_unread: 'webChannelDefaultViewTopUnread',
     },
     what: 'where a click on a channel leads',
+  },
+  webChannelUnreadsCountDisplayPolicy: {
+    wire: 'web_stream_unreads_count_display_policy',
+    type: 'enum',
+    default: 'unmuted_channels',
+    values: { all_channels: 1, unmuted_channels: 2, no_channels: 3 },
+    what: 'channels shown with an unread count',
   },
   webEscapeNavigatesToHomeView: {
     wire: 'web_escape_navigates_to_home_view',
@@ -331,13 +340,6 @@ export const DEFAULT_USER_SETTINGS = {
     wire: 'web_navigate_to_sent_message',
     ...bool('the view moves to a message just sent', true),
   },
-  webChannelUnreadsCountDisplayPolicy: {
-    wire: 'web_stream_unreads_count_display_policy',
-    type: 'enum',
-    default: 'unmuted_channels',
-    values: { all_channels: 1, unmuted_channels: 2, no_channels: 3 },
-    what: 'channels shown with an unread count',
-  },
   webSuggestUpdateTimezone: {
     wire: 'web_suggest_update_timezone',
     ...bool('an offer to update the time zone when it differs', true),
@@ -351,6 +353,16 @@ export type DefaultUserSettingName = keyof typeof DEFAULT_USER_SETTINGS;
 export const DEFAULT_USER_SETTING_NAMES = Object.keys(
   DEFAULT_USER_SETTINGS,
 ) as DefaultUserSettingName[];
+
+/**
+ * The settings in the order of zerver/views/realm.py `update_realm_user_settings_defaults`'s
+ * signature (alphabetical by wire name), the order Zulip checks and writes them in.
+ */
+export function defaultUserSettingsByWire(): DefaultUserSettingInfo[] {
+  return (Object.values(DEFAULT_USER_SETTINGS) as DefaultUserSettingInfo[]).sort((a, b) =>
+    a.wire < b.wire ? -1 : 1,
+  );
+}
 
 /** The one key of the default user settings: one per organization. */
 export const DEFAULT_USER_SETTINGS_KEY = 'organization';
@@ -369,10 +381,7 @@ export function defaultUserSettingProblem(
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'expected true or false';
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) return 'expected a whole number';
-      if (info.min !== undefined && value < info.min) return `must be at least ${info.min}`;
-      if (info.max !== undefined && value > info.max) return `must be at most ${info.max}`;
-      return undefined;
+      return wholeNumberProblem(value, info);
     case 'enum':
       return typeof value === 'string' && Object.hasOwn(info.values ?? {}, value)
         ? undefined

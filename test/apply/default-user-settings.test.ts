@@ -46,7 +46,7 @@ test('apply converges in one request with the changed settings only; planning ag
   const { first, result, after } = await h.converge(withDefaults(DECLARED));
   expect(summary(first)).toEqual(['update defaultUserSettings["organization"]']);
   const change = first.changes[0]!;
-  expect('properties' in change ? change.properties.map((p) => p.property) : []).toEqual([
+  expect(change.action === 'update' ? change.properties.map((p) => p.property) : []).toEqual([
     'colorScheme',
     'emailAddressVisibility',
     'emailNotificationsBatchingPeriodSeconds',

@@ -7,7 +7,10 @@
  * custom profile fields were added (`custom_profile_fields`, `custom_profile_field_types`, and
  * `profile_data` of each user where asked for; nothing else differed); and when `streams`
  * took Zulip's order (by name, as `do_get_streams`; it was by ID) and left archived channels
- * out below FL 378 (test/conformance/register.test.ts checks both). A change that
+ * out below FL 378 (test/conformance/register.test.ts checks both); and when the organization
+ * read asked for `realm_user_settings_defaults` (every body here has it, after `realm`'s fields;
+ * with it cut out, each digest was the one before, and
+ * test/conformance/user-settings-defaults.test.ts checks its content). A change that
  * moves a field, reorders a list or drops a subscriber shows here. When a change
  * of the response is intended, check the new body by other tests first, then update the digest.
  */
@@ -82,7 +85,7 @@ describe('register: the same bytes', () => {
     const z = await startEmulator({ state: org, rateLimit: false, clock });
     try {
       const body = await registerBody(z, owner, RECORDED_READ_PARAMS);
-      expect(digest(body, z)).toBe('8f511a68634949d5');
+      expect(digest(body, z)).toBe('aca9f5ce7ea3183e');
       // A second register answers the same.
       expect(digest(await registerBody(z, owner, RECORDED_READ_PARAMS), z)).toBe(digest(body, z));
       // The read's own parameters: the same body without `streams`.
@@ -104,16 +107,16 @@ describe('register: the same bytes', () => {
   });
 
   it.each([
-    ['owner@zulip-cdk.example', {}, '56cdf8bc4952b903'],
-    ['alice@zulip-cdk.example', { include_subscribers: 'true' }, 'f7fb23198665a4a4'],
-    ['guest@zulip-cdk.example', { include_subscribers: 'partial' }, 'f250c4e3d541d99d'],
+    ['owner@zulip-cdk.example', {}, '4faaabe261de73b6'],
+    ['alice@zulip-cdk.example', { include_subscribers: 'true' }, '840440e4cc50623e'],
+    ['guest@zulip-cdk.example', { include_subscribers: 'partial' }, 'fd15a47ef8190dc6'],
     [
       'moderator@zulip-cdk.example',
       {
         include_subscribers: 'true',
         client_capabilities: { notification_settings_null: true, archived_channels: true },
       },
-      '689bcf8238f83452',
+      '857d4f209139544e',
     ],
   ])('the demo organization: %s %j', async (email, params, expected) => {
     const z = await startEmulator({ rateLimit: false, clock });
@@ -128,7 +131,7 @@ describe('register: the same bytes', () => {
     const z = await startEmulator({ rateLimit: false, clock, featureLevel: 372 });
     try {
       const body = await registerBody(z, 'owner@zulip-cdk.example', { include_subscribers: true });
-      expect(digest(body, z)).toBe('88090cae9c08f3ed');
+      expect(digest(body, z)).toBe('4c47ffea14362b3d');
     } finally {
       await z.close();
     }
@@ -151,7 +154,7 @@ describe('register: the same bytes', () => {
     });
     try {
       const body = await registerBody(z, owner, RECORDED_READ_PARAMS);
-      expect(digest(body, z)).toBe('8f511a68634949d5');
+      expect(digest(body, z)).toBe('aca9f5ce7ea3183e');
       expect(observed).toEqual([body]);
     } finally {
       await z.close();

@@ -1,4 +1,7 @@
-import { DEFAULT_USER_SETTINGS, defaultUserSettingsWire } from '../../model/default-user-settings';
+import {
+  defaultUserSettingsByWire,
+  defaultUserSettingsWire,
+} from '../../model/default-user-settings';
 import type { DefaultUserSettingInfo } from '../../model/default-user-settings';
 import { supports } from '../../model/features';
 import { InternalServerError, badRequest } from '../errors';
@@ -73,7 +76,7 @@ const NOTIFICATION_SETTINGS = new Set([
 
 /** The settable settings a server at `featureLevel` has, in the view's signature order. */
 function settingsAt(featureLevel: number): DefaultUserSettingInfo[] {
-  return (Object.values(DEFAULT_USER_SETTINGS) as DefaultUserSettingInfo[]).filter(
+  return defaultUserSettingsByWire().filter(
     (i) => i.feature === undefined || supports(featureLevel, i.feature),
   );
 }

@@ -13,8 +13,6 @@ import {
   defaultUserSettingValueFeature,
 } from '../../model/default-user-settings';
 import type { DefaultUserSettingInfo } from '../../model/default-user-settings';
-import { FEATURES } from '../../model/features';
-import type { FeatureName } from '../../model/features';
 import { ROLES } from '../../model/kinds';
 import type { PropertyChange } from '../plan-format';
 import type { Planner } from './planner';
@@ -39,17 +37,12 @@ export function planDefaultUserSettings(p: Planner): void {
     const value = d.properties[name];
     if (value === undefined) continue;
     const info: DefaultUserSettingInfo = DEFAULT_USER_SETTINGS[name];
-    const problem =
-      missingFeature(p, `${name}`, info.feature) ??
-      defaultUserSettingProblem(info, value) ??
-      missingFeature(
-        p,
-        `${name} '${String(value)}'`,
-        defaultUserSettingValueFeature(info, value),
-      ) ??
-      notOffered(info, value, live);
-    if (problem !== undefined) {
-      err(`${name}: ${problem}`);
+    const lacking =
+      p.lacks(name, info.feature) ??
+      p.lacks(`${name} '${String(value)}'`, defaultUserSettingValueFeature(info, value));
+    const problem = defaultUserSettingProblem(info, value) ?? notOffered(info, value, live);
+    if (lacking !== undefined || problem !== undefined) {
+      err(lacking ?? `${name}: ${problem}`);
       continue;
     }
     const before = p.idx.defaultUserSetting(name);
@@ -63,16 +56,6 @@ export function planDefaultUserSettings(p: Planner): void {
       `${address} (${d.path}): changing the default user settings (PATCH /realm/user_settings_defaults) needs an organization administrator ("Must be an organization administrator"), and the applying account ${p.live.me.email} is not one. Apply with an administrator's API key`,
     );
   p.addUpdate({ kind: 'defaultUserSettings', address, key, path: d.path }, 0, props);
-}
-
-/** What a setting or value newer than the server says, or undefined when the server has it. */
-function missingFeature(
-  p: Planner,
-  what: string,
-  feature: FeatureName | undefined,
-): string | undefined {
-  if (feature === undefined || p.supports(feature)) return undefined;
-  return `${what} needs feature level ${FEATURES[feature].level} (${FEATURES[feature].what}); the server is at ${p.fl}: remove it, or upgrade the server`;
 }
 
 /**

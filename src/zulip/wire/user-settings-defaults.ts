@@ -29,6 +29,7 @@ export const WireUserSettingsDefaultsSchema = z.looseObject({
   emojiset_choices: z.array(z.looseObject({ key: z.string(), text: z.string() })).optional(),
   available_notification_sounds: z.array(z.string()).optional(),
 });
+/** `realm_user_settings_defaults` of a register response, as parsed. */
 export type WireUserSettingsDefaults = z.infer<typeof WireUserSettingsDefaultsSchema>;
 
 /**
