@@ -54,7 +54,7 @@ describe('DefaultUserSettings: synth validation with construct paths', () => {
   ];
   test.each(cases)('%s', (_rule, props, message) => {
     const o = org();
-    new DefaultUserSettings(o, 'defaults', props as never);
+    new DefaultUserSettings(o, 'defaults', props);
     expect(Testing.validate(o)).toContainEqual({
       path: 'acme/defaults',
       message: expect.stringMatching(message),
