@@ -213,6 +213,12 @@ export interface StoredRealm {
    * hold Zulip's default (see `src/emulator/realm-settings.ts`).
    */
   properties?: Record<string, string | number | boolean | null>;
+  /**
+   * The default user settings changed from Zulip's defaults (`RealmUserDefault`, `PATCH
+   * /realm/user_settings_defaults`), by wire name in register form; absent ones hold Zulip's
+   * default (see `src/emulator/routes/user-settings-defaults.ts`).
+   */
+  userSettingsDefaults?: Record<string, string | number | boolean>;
 }
 
 /** A custom emoji (`/realm/emoji`); a deactivated one keeps its row, as in Zulip. */

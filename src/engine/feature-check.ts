@@ -9,6 +9,13 @@ import {
 } from '../model/organization-settings';
 import type { OrganizationPropertyInfo } from '../model/organization-settings';
 import {
+  DEFAULT_USER_SETTINGS,
+  DEFAULT_USER_SETTING_NAMES,
+  DEFAULT_USER_SETTINGS_KEY,
+  defaultUserSettingValueFeature,
+} from '../model/default-user-settings';
+import type { DefaultUserSettingInfo } from '../model/default-user-settings';
+import {
   CHANNEL_PERMISSIONS,
   GROUP_PERMISSIONS,
   ORGANIZATION_PERMISSIONS,
@@ -86,6 +93,17 @@ export function findUnsupportedFeatures(
         need(info.feature, address, o.path, name);
     }
     perms(ORGANIZATION_PERMISSIONS, o.permissions, address, o.path);
+  }
+  for (const o of desired.defaultUserSettings) {
+    const address = resourceAddress('defaultUserSettings', DEFAULT_USER_SETTINGS_KEY);
+    for (const name of DEFAULT_USER_SETTING_NAMES) {
+      const info: DefaultUserSettingInfo = DEFAULT_USER_SETTINGS[name];
+      const value = o.properties[name];
+      if (value === undefined) continue;
+      if (info.feature) need(info.feature, address, o.path, name);
+      const newer = defaultUserSettingValueFeature(info, value);
+      if (newer) need(newer, address, o.path, `${name} '${String(value)}'`);
+    }
   }
   return problems;
 }

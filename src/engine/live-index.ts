@@ -11,6 +11,11 @@ import type {
   OrganizationPropertyName,
   OrganizationPropertyValue,
 } from '../model/organization-settings';
+import { DEFAULT_USER_SETTINGS, defaultUserSettingFromWire } from '../model/default-user-settings';
+import type {
+  DefaultUserSettingName,
+  DefaultUserSettingValue,
+} from '../model/default-user-settings';
 import type {
   LiveChannel,
   LiveChannelFolder,
@@ -212,6 +217,8 @@ export class LiveIndex {
       case 'organizationSettings':
         // One per organization: its changes carry the liveId 0.
         return id === 0 ? (live.organizationSettings ?? undefined) : undefined;
+      case 'defaultUserSettings':
+        return id === 0 ? (live.defaultUserSettings ?? undefined) : undefined;
       default:
         // Any other kind: its objects, by ID.
         return (live[KIND_SPECS[kind].collection] as readonly { id: number }[]).find(
@@ -320,6 +327,15 @@ export class LiveIndex {
     if (info.type === 'channel' && typeof v === 'number')
       return this.channelsById.get(v)?.name ?? `channel#${v}`;
     return v;
+  }
+
+  /**
+   * A live default user setting in natural terms (an integer choice by name); undefined when
+   * the server did not report it.
+   */
+  public defaultUserSetting(name: DefaultUserSettingName): DefaultUserSettingValue | undefined {
+    const info = DEFAULT_USER_SETTINGS[name];
+    return defaultUserSettingFromWire(info, this.live.defaultUserSettings?.settings[info.wire]);
   }
 
   /**

@@ -65,6 +65,7 @@ function knownKeys(kind: ResourceKind, desired: DesiredState, live: LiveState): 
         ...live.channels.map((l) => l.name),
       ];
     case 'organizationSettings':
+    case 'defaultUserSettings':
       return ['organization'];
     default: {
       const spec = KIND_SPECS[kind];

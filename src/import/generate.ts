@@ -10,6 +10,12 @@ import type {
   OrganizationPropertyName,
 } from '../model/organization-settings';
 import {
+  DEFAULT_USER_SETTINGS,
+  DEFAULT_USER_SETTING_NAMES,
+  defaultUserSettingProblem,
+} from '../model/default-user-settings';
+import type { DefaultUserSettingInfo } from '../model/default-user-settings';
+import {
   CHANNEL_PERMISSIONS,
   GROUP_PERMISSIONS,
   ORGANIZATION_PERMISSIONS,
@@ -52,6 +58,7 @@ const IMPORTERS = {
   customEmoji: 'customEmoji',
   subscriptionSettings: 'subscriptionSettings',
   organizationSettings: 'organizationSettings',
+  defaultUserSettings: 'defaultUserSettings',
   defaultChannelGroup: 'defaultChannelGroups',
   customProfileField: 'customProfileFields',
 } as const satisfies Record<Exclude<ResourceKind, KeyedKind>, string> &
@@ -475,6 +482,32 @@ class Importer extends FieldAndEmojiImporter {
       entries.push({ key: name, value: r.expr });
     }
     this.declareObject('organizationSettings', 'settings', entries);
+  }
+
+  /**
+   * The default user settings: every setting the server has, as it is live (choices by name),
+   * as the organization's settings are. A value zulip-cdk does not know (a choice newer than
+   * it) is left out, and so left alone.
+   */
+  private defaultUserSettings(): void {
+    if (!this.include.has('defaultUserSettings') || !this.live.defaultUserSettings) return;
+    const entries: Entry[] = [];
+    for (const name of DEFAULT_USER_SETTING_NAMES) {
+      const info: DefaultUserSettingInfo = DEFAULT_USER_SETTINGS[name];
+      if (info.feature !== undefined && !this.supports(info.feature)) continue;
+      const v = this.idx.defaultUserSetting(name);
+      if (v === undefined) continue;
+      if (defaultUserSettingProblem(info, v) !== undefined) {
+        this.skip(
+          'defaultUserSettings',
+          name,
+          `${JSON.stringify(v)} is not a value zulip-cdk knows: left as it is`,
+        );
+        continue;
+      }
+      entries.push({ key: name, value: typeof v === 'string' ? str(v) : raw(String(v)) });
+    }
+    this.declareObject('defaultUserSettings', 'user-defaults', entries);
   }
 
   /**

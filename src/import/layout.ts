@@ -51,6 +51,9 @@ const FILES: Partial<Record<FileKey, Partial<FileMeta> & { readonly title: strin
     title:
       "The organization's settings and permissions, as they are live (leave one out to leave it alone).",
   },
+  defaultUserSettings: {
+    title: 'The settings new users start with, as they are live (leave one out to leave it alone).',
+  },
   defaultChannelGroups: {
     title: 'Default channel groups: the channels people signing up can join as a set.',
   },

@@ -51,6 +51,10 @@ export {
   type DesiredOrganizationSettings,
 } from './kinds/organization-settings';
 export {
+  DefaultUserSettingsSchema,
+  type DesiredDefaultUserSettings,
+} from './kinds/default-user-settings';
+export {
   DefaultChannelGroupSchema,
   type DesiredDefaultChannelGroup,
 } from './kinds/default-channel-group';

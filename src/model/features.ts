@@ -36,6 +36,22 @@ export const FEATURES = {
   e2eeTestNotification: { level: 420, what: 'POST /mobile_push/e2ee/test_notification' },
   channelEventsMessagesSetting: { level: 434, what: 'send_channel_events_messages' },
   canCreateTopicGroup: { level: 441, what: 'can_create_topic_group' },
+  // Default user settings newer than the baseline (api_docs/changelog.md).
+  webChannelDefaultViewTopicList: { level: 383, what: "web_channel_default_view 'topic_list'" },
+  resolvedTopicNoticeAutoReadPolicy: {
+    level: 385,
+    what: 'resolved_topic_notice_auto_read_policy',
+  },
+  webLeftSidebarUnreadsCountSummary: {
+    level: 398,
+    what: 'web_left_sidebar_unreads_count_summary',
+  },
+  webChannelDefaultViewTopUnread: { level: 401, what: "web_channel_default_view 'top_unread'" },
+  webLeftSidebarShowChannelFolders: {
+    level: 411,
+    what: 'web_left_sidebar_show_channel_folders',
+  },
+  webInboxShowChannelFolders: { level: 431, what: 'web_inbox_show_channel_folders' },
   // What the embedded server changes by level beyond the above (zulip-cdk itself does not ask).
   linkifierReorder: { level: 202, what: 'PATCH /realm/linkifiers (reordering linkifiers)' },
   usersByEmail: { level: 313, what: 'GET /users/{email}' },

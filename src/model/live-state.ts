@@ -32,6 +32,10 @@ export {
   type LiveOrganizationSettings,
 } from './kinds/organization-settings';
 export {
+  LiveDefaultUserSettingsSchema,
+  type LiveDefaultUserSettings,
+} from './kinds/default-user-settings';
+export {
   LiveDefaultChannelGroupSchema,
   type LiveDefaultChannelGroup,
 } from './kinds/default-channel-group';

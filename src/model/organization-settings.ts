@@ -355,6 +355,17 @@ export const LANGUAGE_CODES = [
   'zh-hant',
 ] as const;
 
+/** What is wrong with a whole number between `min` and `max` (each optional), in words. */
+export function wholeNumberProblem(
+  value: unknown,
+  { min, max }: { readonly min?: number; readonly max?: number },
+): string | undefined {
+  if (typeof value !== 'number' || !Number.isInteger(value)) return 'expected a whole number';
+  if (min !== undefined && value < min) return `must be at least ${min}`;
+  if (max !== undefined && value > max) return `must be at most ${max}`;
+  return undefined;
+}
+
 /** Problems with one declared property value, in words for the construct path. */
 export function organizationPropertyProblem(
   info: OrganizationPropertyInfo,
@@ -369,10 +380,7 @@ export function organizationPropertyProblem(
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'expected true or false';
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) return 'expected a whole number';
-      if (info.min !== undefined && value < info.min) return `must be at least ${info.min}`;
-      if (info.max !== undefined && value > info.max) return `must be at most ${info.max}`;
-      return undefined;
+      return wholeNumberProblem(value, info);
     case 'seconds':
     case 'retention':
       if (value === 'unlimited') return undefined;

@@ -21,7 +21,8 @@ import type { WireChannel } from '../zulip/wire/channel';
 import type { WireChannelFolder } from '../zulip/wire/channel-folder';
 import { ORG_READ_REGISTER_PARAMS, RegisterRealmSettingsSchema } from '../zulip/wire/register';
 import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
-import type { LiveOrganizationSettings } from '../model/live-state';
+import type { LiveDefaultUserSettings, LiveOrganizationSettings } from '../model/live-state';
+import { DEFAULT_USER_SETTINGS } from '../model/default-user-settings';
 import { ORGANIZATION_PERMISSIONS } from '../model/permissions';
 import type { RegisterResponse } from '../zulip/wire/register';
 import type { WireSubscription } from '../zulip/wire/subscription';
@@ -221,6 +222,27 @@ function allowedDomainsOf(reg: RegisterResponse): LiveAllowedDomain[] {
 }
 
 /**
+ * The default user settings (`realm_user_settings_defaults`) by wire name, as the server sent
+ * them, with the emoji sets and sounds it offers; null when the response lacks them (a server
+ * that did not send them, or a register made without asking).
+ */
+function defaultUserSettings(reg: RegisterResponse): LiveDefaultUserSettings | null {
+  const d = reg.realm_user_settings_defaults;
+  if (d === undefined) return null;
+  const settings: LiveDefaultUserSettings['settings'] = {};
+  for (const info of Object.values(DEFAULT_USER_SETTINGS)) {
+    const v: unknown = d[info.wire];
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+      settings[info.wire] = v;
+  }
+  return {
+    settings,
+    emojisets: (d.emojiset_choices ?? []).map((c) => c.key),
+    notificationSounds: [...(d.available_notification_sounds ?? [])],
+  };
+}
+
+/**
  * A compile error when a kind of `RESOURCE_KINDS` has no collection in the live state: then
  * the read below must fill it too (`liveStateFromRegister`).
  */
@@ -414,6 +436,7 @@ export function liveStateFromRegister(
       .sort((a, b) => a.id - b.id),
     subscriptionSettings,
     organizationSettings: organizationSettings(reg),
+    defaultUserSettings: defaultUserSettings(reg),
     defaultChannelGroups: (reg.realm_default_stream_groups ?? [])
       .map((g) => ({
         id: g.id,

@@ -18,6 +18,8 @@ import type { UpdateUserParams } from '../zulip/wire/user';
 import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
 import type { OrganizationPropertyInfo } from '../model/organization-settings';
 import { ORGANIZATION_PERMISSIONS } from '../model/permissions';
+import { DEFAULT_USER_SETTINGS, defaultUserSettingToWire } from '../model/default-user-settings';
+import type { DefaultUserSettingInfo } from '../model/default-user-settings';
 import type { GroupSettingUpdate } from '../zulip/wire/common';
 import { text, withOld } from './write-values';
 import { profileData } from './write-profile-fields';
@@ -368,4 +370,31 @@ function organizationPropertyParam(
     'PLAN_INVALID',
     `The plan has ${JSON.stringify(value)} for the organization's ${info.wire}.`,
   );
+}
+
+/**
+ * One `PATCH /realm/user_settings_defaults` with only the settings that change
+ * (zerver/views/realm.py `update_realm_user_settings_defaults`): an integer choice as its
+ * number, booleans and integers JSON-encoded, the string choices plain. Zulip checks every
+ * parameter before it writes any.
+ */
+export async function updateDefaultUserSettings(
+  client: ZulipClient,
+  change: UpdateChange,
+): Promise<void> {
+  const params: Record<string, string | number | boolean> = {};
+  for (const p of change.properties) {
+    const info = (DEFAULT_USER_SETTINGS as Record<string, DefaultUserSettingInfo | undefined>)[
+      p.property
+    ];
+    const v = p.after;
+    if (info === undefined) throw cannotWrite('default user settings', p.property);
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+      throw new ZulipCdkError(
+        'PLAN_INVALID',
+        `The plan has ${JSON.stringify(v)} for the default user setting ${info.wire}.`,
+      );
+    params[info.wire] = defaultUserSettingToWire(info, v);
+  }
+  await client.updateRealmUserSettingsDefaults(params);
 }

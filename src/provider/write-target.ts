@@ -237,6 +237,9 @@ const HANDLERS = {
   organizationSettings: {
     update: (change, { client, ctx }) => org.updateOrganizationSettings(client, change, ctx),
   },
+  defaultUserSettings: {
+    update: (change, { client }) => org.updateDefaultUserSettings(client, change),
+  },
   defaultChannelGroup: {
     create: (change, { client }) => org.createDefaultChannelGroup(client, change),
     update: (change, { client }) => org.updateDefaultChannelGroup(client, change),

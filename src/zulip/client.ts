@@ -3,6 +3,7 @@ import type { ZulipClientOptions } from './client-core';
 import { ZulipCredentials, loadCredentials } from './credentials';
 import type { LoadCredentialsOptions } from './credentials';
 import type { UpdateRealmParams } from './wire/realm';
+import type { UpdateUserSettingsDefaultsParams } from './wire/user-settings-defaults';
 import type { UploadFile } from './http-types';
 import {
   CreateChannelResponseSchema,
@@ -396,6 +397,13 @@ export class ZulipClient extends ZulipClientCore {
   /** `PATCH /realm`: the organization's settings and permissions; only what changes. */
   public updateRealm(params: UpdateRealmParams): Promise<Success> {
     return this.send('updateRealm', {}, params);
+  }
+
+  /** `PATCH /realm/user_settings_defaults`: the settings new users start with; only what changes. */
+  public updateRealmUserSettingsDefaults(
+    params: UpdateUserSettingsDefaultsParams,
+  ): Promise<Success> {
+    return this.send('updateRealmUserSettingsDefaults', {}, params);
   }
 
   // ---------------------------------------------------------------- default channel groups

@@ -115,6 +115,8 @@ export const ENDPOINTS = {
       'move_messages_between_streams_limit_seconds',
     ],
   },
+  // The default user settings (zerver/views/realm.py update_realm_user_settings_defaults).
+  updateRealmUserSettingsDefaults: { method: 'PATCH', path: '/realm/user_settings_defaults' },
   // Default channel groups (zerver/views/streams.py).
   createDefaultStreamGroup: { method: 'POST', path: '/default_stream_groups/create' },
   updateDefaultStreamGroupInfo: { method: 'PATCH', path: '/default_stream_groups/{group_id}' },

@@ -27,6 +27,7 @@ export * from './wire/custom-profile-field';
 export * from './wire/saved-snippet';
 export * from './wire/register';
 export * from './wire/realm';
+export * from './wire/user-settings-defaults';
 export * from './wire/message';
 export * from './wire/navigation-view';
 export * from './wire/push';

@@ -279,3 +279,19 @@ test('an allowed domain planned by an administrator: refused by the plan, as by 
   );
   expect(h.z.org.realmDomains).toEqual([]);
 });
+
+test('the default user settings planned by a moderator: refused by the plan, as by the server (require_realm_admin)', async () => {
+  const { message, email } = await moderatorPlanError(
+    desired((d) =>
+      d.defaultUserSettings.push({ path: 'acme/defaults', properties: { colorScheme: 'dark' } }),
+    ),
+  );
+  expect(message).toContain(
+    `defaultUserSettings["organization"] (acme/defaults): changing the default user settings (PATCH /realm/user_settings_defaults) needs an organization administrator ("Must be an organization administrator"), and the applying account ${email} is not one`,
+  );
+  expectError(
+    await clientFor(h.z, email).patch('/realm/user_settings_defaults', { color_scheme: 2 }),
+    'Must be an organization administrator',
+    'UNAUTHORIZED_PRINCIPAL',
+  );
+});

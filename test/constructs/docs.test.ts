@@ -165,8 +165,8 @@ describe('the @example blocks', () => {
       .filter(([name]) => !declares(name) && new RegExp(`\\b${name}\\b`).test(bare))
       .map(([, line]) => line);
     return [
-      "import { AllowedDomain, App, Channel, ChannelFolder, CodePlayground, CustomEmoji, CustomProfileField, DefaultChannelGroup, Linkifier, Organization, OrganizationSettings, Permission, SavedSnippet, SubscriptionSettings, SystemGroup, Testing, User, UserGroup } from 'zulip-cdk';",
-      'void [AllowedDomain, App, Channel, ChannelFolder, CodePlayground, CustomEmoji, CustomProfileField, DefaultChannelGroup, Linkifier, Organization, OrganizationSettings, Permission, SavedSnippet, SubscriptionSettings, SystemGroup, Testing, User, UserGroup];',
+      "import { AllowedDomain, App, Channel, ChannelFolder, CodePlayground, CustomEmoji, CustomProfileField, DefaultChannelGroup, DefaultUserSettings, Linkifier, Organization, OrganizationSettings, Permission, SavedSnippet, SubscriptionSettings, SystemGroup, Testing, User, UserGroup } from 'zulip-cdk';",
+      'void [AllowedDomain, App, Channel, ChannelFolder, CodePlayground, CustomEmoji, CustomProfileField, DefaultChannelGroup, DefaultUserSettings, Linkifier, Organization, OrganizationSettings, Permission, SavedSnippet, SubscriptionSettings, SystemGroup, Testing, User, UserGroup];',
       ...preamble,
       code,
       // The organization the example declared into (its own, or the one given to it).

@@ -10,7 +10,10 @@
  * out below FL 378 (test/conformance/register.test.ts checks both); and when allowed domains
  * were added (`realm_domains`, empty in these organizations, after the `realm` fields, and
  * asked for by the organization read: the bodies before and after were compared with it taken
- * out, and nothing else differed). A change that
+ * out, and nothing else differed); and when the organization read asked for
+ * `realm_user_settings_defaults` (every body here has it, after `realm_domains`; with it cut
+ * out, each digest was the one before, and test/conformance/user-settings-defaults.test.ts
+ * checks its content). A change that
  * moves a field, reorders a list or drops a subscriber shows here. When a change
  * of the response is intended, check the new body by other tests first, then update the digest.
  */
@@ -85,7 +88,7 @@ describe('register: the same bytes', () => {
     const z = await startEmulator({ state: org, rateLimit: false, clock });
     try {
       const body = await registerBody(z, owner, RECORDED_READ_PARAMS);
-      expect(digest(body, z)).toBe('0363480b7070f949');
+      expect(digest(body, z)).toBe('a2fb9adcc61ad33c');
       // A second register answers the same.
       expect(digest(await registerBody(z, owner, RECORDED_READ_PARAMS), z)).toBe(digest(body, z));
       // The read's own parameters: the same body without `streams`.
@@ -107,16 +110,16 @@ describe('register: the same bytes', () => {
   });
 
   it.each([
-    ['owner@zulip-cdk.example', {}, 'c697375d6d8fa5e8'],
-    ['alice@zulip-cdk.example', { include_subscribers: 'true' }, 'ec7444f538a92171'],
-    ['guest@zulip-cdk.example', { include_subscribers: 'partial' }, '0bb75d28a4ddd957'],
+    ['owner@zulip-cdk.example', {}, '68963047f1b12cf7'],
+    ['alice@zulip-cdk.example', { include_subscribers: 'true' }, '4bd9d7bb771c0a45'],
+    ['guest@zulip-cdk.example', { include_subscribers: 'partial' }, 'c7815852e613810e'],
     [
       'moderator@zulip-cdk.example',
       {
         include_subscribers: 'true',
         client_capabilities: { notification_settings_null: true, archived_channels: true },
       },
-      '0b0db0219aace165',
+      '3c7d7febdfa047ca',
     ],
   ])('the demo organization: %s %j', async (email, params, expected) => {
     const z = await startEmulator({ rateLimit: false, clock });
@@ -131,7 +134,7 @@ describe('register: the same bytes', () => {
     const z = await startEmulator({ rateLimit: false, clock, featureLevel: 372 });
     try {
       const body = await registerBody(z, 'owner@zulip-cdk.example', { include_subscribers: true });
-      expect(digest(body, z)).toBe('679f1f9128361c17');
+      expect(digest(body, z)).toBe('7f6ca95b0640de59');
     } finally {
       await z.close();
     }
@@ -154,7 +157,7 @@ describe('register: the same bytes', () => {
     });
     try {
       const body = await registerBody(z, owner, RECORDED_READ_PARAMS);
-      expect(digest(body, z)).toBe('0363480b7070f949');
+      expect(digest(body, z)).toBe('a2fb9adcc61ad33c');
       expect(observed).toEqual([body]);
     } finally {
       await z.close();

@@ -8,6 +8,7 @@ import {
   emptyDesiredState,
   supports,
 } from '../../src/model';
+import { defaultUserSettingsWire } from '../../src/model/default-user-settings';
 import type {
   DesiredChannel,
   DesiredChannelFolder,
@@ -69,6 +70,7 @@ export class LiveBuilder {
       customEmoji: [],
       subscriptionSettings: [],
       organizationSettings: null,
+      defaultUserSettings: null,
       defaultChannelGroups: [],
       customProfileFields: [],
       allowedDomains: [],
@@ -98,6 +100,19 @@ export class LiveBuilder {
     });
     for (const g of this.state.userGroups)
       g.subgroups = members[g.name]!.subgroups.map((n) => this.groupId(n));
+  }
+
+  /**
+   * The default user settings at Zulip's defaults for the server's level, with `wire` (by wire
+   * name) over them; the emoji sets and sounds of Zulip at FL 442 ('ding' and 'zulip' only).
+   */
+  public defaultUserSettings(wire: Record<string, string | number | boolean> = {}): this {
+    this.state.defaultUserSettings = {
+      settings: { ...defaultUserSettingsWire(this.featureLevel), ...wire },
+      emojisets: ['google', 'twitter', 'text'],
+      notificationSounds: ['ding', 'zulip'],
+    };
+    return this;
   }
 
   public get featureLevel(): number {

@@ -38,6 +38,7 @@ test('a large organization is one file per kind, main.ts wiring them', () => {
     'channels.ts',
     'custom-profile-fields.ts',
     'default-channel-groups.ts',
+    'default-user-settings.ts',
     'groups.ts',
     'linkifiers.ts',
     'main.ts',

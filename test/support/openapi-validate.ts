@@ -57,6 +57,14 @@ const NEWER_REGISTER_FIELDS: Json = {
   navigation_views: { type: 'array' },
 };
 
+/** The default user settings newer than the yaml (FL 385, 398, 411, 431: api_docs/changelog.md). */
+const NEWER_USER_SETTINGS_DEFAULTS: Json = {
+  resolved_topic_notice_auto_read_policy: { enum: ['always', 'except_followed', 'never'] },
+  web_left_sidebar_unreads_count_summary: { type: 'boolean' },
+  web_left_sidebar_show_channel_folders: { type: 'boolean' },
+  web_inbox_show_channel_folders: { type: 'boolean' },
+};
+
 const NEWER_LINKIFIER_FIELDS: Json = {
   example_input: { type: ['string', 'null'] },
   reverse_template: { type: ['string', 'null'] },
@@ -87,6 +95,8 @@ function toJsonSchema(node: unknown, key?: string): any {
       Object.assign(props, NEWER_LINKIFIER_FIELDS);
     if ('queue_id' in props && 'zulip_feature_level' in props)
       Object.assign(props, NEWER_REGISTER_FIELDS);
+    if ('emojiset_choices' in props && 'available_notification_sounds' in props)
+      Object.assign(props, NEWER_USER_SETTINGS_DEFAULTS);
     if ('subscribed' in props && 'already_subscribed' in props)
       props.new_subscription_messages_sent = { type: 'boolean' };
     // IncompatibleParametersError (FL 441's protected-history rule, among others) carries the

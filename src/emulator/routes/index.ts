@@ -19,6 +19,7 @@ import { scheduledMessageRoutes } from './scheduled-messages';
 import { subscriptionRoutes } from './subscriptions';
 import { userGroupRoutes } from './user-groups';
 import { userRoutes } from './users';
+import { userSettingsDefaultsRoutes } from './user-settings-defaults';
 
 /** Every route of the emulator. Subscription routes precede `/users/{email}`. */
 export function buildRouter(): Router {
@@ -37,6 +38,7 @@ export function buildRouter(): Router {
     ...realmRoutes,
     ...realmDomainRoutes,
     ...realmSettingsRoutes,
+    ...userSettingsDefaultsRoutes,
     ...realmEmojiRoutes,
     ...savedSnippetRoutes,
     ...draftRoutes,

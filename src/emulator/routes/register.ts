@@ -45,6 +45,7 @@ import { navigationViewsOf } from './navigation-views';
 import { allUsersStatus, realmPresences } from './presence';
 import { realmDomainsToApi } from './realm-domains';
 import { undeliveredScheduledMessages } from './scheduled-messages';
+import { userSettingsDefaultsToApi } from './user-settings-defaults';
 import { PROFILE_FIELD_TYPES_FOR_REGISTER, profileFieldsToApi } from './custom-profile-fields';
 
 /** Queues are garbage-collected after 10 minutes without a request. */
@@ -289,7 +290,8 @@ function subscriptionData(
  * are always there; unknown types are ignored. Modelled types: realm, realm_user,
  * realm_user_groups, subscription, stream, default_streams, default_stream_groups, realm_linkifiers, realm_filters,
  * realm_playgrounds, realm_domains, saved_snippets, channel_folders, drafts, scheduled_messages,
- * navigation_views, presence, user_status, message, starred_messages.
+ * navigation_views, presence, user_status, message, starred_messages,
+ * realm_user_settings_defaults.
  */
 function register(ctx: RequestContext): Record<string, unknown> {
   const p = ctx.params;
@@ -353,6 +355,8 @@ function register(ctx: RequestContext): Record<string, unknown> {
   if (want('realm')) Object.assign(out, realmData(ctx));
   // fetch_initial_state_data: `get_realm_domains`, for every account.
   if (want('realm_domains')) out.realm_domains = realmDomainsToApi(org);
+  if (want('realm_user_settings_defaults'))
+    out.realm_user_settings_defaults = userSettingsDefaultsToApi(org, fl);
   if (want('realm_linkifiers'))
     out.realm_linkifiers = cap('linkifier_url_template')
       ? sortedLinkifiers(org).map((l) => linkifierToApi(fl, l))

@@ -1,5 +1,7 @@
 import { ORGANIZATION_PROPERTIES } from '../../model/organization-settings';
 import type { OrganizationPropertyName } from '../../model/organization-settings';
+import { DEFAULT_USER_SETTINGS } from '../../model/default-user-settings';
+import type { DefaultUserSettingName } from '../../model/default-user-settings';
 import type { LiveState } from '../../model/live-state';
 import { KIND_SPECS, SUBSCRIPTION_PROPERTIES, roleName } from '../../model/kinds';
 import type { SubscriptionPropertyName } from '../../model/kinds';
@@ -95,6 +97,8 @@ export function currentValue(
   }
   if (kind === 'organizationSettings' && property in ORGANIZATION_PROPERTIES)
     return idx.organizationProperty(property as OrganizationPropertyName);
+  if (kind === 'defaultUserSettings' && Object.hasOwn(DEFAULT_USER_SETTINGS, property))
+    return idx.defaultUserSetting(property as DefaultUserSettingName);
   if (kind === 'user' && property === 'role') {
     const role = obj.role as number;
     return roleName(role) ?? String(role);

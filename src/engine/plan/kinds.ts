@@ -14,6 +14,7 @@ import { keepNonEmptyFolders, planSubscriptionSettings } from './cross-kind';
 import { customEmoji } from './custom-emoji';
 import { planCustomProfileFields } from './custom-profile-fields';
 import { defaultChannelGroups } from './default-channel-groups';
+import { planDefaultUserSettings } from './default-user-settings';
 import { channelFolders } from './folders';
 import { userGroups } from './groups';
 import type { DeclaredObject, KeyedKind, KeyedPlan } from './keyed';
@@ -56,6 +57,7 @@ const KIND_PLANNERS = {
   user: planUsers,
   subscriptionSettings: planSubscriptionSettings,
   organizationSettings: planOrganizationSettings,
+  defaultUserSettings: planDefaultUserSettings,
   defaultChannelGroup: keyed(defaultChannelGroups),
   // The generic keyed planner, then users' values of the fields, which go into the user
   // updates `planUsers` made: after `user`.

@@ -10,7 +10,7 @@
  * `planChannels`.
  */
 import { channelNameKey, resourceAddress } from '../../model/address';
-import { FEATURES } from '../../model/features';
+import type { FeatureName } from '../../model/features';
 import { ROLES, isSystemGroupName } from '../../model/kinds';
 import {
   ORGANIZATION_PROPERTIES,
@@ -53,12 +53,10 @@ export function planOrganizationSettings(p: Planner): void {
   const props: PropertyChange[] = [];
   const refs: string[] = [];
   const ownerOnly: string[] = [];
-  const needs = (name: string, info: { feature?: keyof typeof FEATURES }): boolean => {
-    if (info.feature === undefined || p.supports(info.feature)) return true;
-    err(
-      `${name} needs feature level ${FEATURES[info.feature].level} (${FEATURES[info.feature].what}); the server is at ${p.fl}: remove it, or upgrade the server`,
-    );
-    return false;
+  const needs = (name: string, info: { feature?: FeatureName }): boolean => {
+    const lacking = p.lacks(name, info.feature);
+    if (lacking !== undefined) err(lacking);
+    return lacking === undefined;
   };
 
   for (const name of ORGANIZATION_PROPERTY_NAMES) {

@@ -236,6 +236,16 @@ export class Planner {
     return supports(this.fl, feature);
   }
 
+  /**
+   * What declaring `what` says when the server lacks `feature` (a setting newer than it),
+   * undefined when the server has it (or no feature is needed).
+   */
+  public lacks(what: string, feature: FeatureName | undefined): string | undefined {
+    if (feature === undefined || this.supports(feature)) return undefined;
+    const f = FEATURES[feature];
+    return `${what} needs feature level ${f.level} (${f.what}); the server is at ${this.fl}: remove it, or upgrade the server`;
+  }
+
   public warn(code: WarningCode, message: string, address?: string, path?: string): void {
     const dedupe = `${code}|${address ?? ''}|${message}`;
     if (this.warned.has(dedupe)) return;

@@ -8,6 +8,7 @@ import { allowedDomain } from './allowed-domain';
 import { channel } from './channel';
 import { channelFolder } from './channel-folder';
 import { defaultChannelGroup } from './default-channel-group';
+import { defaultUserSettings } from './default-user-settings';
 import { customEmoji } from './custom-emoji';
 import { customProfileField } from './custom-profile-field';
 import { linkifier } from './linkifier';
@@ -36,6 +37,7 @@ export const RESOURCE_KINDS = [
   'user',
   'subscriptionSettings',
   'organizationSettings',
+  'defaultUserSettings',
   'defaultChannelGroup',
   'customProfileField',
   'allowedDomain',
@@ -54,6 +56,7 @@ export const KIND_SPECS = {
   user,
   subscriptionSettings,
   organizationSettings,
+  defaultUserSettings,
   defaultChannelGroup,
   customProfileField,
   allowedDomain,

@@ -16,6 +16,7 @@ import { WireSavedSnippetSchema } from './saved-snippet';
 import { WireSubscriptionSchema } from './subscription';
 import { WireUserSchema } from './user';
 import { WireUserGroupSchema } from './user-group';
+import { WireUserSettingsDefaultsSchema } from './user-settings-defaults';
 
 /** `client_capabilities` of `POST /register`. */
 export interface ClientCapabilities {
@@ -79,6 +80,7 @@ export const ORG_READ_REGISTER_PARAMS = {
     'custom_profile_fields',
     // The allowed domains: two fields each, sent to every account (no ID).
     'realm_domains',
+    'realm_user_settings_defaults',
   ],
   include_subscribers: true,
   client_capabilities: {
@@ -147,6 +149,7 @@ export const RegisterResponseSchema = successWith({
   saved_snippets: z.array(WireSavedSnippetSchema).optional(),
   channel_folders: z.array(WireChannelFolderSchema).optional(),
   streams: inPlace(z.array(WireChannelSchema)).optional(),
+  realm_user_settings_defaults: WireUserSettingsDefaultsSchema.optional(),
 });
 /** The {@link ZulipClient.register} response (`POST /register`), as parsed. */
 export type RegisterResponse = z.infer<typeof RegisterResponseSchema>;
