@@ -1,6 +1,7 @@
 import { applyPlan, exitCodeFor, parsePlan, renderJson } from '../../src/engine';
 import { ZulipApplyTarget } from '../../src/provider/write-target';
 import { emptyDesiredState } from '../../src/model';
+import { desiredStateDigest } from '../../src/engine/digest';
 import type { DesiredState } from '../../src/model';
 import { harness, newClient, resign, summary } from './helpers';
 import type { Harness } from './helpers';
@@ -287,5 +288,34 @@ describe('optimistic concurrency: objects changed since the plan are reported, n
       code: 'PLAN_TOUCHES_PROTECTED',
     });
     expect((await ids()).room.is_archived).toBe(false);
+  });
+});
+
+describe('a plan saved by an older zulip-cdk', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await harness();
+  });
+  afterEach(() => h.close());
+
+  it('without the collections of kinds added since: read and applied, not taken for tampered', async () => {
+    const made = await h.plan(desired(1));
+    // As a zulip-cdk without allowed domains and default user settings wrote it: its desired
+    // state lacks their collections, and its digests are of that state.
+    const { allowedDomains: _a, defaultUserSettings: _d, ...older } = made.desired;
+    const file = resign({
+      ...made,
+      desired: older as DesiredState,
+      desiredDigest: desiredStateDigest(older),
+    });
+    const saved = parsePlan(JSON.parse(renderJson(file)));
+    expect(saved.desired.allowedDomains).toEqual([]);
+    const result = await h.apply(saved);
+    expect(result.outcome).toBe('applied');
+    expect(summary(await h.plan(desired(1)))).toEqual([]);
+    // Still refused when the file's own desired state was edited.
+    const edited = JSON.parse(renderJson(file)) as { desired: { channels: { name: string }[] } };
+    edited.desired.channels[0]!.name = 'renamed';
+    expect(() => parsePlan(edited)).toThrow(/desired state does not have the digest it records/);
   });
 });
