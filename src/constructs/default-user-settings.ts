@@ -62,8 +62,10 @@ export interface DefaultUserSettingsProps {
    */
   readonly dmContentInDesktopNotifications?: boolean;
   /**
-   * Who may see the user's real e-mail address (`email_address_visibility`).
-   * @default - left as it is live (Zulip's default for a new organization: 'admins')
+   * Who may see the user's real e-mail address (`email_address_visibility`). The choice the
+   * sign-up form preselects: a user signing up there may pick another, which Zulip keeps.
+   * @default - left as it is live (Zulip's default for a new organization: 'admins';
+   * 'moderators' for an education organization, 'everyone' for a business one)
    */
   readonly emailAddressVisibility?: 'everyone' | 'members' | 'admins' | 'nobody' | 'moderators';
   /**
@@ -331,7 +333,9 @@ const PropsSchema = z.strictObject(
  * receipts ("Default user settings" in Zulip's organization settings). One per organization.
  * Written with `PATCH /realm/user_settings_defaults`, which needs an organization
  * administrator's API key; it changes what new users start with, never existing users'
- * settings.
+ * settings. Bots do not get them, a user who imports the settings of their account in another
+ * organization of the server when signing up gets those instead, and the e-mail address
+ * visibility is only preselected in the sign-up form (zerver/lib/create_user.py).
  *
  * @example
  * new DefaultUserSettings(org, 'user-defaults', {

@@ -181,6 +181,19 @@ describe('planning the default user settings', () => {
     );
   });
 
+  test('a live sound or emoji set the server no longer offers, declared as it is: no change and no error (nothing is sent)', () => {
+    // An organization imported with the sound and emoji set it stores, which this server's
+    // sound files and emoji sets no longer include (zerver/views/realm.py checks only what it
+    // is sent: check_settings_values, check_string_in_validator).
+    const l = live(FEATURE_LEVELS.newest, { notification_sound: 'chime', emojiset: 'google-blob' });
+    const p = plan(withDefaults({ notificationSound: 'chime', emojiset: 'google-blob' }), l);
+    expect(p.changes).toEqual([]);
+    // Changing another setting beside them sends only that one.
+    expect(
+      plan(withDefaults({ notificationSound: 'chime', enterSends: true }), l).changes[0],
+    ).toMatchObject({ properties: [{ property: 'enterSends', before: false, after: true }] });
+  });
+
   test('a value the construct would refuse is refused by the planner too (a desired state written by hand)', () => {
     const err = thrownError(
       () => plan(withDefaults({ colorScheme: 3, webFontSizePx: -1 }), live()),

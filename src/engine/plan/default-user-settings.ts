@@ -40,13 +40,21 @@ export function planDefaultUserSettings(p: Planner): void {
     const lacking =
       p.lacks(name, info.feature) ??
       p.lacks(`${name} '${String(value)}'`, defaultUserSettingValueFeature(info, value));
-    const problem = defaultUserSettingProblem(info, value) ?? notOffered(info, value, live);
+    const problem = defaultUserSettingProblem(info, value);
     if (lacking !== undefined || problem !== undefined) {
       err(lacking ?? `${name}: ${problem}`);
       continue;
     }
     const before = p.idx.defaultUserSetting(name);
     if (before === undefined || before === value) continue;
+    // Only what is sent is checked against what the server offers, as Zulip checks only the
+    // parameters it is given: a live sound or emoji set the server no longer offers, declared
+    // as it is (an import), is no change and no error.
+    const unavailable = notOffered(info, value, live);
+    if (unavailable !== undefined) {
+      err(`${name}: ${unavailable}`);
+      continue;
+    }
     props.push({ property: name, before, after: value });
   }
   if (props.length === 0) return;
