@@ -43,7 +43,7 @@ export interface DefaultUserSettingInfo {
   /** Smallest and largest integer Zulip takes. */
   readonly min?: number;
   readonly max?: number;
-  /** What it is, for the plan's words and the TSDoc. */
+  /** What it is, in a few words, for readers of this table (the construct's TSDoc says more). */
   readonly what: string;
 }
 
