@@ -26,10 +26,11 @@ export type LiveAllowedDomain = z.infer<typeof LiveAllowedDomainSchema>;
 
 /**
  * An allowed domain of the organization (`/realm/domains`): with `emailsRestrictedToDomains` on,
- * only addresses at these domains may sign up without an invitation. Keyed by the domain as
- * Zulip stores it (stripped, lower-cased: zerver/views/realm_domains.py); `allowSubdomains` is
- * changed in place (`PATCH /realm/domains/{domain}`); Zulip has no rename, and deletes a domain
- * outright. Every write needs an organization owner (`require_realm_owner`).
+ * only addresses at these domains may join, invited or not (zerver/lib/email_validation.py
+ * `get_realm_email_validator`: sign-up, invitations, accounts an administrator creates). Keyed
+ * by the domain as Zulip stores it (stripped, lower-cased: zerver/views/realm_domains.py);
+ * `allowSubdomains` is changed in place (`PATCH /realm/domains/{domain}`); Zulip has no rename,
+ * and deletes a domain outright. Every write needs an organization owner (`require_realm_owner`).
  */
 export const allowedDomain = {
   collection: 'allowedDomains',
