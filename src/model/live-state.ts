@@ -45,7 +45,7 @@ export {
 } from './kinds/custom-profile-field';
 export {
   LiveAllowedDomainSchema,
-  allowedDomainId,
+  allowedDomainIds,
   type LiveAllowedDomain,
 } from './kinds/allowed-domain';
 

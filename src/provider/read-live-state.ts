@@ -6,7 +6,7 @@ import { isZulipCdkError } from '../model/errors';
 import { supports } from '../model/features';
 import { LIMITS, ROLES, TOPICS_POLICIES } from '../model/kinds';
 import type { KindCollection, TopicsPolicy } from '../model/kinds';
-import { LIVE_STATE_FORMAT_VERSION, LiveStateSchema, allowedDomainId } from '../model/live-state';
+import { LIVE_STATE_FORMAT_VERSION, LiveStateSchema, allowedDomainIds } from '../model/live-state';
 import type {
   LiveAllowedDomain,
   LiveChannel,
@@ -210,15 +210,16 @@ function organizationSettings(reg: RegisterResponse): LiveOrganizationSettings {
 
 /**
  * The allowed domains in Zulip's order, each with the read's own ID (Zulip sends none:
- * {@link allowedDomainId}).
+ * {@link allowedDomainIds}).
  */
 function allowedDomainsOf(reg: RegisterResponse): LiveAllowedDomain[] {
-  const taken = new Set<number>();
-  return (reg.realm_domains ?? []).map((d) => {
-    const id = allowedDomainId(d.domain, taken);
-    taken.add(id);
-    return { id, domain: d.domain, allowSubdomains: d.allow_subdomains };
-  });
+  const domains = reg.realm_domains ?? [];
+  const ids = allowedDomainIds(domains.map((d) => d.domain));
+  return domains.map((d) => ({
+    id: ids.get(d.domain)!,
+    domain: d.domain,
+    allowSubdomains: d.allow_subdomains,
+  }));
 }
 
 /**

@@ -114,3 +114,21 @@ test('a domain declared on while the plan deletes every domain: refused by the p
     'emailsRestrictedToDomains is declared on, but this plan deletes every allowed domain, and Zulip turns emailsRestrictedToDomains off when it deletes the last one',
   );
 });
+
+// `get_realm_domains` has no ORDER BY: PostgreSQL lists the rows in storage order, which a PATCH
+// that rewrites a row can change between the plan's read and apply's. These two domains have the
+// same 31-bit FNV-1a hash: the IDs must not depend on the order Zulip lists them in, or apply
+// would find the other domain under a saved change's liveId.
+test('two domains whose derived IDs collide get the same IDs in either order of the read', async () => {
+  const rows = [
+    { id: 901, domain: 'd288904.example', allowSubdomains: false },
+    { id: 902, domain: 'd658220.example', allowSubdomains: true },
+  ];
+  const ids = async (): Promise<Record<string, number>> =>
+    Object.fromEntries((await readLiveState(h.client)).allowedDomains.map((d) => [d.domain, d.id]));
+  h.z.org.realmDomains = [...rows];
+  const first = await ids();
+  expect(new Set(Object.values(first)).size).toBe(2);
+  h.z.org.realmDomains = [...rows].reverse();
+  expect(await ids()).toEqual(first);
+});

@@ -276,7 +276,9 @@ const ROWS: Record<string, Row> = {
       allowSubdomains: true,
     }),
     ctx: NEWEST,
-    says: 'While sign-up is restricted to the allowed domains (emailsRestrictedToDomains), Zulip refuses new accounts (invited or not) with an address at acme.example or its subdomains.',
+    // Not the addresses another domain still lets in: a parent domain that allows its
+    // subdomains (example.com lets in acme.example.com), or a subdomain listed itself.
+    says: 'While sign-up is restricted to the allowed domains (emailsRestrictedToDomains), Zulip refuses new accounts (invited or not) with an address at acme.example or its subdomains, unless another allowed domain lets them in (a parent domain that allows its subdomains, or a subdomain listed itself).',
     never: 'deleted for good',
   },
   'deleting a playground resets the default code block language': {

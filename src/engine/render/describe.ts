@@ -580,7 +580,7 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
           : c.kind === 'customProfileField'
             ? `The custom profile field ${c.key} is deleted for good, and with it every user's value of it.`
             : c.kind === 'allowedDomain'
-              ? `While sign-up is restricted to the allowed domains (emailsRestrictedToDomains), Zulip refuses new accounts (invited or not) with an address at ${c.key}${c.before.allowSubdomains === true ? ' or its subdomains' : ''}.`
+              ? `While sign-up is restricted to the allowed domains (emailsRestrictedToDomains), Zulip refuses new accounts (invited or not) with an address at ${c.key}${c.before.allowSubdomains === true ? ' or its subdomains' : ''}, unless another allowed domain lets them in (a parent domain that allows its subdomains, or a subdomain listed itself).`
               : `${c.key} is deleted for good.`,
       );
       break;

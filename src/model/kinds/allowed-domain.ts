@@ -14,7 +14,7 @@ export type DesiredAllowedDomain = z.infer<typeof AllowedDomainSchema>;
 /**
  * An allowed domain (`realm_domains` of `POST /register`). Zulip sends a domain without its ID
  * (zerver/models/realms.py `get_realm_domains`: only `domain` and `allow_subdomains`): `id` is
- * the read's own, a number derived from the domain ({@link allowedDomainId}), the same in
+ * the read's own, a number derived from the domain ({@link allowedDomainIds}), the same in
  * every read, which is what the plan's `liveId` and fingerprints need of it. Requests name the
  * domain, never this number.
  */
@@ -26,10 +26,11 @@ export type LiveAllowedDomain = z.infer<typeof LiveAllowedDomainSchema>;
 
 /**
  * An allowed domain of the organization (`/realm/domains`): with `emailsRestrictedToDomains` on,
- * only addresses at these domains may sign up without an invitation. Keyed by the domain as
- * Zulip stores it (stripped, lower-cased: zerver/views/realm_domains.py); `allowSubdomains` is
- * changed in place (`PATCH /realm/domains/{domain}`); Zulip has no rename, and deletes a domain
- * outright. Every write needs an organization owner (`require_realm_owner`).
+ * only addresses at these domains may join, invited or not (zerver/lib/email_validation.py
+ * `get_realm_email_validator`: sign-up, invitations, accounts an administrator creates). Keyed
+ * by the domain as Zulip stores it (stripped, lower-cased: zerver/views/realm_domains.py);
+ * `allowSubdomains` is changed in place (`PATCH /realm/domains/{domain}`); Zulip has no rename,
+ * and deletes a domain outright. Every write needs an organization owner (`require_realm_owner`).
  */
 export const allowedDomain = {
   collection: 'allowedDomains',
@@ -70,20 +71,28 @@ export const allowedDomain = {
 } as const satisfies KindSpec;
 
 /**
- * The `id` of a live allowed domain ({@link LiveAllowedDomainSchema}): a 31-bit FNV-1a hash of
- * the code points of the domain as Zulip compares it, so that a domain has the same number in
- * every read. A number by position would change when a domain listed before it is deleted by
- * hand, and apply, which finds a saved change's object by its number (whether it still exists,
- * its fingerprint), would look at another domain. `taken` holds the numbers already given in the
- * same read: a collision, which only chance makes, takes the next free number.
+ * The `id` of each live allowed domain ({@link LiveAllowedDomainSchema}), by domain: a 31-bit
+ * FNV-1a hash of the code points of the domain as Zulip compares it, so that a domain has the
+ * same number in every read. A number by position would change when a domain listed before it is
+ * deleted by hand, and apply, which finds a saved change's object by its number (whether it
+ * still exists, its fingerprint), would look at another domain. A collision, which only chance
+ * makes, takes the next free number, in the domains' code-point order rather than Zulip's:
+ * `get_realm_domains` has no ORDER BY, and PostgreSQL's storage order changes when a PATCH
+ * rewrites a row, which would swap two colliding domains' numbers between two reads.
  */
-export function allowedDomainId(domain: string, taken: ReadonlySet<number>): number {
-  let h = 0x811c9dc5;
-  for (const ch of domainKey(domain)) {
-    h ^= ch.codePointAt(0) ?? 0;
-    h = Math.imul(h, 0x01000193) >>> 0;
+export function allowedDomainIds(domains: readonly string[]): Map<string, number> {
+  const ids = new Map<string, number>();
+  const taken = new Set<number>();
+  for (const domain of [...domains].sort()) {
+    let h = 0x811c9dc5;
+    for (const ch of domainKey(domain)) {
+      h ^= ch.codePointAt(0) ?? 0;
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    let id = h & 0x7fffffff || 1;
+    while (taken.has(id)) id = id === 0x7fffffff ? 1 : id + 1;
+    taken.add(id);
+    ids.set(domain, id);
   }
-  let id = h & 0x7fffffff || 1;
-  while (taken.has(id)) id = id === 0x7fffffff ? 1 : id + 1;
-  return id;
+  return ids;
 }
