@@ -208,11 +208,46 @@ describe('plan: deleting the last allowed domain (do_remove_realm_domain)', () =
   it('not declared and on: a warning that sign-up opens up', () => {
     const p = run(pruneAll(), org(true).build());
     expect(mine(p).map((c) => c.action)).toEqual(['delete', 'delete']);
+    // On the delete that runs last, which waits for the other.
     expect(p.warnings.filter((w) => w.code === 'DOMAIN_RESTRICTION_OFF')).toEqual([
       expect.objectContaining({
-        address: 'organizationSettings["organization"]',
+        address: 'allowedDomain["beta.example"]',
         message: expect.stringContaining('anyone with an e-mail address may sign up'),
       }),
+    ]);
+    expect(mine(p).map((c) => [c.id, c.dependsOn])).toEqual([
+      ['allowedDomain["acme.example"]#delete', []],
+      ['allowedDomain["beta.example"]#delete', ['allowedDomain["acme.example"]#delete']],
+    ]);
+  });
+
+  it('a targeted plan keeps what the check relied on (--target keeps what a change waits for)', () => {
+    // The last delete targeted: the other comes too, and so does the warning.
+    const last = plan(pruneAll(), org(true).build(), {
+      targets: ['allowedDomain["beta.example"]'],
+    });
+    expect(mine(last).map((c) => c.id)).toEqual([
+      'allowedDomain["acme.example"]#delete',
+      'allowedDomain["beta.example"]#delete',
+    ]);
+    expect(last.warnings.map((w) => w.code)).toContain('DOMAIN_RESTRICTION_OFF');
+    // The other one alone leaves a domain: no warning.
+    const first = plan(pruneAll(), org(true).build(), {
+      targets: ['allowedDomain["acme.example"]'],
+    });
+    expect(mine(first).map((c) => c.id)).toEqual(['allowedDomain["acme.example"]#delete']);
+    expect(first.warnings.map((w) => w.code)).not.toContain('DOMAIN_RESTRICTION_OFF');
+    // A delete targeted while a domain is created: the create comes with it, and the
+    // restriction declared on stays on.
+    const d = desired((d) => {
+      d.organization.prune.allowedDomain = true;
+      d.allowedDomains.push(dDomain('gamma.example'));
+      restrict(d, true);
+    });
+    const replaced = plan(d, org(true).build(), { targets: ['allowedDomain["acme.example"]'] });
+    expect(mine(replaced).map((c) => c.id)).toEqual([
+      'allowedDomain["gamma.example"]#create',
+      'allowedDomain["acme.example"]#delete',
     ]);
   });
 

@@ -12,6 +12,7 @@ import type { LiveLinkifier, LiveSavedSnippet } from '../../model/live-state';
 import type { KeyedPlan } from './keyed';
 import { planKeyed, trimRenames } from './keyed';
 import type { Planner } from './planner';
+import type { RemoveChange } from '../plan-format';
 
 export const linkifiers: KeyedPlan<DesiredLinkifier, LiveLinkifier> = {
   kind: 'linkifier',
@@ -50,20 +51,28 @@ export const savedSnippets: KeyedPlan<DesiredSavedSnippet, LiveSavedSnippet> = {
 /**
  * Allowed domains: the generic keyed planner, then what deleting the last one does.
  * zerver/actions/realm_domains.py `do_remove_realm_domain` turns `emails_restricted_to_domains`
- * off when no domain is left (a restriction to no domain would let nobody sign up). Creates and
- * updates land before removals, so no domain is left only when the plan creates none and
- * deletes every live one. Declared on, the setting cannot stay on: a plan error. Not declared
- * and on: the reviewer is told that sign-up opens up.
+ * off when no domain is left (a restriction to no domain would let nobody sign up). Deletes wait
+ * for the creates, so no domain is left only when the plan creates none and deletes every live
+ * one. Declared on, the setting cannot stay on: a plan error. Not declared and on: the reviewer
+ * is told that sign-up opens up, on the delete that runs last. The orders make a targeted plan
+ * (`--target`, which keeps what a change waits for) and `--keep-going` (which skips what waits
+ * for a failed change) keep them true: a delete comes with the creates, and the last delete with
+ * the others.
  */
 export function planAllowedDomains(p: Planner): void {
   planKeyed(p, { kind: 'allowedDomain' });
-  const deleted = new Set<number>();
-  for (const c of p.changes) {
-    if (c.kind !== 'allowedDomain') continue;
-    if (c.action === 'create') return;
-    if (c.action === 'delete') deleted.add(c.liveId);
-  }
-  if (deleted.size === 0 || p.live.allowedDomains.some((l) => !deleted.has(l.id))) return;
+  const mine = p.changes.filter((c) => c.kind === 'allowedDomain');
+  const creates = mine.filter((c) => c.action === 'create').map((c) => c.id);
+  const deletes = mine.filter((c): c is RemoveChange => c.action === 'delete');
+  for (const c of deletes) p.waitFor(c.id, creates);
+  if (creates.length > 0 || deletes.length === 0) return;
+  const deleted = new Set(deletes.map((c) => c.liveId));
+  if (p.live.allowedDomains.some((l) => !deleted.has(l.id))) return;
+  const last = deletes[deletes.length - 1] as (typeof deletes)[number];
+  p.waitFor(
+    last.id,
+    deletes.slice(0, -1).map((c) => c.id),
+  );
   const settings = p.desired.organizationSettings[0];
   const declared = settings?.properties.emailsRestrictedToDomains;
   const address = resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY);
@@ -80,6 +89,7 @@ export function planAllowedDomains(p: Planner): void {
     p.warn(
       'DOMAIN_RESTRICTION_OFF',
       `${why}: then anyone with an e-mail address may sign up, unless an invitation is required. Declare emailsRestrictedToDomains: false (OrganizationSettings) to make it part of the configuration, or keep a domain`,
-      address,
+      last.address,
+      last.path ?? undefined,
     );
 }
