@@ -101,7 +101,7 @@ test('create, change, prune, prune the last: each stage converges', async () => 
       code: 'DOMAIN_RESTRICTION_OFF',
       message:
         'this plan deletes every allowed domain, and Zulip turns emailsRestrictedToDomains off when it deletes the last one: then anyone with an e-mail address may sign up, unless an invitation is required. Declare emailsRestrictedToDomains: false (OrganizationSettings) to make it part of the configuration, or keep a domain',
-      address: 'organizationSettings["organization"]',
+      address: 'allowedDomain["gamma.example"]',
     },
   ]);
   expect(summary(four.after)).toEqual([]);
