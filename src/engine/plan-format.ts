@@ -279,6 +279,7 @@ export const WARNING_CODES = [
   'NOT_WRITABLE',
   'EMOJI_IMAGE_UNKNOWN',
   'DOMAIN_RESTRICTION_OFF',
+  'NO_ALLOWED_DOMAIN',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 

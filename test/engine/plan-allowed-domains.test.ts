@@ -221,6 +221,32 @@ describe('plan: deleting the last allowed domain (do_remove_realm_domain)', () =
     ]);
   });
 
+  it('turning the restriction on with no domain left: a warning that nobody can sign up', () => {
+    const none = new LiveBuilder();
+    none.state.organizationSettings = {
+      properties: { emails_restricted_to_domains: false },
+      permissions: {},
+    };
+    const on = desired((d) => restrict(d, true));
+    expect(run(on, none.build()).warnings).toContainEqual({
+      code: 'NO_ALLOWED_DOMAIN',
+      message: expect.stringContaining('Zulip then refuses every new account, invited or not'),
+      address: 'organizationSettings["organization"]',
+      path: 'acme/settings',
+    });
+    // A domain declared with it, or the live ones kept: nothing to say.
+    const withDomain = desired((d) => {
+      restrict(d, true);
+      d.allowedDomains.push(dDomain('acme.example'));
+    });
+    expect(run(withDomain, none.build()).warnings.map((w) => w.code)).not.toContain(
+      'NO_ALLOWED_DOMAIN',
+    );
+    expect(run(on, org(false).build()).warnings.map((w) => w.code)).not.toContain(
+      'NO_ALLOWED_DOMAIN',
+    );
+  });
+
   it('a targeted plan keeps what the check relied on (--target keeps what a change waits for)', () => {
     // The last delete targeted: the other comes too, and so does the warning.
     const last = plan(pruneAll(), org(true).build(), {

@@ -65,6 +65,7 @@ export function planAllowedDomains(p: Planner): void {
   const creates = mine.filter((c) => c.action === 'create').map((c) => c.id);
   const deletes = mine.filter((c): c is RemoveChange => c.action === 'delete');
   for (const c of deletes) p.waitFor(c.id, creates);
+  warnClosedSignUp(p, p.live.allowedDomains.length + creates.length - deletes.length);
   if (creates.length > 0 || deletes.length === 0) return;
   const deleted = new Set(deletes.map((c) => c.liveId));
   if (p.live.allowedDomains.some((l) => !deleted.has(l.id))) return;
@@ -92,4 +93,22 @@ export function planAllowedDomains(p: Planner): void {
       last.address,
       last.path ?? undefined,
     );
+}
+
+/**
+ * `emails_restricted_to_domains` turned on by this plan while no allowed domain is left after it:
+ * Zulip accepts it (zerver/views/realm.py `update_realm` does not look at the domains), and then
+ * refuses every new account, invited or not (zerver/lib/email_validation.py
+ * `get_realm_email_validator`).
+ */
+function warnClosedSignUp(p: Planner, domainsAfter: number): void {
+  const settings = p.desired.organizationSettings[0];
+  if (domainsAfter > 0 || settings?.properties.emailsRestrictedToDomains !== true) return;
+  if (p.live.organizationSettings?.properties.emails_restricted_to_domains !== false) return;
+  p.warn(
+    'NO_ALLOWED_DOMAIN',
+    'emailsRestrictedToDomains turns on, and the organization has no allowed domain after this plan: Zulip then refuses every new account, invited or not. Declare the domains people may sign up from (AllowedDomain)',
+    resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY),
+    settings.path,
+  );
 }
