@@ -1,6 +1,7 @@
 import type { DesiredState } from '../model/desired-state';
 import type { LiveState } from '../model/live-state';
 import { desiredStateDigest } from './digest';
+import { checkDeclaredKeys } from './declared-keys';
 import { checkFeatures } from './feature-check';
 import type { Change, IgnoredDrift, Plan, PlanPermissions, PlanWarning } from './plan-format';
 import { ignoredDrift, markOrigins, withoutIgnoreChanges } from './origins';
@@ -62,6 +63,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     last = now;
   };
   checkFeatures(desired, live.server);
+  checkDeclaredKeys(desired);
   if (options.targets) checkTargets(options.targets, desired, live);
   phase('features');
   const planner = new Planner(desired, live);

@@ -1,0 +1,56 @@
+import { resourceAddress } from '../model/address';
+import type { DesiredState } from '../model/desired-state';
+import { ZulipCdkError } from '../model/errors';
+import { KIND_SPECS, RESOURCE_KINDS } from '../model/kinds';
+import type { KindSpec, ResourceKind } from '../model/kinds';
+
+/** The natural key of a declared object of each kind that has one beyond its keyed facts. */
+const OTHER_KEYS: Partial<
+  Record<ResourceKind, { key: (d: never) => string; compare: (k: string) => string }>
+> = {
+  // Users by e-mail address, as the live index finds them (case-insensitively).
+  user: { key: (d: { email: string }) => d.email, compare: (k) => k.toLowerCase() },
+  // One entry a channel, its name compared as Zulip compares channel names.
+  subscriptionSettings: {
+    key: (d: { channel: string }) => d.channel,
+    compare: KIND_SPECS.channel.compareKey,
+  },
+};
+
+/**
+ * Two declared objects of a kind with the same natural key, as Zulip compares it (a channel's
+ * name case-insensitively, a domain as Zulip stores it): synth refuses them on their constructs,
+ * but a desired state can come from elsewhere (`plan --desired`, the library's `plan()`), and the
+ * plan would then hold two changes with one address, the second refused by Zulip at apply.
+ * Throws `DESIRED_STATE_INVALID` listing every such pair, before any change is planned.
+ */
+export function checkDeclaredKeys(desired: DesiredState): void {
+  const problems: string[] = [];
+  for (const kind of RESOURCE_KINDS) {
+    const spec: KindSpec = KIND_SPECS[kind];
+    const facts = spec.keyed ? { key: spec.keyed.key, compare: spec.compareKey } : OTHER_KEYS[kind];
+    if (!facts) continue;
+    const list = (desired as unknown as Record<string, readonly { path: string }[]>)[
+      spec.collection
+    ];
+    const seen = new Map<string, { path: string; key: string }>();
+    for (const d of list ?? []) {
+      const key = facts.key(d as never);
+      const compared = facts.compare(key);
+      const first = seen.get(compared);
+      if (first)
+        problems.push(
+          `${resourceAddress(kind, key)} (${d.path}) duplicates ${resourceAddress(kind, first.key)} (${first.path}): the same key, as Zulip compares it. Keep one`,
+        );
+      else seen.set(compared, { path: d.path, key });
+    }
+  }
+  if (problems.length > 0)
+    throw new ZulipCdkError(
+      'DESIRED_STATE_INVALID',
+      `The desired state declares some objects twice:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+      {
+        hint: 'Synth refuses this on the constructs; a desired state written or edited by other means must keep natural keys unique.',
+      },
+    );
+}
