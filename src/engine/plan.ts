@@ -63,10 +63,10 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     last = now;
   };
   checkFeatures(desired, live.server);
-  checkDeclaredKeys(desired);
   if (options.targets) checkTargets(options.targets, desired, live);
   phase('features');
   const planner = new Planner(desired, live);
+  checkDeclaredKeys(desired, planner.liveUsers());
   planner.run();
   planner.throwErrors();
   phase('planner');

@@ -22,8 +22,8 @@ test('two channels whose names differ only in case, two domains, one user twice:
             { path: 'acme/alice2', email: 'Alice@example.com', fullName: 'Alice' },
           );
           d.subscriptionSettings.push(
-            { path: 'acme/s1', channel: 'general', properties: { pinToTop: true } },
-            { path: 'acme/s2', channel: 'GENERAL', properties: { pinToTop: false } },
+            { path: 'acme/s1', channel: 'general', pinToTop: true },
+            { path: 'acme/s2', channel: 'GENERAL', pinToTop: false },
           );
         }),
         new LiveBuilder().build(),
@@ -33,8 +33,8 @@ test('two channels whose names differ only in case, two domains, one user twice:
   );
   expect(e.message.split('\n')).toEqual([
     'The desired state declares some objects twice:',
-    '  - channel["General"] (acme/General2) duplicates channel["general"] (acme/general): the same key, as Zulip compares it. Keep one',
     '  - user["Alice@example.com"] (acme/alice2) duplicates user["alice@example.com"] (acme/alice): the same key, as Zulip compares it. Keep one',
+    '  - channel["General"] (acme/General2) duplicates channel["general"] (acme/general): the same key, as Zulip compares it. Keep one',
     '  - subscriptionSettings["GENERAL"] (acme/s2) duplicates subscriptionSettings["general"] (acme/s1): the same key, as Zulip compares it. Keep one',
     '  - allowedDomain["acme.example"] (acme/d2) duplicates allowedDomain["acme.example"] (acme/d1): the same key, as Zulip compares it. Keep one',
   ]);
