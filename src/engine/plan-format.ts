@@ -284,14 +284,20 @@ export const WARNING_CODES = [
 export type WarningCode = (typeof WARNING_CODES)[number];
 
 /**
+ * Codes no longer given, still read in plans saved by an older zulip-cdk: `NEEDS_OWNER` (what
+ * needs an organization owner is a plan error now).
+ */
+export const RETIRED_WARNING_CODES = ['NEEDS_OWNER'] as const;
+
+/**
  * Warnings that stand for declared changes left out of the plan because Zulip would refuse
  * them: the organization does not match the configuration, though the plan has no change for
  * them.
  */
-export const LEFT_OUT_WARNING_CODES: readonly WarningCode[] = ['NO_CONTENT_ACCESS', 'NOT_WRITABLE'];
+export const LEFT_OUT_WARNING_CODES: readonly string[] = ['NO_CONTENT_ACCESS', 'NOT_WRITABLE'];
 
 export const WarningSchema = z.strictObject({
-  code: z.enum(WARNING_CODES),
+  code: z.enum([...WARNING_CODES, ...RETIRED_WARNING_CODES]),
   message: z.string(),
   address: z.string().optional(),
   path: z.string().optional(),

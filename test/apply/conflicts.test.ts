@@ -313,6 +313,12 @@ describe('a plan saved by an older zulip-cdk', () => {
     const result = await h.apply(saved);
     expect(result.outcome).toBe('applied');
     expect(summary(await h.plan(desired(1)))).toEqual([]);
+    // A warning code no longer given (NEEDS_OWNER is a plan error now) still reads.
+    const withRetired = resign({
+      ...file,
+      warnings: [{ code: 'NEEDS_OWNER', message: 'needs an owner', address: 'channel["room"]' }],
+    });
+    expect(parsePlan(JSON.parse(renderJson(withRetired))).warnings[0]?.code).toBe('NEEDS_OWNER');
     // Still refused when the file's own desired state was edited.
     const edited = JSON.parse(renderJson(file)) as { desired: { channels: { name: string }[] } };
     edited.desired.channels[0]!.name = 'renamed';
