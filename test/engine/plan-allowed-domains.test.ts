@@ -165,6 +165,20 @@ describe('plan: allowed domains', () => {
       'allowedDomain["gamma.example"]#create',
       'organizationSettings["organization"]#update',
     ]);
+    // It waits for it: a plan targeted at the settings keeps the new domain.
+    expect(p.changes[1]?.dependsOn).toEqual(['allowedDomain["gamma.example"]#create']);
+    const targeted = plan(
+      desired((d) => {
+        d.allowedDomains.push(dDomain('gamma.example'));
+        restrict(d, true);
+      }),
+      org(false).build(),
+      { targets: ['organizationSettings'] },
+    );
+    expect(targeted.changes.map((c) => c.id)).toEqual([
+      'allowedDomain["gamma.example"]#create',
+      'organizationSettings["organization"]#update',
+    ]);
   });
 
   it('every change needs an organization owner: a plan error on each construct for an administrator', () => {

@@ -65,6 +65,15 @@ export function planAllowedDomains(p: Planner): void {
   const creates = mine.filter((c) => c.action === 'create').map((c) => c.id);
   const deletes = mine.filter((c): c is RemoveChange => c.action === 'delete');
   for (const c of deletes) p.waitFor(c.id, creates);
+  // Turning the restriction on waits for the new domains (organization settings are planned
+  // before; their rank alone would order them, but not keep them in a targeted plan).
+  const turnsOn = p.changes.find(
+    (c) =>
+      c.kind === 'organizationSettings' &&
+      c.action === 'update' &&
+      c.properties.some((x) => x.property === 'emailsRestrictedToDomains' && x.after === true),
+  );
+  if (turnsOn) p.waitFor(turnsOn.id, creates);
   warnClosedSignUp(p, p.live.allowedDomains.length + creates.length - deletes.length);
   if (creates.length > 0 || deletes.length === 0) return;
   const deleted = new Set(deletes.map((c) => c.liveId));
