@@ -3,7 +3,7 @@ import type { IConstruct } from 'constructs';
 import type { Lifecycle } from '../model/desired-state';
 import { ZulipCdkError } from '../model/errors';
 import { KIND_SPECS } from '../model/kinds';
-import type { KeyedKind, ResourceKind } from '../model/kinds';
+import type { KeyedKind, KindSpec, ResourceKind } from '../model/kinds';
 import { checkProps, definedProps, propsSchema } from './props';
 import type { z } from 'zod';
 import type { Organization } from './organization';
@@ -181,11 +181,27 @@ export abstract class ZulipResource extends Construct {
       .filter((r) => r.resourceKind === this.resourceKind && r._propsValid);
   }
 
+  /** {@link comparedKey}, once worked out. */
+  #comparedKey: string | undefined;
+
+  /**
+   * The key duplicates are found by: the natural key as the plan matches it to a live object
+   * (a keyed kind's `key` of the desired entry: a linkifier's pattern stripped, as Zulip stores
+   * it), compared as Zulip compares it. The plan refuses the same duplicates
+   * (`src/engine/declared-keys.ts`), so synth and plan cannot disagree.
+   */
+  private comparedKey(): string {
+    if (this.#comparedKey !== undefined) return this.#comparedKey;
+    const { keyed } = KIND_SPECS[this.resourceKind] as KindSpec;
+    const key = keyed ? keyed.key(this._toDesired() as never) : this.naturalKey;
+    return (this.#comparedKey = this.compareKey(key));
+  }
+
   private validateKeys(): string[] {
     const problems: string[] = [];
-    const mine = this.compareKey(this.naturalKey);
+    const mine = this.comparedKey();
     const peers = this.peers();
-    const first = peers.find((r) => r.compareKey(r.naturalKey) === mine);
+    const first = peers.find((r) => r.comparedKey() === mine);
     if (first && first !== this) {
       problems.push(
         `${this.describeKey()} is already declared by ${first.node.path}${this.keyNote()}: each must be unique in the organization; rename one or remove it`,
@@ -200,7 +216,7 @@ export abstract class ZulipResource extends Construct {
         );
         continue;
       }
-      const holder = peers.find((r) => r !== this && r.compareKey(r.naturalKey) === key);
+      const holder = peers.find((r) => r !== this && r.comparedKey() === key);
       if (holder) {
         problems.push(
           `renamedFrom '${old}' is the name of ${holder.node.path}, which is still declared: a rename needs the old name to be free; remove one of them`,

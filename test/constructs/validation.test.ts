@@ -778,6 +778,15 @@ const CASES: Case[] = [
     message: /linkifier pattern 'L\(\?P<id>\[0-9\]\+\)' is already declared by acme\/ldup1/,
   },
   {
+    rule: 'linkifier patterns that differ only in the spaces Zulip strips (as the plan compares them)',
+    declare: (o) => {
+      new Linkifier(o, 'lsp1', { pattern: 'S(?P<id>[0-9]+)', urlTemplate: 'https://a/{id}' });
+      new Linkifier(o, 'lsp2', { pattern: 'S(?P<id>[0-9]+) ', urlTemplate: 'https://b/{id}' });
+    },
+    path: 'acme/lsp2',
+    message: /linkifier pattern 'S\(\?P<id>\[0-9\]\+\) ' is already declared by acme\/lsp1/,
+  },
+  {
     rule: 'duplicate playgrounds (language, name)',
     declare: (o) => {
       new CodePlayground(o, 'pdup1', {
