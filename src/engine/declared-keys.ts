@@ -46,7 +46,7 @@ export function checkDeclaredKeys(
       const first = seen.get(compared);
       if (first)
         problems.push(
-          `${resourceAddress(kind, key)} (${d.path}) duplicates ${resourceAddress(kind, first.key)} (${first.path}): the same key, as Zulip compares it. Keep one`,
+          `${resourceAddress(kind, key)} (${d.path}) duplicates ${resourceAddress(kind, first.key)} (${first.path}): the same key, as zulip-cdk matches declared objects to live ones (as Zulip compares names). Keep one`,
         );
       else seen.set(compared, { path: d.path, key });
     }
@@ -76,7 +76,7 @@ function duplicateUsers(
     }
     const [a, b] = [users[first] as DesiredUser, users[i] as DesiredUser];
     problems.push(
-      `${resourceAddress('user', b.email)} (${b.path}) duplicates ${resourceAddress('user', a.email)} (${a.path}): the same key, as Zulip compares it. Keep one`,
+      `${resourceAddress('user', b.email)} (${b.path}) duplicates ${resourceAddress('user', a.email)} (${a.path}): the same key, as zulip-cdk matches declared objects to live ones (as Zulip compares names). Keep one`,
     );
   });
   return problems;

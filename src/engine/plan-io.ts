@@ -86,7 +86,9 @@ export function parsePlan(data: unknown, where = 'plan'): Plan {
 /**
  * Desired states of plans read by {@link parsePlan} whose digest was checked on the file's own
  * text of them, by object: a plan saved by an older zulip-cdk (without the newest kinds'
- * collections) stays valid, and apply does not hash the desired state a second time.
+ * collections) stays valid, and apply does not hash the desired state a second time. A caller
+ * that changes a read plan's `desired` object in memory before applying it is not caught here
+ * (the file was not changed); apply still plans again from it and runs only what it implies.
  */
 const verifiedDesired = new WeakMap<object, string>();
 

@@ -33,10 +33,10 @@ test('two channels whose names differ only in case, two domains, one user twice:
   );
   expect(e.message.split('\n')).toEqual([
     'The desired state declares some objects twice:',
-    '  - user["Alice@example.com"] (acme/alice2) duplicates user["alice@example.com"] (acme/alice): the same key, as Zulip compares it. Keep one',
-    '  - channel["General"] (acme/General2) duplicates channel["general"] (acme/general): the same key, as Zulip compares it. Keep one',
-    '  - subscriptionSettings["GENERAL"] (acme/s2) duplicates subscriptionSettings["general"] (acme/s1): the same key, as Zulip compares it. Keep one',
-    '  - allowedDomain["acme.example"] (acme/d2) duplicates allowedDomain["acme.example"] (acme/d1): the same key, as Zulip compares it. Keep one',
+    '  - user["Alice@example.com"] (acme/alice2) duplicates user["alice@example.com"] (acme/alice): the same key, as zulip-cdk matches declared objects to live ones (as Zulip compares names). Keep one',
+    '  - channel["General"] (acme/General2) duplicates channel["general"] (acme/general): the same key, as zulip-cdk matches declared objects to live ones (as Zulip compares names). Keep one',
+    '  - subscriptionSettings["GENERAL"] (acme/s2) duplicates subscriptionSettings["general"] (acme/s1): the same key, as zulip-cdk matches declared objects to live ones (as Zulip compares names). Keep one',
+    '  - allowedDomain["acme.example"] (acme/d2) duplicates allowedDomain["acme.example"] (acme/d1): the same key, as zulip-cdk matches declared objects to live ones (as Zulip compares names). Keep one',
   ]);
 });
 

@@ -173,7 +173,7 @@ export class Planner {
 
   /**
    * A plan error when the applying account is not an organization owner and `what` needs one
-   * (`require_realm_owner`, `check_if_user_can_manage_default_streams`… "Must be an organization
+   * (`require_realm_owner`, `OrganizationOwnerRequiredError`: "Must be an organization
    * owner"). An error, not a warning: apply would stop at that request with the rest of the plan
    * half-written.
    */
