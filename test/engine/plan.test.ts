@@ -343,7 +343,7 @@ describe('plan: channels', () => {
       ),
     );
     expect(e.message).toContain(
-      'channel["general"] (acme/general): changing message retention needs an organization owner ("Must be an organization owner"), and the applying account admin@example.com is not one',
+      'channel["general"] (acme/general): changing message retention needs an organization owner ("Must be an organization owner"), and the applying account admin@example.com is not one. Apply with an owner\'s API key, or declare messageRetentionDays as it is in Zulip (or lifecycle.ignoreChanges: [\'messageRetentionDays\'])',
     );
     expect(e.hint).toContain("a human organization owner's");
   });

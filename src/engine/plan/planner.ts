@@ -177,11 +177,16 @@ export class Planner {
    * owner"). An error, not a warning: apply would stop at that request with the rest of the plan
    * half-written.
    */
-  public needsOwner(what: string, address: string, path: string): void {
+  public needsOwner(
+    what: string,
+    address: string,
+    path: string,
+    leaveOut = 'leave this change out',
+  ): void {
     const me = this.live.me;
     if (me.role === ROLES.owner) return;
     this.accountError(
-      `${address} (${path}): ${what} needs an organization owner ("Must be an organization owner"), and the applying account ${me.email} is not one. Apply with an owner's API key, or leave this change out`,
+      `${address} (${path}): ${what} needs an organization owner ("Must be an organization owner"), and the applying account ${me.email} is not one. Apply with an owner's API key, or ${leaveOut}`,
     );
     this.#ownerErrors += 1;
   }
@@ -229,7 +234,12 @@ export class Planner {
       this.errors.push(
         `${address} (${path}): Zulip Cloud Free does not set a channel's message retention ("Available on Zulip Cloud Standard. Upgrade to access."); upgrade the organization's plan, or remove messageRetentionDays`,
       );
-    this.needsOwner(what, address, path);
+    this.needsOwner(
+      what,
+      address,
+      path,
+      "declare messageRetentionDays as it is in Zulip (or lifecycle.ignoreChanges: ['messageRetentionDays'])",
+    );
   }
 
   public supports(feature: FeatureName): boolean {
