@@ -37,10 +37,8 @@
  * updated before its subscribers) is not second-guessed, and the account's groups are counted
  * with what the plan's memberships add to them (`groupsAfter`).
  */
-import { settingIncludes } from '../../model/access';
 import type { GroupSettingValue } from '../../model/desired-state';
 import { ROLES } from '../../model/kinds';
-import type { ResourceKind } from '../../model/kinds';
 import type { LiveChannel, WireGroupSettingValue } from '../../model/live-state';
 import {
   CHANNEL_PERMISSIONS,
@@ -53,7 +51,7 @@ import type {
   PermissionSettingInfo,
 } from '../../model/permissions';
 import type { UntaggedChange } from '../plan-format';
-import { holdsDeclared, listed, myGroupIdsAfterPlan, settingChangedFirst } from './account';
+import { holderFor, holdsDeclared, listed, settingChangedFirst } from './account';
 import type { Planner } from './planner';
 
 /** One refusal: the changes it stops, and the sentence that says why and how to fix it. */
@@ -70,10 +68,11 @@ export function checkChannelAccount(p: Planner): void {
   const admin = me.role <= ROLES.administrator;
   const guest = me.role === ROLES.guest;
   const realm = p.live.organizationSettings?.permissions;
-  const holds = (value: WireGroupSettingValue | undefined): boolean => {
-    if (guest) return false;
-    return settingIncludes(value, me.userId, myGroupIdsAfterPlan(p));
-  };
+  /** Whether the account holds a setting at change `c`'s request (see `holderFor`). */
+  const holdsAt =
+    (c: UntaggedChange) =>
+    (value: WireGroupSettingValue | undefined): boolean =>
+      !guest && holderFor(p, [c.id])(value);
   const refusals = new Map<string, Refusal>();
   const refuse = (c: UntaggedChange, because: string): void => {
     const r = refusals.get(because);
@@ -81,9 +80,9 @@ export function checkChannelAccount(p: Planner): void {
     else refusals.set(because, { changes: [c], because });
   };
   /** The organization's setting: held, unknown, or given by the plan before `kind`'s requests. */
-  const holdsRealm = (name: OrganizationPermissionName, kind: ResourceKind): boolean => {
+  const holdsRealm = (name: OrganizationPermissionName, c: UntaggedChange): boolean => {
     const value = realm?.[ORGANIZATION_PERMISSIONS[name].wire];
-    return value === undefined || holds(value) || settingChangedFirst(p, kind, name);
+    return value === undefined || holdsAt(c)(value) || settingChangedFirst(p, c.kind, name, [c.id]);
   };
   const needRealm = (
     c: UntaggedChange,
@@ -91,7 +90,7 @@ export function checkChannelAccount(p: Planner): void {
     what: string,
     adminsToo: boolean,
   ): void => {
-    if ((adminsToo && admin) || holdsRealm(name, c.kind)) return;
+    if ((adminsToo && admin) || holdsRealm(name, c)) return;
     const info = ORGANIZATION_PERMISSIONS[name];
     refuse(
       c,
@@ -162,6 +161,7 @@ export function checkChannelAccount(p: Planner): void {
         !holdsDeclared(
           p,
           props['permissions.canAdministerChannelGroup'] as GroupSettingValue | undefined,
+          [c.id],
         )
       )
         refuse(
@@ -172,11 +172,11 @@ export function checkChannelAccount(p: Planner): void {
     }
     if (!l) continue;
     if (c.action === 'membership') {
-      checkMembership(p, c, l, admin, holds, updated, refuse);
+      checkMembership(p, c, l, admin, holdsAt(c), updated, refuse);
       continue;
     }
     // update, rename, archive, unarchive: access_stream_for_delete_or_update_requiring_metadata_access.
-    if (!admin && !holds(l.permissions[CHANNEL_PERMISSIONS.canAdministerChannelGroup.wire])) {
+    if (!admin && !holdsAt(c)(l.permissions[CHANNEL_PERMISSIONS.canAdministerChannelGroup.wire])) {
       refuse(
         c,
         `Zulip lets only organization administrators and the channel's administrators (its canAdministerChannelGroup) change, rename, archive or unarchive a channel ("You do not have permission to administer this channel."), and the applying account ${me.email} is neither. Add the account to the channel's canAdministerChannelGroup in Zulip first, or apply with an administrator's account`,

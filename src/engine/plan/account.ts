@@ -76,9 +76,6 @@ export function checkAccount(p: Planner): void {
   const me = p.live.me;
   const user = p.idx.usersById.get(me.userId);
   const who = me.role === ROLES.guest ? 'a guest' : user?.isBot === true ? 'a bot' : undefined;
-  // The account's groups now and after the plan's memberships (a superset of what it has at
-  // any request): a setting it does not hold even so is one it never holds.
-  const holds: Holder = (value) => settingIncludes(value, me.userId, myGroupIdsAfterPlan(p));
   let refusedOutright = false;
   for (const r of REFUSED) {
     const changes = p.changes.filter((c) => c.kind === r.kind && r.actions.includes(c.action));
@@ -102,7 +99,8 @@ export function checkAccount(p: Planner): void {
     const value = p.live.organizationSettings?.permissions[info.wire];
     // A server that does not report the setting: nothing to hold it against.
     if (value === undefined) continue;
-    if (holds(value) || settingChangedFirst(p, r.kind, setting.name)) continue;
+    const ids = needing.map((c) => c.id);
+    if (holderFor(p, ids)(value) || settingChangedFirst(p, r.kind, setting.name, ids)) continue;
     p.accountError(
       `${listed(needing)}: Zulip lets only those who may ${info.ability} make ${r.what} ("Insufficient permission": the organization's ${setting.name}, which gives organization administrators no exception), and the applying account ${me.email} may not. ${
         KIND_SPECS.organizationSettings.rank < KIND_SPECS[r.kind].rank
@@ -111,7 +109,7 @@ export function checkAccount(p: Planner): void {
       }, or apply with an account that holds it`,
     );
   }
-  if (!refusedOutright) checkGroupAccess(p, holds);
+  if (!refusedOutright) checkGroupAccess(p);
   checkRealmAdminKinds(p);
   checkRealmOwnerKinds(p);
 }
@@ -217,7 +215,7 @@ function groupNeeds(
 }
 
 /** `access_user_group_for_update` for each change of an existing group (see the note above). */
-function checkGroupAccess(p: Planner, holds: Holder): void {
+function checkGroupAccess(p: Planner): void {
   const realm = p.live.organizationSettings?.permissions;
   // Without the organization's can_manage_all_groups nothing can be decided.
   if (realm?.can_manage_all_groups === undefined) return;
@@ -236,6 +234,7 @@ function checkGroupAccess(p: Planner, holds: Holder): void {
     const group = p.idx.groupsById.get(c.liveId);
     if (!group || group.isSystemGroup) continue;
     if (c.action === 'membership' && settingsUpdated.has(c.address)) continue;
+    const holds = holderFor(p, [c.id]);
     const refused = groupNeeds(c, me.userId).filter(
       (n) =>
         group.permissions[GROUP_PERMISSIONS[n.name].wire] !== undefined &&
@@ -280,13 +279,62 @@ export function myGroupIdsAfterPlan(p: Planner): ReadonlySet<number> {
   return ids;
 }
 
+/** The applying account's groups, recursively, before the plan, once per plan. */
+const groupsBeforePlan = new WeakMap<Planner, ReadonlySet<number>>();
+
+function myGroupIdsBeforePlan(p: Planner): ReadonlySet<number> {
+  let ids = groupsBeforePlan.get(p);
+  if (!ids) groupsBeforePlan.set(p, (ids = recursiveGroupIds(p.live.me.userId, p.live.userGroups)));
+  return ids;
+}
+
+/**
+ * The plan's membership changes through which the applying account joins groups (those
+ * {@link groupsAfter} counts): the ones adding it, and the ones adding a subgroup it is in after
+ * the plan or that the plan creates.
+ */
+function myMembershipChanges(p: Planner): string[] {
+  const me = p.live.me.userId;
+  const mine = myGroupIdsAfterPlan(p);
+  return p.changes
+    .filter(
+      (c) =>
+        c.kind === 'userGroup' &&
+        c.action === 'membership' &&
+        (c.add.some((u) => u.id === me) ||
+          c.addSubgroups.some((g) => g.id === null || mine.has(g.id))),
+    )
+    .map((c) => c.id);
+}
+
+/**
+ * Whether the account holds a setting once the plan's memberships have landed. When it holds it
+ * only thanks to them, the changes `ids` wait for them, so a targeted plan (`--target`, which
+ * keeps what a change waits for) and `--keep-going` (which skips what waits for a failed change)
+ * do not make the requests without them.
+ */
+export function holderFor(p: Planner, ids: readonly string[]): Holder {
+  const me = p.live.me.userId;
+  return (value) => {
+    if (settingIncludes(value, me, myGroupIdsBeforePlan(p))) return true;
+    if (!settingIncludes(value, me, myGroupIdsAfterPlan(p))) return false;
+    for (const id of ids) p.waitFor(id, myMembershipChanges(p));
+    return true;
+  };
+}
+
 /**
  * Whether a declared group-setting value (natural keys: a group's name, or users by email and
  * groups by name) includes the applying account once the plan's memberships have landed. A
  * group that is not live yet (the plan creates it) is not guessed: it counts as holding. Guests
- * hold none of the settings this is asked of (Zulip refuses them first).
+ * hold none of the settings this is asked of (Zulip refuses them first). When a live group holds
+ * it only thanks to the plan's memberships, the changes `ids` wait for them.
  */
-export function holdsDeclared(p: Planner, value: GroupSettingValue | undefined): boolean {
+export function holdsDeclared(
+  p: Planner,
+  value: GroupSettingValue | undefined,
+  ids: readonly string[] = [],
+): boolean {
   const me = p.live.me;
   if (me.role === ROLES.guest) return false;
   if (value === undefined) return true;
@@ -294,29 +342,36 @@ export function holdsDeclared(p: Planner, value: GroupSettingValue | undefined):
   const email = me.email.toLowerCase();
   if (v.users.some((u) => u.toLowerCase() === email)) return true;
   const mine = myGroupIdsAfterPlan(p);
-  return v.groups.some((n) => {
-    const g = p.idx.groupsByName.get(n);
-    return g === undefined || mine.has(g.id);
-  });
+  const now = myGroupIdsBeforePlan(p);
+  const groups = v.groups.map((n) => p.idx.groupsByName.get(n));
+  if (groups.some((g) => g === undefined || now.has(g.id))) return true;
+  if (!groups.some((g) => g !== undefined && mine.has(g.id))) return false;
+  for (const id of ids) p.waitFor(id, myMembershipChanges(p));
+  return true;
 }
 
 /**
  * Whether the plan changes the organization's setting before the requests of `kind` (the
- * organization's settings are applied first when their rank is lower).
+ * organization's settings are applied first when their rank is lower); if so, the changes `ids`
+ * wait for that change (their rank alone orders them, but does not keep it in a targeted plan).
  */
 export function settingChangedFirst(
   p: Planner,
   kind: ResourceKind,
   name: OrganizationPermissionName,
+  ids: readonly string[],
 ): boolean {
   if (KIND_SPECS.organizationSettings.rank >= KIND_SPECS[kind].rank) return false;
   const property = `permissions.${name}`;
-  return p.changes.some(
+  const change = p.changes.find(
     (c) =>
       c.kind === 'organizationSettings' &&
       c.action === 'update' &&
       c.properties.some((x) => x.property === property),
   );
+  if (!change) return false;
+  for (const id of ids) p.waitFor(id, [change.id]);
+  return true;
 }
 
 /**
