@@ -242,6 +242,25 @@ describe("the organization's settings the applying account must hold", () => {
       {},
     );
     expect(p.changes.map((c) => c.id)).toContain('customEmoji["shipit"]#create');
+    // The upload waits for the setting, so a targeted plan keeps it.
+    const targeted = plan(
+      desired((d) => {
+        d.customEmoji.push(emoji('shipit'));
+        d.organizationSettings = [
+          {
+            path: 'acme/settings',
+            properties: {},
+            permissions: { canAddCustomEmojiGroup: 'role:administrators' },
+          },
+        ];
+      }),
+      live(),
+      { targets: ['customEmoji["shipit"]'] },
+    );
+    expect(targeted.changes.map((c) => c.id)).toEqual([
+      'organizationSettings["organization"]#update',
+      'customEmoji["shipit"]#create',
+    ]);
   });
 
   it('a server that does not report the setting is not second-guessed', () => {
@@ -381,6 +400,24 @@ describe('changing an existing group (access_user_group_for_update)', () => {
     expect(joined.changes.map((c) => c.id).sort()).toEqual([
       'userGroup["managers"]#membership',
       'userGroup["ops"]#update',
+    ]);
+    // The update waits for the membership, so a targeted plan keeps it.
+    const targeted = plan(
+      desired((d) => {
+        d.userGroups.push(
+          ops,
+          dGroup('managers', {
+            members: { mode: 'atLeast', users: ['admin@example.com'], groups: [] },
+            lifecycle: KEEP,
+          }),
+        );
+      }),
+      setup().live(),
+      { targets: ['userGroup["ops"]'] },
+    );
+    expect(targeted.changes.map((c) => [c.id, c.dependsOn])).toEqual([
+      ['userGroup["managers"]#membership', []],
+      ['userGroup["ops"]#update', ['userGroup["managers"]#membership']],
     ]);
     expect(
       refused(
