@@ -7,7 +7,7 @@
 import { plan } from '../../src/engine';
 import type { DesiredState, GroupSettingValue, LiveState } from '../../src/model';
 import { ROLES } from '../../src/model';
-import { LiveBuilder, dChannel, dFolder, desired, user } from './fixtures';
+import { LiveBuilder, dChannel, dFolder, dGroup, desired, user } from './fixtures';
 import { thrownError } from '../support/errors';
 
 type Account = 'owner' | 'admin' | 'alice' | 'carol' | 'guest';
@@ -217,6 +217,29 @@ describe('changing an existing channel', () => {
       'channel["general"] (acme/general): Zulip lets only organization administrators and the channel\'s administrators (its canAdministerChannelGroup) change, rename, archive or unarchive a channel ("You do not have permission to administer this channel."), and the applying account alice@example.com is neither',
     );
     expect(text).not.toContain('channel["mine"]');
+  });
+
+  it('a group the plan adds the account to counts, and a targeted plan keeps that membership', () => {
+    const b = org();
+    const stewards = b.group('stewards', {
+      members: [4],
+      permissions: { can_join_group: b.groupId('role:members') },
+    });
+    b.channel('general', { permissions: { can_administer_channel_group: stewards.id } });
+    const d = desired((x) => {
+      x.channels.push(dChannel('general', { description: 'All hands' }));
+      x.userGroups.push(
+        dGroup('stewards', {
+          members: { mode: 'atLeast', users: ['alice@example.com'], groups: [] },
+          lifecycle: { ignoreChanges: ['permissions'] },
+        }),
+      );
+    });
+    const p = plan(d, as(b, 'alice'), { targets: ['channel["general"]'] });
+    expect(p.changes.map((c) => [c.id, c.dependsOn])).toEqual([
+      ['userGroup["stewards"]#membership', []],
+      ['channel["general"]#update', ['userGroup["stewards"]#membership']],
+    ]);
   });
 
   it("privacy follows the organization's creation settings", () => {
