@@ -524,6 +524,17 @@ describe('reactivating a bot (reactivate_user_backend)', () => {
     expect(at('user["bot@example.com"]#reactivate')).toBeGreaterThan(
       at('userGroup["botmakers"]#membership'),
     );
+    // A targeted plan keeps both.
+    const targeted = plan(d, b.build(), { targets: ['user["bot@example.com"]'] });
+    expect(targeted.changes.find((c) => c.action === 'reactivate')?.dependsOn).toEqual([
+      'userGroup["botmakers"]#membership',
+      'user["alice@example.com"]#deactivate',
+    ]);
+    expect(summary(targeted)).toEqual([
+      'membership userGroup["botmakers"]',
+      'deactivate user["alice@example.com"]',
+      'reactivate user["bot@example.com"]',
+    ]);
   });
 
   it("counts the organization's declared canCreateBotsGroup, applied before users", () => {
@@ -534,22 +545,22 @@ describe('reactivating a bot (reactivate_user_backend)', () => {
       properties: {},
       permissions: { can_create_bots_group: nobody, can_create_write_only_bots_group: nobody },
     };
-    const made = plan(
-      desired((d) => {
-        d.users.push({ path: 'acme/bot', email: 'bot@example.com', active: true });
-        d.organizationSettings.push({
-          path: 'acme/settings',
-          properties: {},
-          permissions: { canCreateBotsGroup: 'role:owners' },
-        });
-      }),
-      b.build(),
-      {},
-    );
+    const d = desired((d) => {
+      d.users.push({ path: 'acme/bot', email: 'bot@example.com', active: true });
+      d.organizationSettings.push({
+        path: 'acme/settings',
+        properties: {},
+        permissions: { canCreateBotsGroup: 'role:owners' },
+      });
+    });
+    const made = plan(d, b.build(), {});
     expect(summary(made)).toEqual([
       'update organizationSettings["organization"]',
       'reactivate user["bot@example.com"]',
     ]);
+    // The reactivation waits for the setting, so a targeted plan keeps it.
+    const targeted = plan(d, b.build(), { targets: ['user["bot@example.com"]'] });
+    expect(summary(targeted)).toEqual(summary(made));
   });
 
   it('a member reactivates its own bot (can_admin_user)', () => {

@@ -14,8 +14,8 @@ import type { LiveUser } from '../../model/live-state';
 import { closest } from '../../model/spelling';
 import { ORGANIZATION_PERMISSIONS } from '../../model/permissions';
 import { fullNameKey, pyStrip } from '../../model/rules';
-import { settingIncludes } from '../../model/access';
-import { holdsDeclared, myGroupIdsAfterPlan } from './account';
+import { holderFor, holdsDeclared } from './account';
+import { ORGANIZATION_SETTINGS_KEY } from '../../model/organization-settings';
 import { groupAddress, isIgnored } from './planner';
 import type { Planner } from './planner';
 import { cyclesOf } from './cycles';
@@ -360,14 +360,18 @@ function checkBotReactivation(
   // At the request: the organization's declared settings and the memberships the plan adds
   // have landed (users go last). Organization settings are planned after users, so their
   // declared values are read here, not the plan's changes.
+  // The reactivation waits for the memberships and the organization's change it relies on, so a
+  // targeted plan and --keep-going keep them with it.
   const declared = p.desired.organizationSettings[0]?.permissions;
+  const id = `${address}#reactivate`;
+  const settings = `${resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY)}#update`;
   const holds = (name: 'canCreateBotsGroup' | 'canCreateWriteOnlyBotsGroup'): boolean => {
-    if (declared?.[name] !== undefined) return holdsDeclared(p, declared[name]);
     const wire = ORGANIZATION_PERMISSIONS[name].wire;
-    return (
-      realm?.[wire] === undefined ||
-      settingIncludes(realm[wire], p.live.me.userId, myGroupIdsAfterPlan(p))
-    );
+    const live = realm?.[wire] === undefined || holderFor(p, [id])(realm[wire]);
+    if (declared?.[name] === undefined) return live;
+    if (!holdsDeclared(p, declared[name], [id])) return false;
+    if (!live) p.waitFor(id, [settings]);
+    return true;
   };
   // A bot whose type is not known (an older snapshot): either setting may let it through.
   const webhook = l.botType === undefined || l.botType === INCOMING_WEBHOOK_BOT;
@@ -410,11 +414,11 @@ export function planUsers(p: Planner): void {
         // zerver/views/users.py reactivate_user_backend: `for_admin` access, which lets a
         // bot's owner through (can_admin_user).
         const ownBot = l.isBot && l.botOwnerId === p.live.me.userId;
-        if (p.live.me.role > ROLES.administrator && !ownBot)
+        const refused = p.live.me.role > ROLES.administrator && !ownBot;
+        if (refused)
           p.errors.push(
             `${address} (${d.path}): reactivating a user needs an organization administrator; Zulip refuses it for ${p.live.me.email} ("Insufficient permission")`,
           );
-        else if (l.isBot) checkBotReactivation(p, d, l, address, conflicts);
         p.add({
           kind: 'user',
           address,
@@ -425,6 +429,8 @@ export function planUsers(p: Planner): void {
           dependsOn: [],
           liveId: l.id,
         });
+        // After the change is added: the check makes it wait for what it relies on.
+        if (!refused && l.isBot) checkBotReactivation(p, d, l, address, conflicts);
       }
     } else if (!l.isActive) continue; // A DEACTIVATED_USER warning (checkUsers).
     // Unlike other resources, an absent role or name is not managed: there is no "default"
