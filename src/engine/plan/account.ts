@@ -38,6 +38,7 @@ import type {
 import type { GroupSettingValue } from '../../model/desired-state';
 import type { LiveUserGroup, WireGroupSettingValue } from '../../model/live-state';
 import type { UntaggedChange } from '../plan-format';
+import { myGroupIds } from './cross-kind';
 import type { Planner } from './planner';
 
 /** Changes listed by name in one error; the rest are counted. */
@@ -279,15 +280,6 @@ export function myGroupIdsAfterPlan(p: Planner): ReadonlySet<number> {
   return ids;
 }
 
-/** The applying account's groups, recursively, before the plan, once per plan. */
-const groupsBeforePlan = new WeakMap<Planner, ReadonlySet<number>>();
-
-function myGroupIdsBeforePlan(p: Planner): ReadonlySet<number> {
-  let ids = groupsBeforePlan.get(p);
-  if (!ids) groupsBeforePlan.set(p, (ids = recursiveGroupIds(p.live.me.userId, p.live.userGroups)));
-  return ids;
-}
-
 /**
  * The plan's membership changes through which the applying account joins groups (those
  * {@link groupsAfter} counts): the ones adding it, and the ones adding a subgroup it is in after
@@ -316,7 +308,7 @@ function myMembershipChanges(p: Planner): string[] {
 export function holderFor(p: Planner, ids: readonly string[]): Holder {
   const me = p.live.me.userId;
   return (value) => {
-    if (settingIncludes(value, me, myGroupIdsBeforePlan(p))) return true;
+    if (settingIncludes(value, me, myGroupIds(p))) return true;
     if (!settingIncludes(value, me, myGroupIdsAfterPlan(p))) return false;
     for (const id of ids) p.waitFor(id, myMembershipChanges(p));
     return true;
@@ -342,7 +334,7 @@ export function holdsDeclared(
   const email = me.email.toLowerCase();
   if (v.users.some((u) => u.toLowerCase() === email)) return true;
   const mine = myGroupIdsAfterPlan(p);
-  const now = myGroupIdsBeforePlan(p);
+  const now = myGroupIds(p);
   const groups = v.groups.map((n) => p.idx.groupsByName.get(n));
   if (groups.some((g) => g === undefined || now.has(g.id))) return true;
   if (!groups.some((g) => g !== undefined && mine.has(g.id))) return false;
