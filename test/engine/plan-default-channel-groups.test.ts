@@ -2,7 +2,7 @@ import { plan, PlanSchema } from '../../src/engine';
 import type { Change, Plan, UpdateChange } from '../../src/engine';
 import type { DesiredDefaultChannelGroup, DesiredState, LiveState } from '../../src/model';
 import { renderText } from '../../src/engine/render/text';
-import { LiveBuilder, dChannel, desired } from './fixtures';
+import { LiveBuilder, dChannel, dGroup as dUserGroup, desired } from './fixtures';
 import { thrownError } from '../support/errors';
 
 function run(d: DesiredState, live: LiveState): Plan {
@@ -181,6 +181,30 @@ describe('plan: default channel groups', () => {
     expect(p.warnings.find((w) => w.code === 'NO_CONTENT_ACCESS')?.message).toContain(
       'adding #hidden to the group',
     );
+  });
+
+  it('a private channel the plan creates, readable through a group the plan adds the account to', () => {
+    const { b } = org();
+    b.group('stewards', { members: [3] });
+    const d = desired((d) => {
+      d.userGroups.push(
+        dUserGroup('stewards', {
+          members: { mode: 'atLeast', users: ['owner@example.com'], groups: [] },
+          lifecycle: { ignoreChanges: ['permissions'] },
+        }),
+      );
+      d.channels.push(
+        dChannel('vault', { private: true, permissions: { canSubscribeGroup: 'stewards' } }),
+      );
+      d.defaultChannelGroups.push(dGroup('Vault', ['vault']));
+    });
+    // The group's create waits for the membership, so a targeted plan keeps it.
+    const p = plan(d, b.build(), { targets: ['defaultChannelGroup["Vault"]'] });
+    expect(p.changes.map((c) => c.id)).toEqual([
+      'userGroup["stewards"]#membership',
+      'channel["vault"]#create',
+      'defaultChannelGroup["Vault"]#create',
+    ]);
   });
 
   it('renames through renamedFrom', () => {

@@ -18,7 +18,7 @@ import type { DesiredDefaultChannelGroup, GroupSettingValue } from '../../model/
 import { contentAccess, expandGroup } from './cross-kind';
 import type { KeyedPlan } from './keyed';
 import type { Planner } from './planner';
-import { isIgnored } from './planner';
+import { groupAddress, isIgnored } from './planner';
 
 /** A channel as a group refers to it after the plan. */
 interface ChannelRef {
@@ -36,6 +36,11 @@ interface ChannelRef {
    */
   readonly readable: boolean;
   readonly readableThroughPlan: boolean;
+  /**
+   * The membership changes of the groups through which the account reads a private channel the
+   * plan creates (the group's change waits for them: groups are counted after the plan).
+   */
+  readonly readableThroughGroups: readonly string[];
 }
 
 const byName = (a: string, b: string): number => {
@@ -67,6 +72,19 @@ function context(p: Planner): Context {
       v.groups.some((g) => expandGroup(p, g).has(me.userId))
     );
   };
+  /** The membership changes of the groups a declared value names, through declared subgroups. */
+  const memberships = (v: GroupSettingValue | undefined): string[] => {
+    const out = new Set<string>();
+    const walk = (name: string): void => {
+      const id = `${groupAddress(name)}#membership`;
+      if (out.has(id)) return;
+      out.add(id);
+      for (const g of p.desiredGroups.get(name)?.members.groups ?? []) walk(g);
+    };
+    if (typeof v === 'string') walk(v);
+    else for (const g of v?.groups ?? []) walk(g);
+    return [...out];
+  };
   /** A channel a declared group names, after the plan; undefined when there is none. */
   const resolve = (name: string): ChannelRef | undefined => {
     const key = channelNameKey(name);
@@ -77,11 +95,8 @@ function context(p: Planner): Context {
       const now = l !== undefined && (!l.private || contentAccess(p, l));
       // A channel the plan creates private: readable when the account is subscribed to it or
       // in its can_add_subscribers_group or can_subscribe_group (`user_has_content_access`).
-      const created =
-        l === undefined &&
-        (d.private !== true ||
-          holdsMe(d.permissions.canAddSubscribersGroup) ||
-          holdsMe(d.permissions.canSubscribeGroup));
+      const viaGroups = [d.permissions.canAddSubscribersGroup, d.permissions.canSubscribeGroup];
+      const created = l === undefined && (d.private !== true || viaGroups.some((v) => holdsMe(v)));
       const viaPlan = !now && !created && subscribedAfter(key);
       return {
         name: d.name.trim(),
@@ -90,6 +105,8 @@ function context(p: Planner): Context {
         address: resourceAddress('channel', d.name.trim()),
         readable: now || created || viaPlan,
         readableThroughPlan: viaPlan,
+        readableThroughGroups:
+          created && d.private === true ? viaGroups.filter(holdsMe).flatMap(memberships) : [],
       };
     }
     const l = p.idx.channelsByKey.get(key);
@@ -103,6 +120,7 @@ function context(p: Planner): Context {
       address: resourceAddress('channel', l.name),
       readable: !l.private || contentAccess(p, l),
       readableThroughPlan: false,
+      readableThroughGroups: [],
     };
   };
   /** The name a live channel has after the plan. */
@@ -167,6 +185,7 @@ function groupChannels(
         .filter((r) => r.live?.defaultChannel === true && !r.defaultAfter)
         .map((r) => `${r.address}#update`),
       ...adding.filter((r) => r.readableThroughPlan).map((r) => `${r.address}#membership`),
+      ...adding.flatMap((r) => r.readableThroughGroups),
     ],
   };
   const afterNames = [...new Set(after.map((r) => r.name))].sort(byName);
