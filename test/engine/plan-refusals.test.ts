@@ -281,6 +281,12 @@ describe('PATCH /users/{id} (update_user_backend)', () => {
       });
     });
     expect(plan(off, live, {}).changes.map((c) => c.kind)).toContain('user');
+    // The rename waits for the setting, so a targeted plan keeps it.
+    const targeted = plan(off, live, { targets: ['user["alice@example.com"]'] });
+    expect(targeted.changes.map((c) => c.id)).toEqual([
+      'organizationSettings["organization"]#update',
+      'user["alice@example.com"]#update',
+    ]);
   });
 
   it('names checked at each request: a freed name waits for its rename, a swap is an error', () => {

@@ -259,7 +259,19 @@ function checkUserUpdate(
       `${where}: ${l.email} is the organization's only owner after this plan; Zulip refuses to change its role ("The owner permission cannot be removed from the only organization owner."): make someone else an owner first`,
     );
   const name = props.find((x) => x.property === 'fullName');
-  if (name === undefined || typeof name.after !== 'string' || !uniqueNamesRequired(p)) return;
+  if (name === undefined || typeof name.after !== 'string') return;
+  if (!uniqueNamesRequired(p)) {
+    // Allowed because the plan turns requireUniqueNames off (applied before users): a name
+    // another user has then waits for that change, so --target keeps it.
+    if (p.live.organizationSettings?.properties.require_unique_names === true)
+      if (
+        names()
+          .get(fullNameKey(name.after))
+          ?.some((u) => u.id !== l.id)
+      )
+        p.waitFor(`${resourceAddress('user', d.email)}#update`, [ORGANIZATION_UPDATE]);
+    return;
+  }
   const other = names()
     .get(fullNameKey(name.after))
     ?.find((u) => u.id !== l.id);
@@ -345,6 +357,9 @@ function ownersFirst(p: Planner): void {
  * the bot's name
  * (`check_bot_name_available`, exact). Users are reactivated before any name changes.
  */
+/** The id of the plan's change of the organization's settings, when it has one. */
+const ORGANIZATION_UPDATE = `${resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY)}#update`;
+
 /** `UserProfile.INCOMING_WEBHOOK_BOT`. */
 const INCOMING_WEBHOOK_BOT = 2;
 
@@ -364,13 +379,12 @@ function checkBotReactivation(
   // targeted plan and --keep-going keep them with it.
   const declared = p.desired.organizationSettings[0]?.permissions;
   const id = `${address}#reactivate`;
-  const settings = `${resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY)}#update`;
   const holds = (name: 'canCreateBotsGroup' | 'canCreateWriteOnlyBotsGroup'): boolean => {
     const wire = ORGANIZATION_PERMISSIONS[name].wire;
     const live = realm?.[wire] === undefined || holderFor(p, [id])(realm[wire]);
     if (declared?.[name] === undefined) return live;
     if (!holdsDeclared(p, declared[name], [id])) return false;
-    if (!live) p.waitFor(id, [settings]);
+    if (!live) p.waitFor(id, [ORGANIZATION_UPDATE]);
     return true;
   };
   // A bot whose type is not known (an older snapshot): either setting may let it through.
@@ -448,8 +462,9 @@ export function planUsers(p: Planner): void {
         );
     }
     if (d.fullName !== undefined) p.prop(props, d.lifecycle, 'fullName', l.fullName, d.fullName);
-    if (props.length > 0) checkUserUpdate(p, d, l, props, ownersOnce, namesOnce);
     p.addUpdate({ kind: 'user', address, key: l.email, path: d.path }, l.id, props);
+    // After the change is added: the check may make it wait for another.
+    if (props.length > 0) checkUserUpdate(p, d, l, props, ownersOnce, namesOnce);
   }
   ownersFirst(p);
   if (uniqueNamesRequired(p)) renamesInTurn(p);
