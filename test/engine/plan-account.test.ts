@@ -227,36 +227,20 @@ describe("the organization's settings the applying account must hold", () => {
       'customEmoji["shipit"] (acme/emoji/shipit): Zulip lets only those who may add custom emoji',
     );
     // The organization's settings are applied before custom emoji.
-    const p = plan(
-      desired((d) => {
-        d.customEmoji.push(emoji('shipit'));
-        d.organizationSettings = [
-          {
-            path: 'acme/settings',
-            properties: {},
-            permissions: { canAddCustomEmojiGroup: 'role:administrators' },
-          },
-        ];
-      }),
-      live(),
-      {},
-    );
+    const given = desired((d) => {
+      d.customEmoji.push(emoji('shipit'));
+      d.organizationSettings = [
+        {
+          path: 'acme/settings',
+          properties: {},
+          permissions: { canAddCustomEmojiGroup: 'role:administrators' },
+        },
+      ];
+    });
+    const p = plan(given, live(), {});
     expect(p.changes.map((c) => c.id)).toContain('customEmoji["shipit"]#create');
     // The upload waits for the setting, so a targeted plan keeps it.
-    const targeted = plan(
-      desired((d) => {
-        d.customEmoji.push(emoji('shipit'));
-        d.organizationSettings = [
-          {
-            path: 'acme/settings',
-            properties: {},
-            permissions: { canAddCustomEmojiGroup: 'role:administrators' },
-          },
-        ];
-      }),
-      live(),
-      { targets: ['customEmoji["shipit"]'] },
-    );
+    const targeted = plan(given, live(), { targets: ['customEmoji["shipit"]'] });
     expect(targeted.changes.map((c) => c.id)).toEqual([
       'organizationSettings["organization"]#update',
       'customEmoji["shipit"]#create',
@@ -384,37 +368,22 @@ describe('changing an existing group (access_user_group_for_update)', () => {
       return o;
     };
     const ops = dGroup('ops', { description: 'Operations', members: ALICE, lifecycle: KEEP });
-    const joined = plan(
-      desired((d) => {
-        d.userGroups.push(
-          ops,
-          dGroup('managers', {
-            members: { mode: 'atLeast', users: ['admin@example.com'], groups: [] },
-            lifecycle: KEEP,
-          }),
-        );
-      }),
-      setup().live(),
-      {},
-    );
+    const joining = desired((d) => {
+      d.userGroups.push(
+        ops,
+        dGroup('managers', {
+          members: { mode: 'atLeast', users: ['admin@example.com'], groups: [] },
+          lifecycle: KEEP,
+        }),
+      );
+    });
+    const joined = plan(joining, setup().live(), {});
     expect(joined.changes.map((c) => c.id).sort()).toEqual([
       'userGroup["managers"]#membership',
       'userGroup["ops"]#update',
     ]);
     // The update waits for the membership, so a targeted plan keeps it.
-    const targeted = plan(
-      desired((d) => {
-        d.userGroups.push(
-          ops,
-          dGroup('managers', {
-            members: { mode: 'atLeast', users: ['admin@example.com'], groups: [] },
-            lifecycle: KEEP,
-          }),
-        );
-      }),
-      setup().live(),
-      { targets: ['userGroup["ops"]'] },
-    );
+    const targeted = plan(joining, setup().live(), { targets: ['userGroup["ops"]'] });
     expect(targeted.changes.map((c) => [c.id, c.dependsOn])).toEqual([
       ['userGroup["managers"]#membership', []],
       ['userGroup["ops"]#update', ['userGroup["managers"]#membership']],
