@@ -268,6 +268,10 @@ export class Planner {
     });
   }
 
+  /**
+   * Adds a change with its meta, which replaces any meta recorded under its id: a
+   * {@link waitFor} for this change must come after it is added, or it is lost.
+   */
   public add(change: UntaggedChange, meta: ChangeMeta = {}): void {
     // A fixed key order makes saved plans easier to read and diff. The finishing step fills in
     // `tags` (and `dependsOn`) once every change is known.
