@@ -350,19 +350,18 @@ function ownersFirst(p: Planner): void {
     );
 }
 
-/**
- * What `reactivate_user_backend` checks of a bot (zerver/views/users.py): the account may
- * create bots (`check_can_create_bot`: the organization's can_create_bots_group, or for an
- * incoming webhook bot can_create_write_only_bots_group, `bot_type` 2), and no active user has
- * the bot's name
- * (`check_bot_name_available`, exact). Users are reactivated before any name changes.
- */
 /** The id of the plan's change of the organization's settings, when it has one. */
 const ORGANIZATION_UPDATE = `${resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY)}#update`;
 
 /** `UserProfile.INCOMING_WEBHOOK_BOT`. */
 const INCOMING_WEBHOOK_BOT = 2;
 
+/**
+ * What `reactivate_user_backend` checks of a bot (zerver/views/users.py): the account may
+ * create bots (`check_can_create_bot`: the organization's can_create_bots_group, or for an
+ * incoming webhook bot can_create_write_only_bots_group, `bot_type` 2), and no active user has
+ * the bot's name (`check_bot_name_available`, exact). Users are reactivated before any name changes.
+ */
 function checkBotReactivation(
   p: Planner,
   d: DesiredUser,
