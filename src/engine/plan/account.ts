@@ -285,7 +285,16 @@ export function myGroupIdsAfterPlan(p: Planner): ReadonlySet<number> {
  * {@link groupsAfter} counts): the ones adding it, and the ones adding a subgroup it is in after
  * the plan or that the plan creates.
  */
-function myMembershipChanges(p: Planner): string[] {
+function myMembershipChanges(p: Planner): readonly string[] {
+  let ids = membershipChanges.get(p);
+  if (!ids) membershipChanges.set(p, (ids = findMyMembershipChanges(p)));
+  return ids;
+}
+
+/** {@link myMembershipChanges}, once per plan (the checks that read it run after groups). */
+const membershipChanges = new WeakMap<Planner, readonly string[]>();
+
+function findMyMembershipChanges(p: Planner): string[] {
   const me = p.live.me.userId;
   const mine = myGroupIdsAfterPlan(p);
   return p.changes
@@ -310,7 +319,8 @@ export function holderFor(p: Planner, ids: readonly string[]): Holder {
   return (value) => {
     if (settingIncludes(value, me, myGroupIds(p))) return true;
     if (!settingIncludes(value, me, myGroupIdsAfterPlan(p))) return false;
-    for (const id of ids) p.waitFor(id, myMembershipChanges(p));
+    const joins = myMembershipChanges(p);
+    for (const id of ids) p.waitFor(id, joins);
     return true;
   };
 }
@@ -338,7 +348,8 @@ export function holdsDeclared(
   const groups = v.groups.map((n) => p.idx.groupsByName.get(n));
   if (groups.some((g) => g === undefined || now.has(g.id))) return true;
   if (!groups.some((g) => g !== undefined && mine.has(g.id))) return false;
-  for (const id of ids) p.waitFor(id, myMembershipChanges(p));
+  const joins = myMembershipChanges(p);
+  for (const id of ids) p.waitFor(id, joins);
   return true;
 }
 
