@@ -351,6 +351,59 @@ describe('test_realm.py RealmTest', () => {
     expect(w.z.org.realm.settings[s]).toBe(w.gid('role:nobody'));
   });
 
+  /** A private channel only the owner is subscribed to (Zulip's `make_stream(..., invite_only=True)`). */
+  async function privateChannel(name: string): Promise<number> {
+    const res = await desdemona.post('/channels/create', {
+      name,
+      subscribers: [w.uid('owner')],
+      invite_only: true,
+    });
+    expectSuccess(res);
+    return res.body.id as number;
+  }
+
+  it('test_change_new_stream_announcements_stream / test_change_signup_announcements_stream / test_change_zulip_update_announcements_stream', async () => {
+    const denmark = w.z.org.channels.find((c) => c.name === 'general')?.id;
+    const secret = await privateChannel('private_stream');
+    for (const name of [
+      'new_stream_announcements_stream_id',
+      'signup_announcements_stream_id',
+      'zulip_update_announcements_stream_id',
+    ]) {
+      expectSuccess(await iago.patch('/realm', setting(name, -1)));
+      expect((await register())[`realm_${name}`]).toBe(-1);
+      expectSuccess(await iago.patch('/realm', setting(name, denmark)));
+      expect((await register())[`realm_${name}`]).toBe(denmark);
+      // An administrator may name a private channel they are not subscribed to.
+      expectSuccess(await iago.patch('/realm', setting(name, secret)));
+      expect((await register())[`realm_${name}`]).toBe(secret);
+      expectError(await iago.patch('/realm', setting(name, 1234)), 'Invalid channel ID');
+      expect((await register())[`realm_${name}`]).toBe(secret);
+    }
+  });
+
+  it('test_change_moderation_request_channel: -1, a private channel; an unknown or public one is refused', async () => {
+    const name = 'moderation_request_channel_id';
+    expectSuccess(await iago.patch('/realm', setting(name, -1)));
+    expect((await register()).realm_moderation_request_channel_id).toBe(-1);
+    const secret = await privateChannel('private_stream');
+    expectSuccess(await iago.patch('/realm', setting(name, secret)));
+    expect((await register()).realm_moderation_request_channel_id).toBe(secret);
+    expectError(await iago.patch('/realm', setting(name, 4321)), 'Invalid channel ID');
+    const denmark = w.z.org.channels.find((c) => c.name === 'general')?.id;
+    expectError(
+      await iago.patch('/realm', setting(name, denmark)),
+      'Moderation request channel must be private.',
+    );
+    expect((await register()).realm_moderation_request_channel_id).toBe(secret);
+    // The settings before it in update_realm were written: the view has no outer transaction.
+    expectError(
+      await iago.patch('/realm', { name: 'Renamed', ...setting(name, denmark) }),
+      'Moderation request channel must be private.',
+    );
+    expect((await register()).realm_name).toBe('Renamed');
+  });
+
   it('channel settings: by ID, -1 for none, "Invalid channel ID" for an unknown one; archiving unsets them', async () => {
     const general = w.z.org.channels.find((c) => !c.isArchived && !c.inviteOnly);
     if (!general) throw new Error('no public channel');
@@ -358,17 +411,21 @@ describe('test_realm.py RealmTest', () => {
       await iago.patch('/realm', setting('new_stream_announcements_stream_id', 99999)),
       'Invalid channel ID',
     );
+    const leadership = w.z.org.channels.find((c) => c.name === 'leadership');
+    if (!leadership?.inviteOnly) throw new Error('no private channel');
     const res = await iago.patch('/realm', {
       ...setting('new_stream_announcements_stream_id', general.id),
-      ...setting('moderation_request_channel_id', general.id),
+      ...setting('moderation_request_channel_id', leadership.id),
     });
     expectSuccess(res);
     expect(res.body).toMatchObject({
       new_stream_announcements_stream_id: general.id,
-      moderation_request_channel_id: general.id,
+      moderation_request_channel_id: leadership.id,
     });
     expect((await register()).realm_new_stream_announcements_stream_id).toBe(general.id);
     expectSuccess(await iago.delete(`/streams/${general.id}`));
+    expect((await register()).realm_moderation_request_channel_id).toBe(leadership.id);
+    expectSuccess(await iago.delete(`/streams/${leadership.id}`));
     const state = await register();
     expect(state.realm_new_stream_announcements_stream_id).toBe(-1);
     expect(state.realm_moderation_request_channel_id).toBe(-1);

@@ -180,7 +180,13 @@ export function updateRealm(ctx: RequestContext): Record<string, unknown> {
     const id = raw.get(wire);
     if (typeof id !== 'number' || !props.some((i) => i.wire === wire)) continue;
     if (realmProperty(org, wire) === id) continue;
-    if (id >= 0) accessStreamById(ctx, id, { requireContentAccess: false });
+    if (id >= 0) {
+      const ch = accessStreamById(ctx, id, { requireContentAccess: false });
+      // zerver/actions/realm_settings.py `do_set_realm_moderation_request_channel`: refused
+      // after the properties and group settings before it were written (no outer transaction).
+      if (wire === 'moderation_request_channel_id' && !ch.inviteOnly)
+        throw badRequest('Moderation request channel must be private.');
+    }
     const value = id >= 0 ? id : -1;
     setRealmProperty(org, wire, value);
     ctx.events.push({
