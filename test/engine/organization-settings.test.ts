@@ -291,6 +291,58 @@ describe('planning organization settings', () => {
     );
   });
 
+  test('test_change_moderation_request_channel: a public moderation request channel is a plan error', () => {
+    const { b, live: base } = liveWithSettings();
+    b.channel('mods', { private: true });
+    b.channel('lobby');
+    const live = { ...b.build(), organizationSettings: base.organizationSettings };
+    if (live.organizationSettings)
+      live.organizationSettings.properties.moderation_request_channel_id = -1;
+    const at = 'organizationSettings["organization"] (acme/settings)';
+    const refused = (channels: Parameters<typeof dChannel>[], value: string): string =>
+      thrownError(
+        () =>
+          plan(
+            desired((d) => {
+              for (const c of channels) d.channels.push(dChannel(...c));
+              d.organizationSettings.push({
+                path: 'acme/settings',
+                properties: { moderationRequestChannel: value },
+                permissions: {},
+              });
+            }),
+            live,
+          ),
+        'UNRESOLVED_REFERENCE',
+      ).message;
+    // A live public channel the plan leaves alone, and a declared one (public by default).
+    for (const [channels, value] of [
+      [[], 'lobby'],
+      [[['news']], 'news'],
+    ] as [Parameters<typeof dChannel>[], string][])
+      expect(refused(channels, value)).toContain(
+        `${at}: moderationRequestChannel names channel '${value}', which is public, and Zulip refuses a public moderation request channel ("Moderation request channel must be private.")`,
+      );
+    // A private channel, live or declared (applied before the organization settings), is fine.
+    for (const [channels, value] of [
+      [[], 'mods'],
+      [[['lobby', { private: true }]], 'lobby'],
+    ] as [Parameters<typeof dChannel>[], string][]) {
+      const p = plan(
+        desired((d) => {
+          for (const c of channels) d.channels.push(dChannel(...c));
+          d.organizationSettings.push({
+            path: 'acme/settings',
+            properties: { moderationRequestChannel: value },
+            permissions: {},
+          });
+        }),
+        live,
+      );
+      expect(p.changes.find((c) => c.kind === 'organizationSettings')).toBeDefined();
+    }
+  });
+
   test("owner-only settings: the plan says before apply that an owner's key is needed", () => {
     const { live } = liveWithSettings();
     live.me.role = ROLES.administrator;

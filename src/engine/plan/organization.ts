@@ -88,6 +88,12 @@ export function planOrganizationSettings(p: Planner): void {
         ? channelNameKey(before) === channelNameKey(after)
         : jsonEqual(before, after);
     if (same) continue;
+    // `do_set_realm_moderation_request_channel`: the channel must be private when it is set
+    // (the plan's channel changes are applied first, so its privacy after them counts).
+    if (name === 'moderationRequestChannel' && typeof after === 'string' && isPublicAfter(p, after))
+      err(
+        `moderationRequestChannel names channel '${after}', which is public, and Zulip refuses a public moderation request channel ("Moderation request channel must be private."): declare the channel private, or name a private one`,
+      );
     props.push({ property: name, before, after });
     // `ensure_not_on_limited_plan` in `update_realm`, for what is sent.
     if (
@@ -170,6 +176,14 @@ function resolveChannel(p: Planner, name: string): { name: string; created: bool
   const l = p.idx.channelsByKey.get(k);
   if (!l || l.archived) return undefined;
   return { name: l.name, created: false };
+}
+
+/** Whether a channel the plan resolved is public once the plan's channel changes are applied. */
+function isPublicAfter(p: Planner, name: string): boolean {
+  const k = channelNameKey(name);
+  const declared = p.desiredChannels.get(k);
+  if (declared) return declared.private !== true;
+  return p.idx.channelsByKey.get(k)?.private === false;
 }
 
 /**
