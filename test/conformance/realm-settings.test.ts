@@ -95,6 +95,23 @@ describe('test_realm.py RealmTest', () => {
       await iago.patch('/realm', setting('waiting_period_threshold', -10)),
       'waiting_period_threshold is too small',
     );
+    // Json[DigestWeekdayEnum]: a number that is not a weekday is pydantic's "enum" error.
+    for (const v of [10, 7, -1])
+      expectError(
+        await iago.patch('/realm', setting('digest_weekday', v)),
+        'Invalid digest_weekday',
+      );
+    expectError(
+      await iago.patch('/realm', { message_edit_history_visibility_policy: '10' }),
+      'Invalid message_edit_history_visibility_policy',
+    );
+    expectError(
+      await iago.patch('/realm', setting('message_retention_days', 10)),
+      'Must be an organization owner',
+      'UNAUTHORIZED_PRINCIPAL',
+    );
+    expectSuccess(await iago.patch('/realm', setting('digest_weekday', 6)));
+    expect((await register()).realm_digest_weekday).toBe(6);
   });
 
   it('test_update_realm_move_messages_within_stream_limit_seconds_unlimited_value', async () => {

@@ -45,6 +45,9 @@ const OWNER_ONLY = [
   'waiting_period_threshold',
 ];
 
+/** The integer parameters `update_realm` types as an `IntEnum` (`Json[DigestWeekdayEnum]`). */
+const INT_ENUM_PARAMETERS = ['digest_weekday'];
+
 /**
  * One parameter as `typed_endpoint` parses it before the view runs (zerver/views/realm.py
  * `update_realm`'s signature): plain strings with their length limit, enums by name
@@ -67,7 +70,12 @@ function parseProperty(ctx: RequestContext, info: OrganizationPropertyInfo): unk
       return p.bool(info.wire);
     case 'integer': {
       const v = p.int(info.wire);
-      if (v !== undefined && info.min !== undefined && v < info.min)
+      if (v === undefined) return v;
+      // `Json[DigestWeekdayEnum]` (an IntEnum, 0-6): pydantic's "enum" error for a number that
+      // is not a member; `Json[NonNegativeInt]`'s "greater_than_equal" for the others.
+      if (INT_ENUM_PARAMETERS.includes(info.wire)) {
+        if (v < (info.min ?? v) || v > (info.max ?? v)) throw badRequest(`Invalid ${info.wire}`);
+      } else if (info.min !== undefined && v < info.min)
         throw badRequest(`${info.wire} is too small`);
       return v;
     }
