@@ -5,6 +5,8 @@
  * `leadership` group is created through the API. Where Zulip's tests arrange state with an
  * action function (`do_change_realm_plan_type`), the cases arrange the emulator's state.
  */
+import { ORGANIZATION_PROPERTIES } from '../../src/model/organization-settings';
+import type { OrganizationPropertyInfo } from '../../src/model/organization-settings';
 import { ORGANIZATION_PERMISSIONS } from '../../src/model/permissions';
 import type { PermissionSettingInfo } from '../../src/model/permissions';
 import { SYSTEM_GROUP_NAMES } from '../../src/model/kinds';
@@ -153,6 +155,9 @@ describe('test_realm.py RealmTest', () => {
       await desdemona.patch('/realm', setting('message_retention_days', 10)),
       'Available on Zulip Cloud Standard. Upgrade to access.',
     );
+    setRealmPlanType(w.z.org.realm, 3);
+    expectSuccess(await desdemona.patch('/realm', setting('message_retention_days', 20)));
+    expect((await register()).realm_message_retention_days).toBe(20);
   });
 
   it('test_changing_user_joining_settings_require_owners', async () => {
@@ -225,6 +230,43 @@ describe('test_realm.py RealmTest', () => {
     const state = await register();
     expect(state.realm_topics_policy).toBe('disable_empty_topic');
     expect(state.realm_mandatory_topics).toBe(true);
+  });
+
+  it('test_update_realm_properties: every property takes each of its test values (do_test_realm_update_api); register reports it', async () => {
+    // Zulip's test_values, for the properties the embedded server has (channels are not in
+    // Realm.property_types); booleans go false, true, false.
+    const testValues: Record<string, readonly (string | number | boolean)[]> = {
+      default_language: ['de', 'en'],
+      default_code_block_language: ['javascript', ''],
+      welcome_message_custom_text: ['Welcome Bot Custom Message', 'New Welcome Bot Custom Message'],
+      description: ['Realm description', 'New description'],
+      digest_weekday: [0, 1, 2],
+      message_edit_history_visibility_policy: ['all', 'moves', 'none'],
+      message_retention_days: [10, 20],
+      name: ['Zulip', 'New Name'],
+      waiting_period_threshold: [10, 20],
+      message_content_delete_limit_seconds: [1000, 1100, 1200],
+      message_content_edit_limit_seconds: [1000, 1100, 1200],
+      move_messages_within_stream_limit_seconds: [1000, 1100, 1200],
+      move_messages_between_streams_limit_seconds: [1000, 1100, 1200],
+      topics_policy: ['allow_empty_topic', 'disable_empty_topic'],
+    };
+    const infos = (Object.values(ORGANIZATION_PROPERTIES) as OrganizationPropertyInfo[]).filter(
+      (i) => i.type !== 'channel',
+    );
+    for (const info of infos) {
+      const vals = info.type === 'boolean' ? [false, true] : testValues[info.wire];
+      if (vals === undefined) throw new Error(`No test created for ${info.wire}`);
+      for (const v of [...vals.slice(1), vals[0]]) {
+        // Plain strings as they are; the others JSON-encoded (`update_with_api`).
+        const sent =
+          info.type === 'string' || info.type === 'enum'
+            ? { [info.wire]: v }
+            : setting(info.wire, v);
+        expectSuccess(await desdemona.patch('/realm', sent));
+        expect([info.wire, (await register())[`realm_${info.wire}`]]).toEqual([info.wire, v]);
+      }
+    }
   });
 
   it('test_update_realm_properties: every realm group setting takes each system group its rules allow', async () => {
@@ -324,6 +366,17 @@ describe('test_realm.py RealmTest', () => {
       mismatch,
       'EXPECTATION_MISMATCH',
     );
+    expectError(
+      await iago.patch(
+        '/realm',
+        setting(s, {
+          new: { direct_members: [hamlet], direct_subgroups: [mods] },
+          old: { direct_members: [othello], direct_subgroups: [mods] },
+        }),
+      ),
+      mismatch,
+      'EXPECTATION_MISMATCH',
+    );
     expectSuccess(
       await iago.patch(
         '/realm',
@@ -337,13 +390,23 @@ describe('test_realm.py RealmTest', () => {
       direct_members: [hamlet],
       direct_subgroups: [mods],
     });
+    expectSuccess(
+      await iago.patch(
+        '/realm',
+        setting(s, {
+          new: leadership,
+          old: { direct_members: [hamlet], direct_subgroups: [mods] },
+        }),
+      ),
+    );
+    expect(w.z.org.realm.settings[s]).toBe(leadership);
     // A set with one subgroup is that group, on both sides.
     expectSuccess(
       await iago.patch(
         '/realm',
         setting(s, {
           new: { direct_members: [], direct_subgroups: [admins] },
-          old: { direct_members: [hamlet], direct_subgroups: [mods] },
+          old: { direct_members: [], direct_subgroups: [leadership] },
         }),
       ),
     );
