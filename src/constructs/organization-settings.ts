@@ -72,12 +72,12 @@ export interface OrganizationSettingsProps {
    */
   readonly zulipUpdateAnnouncementsChannel?: Channel | string | null;
   /**
-   * Channel for moderation requests (`moderation_request_channel_id`). A Channel construct or a channel name; `null` for none.
+   * Channel for moderation requests (`moderation_request_channel_id`). A Channel construct or a channel name; `null` for none. Zulip takes only a private channel.
    * @default - left as it is live (Zulip's default for a new organization: none)
    */
   readonly moderationRequestChannel?: Channel | string | null;
   /**
-   * Waiting period before new members become full members (days) (`waiting_period_threshold`). Changing it needs an organization owner's API key.
+   * Waiting period before new members become full members (days) (`waiting_period_threshold`). At most 2147483647. Changing it needs an organization owner's API key.
    * @default - left as it is live (Zulip's default for a new organization: 0)
    */
   readonly waitingPeriodThreshold?: number;

@@ -47,6 +47,14 @@ export interface OrganizationPropertyInfo {
 /** `Realm.MAX_REALM_NAME_LENGTH`, `MAX_REALM_DESCRIPTION_LENGTH`, `MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH`. */
 export const ORGANIZATION_LIMITS = { name: 40, description: 1000, welcomeMessage: 8000 } as const;
 
+/**
+ * The largest number the realm's integer columns hold (`waiting_period_threshold`, the time
+ * limits and `message_retention_days` are Django `IntegerField`s and `PositiveIntegerField`s,
+ * PostgreSQL `integer`): Zulip checks no upper bound, and a larger value fails when the realm
+ * is saved, a server error (`do_set_realm_property`).
+ */
+export const REALM_INTEGER_MAX = 2147483647;
+
 export const ORGANIZATION_PROPERTIES = {
   name: {
     wire: 'name',
@@ -118,6 +126,7 @@ export const ORGANIZATION_PROPERTIES = {
     type: 'integer',
     default: 0,
     min: 0,
+    max: REALM_INTEGER_MAX,
     ownerOnly: true,
     what: 'waiting period before new members become full members (days)',
   },
@@ -386,6 +395,8 @@ export function organizationPropertyProblem(
       if (value === 'unlimited') return undefined;
       if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
         return `expected a positive whole number of ${info.type === 'seconds' ? 'seconds' : 'days'}, or 'unlimited'`;
+      if (value > REALM_INTEGER_MAX)
+        return `must be at most ${REALM_INTEGER_MAX} (what Zulip's database column holds), or 'unlimited'`;
       return undefined;
     case 'channel':
       return value === null || typeof value === 'string'

@@ -116,6 +116,33 @@ describe('test_realm.py RealmTest', () => {
     expect((await register()).realm_digest_weekday).toBe(6);
   });
 
+  it('do_set_realm_property: a number the integer column cannot hold is a server error after the earlier writes', async () => {
+    for (const name of [
+      'waiting_period_threshold',
+      'message_content_edit_limit_seconds',
+      'message_retention_days',
+    ]) {
+      // A 500's body has no `code`, which the yaml's error schema requires.
+      const res = await desdemona.call(
+        'PATCH',
+        '/realm',
+        { description: `before ${name}`, ...setting(name, 2147483648) },
+        { validate: false },
+      );
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 500,
+        body: { result: 'error', msg: 'Internal server error' },
+      });
+      const state = await register();
+      expect([state.realm_description, state[`realm_${name}`]]).toEqual([
+        `before ${name}`,
+        { waiting_period_threshold: 0, message_content_edit_limit_seconds: 600 }[name] ?? -1,
+      ]);
+      expectSuccess(await desdemona.patch('/realm', setting(name, 2147483647)));
+      expect((await register())[`realm_${name}`]).toBe(2147483647);
+    }
+  });
+
   it('test_update_realm_move_messages_within_stream_limit_seconds_unlimited_value', async () => {
     const res = await iago.patch(
       '/realm',

@@ -70,6 +70,21 @@ describe('OrganizationSettings: synth validation with construct paths', () => {
       /messageContentEditLimitSeconds: expected a positive whole number of seconds, or 'unlimited'/,
     ],
     [
+      "a time limit larger than Zulip's integer column holds",
+      (o) => new OrganizationSettings(o, 'settings', { messageContentDeleteLimitSeconds: 2 ** 31 }),
+      /messageContentDeleteLimitSeconds: must be at most 2147483647 \(what Zulip's database column holds\), or 'unlimited'/,
+    ],
+    [
+      "a retention larger than Zulip's integer column holds",
+      (o) => new OrganizationSettings(o, 'settings', { messageRetentionDays: 2 ** 31 }),
+      /messageRetentionDays: must be at most 2147483647/,
+    ],
+    [
+      "a waiting period larger than Zulip's integer column holds",
+      (o) => new OrganizationSettings(o, 'settings', { waitingPeriodThreshold: 2 ** 31 }),
+      /waitingPeriodThreshold: must be at most 2147483647/,
+    ],
+    [
       'a name longer than Zulip allows',
       (o) => new OrganizationSettings(o, 'settings', { name: 'x'.repeat(41) }),
       /name: is 41 characters long; Zulip allows at most 40/,

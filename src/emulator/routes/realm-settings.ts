@@ -1,7 +1,7 @@
-import { LANGUAGE_CODES } from '../../model/organization-settings';
+import { LANGUAGE_CODES, REALM_INTEGER_MAX } from '../../model/organization-settings';
 import type { OrganizationPropertyInfo } from '../../model/organization-settings';
 import type { PermissionSettingInfo } from '../../model/permissions';
-import { ApiError, badRequest, ownerRequired } from '../errors';
+import { ApiError, InternalServerError, badRequest, ownerRequired } from '../errors';
 import {
   accessSettingValue,
   canonicalSetting,
@@ -174,6 +174,9 @@ export function updateRealm(ctx: RequestContext): Record<string, unknown> {
   for (const info of props) {
     const v = values.get(info.wire);
     if (v === undefined || v === null || realmProperty(org, info.wire) === v) continue;
+    // `do_set_realm_property`'s `realm.save`: an integer column refuses what it cannot hold
+    // (PostgreSQL's "integer out of range"), a server error after the writes before it.
+    if (typeof v === 'number' && v > REALM_INTEGER_MAX) throw new InternalServerError();
     setProperty(ctx, info, v);
     data[info.wire] =
       typeof v === 'string' && info.type !== 'enum' ? 'updated' : enumValue(info, v);
