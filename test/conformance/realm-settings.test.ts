@@ -47,9 +47,20 @@ const setting = (name: string, value: unknown): Record<string, unknown> => ({
 
 describe('test_realm.py RealmTest', () => {
   it('test_update_realm_description: admins change it; register reports it unrendered; one realm event', async () => {
+    const reg = await iago.post('/register', { event_types: ['realm'] });
+    expectSuccess(reg);
     const res = await iago.patch('/realm', { description: 'zulip **dev** group' });
     expectSuccess(res);
     expect(res.body.description).toBe('updated');
+    const ev = await iago.get('/events', {
+      queue_id: reg.body.queue_id,
+      last_event_id: -1,
+      dont_block: true,
+    });
+    expectSuccess(ev);
+    expect((ev.body.events as Record<string, unknown>[]).map(({ id: _id, ...e }) => e)).toEqual([
+      { type: 'realm', op: 'update', property: 'description', value: 'zulip **dev** group' },
+    ]);
     expect((await register()).realm_description).toBe('zulip **dev** group');
   });
 
@@ -487,6 +498,21 @@ describe('test_realm.py RealmTest', () => {
       expectError(await iago.patch('/realm', setting(name, 1234)), 'Invalid channel ID');
       expect((await register())[`realm_${name}`]).toBe(secret);
     }
+  });
+
+  it('test_get_default_signup_announcements_stream / ..._zulip_update_announcements_stream / ..._moderation_request_channel: archiving the channel unsets it', async () => {
+    const secret = await privateChannel('verona');
+    const names = [
+      'signup_announcements_stream_id',
+      'zulip_update_announcements_stream_id',
+      'moderation_request_channel_id',
+    ];
+    expectSuccess(
+      await iago.patch('/realm', Object.assign({}, ...names.map((n) => setting(n, secret)))),
+    );
+    expectSuccess(await desdemona.delete(`/streams/${secret}`));
+    const state = await register();
+    expect(names.map((n) => state[`realm_${n}`])).toEqual([-1, -1, -1]);
   });
 
   it('test_change_moderation_request_channel: -1, a private channel; an unknown or public one is refused', async () => {
