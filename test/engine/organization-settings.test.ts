@@ -314,48 +314,36 @@ describe('planning organization settings', () => {
     if (live.organizationSettings)
       live.organizationSettings.properties.moderation_request_channel_id = -1;
     const at = 'organizationSettings["organization"] (acme/settings)';
-    const refused = (channels: Parameters<typeof dChannel>[], value: string): string =>
-      thrownError(
-        () =>
-          plan(
-            desired((d) => {
-              for (const c of channels) d.channels.push(dChannel(...c));
-              d.organizationSettings.push({
-                path: 'acme/settings',
-                properties: { moderationRequestChannel: value },
-                permissions: {},
-              });
-            }),
-            live,
-          ),
-        'UNRESOLVED_REFERENCE',
-      ).message;
+    type Channels = Parameters<typeof dChannel>[];
+    const declaring = (channels: Channels, value: string) =>
+      desired((d) => {
+        for (const c of channels) d.channels.push(dChannel(...c));
+        d.organizationSettings.push({
+          path: 'acme/settings',
+          properties: { moderationRequestChannel: value },
+          permissions: {},
+        });
+      });
     // A live public channel the plan leaves alone, and a declared one (public by default).
     for (const [channels, value] of [
       [[], 'lobby'],
       [[['news']], 'news'],
-    ] as [Parameters<typeof dChannel>[], string][])
-      expect(refused(channels, value)).toContain(
+    ] as [Channels, string][])
+      expect(
+        thrownError(() => plan(declaring(channels, value), live), 'UNRESOLVED_REFERENCE').message,
+      ).toContain(
         `${at}: moderationRequestChannel names channel '${value}', which is public, and Zulip refuses a public moderation request channel ("Moderation request channel must be private.")`,
       );
     // A private channel, live or declared (applied before the organization settings), is fine.
     for (const [channels, value] of [
       [[], 'mods'],
       [[['lobby', { private: true }]], 'lobby'],
-    ] as [Parameters<typeof dChannel>[], string][]) {
-      const p = plan(
-        desired((d) => {
-          for (const c of channels) d.channels.push(dChannel(...c));
-          d.organizationSettings.push({
-            path: 'acme/settings',
-            properties: { moderationRequestChannel: value },
-            permissions: {},
-          });
-        }),
-        live,
-      );
-      expect(p.changes.find((c) => c.kind === 'organizationSettings')).toBeDefined();
-    }
+    ] as [Channels, string][])
+      expect(
+        plan(declaring(channels, value), live).changes.find(
+          (c) => c.kind === 'organizationSettings',
+        ),
+      ).toBeDefined();
   });
 
   test("owner-only settings: the plan says before apply that an owner's key is needed", () => {
