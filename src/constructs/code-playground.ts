@@ -38,7 +38,7 @@ export class CodePlayground extends PlainResource<CodePlaygroundProps, DesiredPl
     super(scope, id, 'playground', PlaygroundSchema, props);
   }
 
-  /** `language/name`. */
+  /** `language/name`, the language's `\` and `/` escaped with a `\` (see {@link playgroundKey}). */
   public override get naturalKey(): string {
     return playgroundKey(this.props);
   }

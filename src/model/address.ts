@@ -15,9 +15,17 @@ export function parseResourceAddress(address: string): { kind: string; key: stri
   return { kind: m[1], key: JSON.parse(m[2]) as string };
 }
 
-/** The natural key of a playground: Zulip's uniqueness is (language, name). */
+/**
+ * The natural key of a playground, `language/name`: Zulip's uniqueness is (realm,
+ * pygments_language, name) (zerver/models/realm_playgrounds.py). Both may contain `/`
+ * (`HTML+Django/Jinja` is a Pygments language), so the language's `\` and `/` are escaped with
+ * a `\`: the first unescaped `/` ends the language, and (`HTML+Django/Jinja`, `Tutor`) is
+ * `HTML+Django\/Jinja/Tutor` (in an address, as JSON writes it,
+ * `playground["HTML+Django\\/Jinja/Tutor"]`) while (`HTML+Django`, `Jinja/Tutor`) is
+ * `HTML+Django/Jinja/Tutor`. A language without either character is as it is, so those keys are `python/Python Tutor`.
+ */
 export function playgroundKey(p: { pygmentsLanguage: string; name: string }): string {
-  return `${p.pygmentsLanguage}/${p.name}`;
+  return `${p.pygmentsLanguage.replace(/[\\/]/g, (c) => `\\${c}`)}/${p.name}`;
 }
 
 /** Channel and folder names are compared case-insensitively by Zulip. */

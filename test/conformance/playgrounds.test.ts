@@ -161,6 +161,11 @@ describe('test_realm_playgrounds.py RealmPlaygroundTests', () => {
       .id as number;
     // do_set_realm_property, as the Zulip test does (PATCH /realm is not served)
     z.org.realm.defaultCodeBlockLanguage = 'Python';
+    const queue = await iago.post('/register', {
+      event_types: ['realm', 'realm_playgrounds'],
+      client_capabilities: { notification_settings_null: true },
+    });
+    expectSuccess(queue);
     expectSuccess(await iago.delete(`/realm/playgrounds/${id}`));
     const reg = await iago.post('/register', {
       fetch_event_types: ['realm'],
@@ -168,6 +173,22 @@ describe('test_realm_playgrounds.py RealmPlaygroundTests', () => {
     });
     await iago.delete('/events', { queue_id: reg.body.queue_id });
     expect(reg.body.realm_default_code_block_language).toBe('');
+    // zerver/views/realm_playgrounds.py delete_realm_playground: do_set_realm_property (its
+    // realm update event) before do_remove_realm_playground (the list without it).
+    const ev = await iago.get('/events', {
+      queue_id: queue.body.queue_id,
+      last_event_id: -1,
+      dont_block: true,
+    });
+    expectSuccess(ev);
+    await iago.delete('/events', { queue_id: queue.body.queue_id });
+    const events = (ev.body.events as Record<string, unknown>[])
+      .filter((e) => e.type !== 'heartbeat')
+      .map(({ id: _id, ...e }) => e);
+    expect(events).toEqual([
+      { type: 'realm', op: 'update', property: 'default_code_block_language', value: '' },
+      { type: 'realm_playgrounds', realm_playgrounds: await playgrounds() },
+    ]);
   });
 
   it('add_realm_playground: name, language and template are stripped', async () => {

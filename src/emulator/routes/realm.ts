@@ -1,5 +1,6 @@
 import { FEATURES, supports } from '../../model/features';
 import { LIMITS } from '../../model/kinds';
+import { ORGANIZATION_PROPERTIES } from '../../model/organization-settings';
 import {
   codePointLength,
   compileRe2,
@@ -13,6 +14,7 @@ import { nextId } from '../state';
 import type { StoredLinkifier } from '../state';
 import { linkifierToApi, sortedLinkifiers } from '../views';
 import { pathInt, requireAdmin } from './common';
+import { setProperty } from './realm-settings';
 
 /** Django's `full_clean` errors, by key in the order Django collects them. */
 type CleanErrors = Record<string, string[]>;
@@ -307,9 +309,12 @@ export const realmRoutes: Route[] = [
       const id = pathInt(ctx, 'playground_id');
       const pg = ctx.org.playgrounds.find((x) => x.id === id);
       if (!pg) throw badRequest('Invalid playground');
-      ctx.org.playgrounds = ctx.org.playgrounds.filter((x) => x !== pg);
+      // zerver/views/realm_playgrounds.py delete_realm_playground: the organization's default
+      // code block language of the playground's language goes first (do_set_realm_property,
+      // with its event), then the playground (do_remove_realm_playground).
       if (ctx.org.realm.defaultCodeBlockLanguage === pg.pygmentsLanguage)
-        ctx.org.realm.defaultCodeBlockLanguage = '';
+        setProperty(ctx, ORGANIZATION_PROPERTIES.defaultCodeBlockLanguage, '');
+      ctx.org.playgrounds = ctx.org.playgrounds.filter((x) => x !== pg);
       playgroundsEvent(ctx);
       return {};
     }),

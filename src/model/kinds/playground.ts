@@ -12,7 +12,7 @@ export const { desired: PlaygroundSchema, live: LivePlaygroundSchema } = plainSc
 export type DesiredPlayground = z.infer<typeof PlaygroundSchema>;
 export type LivePlayground = z.infer<typeof LivePlaygroundSchema>;
 
-/** A code playground, keyed by `language/name` (Zulip's uniqueness is the pair). */
+/** A code playground, keyed by `language/name` (Zulip's uniqueness is the pair; see {@link playgroundKey}). */
 export const playground = {
   collection: 'playgrounds',
   construct: 'CodePlayground',
