@@ -6,6 +6,7 @@
 import {
   App,
   Channel,
+  CodePlayground,
   Organization,
   OrganizationSettings,
   Permission,
@@ -18,6 +19,8 @@ import { FEATURE_LEVELS } from '../../src/model/features';
 import { ROLES } from '../../src/model/kinds';
 import type { DesiredOrganizationSettings } from '../../src/model/desired-state';
 import type { LiveState } from '../../src/model/live-state';
+import { startEmulator } from '../../src/emulator';
+import { Testing as Embedded } from '../../src/testing';
 import { thrownError } from '../support/errors';
 import { LiveBuilder, dChannel, desired } from './fixtures';
 
@@ -409,6 +412,68 @@ describe('planning organization settings', () => {
     expect(err.message).toContain('the live state has no organization settings');
     // Without a declaration there is nothing to plan.
     expect(plan(desired(), live).changes).toEqual([]);
+  });
+});
+
+describe("a playground delete resets the organization's default code block language", () => {
+  // zerver/views/realm_playgrounds.py delete_realm_playground: do_set_realm_property(
+  // default_code_block_language, "") when it is the deleted playground's language.
+  function acme(url: string, language: string | undefined): Organization {
+    const o = new Organization(Embedded.app(), 'acme', { prune: { playground: true } });
+    new CodePlayground(o, 'tutor', { name: 'Tutor', pygmentsLanguage: 'python', urlTemplate: url });
+    if (language !== undefined)
+      new OrganizationSettings(o, 'settings', { defaultCodeBlockLanguage: language });
+    return o;
+  }
+  const v1 = 'https://one.example.com/?code={code}';
+  const v2 = 'https://two.example.com/?code={code}';
+
+  test('a declared language is set again after the replace, and one apply converges', async () => {
+    const z = await startEmulator({ rateLimit: false });
+    try {
+      expect((await Embedded.planAndApply(acme(v1, 'python'), { emulator: z })).converged).toBe(
+        true,
+      );
+      const { plan: made, converged } = await Embedded.planAndApply(acme(v2, 'python'), {
+        emulator: z,
+      });
+      const update = made.changes.find((c) => c.kind === 'organizationSettings');
+      expect(update).toMatchObject({
+        action: 'update',
+        properties: [{ property: 'defaultCodeBlockLanguage', before: '', after: 'python' }],
+      });
+      const replace = made.changes.find((c) => c.kind === 'playground');
+      expect(replace?.action).toBe('replace');
+      expect(update?.dependsOn).toContain(replace?.id);
+      expect(converged).toBe(true);
+      expect(z.org.realm.defaultCodeBlockLanguage).toBe('python');
+    } finally {
+      await z.close();
+    }
+  });
+
+  test('an undeclared language is left as Zulip leaves it, and a changed one waits for the delete', async () => {
+    const z = await startEmulator({ rateLimit: false });
+    try {
+      await Embedded.planAndApply(acme(v1, 'python'), { emulator: z });
+      // Not declared: the plan changes no organization setting, and Zulip resets it.
+      const undeclared = await Embedded.planAndApply(acme(v2, undefined), { emulator: z });
+      expect(undeclared.plan.changes.map((c) => c.kind)).toEqual(['playground']);
+      expect(z.org.realm.defaultCodeBlockLanguage).toBe('');
+      // From another language to the deleted one's: the change waits for the delete.
+      await Embedded.planAndApply(acme(v2, 'rust'), { emulator: z });
+      const back = await Embedded.planAndApply(acme(v1, 'python'), { emulator: z });
+      const update = back.plan.changes.find((c) => c.kind === 'organizationSettings');
+      expect(update).toMatchObject({
+        properties: [{ property: 'defaultCodeBlockLanguage', before: 'rust', after: 'python' }],
+      });
+      expect(update?.dependsOn).toEqual(
+        back.plan.changes.filter((c) => c.kind === 'playground').map((c) => c.id),
+      );
+      expect(back.converged).toBe(true);
+    } finally {
+      await z.close();
+    }
   });
 });
 

@@ -276,7 +276,7 @@ describe('playground removal resets the default code block language', () => {
   ])('%s', (_name, build, languages) => {
     const p = plan(desired(build), b.build());
     const note = (lang: string) =>
-      `If ${lang} is the organization's default code block language, Zulip resets that setting to none.`;
+      `If ${lang} is the organization's default code block language, Zulip resets that setting to none (the plan sets it again afterwards when the organization settings declare it).`;
     const md = renderMarkdown(p);
     const text = renderText(p);
     for (const lang of ['python', 'rust', 'go']) {

@@ -285,7 +285,7 @@ const ROWS: Record<string, Row> = {
     zulip: 'zerver/views/realm_playgrounds.py delete_realm_playground',
     change: removal('playground', 'python/Tutor', 'delete', { pygmentsLanguage: 'python' }),
     ctx: NEWEST,
-    says: "If python is the organization's default code block language, Zulip resets that setting to none.",
+    says: "If python is the organization's default code block language, Zulip resets that setting to none (the plan sets it again afterwards when the organization settings declare it).",
   },
   'a playground is replaced, not edited': {
     zulip: 'zerver/views/realm_playgrounds.py (add and delete only)',

@@ -53,6 +53,8 @@ export function planOrganizationSettings(p: Planner): void {
   const props: PropertyChange[] = [];
   const refs: string[] = [];
   const ownerOnly: string[] = [];
+  /** Changes the update waits for: playground deletes that would undo a declared setting. */
+  const waits: string[] = [];
   const needs = (name: string, info: { feature?: FeatureName }): boolean => {
     const lacking = p.lacks(name, info.feature);
     if (lacking !== undefined) err(lacking);
@@ -83,6 +85,15 @@ export function planOrganizationSettings(p: Planner): void {
     }
     const before = p.idx.organizationProperty(name);
     if (before === undefined) continue;
+    if (name === 'defaultCodeBlockLanguage') {
+      const deletes = playgroundDeletes(p, after);
+      waits.push(...deletes);
+      // The deletes reset it to none first: it is set again.
+      if (deletes.length > 0 && jsonEqual(before, after)) {
+        props.push({ property: name, before: '', after });
+        continue;
+      }
+    }
     const same =
       info.type === 'channel' && typeof before === 'string' && typeof after === 'string'
         ? channelNameKey(before) === channelNameKey(after)
@@ -163,6 +174,26 @@ export function planOrganizationSettings(p: Planner): void {
     refs: [...refs, ...meta.refs.map(groupAddress)],
     releases: meta.releases.map(groupAddress),
   });
+  p.waitFor(`${address}#update`, waits);
+}
+
+/**
+ * The plan's playground deletes (a replace deletes too) that reset the organization's default
+ * code block language once it is `language`: `delete_realm_playground`
+ * (zerver/views/realm_playgrounds.py) sets it to none when it is the deleted playground's
+ * language, whatever playgrounds of that language remain. A declared language is therefore set
+ * after them, and set again when the plan would otherwise leave it as it is.
+ */
+function playgroundDeletes(p: Planner, language: unknown): string[] {
+  if (typeof language !== 'string' || language === '') return [];
+  return p.changes
+    .filter(
+      (c) =>
+        c.kind === 'playground' &&
+        (c.action === 'delete' || c.action === 'replace') &&
+        c.before.pygmentsLanguage === language,
+    )
+    .map((c) => c.id);
 }
 
 /** A channel a setting names: declared (maybe created by this plan) or live and not archived. */

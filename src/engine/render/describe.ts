@@ -391,15 +391,17 @@ function whoGainsRows(permissions: PlanPermissions | undefined): WhoGainsRow[] {
 
 /**
  * Deleting a playground resets the realm's `default_code_block_language` when it is the
- * playground's language (NOTES 2.8). The live state does not carry that setting, so the plan
- * says it may happen.
+ * playground's language (`delete_realm_playground`, zerver/views/realm_playgrounds.py). A plan
+ * does not record the live setting unless it changes it, so the note says when it happens; a
+ * declared language is set again after the delete (`playgroundDeletes` in
+ * engine/plan/organization.ts).
  */
 export function playgroundNote(c: Change): string | undefined {
   if (c.kind !== 'playground' || (c.action !== 'delete' && c.action !== 'replace'))
     return undefined;
   const lang = c.before.pygmentsLanguage;
   if (typeof lang !== 'string') return undefined;
-  return `If ${lang} is the organization's default code block language, Zulip resets that setting to none.`;
+  return `If ${lang} is the organization's default code block language, Zulip resets that setting to none (the plan sets it again afterwards when the organization settings declare it).`;
 }
 
 /**
