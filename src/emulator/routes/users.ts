@@ -182,11 +182,13 @@ function listOptions(ctx: RequestContext): UserViewOptions {
   return {
     clientGravatar: ctx.params.bool('client_gravatar') ?? true,
     profileData: ctx.params.bool('include_custom_profile_fields') ?? false,
+    featureLevel: ctx.featureLevel,
   };
 }
 
 function me(ctx: RequestContext): Record<string, unknown> {
-  const u = userToApi(ctx.user);
+  // get_profile_backend: get_users_for_api with its defaults (profile data included).
+  const u = userToApi(ctx.user, { featureLevel: ctx.featureLevel });
   delete u.bot_type;
   delete u.bot_owner_id;
   return { ...u, max_message_id: -1 };
