@@ -1,7 +1,7 @@
 import { supports } from '../../model/features';
 import { ROLES } from '../../model/kinds';
 import type { SystemGroupName } from '../../model/kinds';
-import { sendPeerSubscriberEvents } from '../events';
+import { sendPeerSubscriberEvents, sendStreamDeletionEvent } from '../events';
 import {
   findUser,
   hasMetadataAccess,
@@ -277,14 +277,5 @@ export function changeUserRole(ctx: RequestContext, user: StoredUser, role: numb
       });
   }
   const lost = before.filter((ch) => !after.includes(ch));
-  if (lost.length > 0)
-    ctx.events.push({
-      users: [user.id],
-      event: {
-        type: 'stream',
-        op: 'delete',
-        streams: lost.map((ch) => ({ stream_id: ch.id })),
-        stream_ids: lost.map((ch) => ch.id),
-      },
-    });
+  if (lost.length > 0) sendStreamDeletionEvent(ctx, [user.id], lost);
 }
