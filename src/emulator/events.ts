@@ -72,6 +72,26 @@ export function sendPeerSubscriberEvents(
 }
 
 /**
+ * zerver/lib/streams.py `send_stream_deletion_event`: `stream` `delete` of `channels` to
+ * `users` (`streams`, deprecated, and `stream_ids`).
+ */
+export function sendStreamDeletionEvent(
+  ctx: RequestContext,
+  users: number[],
+  channels: readonly StoredChannel[],
+): void {
+  ctx.events.push({
+    users,
+    event: {
+      type: 'stream',
+      op: 'delete',
+      streams: channels.map((ch) => ({ stream_id: ch.id })),
+      stream_ids: channels.map((ch) => ch.id),
+    },
+  });
+}
+
+/**
  * Whether a queue registered for `types` gets an event of `type`: the exact event type must be
  * listed (zerver/tornado/event_queue.py ClientDescriptor.accepts_event; not in the reference
  * subset, read from zulip/zulip). A fetch name such as `realm_user_groups` does not subscribe to

@@ -206,10 +206,17 @@ export interface UserViewOptions {
   readonly profileData?: boolean;
   /** Include `is_active` (default true; register's user lists leave it out). */
   readonly isActive?: boolean;
+  /** The server's feature level: `is_imported_stub` is sent from FL 433. */
+  readonly featureLevel: number;
 }
 
-/** A user object (`GET /users`). */
-export function userToApi(u: StoredUser, opts: UserViewOptions = {}): Record<string, unknown> {
+/**
+ * A user object (`GET /users`), as zerver/lib/users.py `format_user_row` makes it: a bot has
+ * `bot_type` and `bot_owner_id` and never `profile_data`; a human has `profile_data` when
+ * asked for; `is_imported_stub` since FL 433 (never true here: the embedded server imports
+ * nothing).
+ */
+export function userToApi(u: StoredUser, opts: UserViewOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {
     user_id: u.id,
     email: u.email,
@@ -223,13 +230,16 @@ export function userToApi(u: StoredUser, opts: UserViewOptions = {}): Record<str
   out.is_admin = isAdmin(u);
   out.is_guest = isGuest(u);
   out.is_bot = u.isBot;
-  out.bot_type = u.botType;
-  out.bot_owner_id = u.botOwnerId;
+  if (u.isBot) {
+    out.bot_type = u.botType;
+    out.bot_owner_id = u.botOwnerId;
+  }
   out.role = u.role;
   out.timezone = u.timezone;
   out.avatar_url = opts.clientGravatar === true ? null : avatarUrl(u.email);
   out.avatar_version = 1;
-  if (opts.profileData !== false) {
+  if (supports(opts.featureLevel, 'isImportedStub')) out.is_imported_stub = false;
+  if (opts.profileData !== false && !u.isBot) {
     // zerver/lib/users.py get_custom_profile_field_values: `rendered_value` for text fields.
     const data: Record<string, unknown> = {};
     for (const [id, v] of Object.entries(u.profileData ?? {}))

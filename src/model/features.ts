@@ -82,6 +82,7 @@ export const FEATURES = {
   includeSubscribersPartial: { level: 412, what: "include_subscribers 'partial'" },
   channelFolderReorderEvent: { level: 418, what: 'the channel_folder reorder event' },
   channelCreatorDefault: { level: 427, what: "'channel_creator' as a permission setting default" },
+  isImportedStub: { level: 433, what: 'is_imported_stub in user objects' },
   userChannels: { level: 440, what: 'GET /users/{user_id}/channels' },
   rateLimitDocsLink: { level: 442, what: "the documentation link in Zulip's rate-limit message" },
   botsAsTargetUsers: { level: 458, what: 'bots as the target of GET /users/{user_id}/channels' },

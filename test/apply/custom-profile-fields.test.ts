@@ -199,3 +199,27 @@ test('fields reordered by hand after the plan: the reorder is a conflict, not ov
     await h.close();
   }
 });
+
+// zerver/lib/users.py check_valid_user_ids, at each request (test_users.py
+// UserProfileTest.test_valid_user_id): the users a value names are active when it is sent.
+test('a user field naming a user the plan reactivates: the value waits for the reactivation; once that user is deactivated again, the kept value plans empty', async () => {
+  const h = await harness({ featureLevel: FEATURE_LEVELS.newest });
+  try {
+    const d = emptyDesiredState('cpf');
+    d.customProfileFields.push(field('Manager', 'user'));
+    d.users.push(
+      { path: 'cpf/alice', email: email('alice'), profile: { Manager: [email('former')] } },
+      { path: 'cpf/former', email: email('former'), active: true },
+    );
+    const first = await h.plan(d);
+    expect((await h.apply(first)).outcome).toBe('applied');
+    expect(summary(await h.plan(d))).toEqual([]);
+    // Offboarded in Zulip: alice's value still names them, and Zulip keeps it.
+    const former = (await readLiveState(h.client)).users.find((u) => u.email === email('former'))!;
+    await h.client.deactivateUser(former.id);
+    d.users.pop();
+    expect(summary(await h.plan(d))).toEqual([]);
+  } finally {
+    await h.close();
+  }
+});

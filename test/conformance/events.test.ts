@@ -287,6 +287,91 @@ describe('events of managed objects (test_events.py)', () => {
   });
 });
 
+// zerver/actions/users.py do_change_user_role, as test_events.py do_test_change_role checks it
+// (and test_users.py test_owner_api / test_admin_api count it: realm_user first, then groups
+// and channels). The user's own queue gets the channel events; every user the group events.
+describe('test_events.py test_change_is_admin / test_change_is_guest (do_test_change_role)', () => {
+  const TYPES = ['realm_user', 'user_group', 'stream', 'subscription'];
+  const brief = (e: Ev): unknown[] => [
+    e.type,
+    e.op,
+    e.group_id ??
+      e.person?.role ??
+      e.stream_ids ??
+      (e.streams as { stream_id: number }[] | undefined)?.map((s) => s.stream_id),
+    e.user_ids,
+  ];
+  const gid = (name: string): number => group(name).id;
+  const ch = (name: string): number => z.org.channels.find((c) => c.name === name)!.id;
+
+  it('member → administrator → member: system groups, role:fullmembers, and the private channel gained then lost', async () => {
+    const carol = user('carol').id;
+    const mine = clientFor(z, 'carol');
+    const drainMine = drainer(mine, await register(mine, { event_types: TYPES }));
+    const drainOwner = drainer(owner, await register(owner, { event_types: TYPES }));
+    expectSuccess(await owner.patch(`/users/${carol}`, { role: 200 }));
+    const groupEvents = [
+      ['user_group', 'remove_members', gid('role:members'), [carol]],
+      ['user_group', 'add_members', gid('role:administrators'), [carol]],
+      ['user_group', 'remove_members', gid('role:fullmembers'), [carol]],
+    ];
+    expect((await drainOwner()).map(brief)).toEqual([
+      ['realm_user', 'update', 200, undefined],
+      ...groupEvents,
+    ]);
+    const leadership = ch('leadership');
+    const promoted = await drainMine();
+    expect(promoted.map(brief)).toEqual([
+      ['realm_user', 'update', 200, undefined],
+      ...groupEvents,
+      ['stream', 'create', [leadership], undefined],
+      ['subscription', 'peer_add', [leadership], [user('owner').id, user('admin').id]],
+    ]);
+    expect(promoted[4]!.streams[0]).toMatchObject({ name: 'leadership', invite_only: true });
+
+    expectSuccess(await owner.patch(`/users/${carol}`, { role: 400 }));
+    expect((await drainMine()).map(brief)).toEqual([
+      ['realm_user', 'update', 400, undefined],
+      ['user_group', 'remove_members', gid('role:administrators'), [carol]],
+      ['user_group', 'add_members', gid('role:members'), [carol]],
+      ['user_group', 'add_members', gid('role:fullmembers'), [carol]],
+      ['stream', 'delete', [leadership], undefined],
+    ]);
+  });
+
+  it('guest → member: role:everyone to role:members and role:fullmembers; the public channels it did not see are created, peers by channel ID', async () => {
+    const guest = user('guest').id;
+    const mine = clientFor(z, 'guest');
+    const drain = drainer(mine, await register(mine, { event_types: TYPES }));
+    expectSuccess(await owner.patch(`/users/${guest}`, { role: 400 }));
+    const subscribers = (name: string): number[] =>
+      z.org.subscriptions
+        .filter((s) => s.channelId === ch(name) && s.active)
+        .map((s) => s.userId)
+        .sort((a, b) => a - b);
+    expect((await drain()).map(brief)).toEqual([
+      ['realm_user', 'update', 400, undefined],
+      ['user_group', 'remove_members', gid('role:everyone'), [guest]],
+      ['user_group', 'add_members', gid('role:members'), [guest]],
+      ['user_group', 'add_members', gid('role:fullmembers'), [guest]],
+      ['stream', 'create', [ch('engineering'), ch('design')], undefined],
+      ['subscription', 'peer_add', [ch('engineering')], subscribers('engineering')],
+      ['subscription', 'peer_add', [ch('design')], subscribers('design')],
+    ]);
+  });
+
+  it('a refused role change sends nothing (update_user_by_id_api is atomic)', async () => {
+    const drain = drainer(owner, await register(owner, { event_types: TYPES }));
+    const admin = clientFor(z, 'admin');
+    expectError(
+      await admin.patch(`/users/${user('carol').id}`, { role: 200, full_name: 'a|1' }),
+      'Invalid format!',
+    );
+    expect(user('carol').role).toBe(400);
+    expect(await drain()).toEqual([]);
+  });
+});
+
 describe('queue lifetime (zerver/tornado/event_queue.py)', () => {
   it('garbage collection: a queue idle for 10 minutes is gone (BAD_EVENT_QUEUE_ID); one used within them is kept', async () => {
     const idle = await register(owner);

@@ -579,6 +579,77 @@ describe('test_users.py GetProfileTest', () => {
     expect(got.map((u) => u.user_id).sort()).toEqual([...ids].sort());
   });
 
+  // test_custom_profile_data.py ListCustomProfileFieldTest (zerver/lib/users.py format_user_row).
+  it('test_get_custom_profile_fields_from_api: a human has profile_data, a bot bot_type and bot_owner_id instead', async () => {
+    const HUMAN_KEYS = [
+      'avatar_url',
+      'avatar_version',
+      'date_joined',
+      'delivery_email',
+      'email',
+      'full_name',
+      'is_active',
+      'is_admin',
+      'is_bot',
+      'is_guest',
+      'is_imported_stub',
+      'is_owner',
+      'role',
+      'timezone',
+      'user_id',
+    ];
+    const all = await members(iago, {
+      client_gravatar: false,
+      include_custom_profile_fields: true,
+    });
+    const human = all.find((u) => u.user_id === id('admin'))!;
+    const bot = all.find((u) => u.user_id === id('deploy-bot'))!;
+    expect(Object.keys(human).sort()).toEqual([...HUMAN_KEYS, 'profile_data'].sort());
+    expect(Object.keys(bot).sort()).toEqual([...HUMAN_KEYS, 'bot_owner_id', 'bot_type'].sort());
+    expect(bot).toMatchObject({ bot_type: 1, bot_owner_id: id('owner'), is_imported_stub: false });
+    for (const u of await members(iago, { client_gravatar: false }))
+      expect(u).not.toHaveProperty('profile_data');
+  });
+
+  it('test_get_custom_profile_fields_from_api_for_single_user: /users/me has profile_data', async () => {
+    const res = await iago.get('/users/me');
+    expectSuccess(res);
+    expect(Object.keys(res.body).sort()).toEqual(
+      [
+        'result',
+        'msg',
+        'max_message_id',
+        'user_id',
+        'avatar_url',
+        'full_name',
+        'email',
+        'is_bot',
+        'is_admin',
+        'is_owner',
+        'role',
+        'profile_data',
+        'avatar_version',
+        'timezone',
+        'delivery_email',
+        'is_active',
+        'is_guest',
+        'date_joined',
+        'is_imported_stub',
+      ].sort(),
+    );
+  });
+
+  it('format_user_row: is_imported_stub only from feature level 433 (api_docs/changelog.md)', async () => {
+    const old = await startEmulator({ featureLevel: 432, rateLimit: false });
+    try {
+      const res = await clientFor(old, 'admin').get('/users/me');
+      expectSuccess(res);
+      expect(res.body).not.toHaveProperty('is_imported_stub');
+    } finally {
+      await old.close();
+    }
+  });
+
   it('get_realm_user_dicts_from_ids: IDs that are not users are left out, not an error', async () => {
     const got = await members(desdemona, { user_ids: [id('alice'), 99999] });
     expect(got.map((u) => u.user_id)).toEqual([id('alice')]);

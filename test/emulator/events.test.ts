@@ -105,6 +105,11 @@ describe('events (validated against the yaml event schemas)', () => {
       'saved_snippets/add',
       'saved_snippets/remove',
       'realm_user/update',
+      // do_change_user_role: the member leaves role:members and role:fullmembers, joins
+      // role:moderators (test/conformance/events.test.ts checks the details).
+      'user_group/remove_members',
+      'user_group/add_members',
+      'user_group/remove_members',
       // do_deactivate_stream removes the default channel first.
       'default_streams',
       'stream/delete',

@@ -149,6 +149,63 @@ describe('plan: custom profile fields', () => {
     ]);
   });
 
+  // zerver/lib/users.py check_valid_user_ids (test_users.py UserProfileTest.test_valid_user_id)
+  // checks the list a request sends, when it is sent.
+  describe('a user field naming people whose account the plan or Zulip changes', () => {
+    function manager(
+      people: string[],
+      more: (d: DesiredState) => void = () => {},
+      liveValue?: number[],
+    ): Plan {
+      const { b } = org();
+      const id = b.profileField('Manager', 6);
+      if (liveValue) b.profileValue('alice@example.com', id, JSON.stringify(liveValue));
+      return plan(
+        desired((d) => {
+          d.customProfileFields.push(
+            field('Team', 'choice', { choices: ['Engineering', 'Sales'] }),
+            field('Phone', 'short-text'),
+            field('Manager', 'user'),
+          );
+          d.users.push({
+            path: 'acme/alice',
+            email: 'alice@example.com',
+            profile: { Manager: people },
+          });
+          more(d);
+        }),
+        b.build(),
+        {},
+      );
+    }
+
+    it('a value that names a user deactivated since is kept: no change, no error', () => {
+      expect(manager(['bob@example.com', 'gone@example.com'], undefined, [4, 6]).changes).toEqual(
+        [],
+      );
+    });
+
+    it('a new value naming a user the plan reactivates waits for the reactivation', () => {
+      const p = manager(['gone@example.com'], (d) =>
+        d.users.push({ path: 'acme/gone', email: 'gone@example.com', active: true }),
+      );
+      expect(find(p, 'user["alice@example.com"]#update')).toMatchObject({
+        properties: [{ property: 'profile.Manager', before: null, after: ['gone@example.com'] }],
+        dependsOn: ['user["gone@example.com"]#reactivate'],
+      });
+    });
+
+    it('a new value naming a user the plan deactivates is refused before apply', () => {
+      expect(() =>
+        manager(['bob@example.com'], (d) =>
+          d.users.push({ path: 'acme/bob', email: 'bob@example.com', active: false }),
+        ),
+      ).toThrow(
+        /user\["alice@example.com"\] \(acme\/alice\): profile\['Manager'\]: bob@example.com is deactivated by this plan; Zulip refuses it \("User with ID 4 is deactivated"\)/,
+      );
+    });
+  });
+
   it('declared order is Zulip order: one reorder with every field', () => {
     const { b, team, phone } = org();
     const p = run(

@@ -97,6 +97,8 @@ function toJsonSchema(node: unknown, key?: string): any {
       Object.assign(props, NEWER_REGISTER_FIELDS);
     if ('emojiset_choices' in props && 'available_notification_sounds' in props)
       Object.assign(props, NEWER_USER_SETTINGS_DEFAULTS);
+    // FL 433 (api_docs/changelog.md): user objects carry is_imported_stub.
+    if ('is_bot' in props && 'date_joined' in props) props.is_imported_stub = { type: 'boolean' };
     if ('subscribed' in props && 'already_subscribed' in props)
       props.new_subscription_messages_sent = { type: 'boolean' };
     // IncompatibleParametersError (FL 441's protected-history rule, among others) carries the

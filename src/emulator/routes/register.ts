@@ -203,7 +203,7 @@ function realmData(ctx: RequestContext): Record<string, unknown> {
  */
 function realmUserData(
   ctx: RequestContext,
-  userView: { clientGravatar: boolean; profileData: boolean },
+  userView: { clientGravatar: boolean; profileData: boolean; featureLevel: number },
 ): Record<string, unknown> {
   const { org, user } = ctx;
   const withoutIsActive = { ...userView, isActive: false };
@@ -301,7 +301,11 @@ function register(ctx: RequestContext): Record<string, unknown> {
   const historyLimitDays = p.int('presence_history_limit_days');
   p.int('queue_lifespan_secs');
   // Default true for authenticated requests (FL 92); realm_users always carry profile_data.
-  const userView = { clientGravatar: p.bool('client_gravatar') ?? true, profileData: true };
+  const userView = {
+    clientGravatar: p.bool('client_gravatar') ?? true,
+    profileData: true,
+    featureLevel: ctx.featureLevel,
+  };
   const allPublicStreams = p.bool('all_public_streams');
   p.declare('narrow');
   const eventTypes = p.stringList('event_types');

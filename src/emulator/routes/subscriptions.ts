@@ -16,7 +16,7 @@ import {
 import type { RequestContext, Route } from '../router';
 import type { StoredChannel, StoredSubscription, StoredUser } from '../state';
 import { pickColors } from '../colors';
-import { sendPeerSubscriberEvents } from '../events';
+import { sendPeerSubscriberEvents, sendStreamDeletionEvent } from '../events';
 import {
   activeSubscriptionOf,
   channelsByName,
@@ -318,16 +318,7 @@ function unsubscribe(
     });
     // send_subscription_remove_events: a channel the user can no longer see is deleted for them.
     const hidden = isAdmin(u) ? [] : lost.filter((ch) => !hasMetadataAccess(ctx.org, u, ch));
-    if (hidden.length > 0)
-      ctx.events.push({
-        users: [u.id],
-        event: {
-          type: 'stream',
-          op: 'delete',
-          streams: hidden.map((ch) => ({ stream_id: ch.id })),
-          stream_ids: hidden.map((ch) => ch.id),
-        },
-      });
+    if (hidden.length > 0) sendStreamDeletionEvent(ctx, [u.id], hidden);
   }
   return { removed, not_removed: notRemoved };
 }

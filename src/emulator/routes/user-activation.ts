@@ -1,9 +1,19 @@
 import { supports } from '../../model/features';
-import { sendPeerSubscriberEvents } from '../events';
-import { findUser, isAdmin, isDirectMember, isSubscribed } from '../permissions';
+import { ROLES } from '../../model/kinds';
+import type { SystemGroupName } from '../../model/kinds';
+import { sendPeerSubscriberEvents, sendStreamDeletionEvent } from '../events';
+import {
+  findUser,
+  hasMetadataAccess,
+  isAdmin,
+  isDirectMember,
+  isSubscribed,
+  subscriberIds,
+} from '../permissions';
 import type { RequestContext } from '../router';
+import { systemGroupId } from '../state';
 import type { StoredChannel, StoredUser } from '../state';
-import { settingToApi } from '../views';
+import { channelToApi, settingToApi } from '../views';
 
 /*
  * The events of a user's deactivation and reactivation, as Zulip sends them when every user may
@@ -180,4 +190,92 @@ export function reactivateUser(ctx: RequestContext, target: StoredUser): void {
       event: { type: 'user_group', op: 'add_members', group_id: g.id, user_ids: [target.id] },
     });
   anonymousSettingEvents(ctx, target);
+}
+
+/** zerver/lib/user_groups.py `get_system_user_group_for_user`: a guest's is role:everyone. */
+function systemGroupOfRole(role: number): SystemGroupName {
+  switch (role) {
+    case ROLES.owner:
+      return 'role:owners';
+    case ROLES.administrator:
+      return 'role:administrators';
+    case ROLES.moderator:
+      return 'role:moderators';
+    case ROLES.member:
+      return 'role:members';
+    default:
+      return 'role:everyone';
+  }
+}
+
+function membersEvent(
+  ctx: RequestContext,
+  op: string,
+  name: SystemGroupName,
+  user: StoredUser,
+): void {
+  ctx.events.push({
+    users: 'all',
+    event: { type: 'user_group', op, group_id: systemGroupId(ctx.org, name), user_ids: [user.id] },
+  });
+}
+
+/** `get_streams_for_user(include_all=True)`: the channels, not archived, the user sees. */
+function accessibleChannels(ctx: RequestContext, user: StoredUser): StoredChannel[] {
+  return ctx.org.channels
+    .filter((ch) => !ch.isArchived && hasMetadataAccess(ctx.org, user, ch))
+    .sort((a, b) => a.id - b.id);
+}
+
+/**
+ * zerver/actions/users.py `do_change_user_role`: `realm_user` `update` with the role; the
+ * user leaves its old role's system group and joins the new one's (`user_group`
+ * `remove_members`, `add_members`); when a member's role is involved, role:fullmembers
+ * follows (`update_users_in_full_members_system_group`; no member is provisional here); then
+ * `send_stream_events_for_role_update`, to the user: `stream` `create` for the channels it can
+ * now see, with a `subscription` `peer_add` of each one's subscribers (private channels first),
+ * and `stream` `delete` for those it no longer sees. Not emulated: the `stream` `delete` Zulip
+ * also sends from `bulk_remove_members_from_user_groups` when a member leaving role:fullmembers
+ * loses a channel that a group setting naming role:fullmembers gave (a guest demotion), which
+ * repeats the last one.
+ */
+export function changeUserRole(ctx: RequestContext, user: StoredUser, role: number): void {
+  const old = user.role;
+  if (old === role) return;
+  const before = accessibleChannels(ctx, user);
+  user.role = role;
+  realmUserUpdate(ctx, user, { role });
+  membersEvent(ctx, 'remove_members', systemGroupOfRole(old), user);
+  membersEvent(ctx, 'add_members', systemGroupOfRole(role), user);
+  if (old === ROLES.member) membersEvent(ctx, 'remove_members', 'role:fullmembers', user);
+  if (role === ROLES.member) membersEvent(ctx, 'add_members', 'role:fullmembers', user);
+  const after = accessibleChannels(ctx, user);
+  const gained = after.filter((ch) => !before.includes(ch));
+  if (gained.length > 0) {
+    ctx.events.push({
+      users: [user.id],
+      event: {
+        type: 'stream',
+        op: 'create',
+        streams: gained.map((ch) => channelToApi(ctx.org, ctx.featureLevel, ch)),
+      },
+    });
+    // bulk_get_subscriber_peer_info: the private channels, then the public ones.
+    const ordered = [
+      ...gained.filter((ch) => ch.inviteOnly),
+      ...gained.filter((ch) => !ch.inviteOnly),
+    ];
+    for (const ch of ordered)
+      ctx.events.push({
+        users: [user.id],
+        event: {
+          type: 'subscription',
+          op: 'peer_add',
+          stream_ids: [ch.id],
+          user_ids: subscriberIds(ctx.org, ch.id),
+        },
+      });
+  }
+  const lost = before.filter((ch) => !after.includes(ch));
+  if (lost.length > 0) sendStreamDeletionEvent(ctx, [user.id], lost);
 }

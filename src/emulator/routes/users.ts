@@ -9,7 +9,7 @@ import { realmProperty } from '../realm-settings';
 import { userToApi } from '../views';
 import type { UserViewOptions } from '../views';
 import { pathInt } from './common';
-import { deactivateUser, reactivateUser } from './user-activation';
+import { changeUserRole, deactivateUser, reactivateUser } from './user-activation';
 import { atomicValues, readProfileData, updateProfileData } from './custom-profile-fields';
 import type { ProfileItem } from './custom-profile-fields';
 
@@ -118,11 +118,7 @@ function updateUser(
     if (!isAdmin(ctx.user)) throw adminRequired();
     if (target.role === ROLES.owner && isLastOwner(ctx, target))
       throw badRequest('The owner permission cannot be removed from the only organization owner.');
-    target.role = role;
-    ctx.events.push({
-      users: 'all',
-      event: { type: 'realm_user', op: 'update', person: { user_id: target.id, role } },
-    });
+    changeUserRole(ctx, target, role);
   }
   if (fullName !== undefined && fullName !== target.fullName && pyStrip(fullName) !== '') {
     const name = validFullName(ctx, fullName, target);
@@ -182,11 +178,13 @@ function listOptions(ctx: RequestContext): UserViewOptions {
   return {
     clientGravatar: ctx.params.bool('client_gravatar') ?? true,
     profileData: ctx.params.bool('include_custom_profile_fields') ?? false,
+    featureLevel: ctx.featureLevel,
   };
 }
 
 function me(ctx: RequestContext): Record<string, unknown> {
-  const u = userToApi(ctx.user);
+  // get_profile_backend: get_users_for_api with its defaults (profile data included).
+  const u = userToApi(ctx.user, { featureLevel: ctx.featureLevel });
   delete u.bot_type;
   delete u.bot_owner_id;
   return { ...u, max_message_id: -1 };

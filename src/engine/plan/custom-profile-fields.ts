@@ -137,6 +137,7 @@ function planProfileValues(
   const updates = new Map<string, UpdateChange>();
   for (const c of p.changes) if (c.kind === 'user' && c.action === 'update') updates.set(c.id, c);
   let any = false;
+  let activations: Map<number, Change> | undefined;
   const users = p.desired.users;
   const liveUsers = p.liveUsers();
   for (let i = 0; i < users.length; i++) {
@@ -167,6 +168,17 @@ function planProfileValues(
         ? liveValue(p, liveField, l.profileData?.[String(liveField.id)])
         : null;
       if (jsonEqual(before, wanted)) continue;
+      if (field.type === 'user' && Array.isArray(wanted)) {
+        const ok = checkUserValue(
+          p,
+          name,
+          wanted as string[],
+          where,
+          (activations ??= userActivations(p)),
+        );
+        if (ok === undefined) continue;
+        for (const id of ok) after.add(id);
+      }
       props.push({ property: `profile.${name}`, before, after: wanted });
       const fa = fieldAddress(name);
       refs.add(fa);
@@ -194,8 +206,8 @@ function planProfileValues(
 
 /**
  * A declared value in the plan's terms (null clears), or undefined after a plan error: Zulip's
- * checks of `validate_user_custom_profile_field` (a user field's users must be active people,
- * `check_valid_user_ids`), with the construct's path.
+ * checks of `validate_user_custom_profile_field`, with the construct's path (a user field's
+ * people are checked by {@link checkUserValue}, when the value changes).
  */
 function desiredValue(
   p: Planner,
@@ -219,14 +231,10 @@ function desiredValue(
         p.errors.push(`${where}: profile['${name}']: ${e} is not a user of this organization`);
         return undefined;
       }
-      if (!u.isActive || u.isBot) {
-        p.errors.push(
-          `${where}: profile['${name}']: ${e} is ${u.isBot ? 'a bot' : 'deactivated'}; Zulip refuses it ("User with ID ${u.id} is ${u.isBot ? 'a bot' : 'deactivated'}"): remove it`,
-        );
-        return undefined;
-      }
       emails.push(u.email);
     }
+    // Who may be named is checked only when the value changes (checkUserValue): Zulip checks
+    // the list it is sent, and keeps a value naming a user deactivated since.
     return [...new Set(emails)].sort();
   }
   if (typeof value !== 'string') {
@@ -247,4 +255,51 @@ function desiredValue(
     return undefined;
   }
   return value;
+}
+
+/** The plan's reactivations and deactivations of users, by live user ID. */
+function userActivations(p: Planner): Map<number, Change> {
+  const out = new Map<number, Change>();
+  for (const c of p.changes)
+    if (c.kind === 'user' && (c.action === 'reactivate' || c.action === 'deactivate'))
+      out.set(c.liveId, c);
+  return out;
+}
+
+/**
+ * A user field's new value as zerver/lib/users.py `check_valid_user_ids` checks it when the
+ * request is made (`validate_user_custom_profile_field`, test_users.py
+ * `UserProfileTest.test_valid_user_id`): every user named is an active human ("User with ID N
+ * is deactivated", "User with ID N is a bot"). A user this plan reactivates passes, and the
+ * update waits for the reactivation (the ids returned); one it deactivates is refused (Zulip
+ * would refuse the value once the deactivation is made). Undefined after a plan error.
+ */
+function checkUserValue(
+  p: Planner,
+  name: string,
+  emails: readonly string[],
+  where: string,
+  activations: ReadonlyMap<number, Change>,
+): string[] | undefined {
+  const waits: string[] = [];
+  for (const e of emails) {
+    const u = p.idx.user(e);
+    if (!u) continue; // An error already (desiredValue).
+    const change = activations.get(u.id);
+    const why = u.isBot
+      ? 'is a bot'
+      : change?.action === 'deactivate'
+        ? 'is deactivated by this plan'
+        : !u.isActive && change?.action !== 'reactivate'
+          ? 'is deactivated'
+          : undefined;
+    if (why !== undefined) {
+      p.errors.push(
+        `${where}: profile['${name}']: ${e} ${why}; Zulip refuses it ("User with ID ${u.id} is ${u.isBot ? 'a bot' : 'deactivated'}"): remove it`,
+      );
+      return undefined;
+    }
+    if (change) waits.push(change.id);
+  }
+  return waits;
 }
