@@ -154,16 +154,8 @@ export function readCreationParams(ctx: RequestContext, p: Params): ChannelCreat
   const defaultPrivate = privacy.find((x) => x.rule === 'default-private');
   if (defaultPrivate) throw badRequest(defaultPrivate.message);
   creation.retention = retentionRaw === undefined ? null : creationRetention(ctx, retentionRaw);
-  if (topicsPolicy !== undefined) {
-    // add_subscriptions_backend: only a policy other than `inherit` needs the permission.
-    if (
-      topicsPolicy !== 'inherit' &&
-      !holdsRealmSetting(ctx.org, ctx.user, 'can_set_topics_policy_group')
-    )
-      throw insufficientPermission();
-    creation.topicsPolicy = topicsPolicy;
-  }
-  if (folderId !== null) checkFolder(ctx, folderId);
+  // The folder and topics_policy were checked by the view (addSubscriptionsFromRequest).
+  if (topicsPolicy !== undefined) creation.topicsPolicy = topicsPolicy;
   for (const [info, raw] of rawSettings) {
     const value = parseGroupSettingValue(ctx.org, raw, info.wire);
     checkAllowed(ctx.org, info, value);

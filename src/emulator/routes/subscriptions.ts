@@ -36,7 +36,13 @@ import {
   readCreationParams,
   subscribeUsers,
 } from './channel-create';
-import { inParameterOrder, retentionParam } from './channel-rules';
+import {
+  checkFolder,
+  inParameterOrder,
+  parseRetention,
+  retentionParam,
+  validateTopicsPolicy,
+} from './channel-rules';
 import { channelSettingInfos, groupSettingShape } from '../group-settings';
 import type { ChannelCreation } from './channel-create';
 
@@ -506,19 +512,27 @@ function addSubscriptionsFromRequest(
     const v = p.json(info.wire);
     if (v !== undefined) groupSettingShape(v, info.wire);
   }
-  folderIdParam(ctx);
+  const folderId = folderIdParam(ctx);
   p.bool('history_public_to_subscribers');
   p.bool('invite_only');
   p.bool('is_default_stream');
   p.bool('is_web_public');
-  retentionParam(p);
+  const retention = retentionParam(p);
   const principals = parsePrincipals(p.json('principals'));
   const sendMessages = supports(fl, 'sendNewSubscriptionMessages')
     ? (p.bool('send_new_subscription_messages') ?? true)
     : false;
   const requests =
     given ?? parseSubscriptionList(p.requiredJson('subscriptions'), 'subscriptions', 'add.color');
-  if (supports(fl, 'topicsPolicy')) creationTopicsPolicy(ctx, p);
+  const topicsPolicy = supports(fl, 'topicsPolicy') ? creationTopicsPolicy(ctx, p) : undefined;
+  // The view's own checks before list_to_streams: the folder (get_channel_folder_by_id), then,
+  // in its loop over the requested channels (existing ones too), parse_message_retention_days
+  // and validate_topics_policy (administrators, or can_set_topics_policy_group).
+  if (folderId !== null) checkFolder(ctx, folderId);
+  if (requests.length > 0) {
+    parseRetention(retention ?? 'realm_default');
+    if (topicsPolicy !== undefined) validateTopicsPolicy(ctx, topicsPolicy, undefined);
+  }
   return subscribe(
     ctx,
     requests,
