@@ -69,3 +69,235 @@ describe('test_subs.py SubscriptionAPITest.test_can_set_topics_policy_group', ()
     ).toBe(false);
   });
 });
+
+/** Messages Notification Bot sent since `after` (an ID), oldest first. */
+const fromBot = (after: number) =>
+  (w.z.org.messages ?? []).filter((m) => m.id > after && m.senderId === w.z.org.notificationBotId);
+const lastId = (): number => (w.z.org.messages ?? []).at(-1)?.id ?? 0;
+
+async function setAnnouncements(name: string): Promise<void> {
+  expectSuccess(
+    await w
+      .as('owner')
+      .patch('/realm', { new_stream_announcements_stream_id: JSON.stringify(w.ch(name).id) }),
+  );
+}
+
+describe('test_subs.py SubscriptionAPITest: notifications (send_user_subscribed_and_new_channel_notifications)', () => {
+  it('test_successful_subscriptions_notifies_pm: no direct message about a channel the request created', async () => {
+    const before = lastId();
+    const res = await subscribe('admin', ['brand new'], {
+      announce: true,
+      principals: JSON.stringify([w.user('alice').id]),
+    });
+    expectSuccess(res);
+    expect(fromBot(before).filter((m) => m.type === 'private')).toEqual([]);
+  });
+
+  it('test_successful_subscriptions_notifies_stream: the announcement, then the "channel created" notice', async () => {
+    await setAnnouncements('general');
+    const before = lastId();
+    expectSuccess(
+      await subscribe('admin', ['brand new'], {
+        announce: true,
+        principals: JSON.stringify([w.user('alice').id]),
+      }),
+    );
+    const [announcement, created, ...rest] = fromBot(before);
+    expect(rest).toEqual([]);
+    expect(announcement).toMatchObject({
+      type: 'stream',
+      channelId: w.ch('general').id,
+      topic: 'new channels',
+      content: `${w.mention('admin')} created a new channel #**brand new**.`,
+    });
+    expect(created).toMatchObject({
+      channelId: w.ch('brand new').id,
+      topic: 'channel events',
+      content: `**Public** channel created by ${w.mention('admin')}. **Description:**\n\`\`\`\` quote\n*No description.*\n\`\`\`\``,
+    });
+    // mark_as_read: the acting user has read both.
+    expect(announcement?.flags[String(w.user('admin').id)]).toContain('read');
+    expect(created?.flags[String(w.user('alice').id)]).toEqual([]);
+  });
+
+  it('test_successful_subscription_notifies_in_empty_topic_only_stream: the announcement in the empty topic', async () => {
+    await setAnnouncements('general');
+    w.ch('general').topicsPolicy = 'empty_topic_only';
+    const before = lastId();
+    expectSuccess(
+      await subscribe('admin', ['brand new'], {
+        announce: true,
+        principals: JSON.stringify([w.user('alice').id]),
+      }),
+    );
+    const [announcement] = fromBot(before);
+    expect(announcement?.channelId).toBe(w.ch('general').id);
+    expect(announcement?.topic).toBe('');
+    expect(announcement?.content).toBe(
+      `${w.mention('admin')} created a new channel #**brand new**.`,
+    );
+  });
+
+  it('test_successful_subscriptions_notifies_with_escaping: a name the link syntax keeps', async () => {
+    await setAnnouncements('general');
+    const before = lastId();
+    expectSuccess(
+      await subscribe('admin', ['strange ) \\ test'], {
+        announce: true,
+        topics_policy: JSON.stringify('allow_empty_topic'),
+        principals: JSON.stringify([w.user('alice').id]),
+      }),
+    );
+    expect(fromBot(before)[0]?.content).toBe(
+      `${w.mention('admin')} created a new channel #**strange ) \\ test**.`,
+    );
+  });
+
+  it('get_stream_link_syntax: a name that would break #**…** is a Markdown link (get_fallback_markdown_link)', async () => {
+    await setAnnouncements('general');
+    const before = lastId();
+    expectSuccess(await subscribe('admin', ['a*b (c).d', 'x>y'], { announce: true }));
+    const a = w.ch('a*b (c).d').id;
+    const x = w.ch('x>y').id;
+    expect(fromBot(before)[0]?.content).toBe(
+      `${w.mention('admin')} created the following channels: ` +
+        `[#a&#42;b (c).d](#narrow/channel/${a}-a*b-.28c.29.2Ed), ` +
+        `[#x&gt;y](#narrow/channel/${x}-x.3Ey).`,
+    );
+  });
+
+  it('no announcement without announce, nor without an announcements channel', async () => {
+    const before = lastId();
+    expectSuccess(await subscribe('admin', ['one'], { announce: true }));
+    await setAnnouncements('general');
+    expectSuccess(await subscribe('admin', ['two']));
+    expect(fromBot(before).map((m) => m.channelId)).toEqual([w.ch('one').id, w.ch('two').id]);
+  });
+});
+
+describe('test_subs.py SubscriptionAPITest.test_notification_bot_dm_on_subscription', () => {
+  const principals = () =>
+    JSON.stringify(['owner', 'bob', 'alice', 'carol', 'admin', 'erin'].map((l) => w.user(l).id));
+
+  it('an existing channel: a direct message to each user subscribed by someone else, no announcement', async () => {
+    await setAnnouncements('general');
+    await w.create('test A', { subscribers: [] });
+    const before = lastId();
+    const res = await subscribe('owner', ['test A'], { principals: principals(), announce: true });
+    expectSuccess(res);
+    expect(res.body.new_subscription_messages_sent).toBe(true);
+    const sent = fromBot(before);
+    expect(sent.every((m) => m.type === 'private')).toBe(true);
+    expect(sent.map((m) => m.recipientIds.find((r) => r !== m.senderId)).sort()).toEqual(
+      ['bob', 'alice', 'carol', 'admin', 'erin'].map((l) => w.user(l).id).sort(),
+    );
+    expect(sent[0]?.content).toBe(`${w.mention('owner')} subscribed you to #**test A**.`);
+    // Unread for its recipient.
+    expect(Object.values(sent[0]!.flags)).toEqual([[]]);
+  });
+
+  it('a new channel: the announcement and the notice, no direct message', async () => {
+    await setAnnouncements('general');
+    const before = lastId();
+    const res = await subscribe('owner', ['test B'], { principals: principals(), announce: true });
+    expect(res.body.new_subscription_messages_sent).toBe(true);
+    expect(fromBot(before).map((m) => [m.type, m.channelId])).toEqual([
+      ['stream', w.ch('general').id],
+      ['stream', w.ch('test B').id],
+    ]);
+  });
+
+  it('several channels in one message, sorted; none with send_new_subscription_messages=false', async () => {
+    await w.create('zeta', { subscribers: [] });
+    await w.create('alpha', { subscribers: [] });
+    const before = lastId();
+    expectSuccess(
+      await subscribe('owner', ['zeta', 'alpha'], {
+        principals: JSON.stringify([w.user('alice').id]),
+      }),
+    );
+    expect(fromBot(before).map((m) => m.content)).toEqual([
+      `${w.mention('owner')} subscribed you to the following channels:\n\n* #**alpha**\n* #**zeta**`,
+    ]);
+    await w.create('quiet', { subscribers: [] });
+    const later = lastId();
+    const res = await subscribe('owner', ['quiet'], {
+      principals: JSON.stringify([w.user('alice').id]),
+      send_new_subscription_messages: false,
+    });
+    expect(res.body).not.toHaveProperty('new_subscription_messages_sent');
+    expect(fromBot(later)).toEqual([]);
+  });
+});
+
+describe('test_channel_creation.py TestCreateStreams.test_auto_mark_stream_created_message_as_read_for_stream_creator', () => {
+  it('two messages, a row per subscriber of each channel; read for the creator only', async () => {
+    await w.create('announce', { subscribers: ['admin', 'alice'] });
+    await setAnnouncements('announce');
+    const before = lastId();
+    const res = await subscribe('admin', ['brand new stream'], {
+      history_public_to_subscribers: true,
+      invite_only: false,
+      announce: true,
+      principals: JSON.stringify(['admin', 'bob', 'carol', 'alice'].map((l) => w.user(l).id)),
+    });
+    expectSuccess(res);
+    expect(res.body.already_subscribed).toEqual({});
+    expect(Object.keys(res.body.subscribed).sort()).toEqual(
+      ['admin', 'bob', 'carol', 'alice'].map((l) => String(w.user(l).id)).sort(),
+    );
+    expect(res.body.new_subscription_messages_sent).toBe(true);
+    const sent = (w.z.org.messages ?? []).filter((m) => m.id > before);
+    expect(sent.map((m) => m.channelId)).toEqual([
+      w.ch('announce').id,
+      w.ch('brand new stream').id,
+    ]);
+    const rows = sent.reduce((n, m) => n + Object.keys(m.flags).length, 0);
+    expect(rows).toBe(4 + 2);
+    const unread = (local: string) =>
+      sent.filter((m) => !(m.flags[String(w.user(local).id)] ?? ['read']).includes('read')).length;
+    expect(unread('alice')).toBe(2);
+    expect(unread('admin')).toBe(0);
+  });
+});
+
+describe('POST /channels/create announce (create_channel calls send_user_subscribed_and_new_channel_notifications)', () => {
+  it('the announcement, then the notice; no direct message to the other subscribers', async () => {
+    await setAnnouncements('general');
+    const before = lastId();
+    const res = await w.as('admin').post('/channels/create', {
+      name: 'made',
+      subscribers: ['admin', 'alice'].map((l) => w.user(l).id),
+      announce: true,
+    });
+    expectSuccess(res);
+    expect(fromBot(before).map((m) => [m.channelId, m.topic, m.content])).toEqual([
+      [
+        w.ch('general').id,
+        'new channels',
+        `${w.mention('admin')} created a new channel #**made**.`,
+      ],
+      [
+        res.body.id,
+        'channel events',
+        `**Public** channel created by ${w.mention('admin')}. **Description:**\n\`\`\`\` quote\n*No description.*\n\`\`\`\``,
+      ],
+    ]);
+  });
+});
+
+describe('before FL 397 (no send_new_subscription_messages, no limit)', () => {
+  it('the direct messages are sent', async () => {
+    await w.close();
+    w = await World.start(396);
+    expectSuccess(await subscribe('owner', ['older']));
+    const before = lastId();
+    expectSuccess(
+      await subscribe('owner', ['older'], { principals: JSON.stringify([w.user('alice').id]) }),
+    );
+    expect(fromBot(before).map((m) => m.content)).toEqual([
+      `${w.mention('owner')} subscribed you to #**older**.`,
+    ]);
+  });
+});

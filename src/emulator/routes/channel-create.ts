@@ -32,7 +32,7 @@ import { pickColors } from '../colors';
 import { channelAudience } from '../events';
 import { addSubscription, subscriptionOf, userById } from '../indexes';
 import { channelToApi, subscriptionToApi } from '../views';
-import { sendChannelCreatedNotice } from '../channel-notices';
+import { sendSubscribedAndNewChannelNotifications } from '../subscription-notices';
 import { beforeChange } from '../transaction';
 import { requireNonGuest } from './common';
 import {
@@ -306,7 +306,7 @@ export function createChannelRoute(ctx: RequestContext): Record<string, unknown>
   const fl = ctx.featureLevel;
   const { org } = ctx;
   // Parameters in the order of create_channel's signature (typed_endpoint).
-  p.bool('announce');
+  const announce = p.bool('announce') ?? false;
   const shapes: Array<[PermissionSettingInfo, StoredGroupSetting]> = [];
   for (const info of inParameterOrder(channelSettingInfos(fl), 'create_channel')) {
     const v = p.json(info.wire);
@@ -376,7 +376,14 @@ export function createChannelRoute(ctx: RequestContext): Record<string, unknown>
   // Without subscribers the view returns before any notification.
   if (subscribers.length > 0) {
     subscribeUsers(ctx, ch, subscribers);
-    sendChannelCreatedNotice(ctx, ch);
+    // No direct messages about a channel the request created: only the announcement and the
+    // "channel created" notice.
+    sendSubscribedAndNewChannelNotifications(ctx, {
+      newSubscriptions: [],
+      created: [ch],
+      announce,
+      dms: false,
+    });
   }
   return { id: ch.id };
 }

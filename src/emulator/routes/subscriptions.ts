@@ -25,6 +25,7 @@ import {
   userById,
 } from '../indexes';
 import { sortedByName, subscriptionToApi } from '../views';
+import { sendSubscribedAndNewChannelNotifications } from '../subscription-notices';
 import { beforeChange } from '../transaction';
 import { atomic, accessStreamById, accessTargetUser, pathInt, requireNonGuest } from './common';
 import {
@@ -154,7 +155,7 @@ function subscribe(
   principals: Array<number | string>,
   creation: ChannelCreation | (() => ChannelCreation),
   fatal: boolean,
-  sendMessages: boolean,
+  notify: { announce: boolean; sendMessages: boolean },
 ): Record<string, unknown> {
   const existing: StoredChannel[] = [];
   const toCreate: SubscriptionRequest[] = [];
@@ -194,8 +195,10 @@ function subscribe(
   const users = others ? principalsToUsers(ctx, principals) : [ctx.user];
 
   const channels = [...authorized];
+  const created: StoredChannel[] = [];
   if (settings)
-    for (const r of toCreate) channels.push(createChannel(ctx, r.name, r.description, settings));
+    for (const r of toCreate) created.push(createChannel(ctx, r.name, r.description, settings));
+  channels.push(...created);
   channels.sort((a, b) => a.id - b.id);
   // bulk_add_subscriptions: a color given in the request applies, by the channel's exact name,
   // to every user's new subscription; reactivated ones keep theirs.
@@ -230,10 +233,22 @@ function subscribe(
   }
   const out: Record<string, unknown> = { subscribed, already_subscribed: already };
   // Whether Notification Bot may message the newly subscribed users: at most
-  // MAX_BULK_NEW_SUBSCRIPTION_MESSAGES of them. Absent when not asked for (FL 397).
-  if (supports(ctx.featureLevel, 'sendNewSubscriptionMessages') && sendMessages)
-    out.new_subscription_messages_sent =
-      Object.keys(subscribed).length <= LIMITS.bulkNewSubscriptionMessages;
+  // MAX_BULK_NEW_SUBSCRIPTION_MESSAGES of them. Absent when not asked for (FL 397); before
+  // that level neither the parameter nor the limit exists and the messages are always sent.
+  const bulk = supports(ctx.featureLevel, 'sendNewSubscriptionMessages');
+  const dms =
+    notify.sendMessages &&
+    (!bulk || Object.keys(subscribed).length <= LIMITS.bulkNewSubscriptionMessages);
+  if (bulk && notify.sendMessages) out.new_subscription_messages_sent = dms;
+  sendSubscribedAndNewChannelNotifications(ctx, {
+    newSubscriptions: users.flatMap((u) => {
+      const names = subscribed[String(u.id)];
+      return names === undefined ? [] : [[u, names] as const];
+    }),
+    created,
+    announce: notify.announce,
+    dms,
+  });
   if (!fatal) out.unauthorized = unauthorized.map((c) => c.name);
   return out;
 }
@@ -506,7 +521,7 @@ function addSubscriptionsFromRequest(
   requireNonGuest(ctx);
   const p = ctx.params;
   const fl = ctx.featureLevel;
-  p.bool('announce');
+  const announce = p.bool('announce') ?? false;
   const fatal = p.bool('authorization_errors_fatal') ?? true;
   for (const info of inParameterOrder(channelSettingInfos(fl), 'add_subscriptions_backend')) {
     const v = p.json(info.wire);
@@ -521,7 +536,7 @@ function addSubscriptionsFromRequest(
   const principals = parsePrincipals(p.json('principals'));
   const sendMessages = supports(fl, 'sendNewSubscriptionMessages')
     ? (p.bool('send_new_subscription_messages') ?? true)
-    : false;
+    : true;
   const requests =
     given ?? parseSubscriptionList(p.requiredJson('subscriptions'), 'subscriptions', 'add.color');
   const topicsPolicy = supports(fl, 'topicsPolicy') ? creationTopicsPolicy(ctx, p) : undefined;
@@ -533,14 +548,10 @@ function addSubscriptionsFromRequest(
     parseRetention(retention ?? 'realm_default');
     if (topicsPolicy !== undefined) validateTopicsPolicy(ctx, topicsPolicy, undefined);
   }
-  return subscribe(
-    ctx,
-    requests,
-    principals,
-    () => readCreationParams(ctx, p),
-    fatal,
+  return subscribe(ctx, requests, principals, () => readCreationParams(ctx, p), fatal, {
+    announce,
     sendMessages,
-  );
+  });
 }
 
 /** `remove_subscriptions_backend`'s parameters besides the channel names. */
