@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return -- JSON bodies are untyped by nature */
 /**
  * POST /users/me/subscriptions, the view's own checks and its notifications
  * (zerver/views/streams.py `add_subscriptions_backend` and
@@ -299,5 +298,60 @@ describe('before FL 397 (no send_new_subscription_messages, no limit)', () => {
     expect(fromBot(before).map((m) => m.content)).toEqual([
       `${w.mention('owner')} subscribed you to #**older**.`,
     ]);
+  });
+});
+
+describe('test_subs.py SubscriptionAPITest.test_mark_messages_as_unread_on_unsubscribe', () => {
+  it('leaving a channel marks its messages read (mark_stream_messages_as_read); they stay read on return', async () => {
+    const ids = {
+      stream1: await w.create('stream1', { subscribers: ['admin', 'alice'] }),
+      stream2: await w.create('stream2', { subscribers: ['admin', 'alice'] }),
+      private: await w.create('private_stream', {
+        private: true,
+        subscribers: ['owner', 'admin', 'alice'],
+      }),
+    };
+    for (const to of Object.values(ids))
+      expectSuccess(
+        await w.as('alice').post('/messages', {
+          type: 'stream',
+          to: JSON.stringify(to),
+          topic: 'test',
+          content: 'test',
+        }),
+      );
+    const unreadChannels = () =>
+      (w.z.org.messages ?? [])
+        .filter((m) => m.type === 'stream')
+        .filter((m) => m.flags[String(w.user('admin').id)]?.includes('read') === false)
+        .map((m) => m.channelId);
+    expect(unreadChannels()).toEqual([ids.stream1, ids.stream2, ids.private]);
+    for (const name of ['stream2', 'private_stream'])
+      expectSuccess(
+        await w.as('owner').delete('/users/me/subscriptions', {
+          subscriptions: JSON.stringify([name]),
+          principals: JSON.stringify([w.user('admin').id]),
+        }),
+      );
+    await w.subscribe(ids.stream2, 'admin');
+    await w.subscribe(ids.private, 'admin');
+    expect(unreadChannels()).toEqual([ids.stream1]);
+    // Only the user who left: the owner, still subscribed, has not read the private one.
+    const privateMessage = (w.z.org.messages ?? []).find(
+      (m) => m.channelId === ids.private && m.senderId === w.user('alice').id,
+    );
+    expect(privateMessage?.flags[String(w.user('owner').id)]).toEqual([]);
+  });
+});
+
+describe('test_subs.py GetSubscribersTest.test_no_recipient_ids (gather_subscriptions_helper)', () => {
+  it('a user without subscriptions gets an empty list', async () => {
+    const alice = w.user('alice').id;
+    w.z.org.subscriptions
+      .filter((s) => s.userId === alice && s.active)
+      .forEach((s) => (s.active = false));
+    const res = await w.as('alice').get('/users/me/subscriptions');
+    expectSuccess(res);
+    expect(res.body.subscriptions).toEqual([]);
   });
 });

@@ -26,6 +26,8 @@ import {
 } from '../indexes';
 import { sortedByName, subscriptionToApi } from '../views';
 import { sendSubscribedAndNewChannelNotifications } from '../subscription-notices';
+import { withFlag } from './message-flags';
+import { messages } from './messages';
 import { beforeChange } from '../transaction';
 import { atomic, accessStreamById, accessTargetUser, pathInt, requireNonGuest } from './common';
 import {
@@ -327,6 +329,7 @@ function unsubscribe(
   // send_subscription_remove_events: the peers' events first (grouped as Zulip groups them),
   // then each user's own.
   sendPeerSubscriberEvents(ctx, 'peer_remove', gone);
+  markLostChannelsRead(ctx, gone);
   for (const [u, lost] of lostBy) {
     if (lost.length === 0) continue;
     ctx.events.push({
@@ -552,6 +555,25 @@ function addSubscriptionsFromRequest(
     announce,
     sendMessages,
   });
+}
+
+/**
+ * send_subscription_remove_events' `mark_stream_messages_as_read` deferred work
+ * (`do_mark_stream_messages_as_read`): each user's messages in the channels they left become
+ * read. One pass over the messages.
+ */
+function markLostChannelsRead(ctx: RequestContext, gone: Map<StoredChannel, number[]>): void {
+  const byChannel = new Map<number, number[]>();
+  for (const [ch, ids] of gone) byChannel.set(ch.id, ids);
+  for (const m of messages(ctx.org)) {
+    const ids = m.channelId === null ? undefined : byChannel.get(m.channelId);
+    if (ids === undefined) continue;
+    for (const uid of ids) {
+      const row = m.flags[String(uid)];
+      if (row === undefined || row.includes('read')) continue;
+      beforeChange(ctx, m).flags[String(uid)] = withFlag(row, 'read', true);
+    }
+  }
 }
 
 /** `remove_subscriptions_backend`'s parameters besides the channel names. */
