@@ -355,3 +355,81 @@ describe('test_subs.py GetSubscribersTest.test_no_recipient_ids (gather_subscrip
     expect(res.body.subscriptions).toEqual([]);
   });
 });
+
+describe('creating channels by subscribing (list_to_streams)', () => {
+  it('test_channel_creation.py test_acting_user_is_creator: the acting user is the creator; private and web-public at once is not refused at creation', async () => {
+    expectSuccess(
+      await subscribe('owner', ["owner's test stream"], { invite_only: true, is_web_public: true }),
+    );
+    const c = w.ch("owner's test stream");
+    expect([c.creatorId, c.inviteOnly, c.isWebPublic]).toEqual([w.user('owner').id, true, true]);
+    const res = await w.as('owner').post('/channels/create', {
+      name: 'made directly',
+      subscribers: [],
+      invite_only: true,
+      is_web_public: true,
+    });
+    expectSuccess(res);
+    expect(w.byId(res.body.id).creatorId).toBe(w.user('owner').id);
+  });
+
+  it('test_channel_creation.py test_permission_settings_when_creating_multiple_streams: each channel its own values', async () => {
+    const anon = {
+      direct_members: [w.user('carol').id],
+      direct_subgroups: [w.group('role:moderators').id],
+    };
+    expectSuccess(
+      await subscribe('alice', ['new_stream', 'new_stream_2'], {
+        can_add_subscribers_group: JSON.stringify(anon),
+      }),
+    );
+    const [one, two] = [w.ch('new_stream'), w.ch('new_stream_2')];
+    for (const c of [one, two]) {
+      expect(c.settings.can_administer_channel_group).toEqual({
+        direct_members: [w.user('alice').id],
+        direct_subgroups: [],
+      });
+      expect(c.settings.can_add_subscribers_group).toEqual(anon);
+    }
+    // Different groups: changing one channel's leaves the other's as it was.
+    expectSuccess(
+      await w.as('alice').patch(`/streams/${one.id}`, {
+        can_add_subscribers_group: JSON.stringify({
+          new: { direct_members: [w.user('carol').id], direct_subgroups: [] },
+          old: anon,
+        }),
+      }),
+    );
+    expect(w.ch('new_stream_2').settings.can_add_subscribers_group).toEqual(anon);
+  });
+
+  it('test_channel_permissions.py test_can_set_delete_message_policy_group: the delete settings need can_set_delete_message_policy here too', async () => {
+    const members = JSON.stringify(w.group('role:members').id);
+    expectError(
+      await subscribe('alice', ['deletable'], { can_delete_any_message_group: members }),
+      'Insufficient permission',
+    );
+    expect(w.z.org.channels.some((c) => c.name === 'deletable')).toBe(false);
+    expectSuccess(
+      await subscribe('alice', ['deletable'], {
+        can_delete_own_message_group: JSON.stringify(w.group('role:nobody').id),
+      }),
+    );
+    expectSuccess(
+      await subscribe('moderator', ['deletable 2'], { can_delete_any_message_group: members }),
+    );
+  });
+
+  it('check_channel_creation_permissions comes first: the right to create before the owner-only retention', async () => {
+    w.z.org.realm.settings.can_create_public_channel_group = w.group('role:administrators').id;
+    expectError(
+      await subscribe('alice', ['kept'], { message_retention_days: JSON.stringify(10) }),
+      'Insufficient permission',
+    );
+    expectError(
+      await subscribe('admin', ['kept'], { message_retention_days: JSON.stringify(10) }),
+      'Must be an organization owner',
+      'UNAUTHORIZED_PRINCIPAL',
+    );
+  });
+});

@@ -31,7 +31,6 @@ import { messages } from './messages';
 import { beforeChange } from '../transaction';
 import { atomic, accessStreamById, accessTargetUser, pathInt, requireNonGuest } from './common';
 import {
-  checkCanCreate,
   checkNewChannel,
   createChannel,
   creationTopicsPolicy,
@@ -184,7 +183,6 @@ function subscribe(
   if (toCreate.length > 0) {
     settings = typeof creation === 'function' ? creation() : creation;
     for (const r of toCreate) checkNewChannel(ctx, r.name, r.description);
-    checkCanCreate(ctx, settings);
   }
   const others = principals.length > 0 && !principals.every((p) => p === ctx.user.id);
   const unauthorized = existing.filter((ch) => !hasContentAccess(ctx.org, ctx.user, ch));
