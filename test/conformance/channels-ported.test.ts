@@ -196,3 +196,25 @@ describe('test_channel_creation.py test_create_api_topic_permalink_description (
     expect(got.rendered_description).toBe('<p>#<strong>core&gt;testing</strong></p>');
   });
 });
+
+describe('test_subs.py StreamAdminTest.test_private_stream_live_updates', () => {
+  it('a private channel: its description and name updates go to its subscribers (and administrators), not to other members', async () => {
+    const id = await w.create('private_stream', { private: true, subscribers: ['alice', 'bob'] });
+    const queues = new Map<string, string>();
+    for (const local of ['alice', 'bob', 'dave']) {
+      const r = await w.as(local).post('/register', { event_types: JSON.stringify(['stream']) });
+      queues.set(local, r.body.queue_id as string);
+    }
+    expectSuccess(await w.as('owner').patch(`/streams/${id}`, { description: 'Test description' }));
+    expectSuccess(await w.as('owner').patch(`/streams/${id}`, { new_name: 'whatever' }));
+    for (const [local, queue] of queues) {
+      const r = await w
+        .as(local)
+        .get('/events', { queue_id: queue, last_event_id: -1, dont_block: true });
+      const props = (r.body.events as Array<{ op?: string; property?: string }>)
+        .filter((e) => e.op === 'update')
+        .map((e) => e.property);
+      expect([local, props]).toEqual([local, local === 'dave' ? [] : ['description', 'name']]);
+    }
+  });
+});
