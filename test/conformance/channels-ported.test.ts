@@ -141,26 +141,14 @@ describe('test_subs.py SubscriptionAPITest.test_create_web_public_stream (list_t
   const three = JSON.stringify(
     ['new1', 'new2', 'new3'].map((name, i) => ({ name, description: `des${i + 1}` })),
   );
+  const attempt = (who: string) =>
+    w.as(who).post('/users/me/subscriptions', { subscriptions: three, is_web_public: 'true' });
   it('members refused; disabled for owners too; owners create them with their descriptions', async () => {
-    expectError(
-      await w
-        .as('alice')
-        .post('/users/me/subscriptions', { subscriptions: three, is_web_public: 'true' }),
-      'Insufficient permission',
-    );
+    expectError(await attempt('alice'), 'Insufficient permission');
     w.z.org.realm.webPublicStreamsEnabled = false;
-    expectError(
-      await w
-        .as('owner')
-        .post('/users/me/subscriptions', { subscriptions: three, is_web_public: 'true' }),
-      'Web-public channels are not enabled.',
-    );
+    expectError(await attempt('owner'), 'Web-public channels are not enabled.');
     w.z.org.realm.webPublicStreamsEnabled = true;
-    expectSuccess(
-      await w
-        .as('owner')
-        .post('/users/me/subscriptions', { subscriptions: three, is_web_public: 'true' }),
-    );
+    expectSuccess(await attempt('owner'));
     expect(['new1', 'new2', 'new3'].map((n) => [w.ch(n).description, w.ch(n).isWebPublic])).toEqual(
       [
         ['des1', true],
