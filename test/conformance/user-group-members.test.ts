@@ -568,10 +568,7 @@ describe('test_user_groups.py UserGroupAPITestCase.test_updating_subgroups_of_us
       'Invalid user group ID: 123456',
     );
     expect(await directSubgroupsOf(support)).toEqual([leadership]);
-    expectError(
-      await sub('alice', support, { delete: [123456] }),
-      'Invalid user group ID: 123456',
-    );
+    expectError(await sub('alice', support, { delete: [123456] }), 'Invalid user group ID: 123456');
     expectError(
       await sub('alice', support, {}),
       'Nothing to do. Specify at least one of "add" or "delete".',
