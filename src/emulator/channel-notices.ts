@@ -34,12 +34,26 @@ export function sendChannelEventsNotice(
   opts: { allRead?: boolean; readBy?: number } = {},
 ): void {
   if (!channelEventsMessagesEnabled(ctx)) return;
+  botChannelMessage(ctx, ch, channelEventsTopic(ch), content, opts);
+}
+
+/**
+ * A channel message from Notification Bot (`internal_prep_stream_message`, `do_send_messages`),
+ * unread for the subscribers but `readBy` (`mark_as_read`), or for none with `allRead`.
+ */
+export function botChannelMessage(
+  ctx: RequestContext,
+  ch: StoredChannel,
+  topic: string,
+  content: string,
+  opts: { allRead?: boolean; readBy?: number } = {},
+): void {
   const botId = notificationBotId(ctx.org);
   const m = storeMessage(ctx, {
     senderId: botId,
     type: 'stream',
     channelId: ch.id,
-    topic: channelEventsTopic(ch),
+    topic,
     recipientIds: [],
     // Message content is stored without trailing whitespace (normalize_body).
     content: content.trimEnd(),

@@ -86,15 +86,18 @@ describe('the tags say what Zulip does when the plan is applied', () => {
     );
     expect([...postedInto].sort()).toEqual(['tag-archived', 'tag-described', 'tag-new']);
 
-    // Direct messages: the emulator sends the group ones (`notify_for_user_group_subscription_changes`);
-    // the subscription ones it only counts (new_subscription_messages_sent), so those are
-    // checked against the plan's own `messaged`.
+    // Direct messages: the group ones (`notify_for_user_group_subscription_changes`) and the
+    // subscription ones (`send_user_subscribed_and_new_channel_notifications`), exactly the
+    // users the plan's `notifies-users` changes name.
     const dmTo = fresh
       .filter((m) => m.type === 'private')
       .flatMap((m) => m.recipientIds.map(email).filter((e) => e?.endsWith('@zulip-cdk.example')));
-    const groups = tagged('notifies-users').filter((c) => c.kind === 'userGroup');
-    expect(dmTo.sort()).toEqual(groups.flatMap((c) => messagedUsers(c)).sort());
-    expect(dmTo.sort()).toEqual([at('bob'), at('carol')]);
+    expect(dmTo.sort()).toEqual(
+      tagged('notifies-users')
+        .flatMap((c) => messagedUsers(c))
+        .sort(),
+    );
+    expect(dmTo.sort()).toEqual([at('bob'), at('carol'), at('dave')]);
     expect(tagged('notifies-users').map((c) => c.id)).toEqual([
       'userGroup["tag-crew"]#membership',
       'channel["tag-announced"]#membership',

@@ -353,7 +353,7 @@ describe('test_channel_creation.py TestCreateStreams.test_permission_settings_on
 });
 
 describe('test_channel_creation.py TestCreateStreams.test_default_permission_settings_on_stream_creation', () => {
-  it('defaults: the creator administers; nobody adds or subscribes; administrators remove; everyone posts', async () => {
+  it('defaults: the creator administers (test_can_administer_channel_group_default_on_stream_creation); nobody adds or subscribes; administrators remove; everyone posts', async () => {
     const res = await create('alice', { name: 'new_stream', description: 'New stream' });
     expectSuccess(res);
     const got = (await w.as('alice').get(`/streams/${res.body.id}`)).body.stream;

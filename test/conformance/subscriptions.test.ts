@@ -562,10 +562,10 @@ describe('SubscriptionAPITest: subscribing', () => {
   });
 
   it.each([
-    ['id', (local: string): number | string => id(local)],
-    ['legacy email', (local: string): number | string => user(local).email],
+    ['', (local: string): number | string => id(local)],
+    ['_legacy_emails', (local: string): number | string => user(local).email],
   ])(
-    'test_subscriptions_add_for_principal (%s): subscribe someone else to a new and their current channels',
+    'test_subscriptions_add_for_principal%s: subscribe someone else to a new and their current channels',
     async (_k, principal) => {
       const r = await subscribeVia('alice', ['general', 'design', 'Venice8'], {
         principals: [principal('dave')],
@@ -574,6 +574,16 @@ describe('SubscriptionAPITest: subscribing', () => {
       expect([...r.body.subscribed[id('dave')]].sort()).toEqual(['Venice8']);
       expect([...r.body.already_subscribed[id('dave')]].sort()).toEqual(['design', 'general']);
       expect(await subscribedNames('dave')).toContain('Venice8');
+      // The last message: the "channel created" notice, in the new channel.
+      const last = z.org.messages!.at(-1)!;
+      expect([last.channelId, last.topic, last.senderId]).toEqual([
+        ch('Venice8').id,
+        'channel events',
+        z.org.notificationBotId,
+      ]);
+      expect(last.content).toContain(
+        `**Public** channel created by @_**${user('alice').fullName}|${id('alice')}**. **Description:**\n\`\`\`\` quote`,
+      );
     },
   );
 
@@ -609,7 +619,11 @@ describe('SubscriptionAPITest: subscribing', () => {
       'rosencrantz-and-guildenstern@zulip.com',
     ],
     ['test_subscription_add_invalid_principal', 999],
-  ])('%s: No such user', async (_name, principal) => {
+    // A user of another realm: here the Notification Bot, a cross-realm bot.
+    ['test_subscription_add_principal_other_realm', () => z.org.notificationBotId!],
+  ])('%s: No such user', async (_name, given) => {
+    if (typeof given === 'function') expectSuccess(await subscribeVia('owner', ['make the bot']));
+    const principal = typeof given === 'function' ? given() : given;
     expectError(
       await subscribeVia('alice', ['general'], { principals: [principal] }),
       'No such user',

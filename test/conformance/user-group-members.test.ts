@@ -560,7 +560,7 @@ describe('test_user_groups.py UserGroupAPITestCase.test_updating_subgroups_of_us
     );
   });
 
-  it('an unknown supergroup, an unknown subgroup (nothing added), nothing to do', async () => {
+  it('an unknown supergroup, an unknown subgroup (nothing added; test_add_subgroup_from_wrong_realm, test_has_user_group_access_for_subgroup: a group of no realm here), nothing to do', async () => {
     expectSuccess(await sub('alice', support, { add: [leadership] }));
     expectError(await sub('alice', 123456, { add: [test] }), 'Invalid user group');
     expectError(
@@ -568,6 +568,7 @@ describe('test_user_groups.py UserGroupAPITestCase.test_updating_subgroups_of_us
       'Invalid user group ID: 123456',
     );
     expect(await directSubgroupsOf(support)).toEqual([leadership]);
+    expectError(await sub('alice', support, { delete: [123456] }), 'Invalid user group ID: 123456');
     expectError(
       await sub('alice', support, {}),
       'Nothing to do. Specify at least one of "add" or "delete".',

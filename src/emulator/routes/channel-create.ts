@@ -4,11 +4,9 @@
  */
 import { supports } from '../../model/features';
 import type { TopicsPolicy } from '../../model/kinds';
-import { CHANNEL_PERMISSIONS } from '../../model/permissions';
 import type { PermissionSettingInfo } from '../../model/permissions';
 import { LIMITS } from '../../model/kinds';
 import {
-  channelPrivacyProblems,
   checkChannelDescription,
   checkChannelName,
   storedChannelDescription,
@@ -21,7 +19,6 @@ import {
   checkSettingExists,
   defaultSettingValue,
   groupSettingShape,
-  parseGroupSettingValue,
 } from '../group-settings';
 import { hasMetadataAccess, holdsRealmSetting, isAdmin } from '../permissions';
 import type { Params } from '../params';
@@ -32,7 +29,7 @@ import { pickColors } from '../colors';
 import { channelAudience } from '../events';
 import { addSubscription, subscriptionOf, userById } from '../indexes';
 import { channelToApi, subscriptionToApi } from '../views';
-import { sendChannelCreatedNotice } from '../channel-notices';
+import { sendSubscribedAndNewChannelNotifications } from '../subscription-notices';
 import { beforeChange } from '../transaction';
 import { requireNonGuest } from './common';
 import {
@@ -67,17 +64,6 @@ export function folderIdParam(ctx: RequestContext): number | null {
 }
 
 /**
- * Creation: the value is parsed first (parse_message_retention_days while building the stream
- * dicts), and only a value other than the realm default needs an owner
- * (check_channel_creation_permissions: `message_retention_days is not None`).
- */
-function creationRetention(ctx: RequestContext, raw: unknown): number | null {
-  const parsed = parseRetention(raw);
-  if (parsed !== null) checkRetentionAllowed(ctx);
-  return parsed;
-}
-
-/**
  * `topics_policy` on creation: `Json[...]` in add_subscriptions_backend and create_channel
  * (unlike PATCH /streams, where it is a plain str), so `"inherit"` arrives JSON-quoted.
  */
@@ -105,7 +91,11 @@ export interface ChannelCreation {
 /**
  * Reads and checks the creation parameters of a subscription request that creates a channel
  * (before any channel is made); their shapes were checked while parsing
- * (subscriptions.ts `addSubscriptionsFromRequest`).
+ * (subscriptions.ts `addSubscriptionsFromRequest`), and so were the folder, the retention value
+ * and the topics policy. list_to_streams' order: the group settings
+ * (`access_requested_group_permissions_for_streams`), then
+ * `check_channel_creation_permissions`. Like Zulip, nothing refuses a channel both private and
+ * web-public here (only `update_stream_backend` answers "Invalid parameters").
  */
 export function readCreationParams(ctx: RequestContext, p: Params): ChannelCreation {
   const fl = ctx.featureLevel;
@@ -114,70 +104,74 @@ export function readCreationParams(ctx: RequestContext, p: Params): ChannelCreat
   const history = p.bool('history_public_to_subscribers');
   const isDefault = p.bool('is_default_stream') ?? false;
   const retentionRaw = retentionParam(p);
-  // Parsed with the parameters, as the enum check is a validator of the parameter upstream.
   const topicsPolicy = supports(fl, 'topicsPolicy') ? creationTopicsPolicy(ctx, p) : undefined;
-  const folderId = folderIdParam(ctx);
-  const rawSettings: Array<[PermissionSettingInfo, unknown]> = [];
+  const shapes: Array<[PermissionSettingInfo, StoredGroupSetting]> = [];
   for (const info of channelSettingInfos(fl)) {
     const v = p.json(info.wire);
-    if (v !== undefined) rawSettings.push([info, v]);
+    if (v !== undefined) shapes.push([info, groupSettingShape(v, info.wire)]);
   }
-
-  const creation: ChannelCreation = {
+  const settings = accessRequestedGroupPermissions(ctx, shapes, inviteOnly, history);
+  const retention = retentionRaw === undefined ? null : parseRetention(retentionRaw);
+  checkChannelCreationPermissions(ctx, { inviteOnly, isDefault, isWebPublic, retention });
+  return {
     inviteOnly,
     isWebPublic,
     historyPublicToSubscribers: history,
     isDefault,
-    retention: null,
-    topicsPolicy: 'inherit',
-    folderId,
-    settings: {},
+    retention,
+    topicsPolicy: topicsPolicy ?? 'inherit',
+    folderId: folderIdParam(ctx),
+    settings,
   };
-  if (isWebPublic) {
-    if (!(ctx.org.realm.webPublicStreamsEnabled && ctx.org.realm.enableSpectatorAccess))
-      throw badRequest('Web-public channels are not enabled.');
-    if (!holdsRealmSetting(ctx.org, ctx.user, 'can_create_web_public_channel_group'))
-      throw insufficientPermission();
-  }
-  // The cross-field rules on the new channel's privacy (history follows `inviteOnly`, so of
-  // the history rules only the web-public one can break, and then web-public-private does too).
-  const privacy = channelPrivacyProblems({
-    private: inviteOnly,
-    webPublic: isWebPublic,
-    historyPublicToSubscribers: inviteOnly ? (history ?? false) : true,
-    defaultChannel: isDefault,
-  });
-  const invalid = privacy.find((x) => x.rule !== 'default-private');
-  if (invalid) throw badRequest(invalid.message);
-  // check_channel_creation_permissions: a plain "Insufficient permission" for non-administrators.
-  if (isDefault && !isAdmin(ctx.user)) throw insufficientPermission();
-  const defaultPrivate = privacy.find((x) => x.rule === 'default-private');
-  if (defaultPrivate) throw badRequest(defaultPrivate.message);
-  creation.retention = retentionRaw === undefined ? null : creationRetention(ctx, retentionRaw);
-  if (topicsPolicy !== undefined) {
-    // add_subscriptions_backend: only a policy other than `inherit` needs the permission.
+}
+
+/**
+ * zerver/lib/streams.py `access_requested_group_permissions_for_streams`: each setting given,
+ * in Zulip's order: the protected-history rule of `can_create_topic_group`, the groups exist
+ * and are allowed for the setting, and the delete settings (but nobody) need
+ * `can_set_delete_message_policy`.
+ */
+function accessRequestedGroupPermissions(
+  ctx: RequestContext,
+  shapes: Array<[PermissionSettingInfo, StoredGroupSetting]>,
+  inviteOnly: boolean,
+  history: boolean | undefined,
+): Record<string, StoredGroupSetting> {
+  const { org } = ctx;
+  const settings: Record<string, StoredGroupSetting> = {};
+  for (const [info, shape] of inZulipOrder(shapes)) {
+    const value = canonicalSetting(org, shape);
+    if (info.wire === 'can_create_topic_group')
+      checkTopicGroupForHistory(ctx, inviteOnly ? (history ?? false) : true, value);
+    checkSettingExists(org, shape);
+    checkAllowed(org, info, value);
     if (
-      topicsPolicy !== 'inherit' &&
-      !holdsRealmSetting(ctx.org, ctx.user, 'can_set_topics_policy_group')
+      DELETE_MESSAGE_SETTINGS.includes(info.wire) &&
+      value !== systemGroupId(org, 'role:nobody') &&
+      !canSetDeleteMessagePolicy(ctx)
     )
       throw insufficientPermission();
-    creation.topicsPolicy = topicsPolicy;
+    settings[info.wire] = value;
   }
-  if (folderId !== null) checkFolder(ctx, folderId);
-  for (const [info, raw] of rawSettings) {
-    const value = parseGroupSettingValue(ctx.org, raw, info.wire);
-    checkAllowed(ctx.org, info, value);
-    creation.settings[info.wire] = value;
+  return settings;
+}
+
+/** zerver/lib/streams.py `check_channel_creation_permissions`, in its order. */
+function checkChannelCreationPermissions(
+  ctx: RequestContext,
+  c: { inviteOnly: boolean; isDefault: boolean; isWebPublic: boolean; retention: number | null },
+): void {
+  const { org } = ctx;
+  checkCanCreate(ctx, c);
+  if (c.isDefault && !isAdmin(ctx.user)) throw insufficientPermission();
+  if (c.inviteOnly && c.isDefault) throw badRequest('A default channel cannot be private.');
+  if (c.isWebPublic) {
+    if (!(org.realm.webPublicStreamsEnabled && org.realm.enableSpectatorAccess))
+      throw badRequest('Web-public channels are not enabled.');
+    if (!holdsRealmSetting(org, ctx.user, 'can_create_web_public_channel_group'))
+      throw insufficientPermission();
   }
-  if (supports(fl, 'canCreateTopicGroup')) {
-    // get_default_value_for_history_public_to_subscribers: private channels default to
-    // protected history; public channels always have public history.
-    const historyPublic = inviteOnly ? (history ?? false) : true;
-    const info = CHANNEL_PERMISSIONS.canCreateTopicGroup;
-    const value = creation.settings[info.wire] ?? defaultSettingValue(ctx.org, info, ctx.user);
-    checkTopicGroupForHistory(ctx, historyPublic, value);
-  }
-  return creation;
+  if (c.retention !== null) checkRetentionAllowed(ctx);
 }
 
 /** Whether the user may create a channel of this privacy. */
@@ -314,7 +308,7 @@ export function createChannelRoute(ctx: RequestContext): Record<string, unknown>
   const fl = ctx.featureLevel;
   const { org } = ctx;
   // Parameters in the order of create_channel's signature (typed_endpoint).
-  p.bool('announce');
+  const announce = p.bool('announce') ?? false;
   const shapes: Array<[PermissionSettingInfo, StoredGroupSetting]> = [];
   for (const info of inParameterOrder(channelSettingInfos(fl), 'create_channel')) {
     const v = p.json(info.wire);
@@ -338,33 +332,9 @@ export function createChannelRoute(ctx: RequestContext): Record<string, unknown>
   if (folderId !== null) checkFolder(ctx, folderId);
   const retention = parseRetention(retentionRaw);
   if (topicsPolicy !== undefined) validateTopicsPolicy(ctx, topicsPolicy, undefined);
-  // check_channel_creation_permissions
-  checkCanCreate(ctx, { inviteOnly });
-  if (isDefault && !isAdmin(ctx.user)) throw insufficientPermission();
-  if (inviteOnly && isDefault) throw badRequest('A default channel cannot be private.');
-  if (isWebPublic) {
-    if (!(org.realm.webPublicStreamsEnabled && org.realm.enableSpectatorAccess))
-      throw badRequest('Web-public channels are not enabled.');
-    if (!holdsRealmSetting(org, ctx.user, 'can_create_web_public_channel_group'))
-      throw insufficientPermission();
-  }
-  if (retention !== null) checkRetentionAllowed(ctx);
-  // access_requested_group_permissions_for_streams
-  const settings: Record<string, StoredGroupSetting> = {};
-  for (const [info, shape] of inZulipOrder(shapes)) {
-    const value = canonicalSetting(org, shape);
-    if (info.wire === 'can_create_topic_group')
-      checkTopicGroupForHistory(ctx, inviteOnly ? (history ?? false) : true, value);
-    checkSettingExists(org, shape);
-    checkAllowed(org, info, value);
-    if (
-      DELETE_MESSAGE_SETTINGS.includes(info.wire) &&
-      value !== systemGroupId(org, 'role:nobody') &&
-      !canSetDeleteMessagePolicy(ctx)
-    )
-      throw insufficientPermission();
-    if (!CREATE_CHANNEL_IGNORED.includes(info.wire)) settings[info.wire] = value;
-  }
+  checkChannelCreationPermissions(ctx, { inviteOnly, isDefault, isWebPublic, retention });
+  const settings = accessRequestedGroupPermissions(ctx, shapes, inviteOnly, history);
+  for (const wire of CREATE_CHANNEL_IGNORED) delete settings[wire];
   if (subscribers.length > 0) {
     // bulk_access_users_by_id
     const users = subscribers.map((id) => userById(org, id));
@@ -384,7 +354,14 @@ export function createChannelRoute(ctx: RequestContext): Record<string, unknown>
   // Without subscribers the view returns before any notification.
   if (subscribers.length > 0) {
     subscribeUsers(ctx, ch, subscribers);
-    sendChannelCreatedNotice(ctx, ch);
+    // No direct messages about a channel the request created: only the announcement and the
+    // "channel created" notice.
+    sendSubscribedAndNewChannelNotifications(ctx, {
+      newSubscriptions: [],
+      created: [ch],
+      announce,
+      dms: false,
+    });
   }
   return { id: ch.id };
 }

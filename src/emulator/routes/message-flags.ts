@@ -44,7 +44,7 @@ const NON_EDITABLE_FLAGS = [
 const DEFAULT_HISTORICAL_FLAGS = ['read', 'historical'];
 
 /** A row's flags with one added or removed, in bit order. */
-function withFlag(row: readonly string[], flag: string, add: boolean): string[] {
+export function withFlag(row: readonly string[], flag: string, add: boolean): string[] {
   return API_FLAGS.filter((f) => (f === flag ? add : row.includes(f)));
 }
 

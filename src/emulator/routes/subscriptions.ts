@@ -25,10 +25,12 @@ import {
   userById,
 } from '../indexes';
 import { sortedByName, subscriptionToApi } from '../views';
+import { sendSubscribedAndNewChannelNotifications } from '../subscription-notices';
+import { withFlag } from './message-flags';
+import { messages } from './messages';
 import { beforeChange } from '../transaction';
 import { atomic, accessStreamById, accessTargetUser, pathInt, requireNonGuest } from './common';
 import {
-  checkCanCreate,
   checkNewChannel,
   createChannel,
   creationTopicsPolicy,
@@ -36,7 +38,13 @@ import {
   readCreationParams,
   subscribeUsers,
 } from './channel-create';
-import { inParameterOrder, retentionParam } from './channel-rules';
+import {
+  checkFolder,
+  inParameterOrder,
+  parseRetention,
+  retentionParam,
+  validateTopicsPolicy,
+} from './channel-rules';
 import { channelSettingInfos, groupSettingShape } from '../group-settings';
 import type { ChannelCreation } from './channel-create';
 
@@ -148,7 +156,7 @@ function subscribe(
   principals: Array<number | string>,
   creation: ChannelCreation | (() => ChannelCreation),
   fatal: boolean,
-  sendMessages: boolean,
+  notify: { announce: boolean; sendMessages: boolean },
 ): Record<string, unknown> {
   const existing: StoredChannel[] = [];
   const toCreate: SubscriptionRequest[] = [];
@@ -175,7 +183,6 @@ function subscribe(
   if (toCreate.length > 0) {
     settings = typeof creation === 'function' ? creation() : creation;
     for (const r of toCreate) checkNewChannel(ctx, r.name, r.description);
-    checkCanCreate(ctx, settings);
   }
   const others = principals.length > 0 && !principals.every((p) => p === ctx.user.id);
   const unauthorized = existing.filter((ch) => !hasContentAccess(ctx.org, ctx.user, ch));
@@ -188,8 +195,10 @@ function subscribe(
   const users = others ? principalsToUsers(ctx, principals) : [ctx.user];
 
   const channels = [...authorized];
+  const created: StoredChannel[] = [];
   if (settings)
-    for (const r of toCreate) channels.push(createChannel(ctx, r.name, r.description, settings));
+    for (const r of toCreate) created.push(createChannel(ctx, r.name, r.description, settings));
+  channels.push(...created);
   channels.sort((a, b) => a.id - b.id);
   // bulk_add_subscriptions: a color given in the request applies, by the channel's exact name,
   // to every user's new subscription; reactivated ones keep theirs.
@@ -224,10 +233,22 @@ function subscribe(
   }
   const out: Record<string, unknown> = { subscribed, already_subscribed: already };
   // Whether Notification Bot may message the newly subscribed users: at most
-  // MAX_BULK_NEW_SUBSCRIPTION_MESSAGES of them. Absent when not asked for (FL 397).
-  if (supports(ctx.featureLevel, 'sendNewSubscriptionMessages') && sendMessages)
-    out.new_subscription_messages_sent =
-      Object.keys(subscribed).length <= LIMITS.bulkNewSubscriptionMessages;
+  // MAX_BULK_NEW_SUBSCRIPTION_MESSAGES of them. Absent when not asked for (FL 397); before
+  // that level neither the parameter nor the limit exists and the messages are always sent.
+  const bulk = supports(ctx.featureLevel, 'sendNewSubscriptionMessages');
+  const dms =
+    notify.sendMessages &&
+    (!bulk || Object.keys(subscribed).length <= LIMITS.bulkNewSubscriptionMessages);
+  if (bulk && notify.sendMessages) out.new_subscription_messages_sent = dms;
+  sendSubscribedAndNewChannelNotifications(ctx, {
+    newSubscriptions: users.flatMap((u) => {
+      const names = subscribed[String(u.id)];
+      return names === undefined ? [] : [[u, names] as const];
+    }),
+    created,
+    announce: notify.announce,
+    dms,
+  });
   if (!fatal) out.unauthorized = unauthorized.map((c) => c.name);
   return out;
 }
@@ -306,6 +327,7 @@ function unsubscribe(
   // send_subscription_remove_events: the peers' events first (grouped as Zulip groups them),
   // then each user's own.
   sendPeerSubscriberEvents(ctx, 'peer_remove', gone);
+  markLostChannelsRead(ctx, gone);
   for (const [u, lost] of lostBy) {
     if (lost.length === 0) continue;
     ctx.events.push({
@@ -491,33 +513,56 @@ function addSubscriptionsFromRequest(
   requireNonGuest(ctx);
   const p = ctx.params;
   const fl = ctx.featureLevel;
-  p.bool('announce');
+  const announce = p.bool('announce') ?? false;
   const fatal = p.bool('authorization_errors_fatal') ?? true;
   for (const info of inParameterOrder(channelSettingInfos(fl), 'add_subscriptions_backend')) {
     const v = p.json(info.wire);
     if (v !== undefined) groupSettingShape(v, info.wire);
   }
-  folderIdParam(ctx);
+  const folderId = folderIdParam(ctx);
   p.bool('history_public_to_subscribers');
   p.bool('invite_only');
   p.bool('is_default_stream');
   p.bool('is_web_public');
-  retentionParam(p);
+  const retention = retentionParam(p);
   const principals = parsePrincipals(p.json('principals'));
   const sendMessages = supports(fl, 'sendNewSubscriptionMessages')
     ? (p.bool('send_new_subscription_messages') ?? true)
-    : false;
+    : true;
   const requests =
     given ?? parseSubscriptionList(p.requiredJson('subscriptions'), 'subscriptions', 'add.color');
-  if (supports(fl, 'topicsPolicy')) creationTopicsPolicy(ctx, p);
-  return subscribe(
-    ctx,
-    requests,
-    principals,
-    () => readCreationParams(ctx, p),
-    fatal,
+  const topicsPolicy = supports(fl, 'topicsPolicy') ? creationTopicsPolicy(ctx, p) : undefined;
+  // The view's own checks before list_to_streams: the folder (get_channel_folder_by_id), then,
+  // in its loop over the requested channels (existing ones too), parse_message_retention_days
+  // and validate_topics_policy (administrators, or can_set_topics_policy_group).
+  if (folderId !== null) checkFolder(ctx, folderId);
+  if (requests.length > 0) {
+    parseRetention(retention ?? 'realm_default');
+    if (topicsPolicy !== undefined) validateTopicsPolicy(ctx, topicsPolicy, undefined);
+  }
+  return subscribe(ctx, requests, principals, () => readCreationParams(ctx, p), fatal, {
+    announce,
     sendMessages,
-  );
+  });
+}
+
+/**
+ * send_subscription_remove_events' `mark_stream_messages_as_read` deferred work
+ * (`do_mark_stream_messages_as_read`): each user's messages in the channels they left become
+ * read. One pass over the messages.
+ */
+function markLostChannelsRead(ctx: RequestContext, gone: Map<StoredChannel, number[]>): void {
+  const byChannel = new Map<number, number[]>();
+  for (const [ch, ids] of gone) byChannel.set(ch.id, ids);
+  for (const m of messages(ctx.org)) {
+    const ids = m.channelId === null ? undefined : byChannel.get(m.channelId);
+    if (ids === undefined) continue;
+    for (const uid of ids) {
+      const row = m.flags[String(uid)];
+      if (row === undefined || row.includes('read')) continue;
+      beforeChange(ctx, m).flags[String(uid)] = withFlag(row, 'read', true);
+    }
+  }
 }
 
 /** `remove_subscriptions_backend`'s parameters besides the channel names. */
