@@ -8,6 +8,7 @@ import { checkProps, definedProps, propsSchema } from './props';
 import type { z } from 'zod';
 import type { Organization } from './organization';
 import { ORGANIZATION, RESOURCE, brand, brandGuard, hasBrand } from './symbols';
+import { recordCreationSite } from './source-location';
 
 /**
  * Lifecycle options, accepted by every resource construct (in its props).
@@ -72,6 +73,7 @@ export abstract class ZulipResource extends Construct {
   ) {
     super(scope, id);
     brand(this, RESOURCE);
+    recordCreationSite(this, new.target);
     const org = findOrganization(scope);
     if (!org) {
       throw new ZulipCdkError(

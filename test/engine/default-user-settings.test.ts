@@ -60,7 +60,9 @@ describe('DefaultUserSettings: synth validation with construct paths', () => {
       message: expect.stringMatching(message),
     });
     const err = thrownError(() => Testing.synth(o), 'VALIDATION_FAILED');
-    expect(err.message).toMatch(/^acme\/defaults: /m);
+    expect(err.message).toMatch(
+      /^acme\/defaults \(test\/engine\/default-user-settings\.test\.ts:\d+:\d+\): /m,
+    );
   });
 
   test('two DefaultUserSettings in one organization', () => {

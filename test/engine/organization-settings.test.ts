@@ -107,7 +107,9 @@ describe('OrganizationSettings: synth validation with construct paths', () => {
       message: expect.stringMatching(message),
     });
     const err = thrownError(() => Testing.synth(o), 'VALIDATION_FAILED');
-    expect(err.message).toMatch(/^acme\/settings: /m);
+    expect(err.message).toMatch(
+      /^acme\/settings \(test\/engine\/organization-settings\.test\.ts:\d+:\d+\): /m,
+    );
   });
 
   test('a valid declaration synthesizes only what it declares, channels by name', () => {
