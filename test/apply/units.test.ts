@@ -125,6 +125,20 @@ describe('progress lines', () => {
         error: { code: 'BAD_REQUEST', message: 'boom' },
       }),
     ).toBe('✗ archive channel["eng"]: failed: [BAD_REQUEST] boom');
+    // A message that names its code already (a ZulipApiError's) is not prefixed with it again.
+    expect(
+      changeLine({
+        ...base,
+        action: 'archive',
+        status: 'failed',
+        error: {
+          code: 'BAD_REQUEST',
+          message: 'DELETE /api/v1/streams/3 failed: no (BAD_REQUEST, HTTP 400)',
+        },
+      }),
+    ).toBe(
+      '✗ archive channel["eng"]: failed: DELETE /api/v1/streams/3 failed: no (BAD_REQUEST, HTTP 400)',
+    );
     expect(
       changeLine({
         ...base,
@@ -132,7 +146,7 @@ describe('progress lines', () => {
         status: 'skipped',
         message: 'not run: apply was interrupted',
       }),
-    ).toBe('- membership channel["eng"]: skipped: not run: apply was interrupted');
+    ).toBe('- membership channel["eng"]: not run: apply was interrupted');
     expect(
       changeLine({
         id: 'channelFolder["*"]#reorder',

@@ -342,6 +342,12 @@ async function run({
         io.stdout.write(
           `Not written because it changed since the plan: ${e.address} (plan again to review it).\n`,
         );
+    const { failed, skipped } = j.counts;
+    // An embedded organization is gone at exit: there is nothing to finish.
+    if (!json && failed + skipped > 0 && values.embedded !== true)
+      io.stdout.write(
+        `Not finished: ${[failed > 0 ? `${failed} failed` : '', skipped > 0 ? `${skipped} not run` : ''].filter(Boolean).join(', ')}. Once the cause is fixed or gone, ${planFile === undefined ? 'run this apply again' : `apply ${planFile} again`}: changes that landed are found and reported as done, not sent again (zulip-cdk plan shows what is left).\n`,
+      );
     let code = engine.exitCodeFor(result.outcome);
     if (values.verify === true) {
       desired ??= await loadDesiredState(values, io);
