@@ -41,6 +41,15 @@ describe('zulip-cdk main', () => {
     expect(opt.err()).toBe(
       'zulip-cdk apply: unknown option --auto-aprove (did you mean --auto-approve?)\nRun `zulip-cdk apply --help` for its options.\n',
     );
+    // A word three edits from a three-letter option is no typo of it (before: "did you mean --out?").
+    const far = fakeIo();
+    expect(await main(['plan', '--bogus'], far)).toBe(1);
+    expect(far.err()).toBe(
+      'zulip-cdk plan: unknown option --bogus\nRun `zulip-cdk plan --help` for its options.\n',
+    );
+    const near = fakeIo();
+    expect(await main(['plan', '--formt'], near)).toBe(1);
+    expect(near.err()).toContain('unknown option --formt (did you mean --format?)');
     const help = fakeIo();
     expect(await main(['help', 'nosuch'], help)).toBe(1);
     expect(help.err()).toContain("unknown command 'nosuch'");
