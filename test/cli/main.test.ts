@@ -20,6 +20,12 @@ describe('zulip-cdk main', () => {
       const io = fakeIo();
       expect(await main([name, '--help'], io)).toBe(0);
       expect(io.out()).toContain(`zulip-cdk ${name}`);
+      // Readable in a terminal of 100 columns (import's --include line was 281 long).
+      const wide = io
+        .out()
+        .split('\n')
+        .filter((l) => l.length > 100 && !l.startsWith('usage: '));
+      expect({ name, wide }).toEqual({ name, wide: [] });
     }
   });
 

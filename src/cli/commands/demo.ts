@@ -20,10 +20,11 @@ export const demoCommand: Command = {
   usage: `usage: zulip-cdk demo [--app CMD | --desired FILE|DIR] [--org ID]
 
 Starts an embedded Zulip-compatible server with a demo organization, synthesizes the example
-app ("app" of zulip-cdk.json or cdktf.json), shows the plan, applies it, and plans again to show that nothing is
-left. Exit 0 when the second plan is empty, 1 otherwise.
+app ("app" of zulip-cdk.json or cdktf.json), shows the plan, applies it, and plans again to
+show that nothing is left. Exit 0 when the second plan is empty, 1 otherwise.
 
-  --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
+  --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json
+                       or cdktf.json)
   --desired FILE|DIR   an already synthesized desired state instead
   --org ID             the organization when the app declares several
 `,

@@ -72,7 +72,8 @@ queue (BAD_EVENT_QUEUE_ID, after 10 minutes without a request) or the connection
 registers again and reports what changed in the gap. Zulip's events do not say who made a
 change; the organization's audit log does.
 
-  --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
+  --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json
+                       or cdktf.json)
   --desired FILE|DIR   an already synthesized desired state (*.zulip.json) instead
   --org ID             the organization when the app declares several
   --zuliprc PATH       credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then
