@@ -29,7 +29,9 @@ export interface ResourceOptions<P extends string> {
   readonly ignoreChanges?: readonly P[];
   /**
    * Earlier names (natural keys) of this object: a live object under one of them is renamed
-   * to the declared name instead of being archived and replaced.
+   * to the declared name instead of being archived and replaced. When a live object has the
+   * declared name already, that one is managed, and the one under an earlier name is not
+   * renamed: the plan warns, and never prunes it.
    * @default - no earlier names
    */
   readonly renamedFrom?: string | readonly string[];
