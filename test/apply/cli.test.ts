@@ -103,6 +103,13 @@ describe('zulip-cdk apply (in-process CLI)', () => {
       '✓ membership channel["town-square"] (sent with channel["town-square"]#create)',
     );
     expect(out).toMatch(/Apply complete: \d+ applied; \d+ API requests\./);
+    // The example removes a group member: the demo says it applies as --allow-destroy would.
+    expect(out).toContain(
+      'Applying it (a real run would ask first, or apply a reviewed plan file; the demo applies as with --allow-destroy):',
+    );
+    expect(out).toMatch(
+      /\d+ changes took \d+ API requests, apply's re-read of the organization \(2\) included\./,
+    );
     expect(out).toContain('Verified: the next plan is empty.');
     expect(out).not.toContain('[#'); // no progress bar in CI
     const j = parseJournal(readFileSync(journal, 'utf8'));
