@@ -46,6 +46,9 @@ async function unknownCommand(name: string): Promise<string> {
  * (Node's own text suggests quoting it after `--`, which is never what was meant).
  */
 function argumentError(e: Error & { code?: string }, command: Command): string {
+  // Node's "Option '--target <value>' argument missing".
+  const missing = /^Option '(--[\w-]+) <value>' argument missing$/.exec(e.message);
+  if (missing) return `${missing[1]} needs a value`;
   if (e.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return e.message;
   const given = /'([^']+)'/.exec(e.message)?.[1] ?? e.message;
   const known = Object.keys(command.options).map((o) => `--${o}`);

@@ -56,6 +56,12 @@ describe('zulip-cdk main', () => {
     const near = fakeIo();
     expect(await main(['plan', '--formt'], near)).toBe(1);
     expect(near.err()).toContain('unknown option --formt (did you mean --format?)');
+    // Before: Node's "Option '--target <value>' argument missing".
+    const bare = fakeIo();
+    expect(await main(['plan', '--target'], bare)).toBe(1);
+    expect(bare.err()).toBe(
+      'zulip-cdk plan: --target needs a value\nRun `zulip-cdk plan --help` for its options.\n',
+    );
     const help = fakeIo();
     expect(await main(['help', 'nosuch'], help)).toBe(1);
     expect(help.err()).toContain("unknown command 'nosuch'");
