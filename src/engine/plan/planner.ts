@@ -211,7 +211,9 @@ export class Planner {
         `Plan and apply with an account Zulip lets make these changes: a human organization ${this.#ownerErrors > 0 ? 'owner' : 'administrator'}'s.`,
       );
     throw new ZulipCdkError(
-      'UNRESOLVED_REFERENCE',
+      // Every line about what Zulip refuses the applying account: the code says that, not a
+      // missing name.
+      this.#accountErrors === this.errors.length ? 'ACCOUNT_NOT_ALLOWED' : 'UNRESOLVED_REFERENCE',
       `The configuration cannot be planned:\n${this.errors.map((e) => `  - ${e}`).join('\n')}`,
       { hint: hints.join(' ') },
     );
