@@ -1,12 +1,14 @@
 import path from 'node:path';
 import type { Construct } from 'constructs';
 import {
+  AllowedDomain,
   Channel,
   ChannelFolder,
   CodePlayground,
   DefaultChannelGroup,
   CustomEmoji,
   CustomProfileField,
+  DefaultUserSettings,
   Linkifier,
   Organization,
   OrganizationSettings,
@@ -17,7 +19,7 @@ import {
   User,
   UserGroup,
 } from 'zulip-cdk';
-import { people } from './people';
+import { emailDomain, people } from './people';
 import { Team } from './team';
 
 /**
@@ -187,12 +189,14 @@ export function acme(scope: Construct, id = 'acme'): Organization {
 
   // The organization's own policy: who may create channels, invite people, manage groups,
   // move and delete messages; and what an administrator reviews. Settings left out stay as
-  // they are. inviteRequired, waitingPeriodThreshold, canInviteUsersGroup and
-  // canManageAllGroups need an owner's API key (the plan says so otherwise).
+  // they are. inviteRequired, emailsRestrictedToDomains, waitingPeriodThreshold,
+  // canInviteUsersGroup and canManageAllGroups need an owner's API key (the plan says so
+  // otherwise).
   new OrganizationSettings(org, 'settings', {
     name: 'Acme',
     description: 'Where Acme talks',
     inviteRequired: true,
+    emailsRestrictedToDomains: true,
     waitingPeriodThreshold: 3,
     newChannelAnnouncementsChannel: announcements,
     signupAnnouncementsChannel: announcements,
@@ -209,6 +213,17 @@ export function acme(scope: Construct, id = 'acme'): Organization {
     canAddCustomEmojiGroup: SystemGroup.FULL_MEMBERS,
     canDeleteAnyMessageGroup: SystemGroup.ADMINISTRATORS,
     directMessagePermissionGroup: Permission.anyOf({ groups: [SystemGroup.MEMBERS] }),
+  });
+
+  // Only addresses at the company's domain may sign up (emailsRestrictedToDomains above); an
+  // owner's API key too.
+  new AllowedDomain(org, 'company-domain', { domain: emailDomain });
+
+  // What new people start with; existing users keep their own settings.
+  new DefaultUserSettings(org, 'user-defaults', {
+    twentyFourHourTime: true,
+    enableDigestEmails: false,
+    emailNotificationsBatchingPeriodSeconds: 300,
   });
 
   // Leadership only: private, exactly the owners and administrators, protected from archiving.

@@ -2,8 +2,8 @@
  * The people of the example organization, by e-mail. They match the demo organization of the
  * embedded server (`npm start`); set ACME_EMAIL_DOMAIN to try the example elsewhere.
  */
-const domain = process.env.ACME_EMAIL_DOMAIN ?? 'zulip-cdk.example';
-const email = (local: string): string => `${local}@${domain}`;
+export const emailDomain = process.env.ACME_EMAIL_DOMAIN ?? 'zulip-cdk.example';
+const email = (local: string): string => `${local}@${emailDomain}`;
 
 export const people = {
   olivia: email('owner'), // the owner, who applies the configuration

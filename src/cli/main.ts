@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { isZulipCdkError } from '../model/errors';
 import { UsageError } from './command';
 import type { CliIo, Command } from './command';
-import { closest } from '../model/spelling';
+import { closest, editDistance } from '../model/spelling';
 import { COMMANDS } from './commands';
 import { version } from './version';
 
@@ -46,10 +46,16 @@ async function unknownCommand(name: string): Promise<string> {
  * (Node's own text suggests quoting it after `--`, which is never what was meant).
  */
 function argumentError(e: Error & { code?: string }, command: Command): string {
+  // Node's "Option '--target <value>' argument missing".
+  const missing = /^Option '(--[\w-]+) <value>' argument missing$/.exec(e.message);
+  if (missing) return `${missing[1]} needs a value`;
   if (e.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return e.message;
   const given = /'([^']+)'/.exec(e.message)?.[1] ?? e.message;
   const known = Object.keys(command.options).map((o) => `--${o}`);
-  const near = closest(given, known, 3);
+  // At most one edit per three letters of the option: `--bogus` is not a typo of `--out`.
+  const near = closest(given, known, 3).filter(
+    (o) => editDistance(given.toLowerCase(), o.toLowerCase()) * 3 <= o.length - 2,
+  );
   return `unknown option ${given}${near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
 }
 

@@ -49,9 +49,24 @@ export function changeLine(entry: JournalEntry, color = false): string {
       : entry.status === 'done'
         ? `: ${entry.message ?? 'already done'}`
         : entry.status === 'failed'
-          ? `: failed: ${entry.error ? `[${entry.error.code}] ` : ''}${entry.error?.message ?? entry.message ?? ''}`
-          : `: ${entry.status === 'conflict' ? 'changed since the plan: ' : 'skipped: '}${(entry.message ?? '').replace(/^changed since the plan: /, '')}`;
+          ? `: failed: ${failure(entry)}`
+          : entry.status === 'conflict'
+            ? `: changed since the plan: ${(entry.message ?? '').replace(/^changed since the plan: /, '')}`
+            : `: ${notRun(entry.message)}`;
   return `${mark} ${what}${tail}`;
+}
+
+/** A failure's message, with its code in front unless the message names it already. */
+function failure(entry: JournalEntry): string {
+  const message = entry.error?.message ?? entry.message ?? '';
+  const code = entry.error?.code;
+  return code === undefined || message.includes(code) ? message : `[${code}] ${message}`;
+}
+
+/** Why a change was skipped: apply's reasons start with "not run" already. */
+function notRun(message: string | undefined): string {
+  if (message === undefined) return 'not run';
+  return message.startsWith('not run') ? message : `not run: ${message}`;
 }
 
 /** What the CLI shows of a client `retry` event. */

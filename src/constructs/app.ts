@@ -7,6 +7,7 @@ import { readManifest, writeManifest } from '../synth/manifest';
 import type { ManifestEntry } from '../synth/manifest';
 import { buildDesiredState, desiredStateFileName, writeDesiredState } from './synthesizer';
 import { ValidationError, collectProblems } from '../synth/validation';
+import { creationSite } from './source-location';
 import type { Organization } from './organization';
 import { APP, ORGANIZATION, brand, brandGuard, hasBrand } from './symbols';
 
@@ -62,7 +63,7 @@ export class App extends Construct {
   public synth(): void {
     try {
       const orgs = this.organizations;
-      const problems = collectProblems(this);
+      const problems = collectProblems(this, creationSite);
       const byFile = new Map<string, Organization>();
       for (const org of orgs) {
         const file = desiredStateFileName(org.orgId);

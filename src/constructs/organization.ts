@@ -9,6 +9,7 @@ import type { KindPruneOptions } from '../model/kinds';
 import { registerCdktfSynthesis } from './cdktf';
 import { checkProps } from './props';
 import type { ZulipResource } from './resource';
+import { recordCreationSite } from './source-location';
 import { ORGANIZATION, RESOURCE, brand, brandGuard, hasBrand } from './symbols';
 
 /**
@@ -154,6 +155,7 @@ export class Organization extends Construct {
   public constructor(scope: Construct, id: string, props: OrganizationProps = {}) {
     super(scope, id);
     brand(this, ORGANIZATION);
+    recordCreationSite(this, new.target);
     for (let s = scope as IConstruct | undefined; s; s = s.node.scope) {
       if (Organization.isOrganization(s)) {
         throw new ZulipCdkError(

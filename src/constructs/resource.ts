@@ -8,6 +8,7 @@ import { checkProps, definedProps, propsSchema } from './props';
 import type { z } from 'zod';
 import type { Organization } from './organization';
 import { ORGANIZATION, RESOURCE, brand, brandGuard, hasBrand } from './symbols';
+import { recordCreationSite } from './source-location';
 
 /**
  * Lifecycle options, accepted by every resource construct (in its props).
@@ -28,7 +29,9 @@ export interface ResourceOptions<P extends string> {
   readonly ignoreChanges?: readonly P[];
   /**
    * Earlier names (natural keys) of this object: a live object under one of them is renamed
-   * to the declared name instead of being archived and replaced.
+   * to the declared name instead of being archived and replaced. When a live object has the
+   * declared name already, that one is managed, and the one under an earlier name is not
+   * renamed: the plan warns, and never prunes it.
    * @default - no earlier names
    */
   readonly renamedFrom?: string | readonly string[];
@@ -72,6 +75,7 @@ export abstract class ZulipResource extends Construct {
   ) {
     super(scope, id);
     brand(this, RESOURCE);
+    recordCreationSite(this, new.target);
     const org = findOrganization(scope);
     if (!org) {
       throw new ZulipCdkError(

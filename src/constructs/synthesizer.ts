@@ -8,6 +8,7 @@ import type { KindSpec } from '../model/kinds';
 import type { Organization } from './organization';
 import { compareStrings, stableStringify } from '../synth/stable-json';
 import { assertValid } from '../synth/validation';
+import { creationSite } from './source-location';
 
 /** The file name of an organization's desired state. */
 export function desiredStateFileName(orgId: string): string {
@@ -63,7 +64,7 @@ function compareBy(a: readonly string[], b: readonly string[]): number {
 
 /** Validates the organization's tree and builds its desired state; throws one ValidationError. */
 export function synthesizeOrganization(org: Organization): DesiredState {
-  assertValid(org);
+  assertValid(org, creationSite);
   return buildDesiredState(org);
 }
 

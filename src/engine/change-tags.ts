@@ -41,11 +41,17 @@ export function destructiveReason(c: UntaggedChange): string | undefined {
   }
   if ((REMOVAL_ACTIONS as readonly string[]).includes(c.action)) return `${c.action}s it`;
   if (c.action === 'membership') {
-    const n = c.remove.length + c.removeSubgroups.length;
-    if (n > 0)
+    const users = c.remove.map((u) => u.email);
+    const groups = c.removeSubgroups.map((g) => `group ${g.name}`);
+    if (users.length + groups.length > 0)
       return c.kind === 'channel'
-        ? `unsubscribes ${n} user(s)`
-        : `removes ${n} member(s) or subgroup(s)`;
+        ? `unsubscribes ${peopleCount(users.length, 'user')}: ${firstFew(users)}`
+        : `removes ${[
+            users.length > 0 ? peopleCount(users.length, 'member') : '',
+            groups.length > 0 ? peopleCount(groups.length, 'subgroup') : '',
+          ]
+            .filter(Boolean)
+            .join(' and ')}: ${firstFew([...users, ...groups])}`;
   }
   if (c.action === 'update' && c.kind === 'user') {
     const role = c.properties.find((p) => p.property === 'role');
@@ -57,6 +63,18 @@ export function destructiveReason(c: UntaggedChange): string | undefined {
     }
   }
   return undefined;
+}
+
+function peopleCount(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** The first three names, then how many more: `a, b, c and 4 more`. */
+function firstFew(names: readonly string[]): string {
+  const shown = names.slice(0, 3);
+  const more = names.length - shown.length;
+  if (more > 0) return `${shown.join(', ')} and ${more} more`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : shown.join('');
 }
 
 /**

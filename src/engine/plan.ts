@@ -50,7 +50,8 @@ function withPermissions(p: PlanPermissions): { permissions?: PlanPermissions } 
  *
  * Throws `UNSUPPORTED_FEATURE` (every feature the configuration uses that the server lacks)
  * and `UNRESOLVED_REFERENCE` (groups or folders that exist neither in the configuration nor
- * live, e-mails that are not users of the organization, and what the server would refuse)
+ * live, e-mails that are not users of the organization, and what the server would refuse), or
+ * `ACCOUNT_NOT_ALLOWED` when every problem is a change Zulip would refuse the applying account,
  * before producing any change.
  */
 export function plan(desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {

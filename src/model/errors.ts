@@ -103,8 +103,19 @@ export const ERROR_CODES = [
   // UNSUPPORTED_FEATURE (a feature the server's feature level lacks) is with the client's codes.
   /** The configuration declares web-public channels and the server has them turned off. */
   'WEB_PUBLIC_DISABLED',
-  /** A name the plan or a change refers to (user, group, channel, linkifier) does not exist. */
+  /**
+   * The configuration cannot be planned: a name it refers to (user, group, channel, folder,
+   * field) does not exist, or Zulip would refuse a change (its rules on values, and the
+   * applying account's rights when other problems come with them). At apply, a name a change
+   * refers to no longer exists.
+   */
   'UNRESOLVED_REFERENCE',
+  /**
+   * Every problem of the plan is a change Zulip would refuse the applying account (a setting
+   * only an owner may change, a group it may not manage...): plan and apply with an account
+   * that may, each problem says which.
+   */
+  'ACCOUNT_NOT_ALLOWED',
 
   // Saved plans and apply
   /** A saved plan file cannot be read or is not JSON. */

@@ -7,11 +7,17 @@ export interface ValidationProblem {
   readonly path: string;
   /** What is wrong and how to fix it. */
   readonly message: string;
+  /**
+   * Where the construct was created, `file:line:column`, when synth knows it (`app.synth()`
+   * and `Testing.synth` do; `Testing.validate` leaves it out).
+   */
+  readonly source?: string;
 }
 
 /**
  * The error synth throws when the configuration has problems: all of them at once, one per
- * line, each line starting with the construct path. Its `code` is `VALIDATION_FAILED`.
+ * line, each line starting with the construct path (then, when known, the file and line that
+ * created the construct). Its `code` is `VALIDATION_FAILED`.
  */
 export class ValidationError extends ZulipCdkError {
   /** Every problem, in tree order. */
@@ -22,7 +28,7 @@ export class ValidationError extends ZulipCdkError {
     super(
       'VALIDATION_FAILED',
       `the configuration has ${n} problem${n === 1 ? '' : 's'}:\n${problems
-        .map((p) => `${p.path || '<root>'}: ${p.message}`)
+        .map((p) => `${p.path || '<root>'}${p.source ? ` (${p.source})` : ''}: ${p.message}`)
         .join('\n')}`,
       { hint: 'fix every line above; nothing was written and no request was made' },
     );
@@ -31,17 +37,34 @@ export class ValidationError extends ZulipCdkError {
   }
 }
 
-/** Runs every validation (`node.addValidation`) in the tree under `root`. */
-export function collectProblems(root: IConstruct): ValidationProblem[] {
+/**
+ * Runs every validation (`node.addValidation`) in the tree under `root`. `locate` gives where
+ * a construct was created (`file:line:column`), for each problem's `source`.
+ */
+export function collectProblems(
+  root: IConstruct,
+  locate?: (c: IConstruct) => string | undefined,
+): ValidationProblem[] {
   const problems: ValidationProblem[] = [];
   for (const c of root.node.findAll()) {
-    for (const message of c.node.validate()) problems.push({ path: c.node.path, message });
+    const messages = c.node.validate();
+    if (messages.length === 0) continue;
+    const source = locate?.(c);
+    for (const message of messages)
+      problems.push(
+        source === undefined
+          ? { path: c.node.path, message }
+          : { path: c.node.path, message, source },
+      );
   }
   return problems;
 }
 
 /** Throws a {@link ValidationError} when the tree under `root` has problems. */
-export function assertValid(root: IConstruct): void {
-  const problems = collectProblems(root);
+export function assertValid(
+  root: IConstruct,
+  locate?: (c: IConstruct) => string | undefined,
+): void {
+  const problems = collectProblems(root, locate);
   if (problems.length > 0) throw new ValidationError(problems);
 }

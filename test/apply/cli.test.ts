@@ -337,6 +337,31 @@ describe('zulip-cdk apply (in-process CLI)', () => {
     expect(u.err()).toContain('--embedded starts a fresh server');
   });
 
+  it('a failure half-way: each line says it once, and the end says how to finish', async () => {
+    const planFile = path.join(dir, 'plan-fail.json');
+    await main(
+      ['plan', '--desired', file('f.json', desired('F')), '--out', planFile],
+      capture(dir, env).io,
+    );
+    z.setFaults({ rules: [{ kind: 'server-error', method: 'POST', path: '/user_groups/create' }] });
+    const c = capture(dir, env);
+    const code = await main(['apply', planFile, '--journal', path.join(dir, 'jf.json')], c.io);
+    const out = c.out();
+    expect(code).toBe(1);
+    // Before: "failed: [BAD_REQUEST] ... (BAD_REQUEST, HTTP 500)" and "skipped: not run: ...".
+    expect(out).toMatch(
+      /✗ create userGroup\["crew"\]: failed: POST \S+ failed: .*\(BAD_REQUEST, HTTP 500\)\n/,
+    );
+    expect(out).toMatch(
+      /- create channel\["town-square"\]: not run: apply stopped after a failure/,
+    );
+    expect(out).not.toContain('skipped: not run');
+    expect(out).toContain(
+      `Not finished: 1 failed, 3 not run. Once the cause is fixed or gone, apply ${planFile} again: changes that landed are found and reported as done, not sent again (zulip-cdk plan shows what is left).`,
+    );
+    noSecrets(out, c.err());
+  });
+
   it('--verify fails (exit 2) when the configuration has more than the plan applied', async () => {
     const planFile = path.join(dir, 'plan3.json');
     await main(
@@ -371,6 +396,13 @@ describe('zulip-cdk demo (npm start)', () => {
     expect(out).toMatch(/at http:\/\/127\.0\.0\.1:\d+/);
     expect(out).toContain('zulip-cdk will perform the following actions:');
     expect(out).toMatch(/Apply complete: \d+ applied; \d+ API requests\./);
+    // The example removes a group member: the demo says it applies as --allow-destroy would.
+    expect(out).toContain(
+      'Applying it (a real run would ask first, or apply a reviewed plan file; the demo applies as with --allow-destroy):',
+    );
+    expect(out).toMatch(
+      /\d+ changes took \d+ API requests, apply's re-read of the organization \(2\) included\./,
+    );
     expect(out).toContain('No changes. The organization matches the configuration.');
     expect(out).toContain('What to try next:');
   }, 60_000);

@@ -233,7 +233,7 @@ describe('optimistic concurrency: objects changed since the plan are reported, n
     const p = await h.plan(d);
     await expect(h.apply(p)).rejects.toMatchObject({
       code: 'DESTROY_NOT_ALLOWED',
-      message: expect.stringContaining('userGroup["crew"]: removes 1 member(s)'),
+      message: expect.stringContaining('userGroup["crew"]: removes 1 member: '),
     });
     // A finding written into the plan by hand is not one the plan gives: refused.
     const unsafe = resign({

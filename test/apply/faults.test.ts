@@ -10,7 +10,7 @@ import type { Harness } from './helpers';
 
 const desired = (): DesiredState => Testing.synth(acme(Testing.app()));
 const CREATES =
-  /^POST \/(channels\/create|user_groups\/create|channel_folders\/create|realm\/filters|realm\/playgrounds|saved_snippets|default_stream_groups\/create|realm\/profile_fields|realm\/emoji\/[^/]+)$/;
+  /^POST \/(channels\/create|user_groups\/create|channel_folders\/create|realm\/filters|realm\/playgrounds|saved_snippets|default_stream_groups\/create|realm\/profile_fields|realm\/emoji\/[^/]+|realm\/domains)$/;
 
 /** Nothing was created twice: names are unique, and so are the applying account's snippet titles. */
 function expectNoDuplicates(h: Harness): void {

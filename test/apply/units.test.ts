@@ -125,6 +125,20 @@ describe('progress lines', () => {
         error: { code: 'BAD_REQUEST', message: 'boom' },
       }),
     ).toBe('✗ archive channel["eng"]: failed: [BAD_REQUEST] boom');
+    // A message that names its code already (a ZulipApiError's) is not prefixed with it again.
+    expect(
+      changeLine({
+        ...base,
+        action: 'archive',
+        status: 'failed',
+        error: {
+          code: 'BAD_REQUEST',
+          message: 'DELETE /api/v1/streams/3 failed: no (BAD_REQUEST, HTTP 400)',
+        },
+      }),
+    ).toBe(
+      '✗ archive channel["eng"]: failed: DELETE /api/v1/streams/3 failed: no (BAD_REQUEST, HTTP 400)',
+    );
     expect(
       changeLine({
         ...base,
@@ -132,7 +146,7 @@ describe('progress lines', () => {
         status: 'skipped',
         message: 'not run: apply was interrupted',
       }),
-    ).toBe('- membership channel["eng"]: skipped: not run: apply was interrupted');
+    ).toBe('- membership channel["eng"]: not run: apply was interrupted');
     expect(
       changeLine({
         id: 'channelFolder["*"]#reorder',
@@ -187,11 +201,19 @@ describe('destructiveReason: what needs --allow-destroy', () => {
   it('removing members or subscribers does, adding does not', () => {
     const m = membership('g', { liveId: 5 });
     expect(destructiveReason({ ...m, add: [{ email: 'a@x', id: 1 }] })).toBeUndefined();
+    // Counted as what they are, and named (before: "removes 1 member(s) or subgroup(s)").
     expect(destructiveReason({ ...m, removeSubgroups: [{ name: 's', id: 2 }] })).toBe(
-      'removes 1 member(s) or subgroup(s)',
+      'removes 1 subgroup: group s',
     );
     expect(destructiveReason({ ...m, kind: 'channel', remove: [{ email: 'a@x', id: 1 }] })).toBe(
-      'unsubscribes 1 user(s)',
+      'unsubscribes 1 user: a@x',
+    );
+    const people = ['a@x', 'b@x', 'c@x', 'd@x'].map((email, id) => ({ email, id }));
+    expect(
+      destructiveReason({ ...m, remove: people, removeSubgroups: [{ name: 's', id: 9 }] }),
+    ).toBe('removes 4 members and 1 subgroup: a@x, b@x, c@x and 2 more');
+    expect(destructiveReason({ ...m, remove: people.slice(0, 2) })).toBe(
+      'removes 2 members: a@x and b@x',
     );
   });
 });

@@ -20,6 +20,12 @@ describe('zulip-cdk main', () => {
       const io = fakeIo();
       expect(await main([name, '--help'], io)).toBe(0);
       expect(io.out()).toContain(`zulip-cdk ${name}`);
+      // Readable in a terminal of 100 columns (import's --include line was 281 long).
+      const wide = io
+        .out()
+        .split('\n')
+        .filter((l) => l.length > 100 && !l.startsWith('usage: '));
+      expect({ name, wide }).toEqual({ name, wide: [] });
     }
   });
 
@@ -40,6 +46,21 @@ describe('zulip-cdk main', () => {
     expect(await main(['apply', '--auto-aprove'], opt)).toBe(1);
     expect(opt.err()).toBe(
       'zulip-cdk apply: unknown option --auto-aprove (did you mean --auto-approve?)\nRun `zulip-cdk apply --help` for its options.\n',
+    );
+    // A word three edits from a three-letter option is no typo of it (before: "did you mean --out?").
+    const far = fakeIo();
+    expect(await main(['plan', '--bogus'], far)).toBe(1);
+    expect(far.err()).toBe(
+      'zulip-cdk plan: unknown option --bogus\nRun `zulip-cdk plan --help` for its options.\n',
+    );
+    const near = fakeIo();
+    expect(await main(['plan', '--formt'], near)).toBe(1);
+    expect(near.err()).toContain('unknown option --formt (did you mean --format?)');
+    // Before: Node's "Option '--target <value>' argument missing".
+    const bare = fakeIo();
+    expect(await main(['plan', '--target'], bare)).toBe(1);
+    expect(bare.err()).toBe(
+      'zulip-cdk plan: --target needs a value\nRun `zulip-cdk plan --help` for its options.\n',
     );
     const help = fakeIo();
     expect(await main(['help', 'nosuch'], help)).toBe(1);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Channel, OrganizationSettings, SystemGroup, UserGroup } from '../../src/constructs';
 import { main } from '../../src/cli/main';
 import { describeEvent, isCosmetic } from '../../src/provider/watch';
+import { watchLine } from '../../src/cli/commands/watch';
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
 import { Testing } from '../../src/testing';
@@ -280,4 +281,23 @@ test('a time zone or avatar change is not compared (it changes nothing managed)'
   expect(update({ user_id: 3, role: 200 })).toBe(false);
   expect(update({ user_id: 3, custom_profile_field: { id: 1, value: 'x' } })).toBe(false);
   expect(isCosmetic({ type: 'stream', op: 'update', id: 1 })).toBe(false);
+});
+
+test('a drift line says what apply would do in words, for members and orders too', () => {
+  const drift = {
+    type: 'drift',
+    at: '2026-01-01T00:00:00.000Z',
+    cause: 'start',
+    events: [],
+    key: 'k',
+    path: 'acme/backend/group',
+    live: false,
+    desired: true,
+  } as const;
+  const line = (kind: 'userGroup' | 'channel' | 'linkifier', action: 'membership' | 'reorder') =>
+    watchLine({ ...drift, kind, address: `${kind}["x"]`, action, property: 'members[bob@x]' });
+  // Before: "apply would membership it", "apply would reorder it".
+  expect(line('userGroup', 'membership')).toContain('apply would change its members)');
+  expect(line('channel', 'membership')).toContain('apply would change its subscribers)');
+  expect(line('linkifier', 'reorder')).toContain('apply would reorder them)');
 });

@@ -1125,7 +1125,10 @@ describe('validation rules', () => {
     const problems = Testing.validate(org);
     expect(problems).toContainEqual({ path: c.path, message: expect.stringMatching(c.message) });
     const err = thrownError(() => Testing.synth(org), 'VALIDATION_FAILED');
-    expect(err.message).toMatch(new RegExp(`^${c.path}: `, 'm'));
+    // The path, then the file and line that created the construct (a helper of this file).
+    expect(err.message).toMatch(
+      new RegExp(`^${c.path} \\(test/constructs/validation\\.test\\.ts:\\d+:\\d+\\): `, 'm'),
+    );
   });
 
   test('valid constructs add no problem (no false positives in this table)', () => {
@@ -1178,10 +1181,13 @@ describe('validation rules', () => {
       expect(lines[0]).toBe(`the configuration has ${e.problems.length} problems:`);
       expect(lines.slice(1)).toHaveLength(e.problems.length);
       const missing = RULES.filter(
-        (c) => !lines.some((l) => l.startsWith(`${c.path}: `) && c.message.test(l)),
+        (c) => !lines.some((l) => l.startsWith(`${c.path} (`) && c.message.test(l)),
       ).map((c) => c.rule);
       expect(missing).toEqual([]);
-      for (const line of lines.slice(1)) expect(line).toMatch(/^(acme|other)\/[^:]+: \S/);
+      for (const line of lines.slice(1))
+        expect(line).toMatch(
+          /^(acme|other)\/\S+ \(test\/constructs\/validation\.test\.ts:\d+:\d+\): \S/,
+        );
       // Nothing was written.
       expect(readdirSync(outdir)).toEqual([]);
     } finally {

@@ -60,7 +60,9 @@ describe('DefaultUserSettings: synth validation with construct paths', () => {
       message: expect.stringMatching(message),
     });
     const err = thrownError(() => Testing.synth(o), 'VALIDATION_FAILED');
-    expect(err.message).toMatch(/^acme\/defaults: /m);
+    expect(err.message).toMatch(
+      /^acme\/defaults \(test\/engine\/default-user-settings\.test\.ts:\d+:\d+\): /m,
+    );
   });
 
   test('two DefaultUserSettings in one organization', () => {
@@ -251,9 +253,10 @@ describe('planning the default user settings', () => {
   test('a non-administrator is a plan error (require_realm_admin), not a failure half-way through apply', () => {
     const l = live();
     l.me = { userId: 5, email: 'carol@example.com', role: ROLES.moderator };
+    // The account's rights, not a missing name (before: UNRESOLVED_REFERENCE).
     const err = thrownError(
       () => plan(withDefaults({ enterSends: true }), l),
-      'UNRESOLVED_REFERENCE',
+      'ACCOUNT_NOT_ALLOWED',
     );
     expect(err.message).toContain(
       `${AT}: changing the default user settings (PATCH /realm/user_settings_defaults) needs an organization administrator ("Must be an organization administrator"), and the applying account carol@example.com is not one. Apply with an administrator's API key`,

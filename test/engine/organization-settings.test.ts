@@ -125,7 +125,9 @@ describe('OrganizationSettings: synth validation with construct paths', () => {
       message: expect.stringMatching(message),
     });
     const err = thrownError(() => Testing.synth(o), 'VALIDATION_FAILED');
-    expect(err.message).toMatch(/^acme\/settings: /m);
+    expect(err.message).toMatch(
+      /^acme\/settings \(test\/engine\/organization-settings\.test\.ts:\d+:\d+\): /m,
+    );
   });
 
   test('a valid declaration synthesizes only what it declares, channels by name', () => {
@@ -361,7 +363,8 @@ describe('planning organization settings', () => {
         live,
       ),
     ).toThrow(
-      /organizationSettings\["organization"\] \(acme\/settings\): changing waitingPeriodThreshold, canInviteUsersGroup \(Zulip refuses the whole PATCH \/realm otherwise\) needs an organization owner \("Must be an organization owner"\)/,
+      // Before: "changing ... (Zulip refuses the whole PATCH /realm otherwise) needs an owner".
+      /organizationSettings\["organization"\] \(acme\/settings\): changing waitingPeriodThreshold, canInviteUsersGroup needs an organization owner \("Must be an organization owner"\), and the applying account \S+ is not one\. Apply with an owner's API key, or leave them as in Zulip \(left out of OrganizationSettings, or declared as they are\): Zulip would refuse the whole PATCH \/realm, the other settings' changes with them/,
     );
     // An administrator may change the other settings.
     const kinds = (q: ReturnType<typeof plan>) =>

@@ -59,7 +59,8 @@ const emoji = (name: string): DesiredCustomEmoji => ({
 });
 
 function refused(d: DesiredState, live: LiveState): string {
-  const e = thrownError(() => plan(d, live, {}), 'UNRESOLVED_REFERENCE');
+  // Every problem is the account's: the code says so (before: UNRESOLVED_REFERENCE).
+  const e = thrownError(() => plan(d, live, {}), 'ACCOUNT_NOT_ALLOWED');
   return `${e.message}\n${e.hint ?? ''}`;
 }
 

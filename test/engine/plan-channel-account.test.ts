@@ -51,8 +51,14 @@ function as(b: LiveBuilder, who: Account): LiveState {
   return live;
 }
 
-function refused(d: DesiredState, live: LiveState): string {
-  const e = thrownError(() => plan(d, live, {}), 'UNRESOLVED_REFERENCE');
+function refused(
+  d: DesiredState,
+  live: LiveState,
+  code: 'ACCOUNT_NOT_ALLOWED' | 'UNRESOLVED_REFERENCE' = 'ACCOUNT_NOT_ALLOWED',
+): string {
+  // A problem of the account's rights says so (before: UNRESOLVED_REFERENCE); Zulip's rules on
+  // a channel, whoever applies, keep UNRESOLVED_REFERENCE.
+  const e = thrownError(() => plan(d, live, {}), code);
   return `${e.message}\n${e.hint ?? ''}`;
 }
 
@@ -334,7 +340,7 @@ test('the moderation request channel stays private (update_stream_backend)', () 
   const reports = b.channel('reports', { private: true, subscribers: [1] });
   b.state.organizationSettings!.properties.moderation_request_channel_id = reports.id;
   const d = desired((x) => x.channels.push(dChannel('reports')));
-  expect(refused(d, as(b, 'owner'))).toContain(
+  expect(refused(d, as(b, 'owner'), 'UNRESOLVED_REFERENCE')).toContain(
     'channel["reports"] (acme/reports): it is the organization\'s moderation request channel, and Zulip refuses to make that channel public ("Moderation request channel must be private.")',
   );
   b.state.organizationSettings!.properties.moderation_request_channel_id = -1;
@@ -348,7 +354,7 @@ test('a private channel nobody is subscribed to is not unarchived (do_unarchive_
   // A deactivated user may still be subscribed (Zulip reports active users only): no error.
   expect(planned(d, as(b, 'owner'))).toContain('channel["vault"]#unarchive');
   b.state.users = b.state.users.filter((u) => u.isActive);
-  expect(refused(d, as(b, 'owner'))).toContain(
+  expect(refused(d, as(b, 'owner'), 'UNRESOLVED_REFERENCE')).toContain(
     'channel["vault"] (acme/vault): it is a private channel nobody is subscribed to, and Zulip unarchives a private channel only if someone still is ("Channel is private and have no subscribers")',
   );
   b.state.channels.find((c) => c.name === 'vault')!.subscribers = [3];
@@ -372,7 +378,9 @@ test('protected history with canCreateTopicGroup left as it is, not everyone', (
         }),
       ),
     );
-  expect(refused(d(['permissions.canCreateTopicGroup']), as(b, 'owner'))).toContain(
+  expect(
+    refused(d(['permissions.canCreateTopicGroup']), as(b, 'owner'), 'UNRESOLVED_REFERENCE'),
+  ).toContain(
     'channel["secret"] (acme/secret): Zulip gives a channel protected history only if canCreateTopicGroup is SystemGroup.EVERYONE ("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")',
   );
   // Not ignored: the plan sets it to everyone in the same request.

@@ -277,6 +277,32 @@ describe('plan: channels', () => {
     expect(c.action === 'update' && c.liveId).toBe(live.channels[0]!.id);
   });
 
+  it('a renamedFrom whose declared name is live too: the old one is not renamed, said so, and never pruned', () => {
+    const b = new LiveBuilder();
+    b.channel('design');
+    b.channel('old-projects', { archived: true });
+    for (const prune of [false, true]) {
+      const p = plan(
+        desired((d) => {
+          d.organization.prune.channel = prune;
+          d.channels.push(dChannel('old-projects', { lifecycle: { renamedFrom: ['design'] } }));
+        }),
+        b.build(),
+      );
+      // The declared name is matched first: that channel is unarchived, design stays.
+      expect(p.changes.map((c) => c.id)).toEqual(['channel["old-projects"]#unarchive']);
+      // Before: "exists in the organization but not in the configuration", and with pruning on
+      // design was archived, though the configuration meant to rename it.
+      expect(p.warnings).toEqual([
+        {
+          code: 'UNDECLARED',
+          address: 'channel["design"]',
+          message: `not renamed: renamedFrom of acme/old-projects names it, but that declaration's own name is live too (channel["old-projects"]), and a declared name is matched first; left as it is${prune ? ', although pruning is on' : ''}. To rename this one, free the declared name first`,
+        },
+      ]);
+    }
+  });
+
   it('renames through renamedFrom, then updates the renamed channel', () => {
     const p = run(
       desired((d) => {

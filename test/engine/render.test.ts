@@ -124,6 +124,22 @@ describe('renderers', () => {
     expect(md).toContain('````diff');
   });
 
+  it('markdown: a permission change that moves no one is not called "other" when it is the only one', () => {
+    const b = new LiveBuilder();
+    b.channel('general');
+    const d = desired((d) => {
+      d.channels.push(
+        dChannel('general', { permissions: { canAdministerChannelGroup: 'role:administrators' } }),
+      );
+    });
+    const md = renderMarkdown(plan(d, b.build()));
+    // Before: "One other changed setting changes nothing", with no table above it.
+    expect(md).not.toContain('other changed setting');
+    expect(md).toContain(
+      '#### Who gains / who loses\n\nNo one gains or loses anything: the changed setting changes nothing in who holds it',
+    );
+  });
+
   it('markdown: names that start with @ do not mention anyone in the comment; e-mails stay', () => {
     const md = renderMarkdown({
       ...p,

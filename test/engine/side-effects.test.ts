@@ -266,7 +266,8 @@ const ROWS: Record<string, Row> = {
     zulip: 'zerver/actions/realm_linkifiers.py do_remove_linkifier',
     change: removal('linkifier', 'one', 'delete'),
     ctx: NEWEST,
-    says: 'one is deleted for good.',
+    // Before: "one is deleted for good." (a linkifier's pattern read as the sentence's subject).
+    says: 'The linkifier one is deleted for good.',
   },
   'a deleted allowed domain no longer lets its addresses sign up': {
     zulip:

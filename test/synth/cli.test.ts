@@ -91,14 +91,15 @@ describe('zulip-cdk synth', () => {
     expect(out()).toContain('staging -> desired/staging.zulip.json');
   });
 
-  test('validation failures surface with their message and paths, not a stack dump', async () => {
+  test('validation failures surface with their message, paths and lines, not a stack dump', async () => {
     writeFileSync(join(dir, 'main.ts'), BAD_APP);
     const { io, err } = fakeIo(dir);
     const code = await main(['synth', '--app', `${TSX} main.ts`], io);
     expect(code).toBe(1);
     expect(err()).toMatch(/^Error \[VALIDATION_FAILED\]: the configuration has 2 problems:\n/);
-    expect(err()).toContain('\nacme/open: canSubscribeGroup cannot be role:everyone');
-    expect(err()).toContain('\nacme/secret: a default channel cannot be private');
+    // Each problem says the file and line (of the TypeScript source) that created the construct.
+    expect(err()).toContain('\nacme/open (main.ts:6:1): canSubscribeGroup cannot be role:everyone');
+    expect(err()).toContain('\nacme/secret (main.ts:5:1): a default channel cannot be private');
     expect(err()).not.toMatch(/^\s+at /m);
   });
 

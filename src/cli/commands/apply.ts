@@ -134,7 +134,8 @@ objects changed since the plan are not written (reported, exit 3), and a plan th
 follow from its desired state is refused (PLAN_TAMPERED, exit ${REFUSED_EXIT}).
 
   PLAN_FILE          a plan saved by \`zulip-cdk plan --out\`; without it, apply plans first
-  --app CMD          the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
+  --app CMD          the command that synthesizes the app (default: "app" of zulip-cdk.json
+                     or cdktf.json)
   --desired FILE|DIR an already synthesized desired state (*.zulip.json) instead
   --org ID           the organization when the app declares several
   --zuliprc PATH     credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then
@@ -158,10 +159,10 @@ run; apply checks the plan with them after reading the organization again):
 ${GUARD_USAGE}
 
 Exit codes: 0 all applied or already done (or nothing to do), 1 nothing applied (or an
-error), 3 partly applied (failures, or objects changed since the plan), ${REFUSED_EXIT} refused
-(a safety finding without --force, privileged changes without --allow-privileged, destructive changes without --allow-destroy, a tampered
-plan, a plan for another server or account, a digest other than --expect-digest),
-${VERIFY_FAILED_EXIT} --verify found changes left.
+error), 3 partly applied (failures, or objects changed since the plan), ${REFUSED_EXIT} refused (a
+safety finding without --force, privileged changes without --allow-privileged, destructive
+changes without --allow-destroy, a tampered plan, a plan for another server or account, a
+digest other than --expect-digest), ${VERIFY_FAILED_EXIT} --verify found changes left.
 `,
   allowPositionals: true,
   options: {
@@ -342,6 +343,12 @@ async function run({
         io.stdout.write(
           `Not written because it changed since the plan: ${e.address} (plan again to review it).\n`,
         );
+    const { failed, skipped } = j.counts;
+    // An embedded organization is gone at exit: there is nothing to finish.
+    if (!json && failed + skipped > 0 && values.embedded !== true)
+      io.stdout.write(
+        `Not finished: ${[failed > 0 ? `${failed} failed` : '', skipped > 0 ? `${skipped} not run` : ''].filter(Boolean).join(', ')}. Once the cause is fixed or gone, ${planFile === undefined ? 'run this apply again' : `apply ${planFile} again`}: changes that landed are found and reported as done, not sent again (zulip-cdk plan shows what is left).\n`,
+      );
     let code = engine.exitCodeFor(result.outcome);
     if (values.verify === true) {
       desired ??= await loadDesiredState(values, io);

@@ -20,10 +20,11 @@ export const demoCommand: Command = {
   usage: `usage: zulip-cdk demo [--app CMD | --desired FILE|DIR] [--org ID]
 
 Starts an embedded Zulip-compatible server with a demo organization, synthesizes the example
-app ("app" of zulip-cdk.json or cdktf.json), shows the plan, applies it, and plans again to show that nothing is
-left. Exit 0 when the second plan is empty, 1 otherwise.
+app ("app" of zulip-cdk.json or cdktf.json), shows the plan, applies it, and plans again to
+show that nothing is left. Exit 0 when the second plan is empty, 1 otherwise.
 
-  --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
+  --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json
+                       or cdktf.json)
   --desired FILE|DIR   an already synthesized desired state instead
   --org ID             the organization when the app declares several
 `,
@@ -62,16 +63,26 @@ left. Exit 0 when the second plan is empty, 1 otherwise.
       io.stdout.write(engine.renderText(plan, { color }));
       out();
 
-      out(`${bold('4.')} Applying it (a real run would ask first, or apply a reviewed plan file):`);
+      // What the demo lets through that apply refuses without a flag, said rather than implied.
+      const allowed = [
+        plan.changes.some((c) => c.tags.includes('destructive')) ? '--allow-destroy' : '',
+        plan.findings.some((f) => f.code === 'PRIVILEGED_CHANGE') ? '--allow-privileged' : '',
+      ].filter(Boolean);
+      out(
+        `${bold('4.')} Applying it (a real run would ask first, or apply a reviewed plan file${allowed.length > 0 ? `; the demo applies as with ${allowed.join(' and ')}` : ''}):`,
+      );
       const progress = new ApplyProgress(io, progressMode(io, false), color);
+      let reread = 0;
       const result = await engine.applyPlan(plan, new ZulipApplyTarget(client, plan), {
         allowDestroy: true,
-        // The example promotes its owner and administrators: privileged changes, reviewed here.
         allowPrivileged: true,
-        onEvent: progress.onEvent,
+        onEvent: (e) => {
+          if (e.type === 'read') reread += e.requests;
+          progress.onEvent(e);
+        },
       });
       out(
-        `   ${plan.changes.length} changes took ${result.journal.requestCount} API requests, the two reads included.`,
+        `   ${plan.changes.length} changes took ${result.journal.requestCount} API requests, apply's re-read of the organization (${reread}) included.`,
       );
       out();
 

@@ -38,6 +38,22 @@ function sameSource(values: Record<string, unknown>): string {
 }
 
 /** `zulip-cdk import`: turn the live organization into a zulip-cdk app. */
+/** `items` joined by commas, wrapped before `width` columns, continued at `indent` spaces. */
+function wrapList(items: readonly string[], indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const [i, item] of items.entries()) {
+    const word = i < items.length - 1 ? `${item},` : item;
+    if (line !== '' && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  // The first line follows the option's own text: it gets a line of its own.
+  return `\n${lines.map((l) => `${' '.repeat(indent)}${l}`).join('\n')}`;
+}
+
 export const importCommand: Command = {
   name: 'import',
   summary: 'Write the live organization as a zulip-cdk TypeScript app',
@@ -54,8 +70,8 @@ the same organization shows no change: commit it, and make every later change th
   --embedded          import a fresh embedded server with the demo organization
   --live FILE         import a snapshot (zulip-cdk snapshot --out FILE)
   --out DIR           where to write (default ./zulip-org)
-  --include KINDS     only these kinds, separated by commas: ${IMPORT_KINDS.join(', ')}
-                      (objects they refer to are imported too)
+  --include KINDS     only these kinds, separated by commas (objects they refer to are
+                      imported too):${wrapList(IMPORT_KINDS, 22, 92)}
   --org-id ID         the Organization construct's id (default: from the organization's name)
   --layout L          auto (default: one file per kind above 30 constructs), single or split
   --subscribers S     whose subscribers to declare (mode 'exact'): private channels (default),

@@ -29,7 +29,8 @@ export const planCommand: Command = {
 
 Reads the live organization, diffs it against the configuration and prints the plan.
 
-  --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
+  --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json
+                       or cdktf.json)
   --desired FILE|DIR   plan an already synthesized desired state (*.zulip.json) instead
   --org ID             the organization to plan when the app declares several
   --zuliprc PATH       credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then

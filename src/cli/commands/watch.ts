@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ZulipClient } from '../../zulip';
 import { watchDrift } from '../../provider/watch';
-import type { WatchCause, WatchEvent } from '../../provider/watch';
+import type { Difference, WatchCause, WatchEvent } from '../../provider/watch';
 import { UsageError, oneOf } from '../command';
 import type { Command } from '../command';
 import { checkOneDesiredSource, loadDesiredState } from '../plan-sources';
@@ -22,6 +22,18 @@ const DRIFT_WHEN: Record<WatchCause, string> = {
 
 const value = (v: unknown): string => (v === null ? 'nothing' : JSON.stringify(v));
 
+/** What apply would do about a difference, in words: `create it`, `change its members`. */
+function wouldDo(d: Difference): string {
+  switch (d.action) {
+    case 'membership':
+      return d.kind === 'channel' ? 'change its subscribers' : 'change its members';
+    case 'reorder':
+      return 'reorder them';
+    default:
+      return `${d.action} it`;
+  }
+}
+
 /** One line of text for a watch event. */
 export function watchLine(e: WatchEvent): string {
   switch (e.type) {
@@ -38,7 +50,7 @@ export function watchLine(e: WatchEvent): string {
       const events = e.events.length > 0 ? `; Zulip events: ${e.events.join(', ')}` : '';
       return (
         `${e.at} drift ${what} ${when}: the organization has ${value(e.live)}, ` +
-        `the configuration says ${value(e.desired)} (${declared}; apply would ${e.action} it${events})`
+        `the configuration says ${value(e.desired)} (${declared}; apply would ${wouldDo(e)}${events})`
       );
     }
     case 'resolved': {
@@ -72,7 +84,8 @@ queue (BAD_EVENT_QUEUE_ID, after 10 minutes without a request) or the connection
 registers again and reports what changed in the gap. Zulip's events do not say who made a
 change; the organization's audit log does.
 
-  --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json or cdktf.json)
+  --app CMD            the command that synthesizes the app (default: "app" of zulip-cdk.json
+                       or cdktf.json)
   --desired FILE|DIR   an already synthesized desired state (*.zulip.json) instead
   --org ID             the organization when the app declares several
   --zuliprc PATH       credentials (default: ZULIP_EMAIL/ZULIP_API_KEY/ZULIP_SITE, then

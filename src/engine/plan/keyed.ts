@@ -267,6 +267,17 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
     ? undefined
     : (k.index?.(p, live) ?? firstOfEachKey(live, (l) => compare(facts.liveKey(l))));
   const declaredKeys = new Set(declared.map((d) => compare(facts.key(d))));
+  // The live keys declarations name in renamedFrom: a live object under one that stays
+  // unclaimed (its declaration's own name is live, and matched first) was meant to be renamed.
+  const renamedBy = new Map<string, { path: string; address: string }>();
+  if (facts.followsRenames)
+    for (const d of declared)
+      for (const from of d.lifecycle?.renamedFrom ?? [])
+        if (!renamedBy.has(compare(from)))
+          renamedBy.set(compare(from), {
+            path: d.path,
+            address: resourceAddress(kind, facts.key(d)),
+          });
   const claimed = new Set<number>();
   const after = new Map<D, L | null>();
   const order = spec.ordered ? new SlotOrder(kind as OrderedKind) : undefined;
@@ -385,6 +396,7 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
         key,
         l.id,
         k.removed?.(p, l) ?? ((facts.removed ?? facts.live)(l) as Props),
+        renamedBy.get(compare(facts.liveKey(l))),
       );
     if (removed) k.removing?.(p, l, { kind, address: resourceAddress(kind, key), key, path: null });
     // An object that stays keeps its slot; so does an archived one (Zulip's order lists it).

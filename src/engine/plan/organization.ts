@@ -164,12 +164,15 @@ export function planOrganizationSettings(p: Planner): void {
     p.accountError(
       `${address} (${d.path}): changing organization settings (PATCH /realm) needs an organization administrator ("Must be an organization administrator"), and the applying account ${p.live.me.email} is not one. Apply with an administrator's API key`,
     );
-  else if (ownerOnly.length > 0)
+  else if (ownerOnly.length > 0) {
+    const it = ownerOnly.length === 1 ? 'it' : 'them';
     p.needsOwner(
-      `changing ${ownerOnly.join(', ')} (Zulip refuses the whole PATCH /realm otherwise)`,
+      `changing ${ownerOnly.join(', ')}`,
       address,
       d.path,
+      `leave ${it} as in Zulip (left out of OrganizationSettings, or declared as ${ownerOnly.length === 1 ? 'it is' : 'they are'}): Zulip would refuse the whole PATCH /realm, the other settings' changes with ${it}`,
     );
+  }
   p.addUpdate(base, 0, props, {
     refs: [...refs, ...meta.refs.map(groupAddress)],
     releases: meta.releases.map(groupAddress),

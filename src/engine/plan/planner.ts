@@ -211,7 +211,9 @@ export class Planner {
         `Plan and apply with an account Zulip lets make these changes: a human organization ${this.#ownerErrors > 0 ? 'owner' : 'administrator'}'s.`,
       );
     throw new ZulipCdkError(
-      'UNRESOLVED_REFERENCE',
+      // Every line about what Zulip refuses the applying account: the code says that, not a
+      // missing name.
+      this.#accountErrors === this.errors.length ? 'ACCOUNT_NOT_ALLOWED' : 'UNRESOLVED_REFERENCE',
       `The configuration cannot be planned:\n${this.errors.map((e) => `  - ${e}`).join('\n')}`,
       { hint: hints.join(' ') },
     );
@@ -435,11 +437,28 @@ export class Planner {
 
   /**
    * An undeclared live object: removed (with its kind's removal action) when pruning is on for
-   * its kind, else a warning.
+   * its kind, else a warning. One a declaration names in `renamedFrom` (`renamedBy`: that
+   * declaration matched a live object of its own name instead) is never removed: the warning
+   * says why it was not renamed.
    */
-  public undeclared(kind: PrunableKind, key: string, liveId: number, before: Props): boolean {
+  public undeclared(
+    kind: PrunableKind,
+    key: string,
+    liveId: number,
+    before: Props,
+    renamedBy?: { readonly path: string; readonly address: string },
+  ): boolean {
     const action = KIND_SPECS[kind].removal;
     const address = resourceAddress(kind, key);
+    if (renamedBy !== undefined) {
+      // The configuration meant it (renamedFrom), so it is neither undeclared nor pruned.
+      this.warn(
+        'UNDECLARED',
+        `not renamed: renamedFrom of ${renamedBy.path} names it, but that declaration's own name is live too (${renamedBy.address}), and a declared name is matched first; left as it is${this.desired.organization.prune[kind] === true ? ', although pruning is on' : ''}. To rename this one, free the declared name first`,
+        address,
+      );
+      return false;
+    }
     if (this.desired.organization.prune[kind] === true && this.referenced.has(address)) {
       // Deactivating a group (or archiving a folder) the config still uses would fail in Zulip.
       this.warn(

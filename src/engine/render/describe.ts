@@ -1,3 +1,4 @@
+import { KIND_SPECS } from '../../model/kinds';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, predictRequests } from '../apply/batching';
 import {
   announcesCreation,
@@ -583,7 +584,7 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
             ? `The custom profile field ${c.key} is deleted for good, and with it every user's value of it.`
             : c.kind === 'allowedDomain'
               ? `While sign-up is restricted to the allowed domains (emailsRestrictedToDomains), Zulip refuses new accounts (invited or not) with an address at ${c.key}${c.before.allowSubdomains === true ? ' or its subdomains' : ''}, unless another allowed domain lets them in (a parent domain that allows its subdomains, or a subdomain listed itself).`
-              : `${c.key} is deleted for good.`,
+              : `The ${KIND_SPECS[c.kind].nouns[0]} ${c.key} is deleted for good.`,
       );
       break;
     case 'replace':

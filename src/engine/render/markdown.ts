@@ -140,11 +140,21 @@ function whoGainsTable(plan: Plan, maxRows = 20): string[] {
       `Not counted: whoever the organization's ${uncounted.map((w) => `\`${w}\``).join(', ')} ${uncounted.length === 1 ? 'lets' : 'let'} through besides (the organization's settings were not read: a snapshot made before they were).`,
       '',
     );
-  if (still > 0)
+  if (still > 0) {
+    // "Other" only when the table above lists the settings that do move someone.
+    const which =
+      rows.length > 0
+        ? still === 1
+          ? 'One other changed setting changes'
+          : `${still} other changed settings change`
+        : still === 1
+          ? 'No one gains or loses anything: the changed setting changes'
+          : `No one gains or loses anything: the ${still} changed settings change`;
     out.push(
-      `${still === 1 ? 'One other changed setting changes' : `${still} other changed settings change`} nothing in who holds ${still === 1 ? 'it' : 'them'} (nested groups, role groups and organization administrators counted).`,
+      `${which} nothing in who holds ${still === 1 ? 'it' : 'them'} (nested groups, role groups and organization administrators counted).`,
       '',
     );
+  }
   return out;
 }
 
