@@ -45,6 +45,12 @@ export function findOrganization(c: IConstruct): Organization | undefined {
   return undefined;
 }
 
+/** A kind's resources by compared key and by renamedFrom key, for duplicate checks. */
+interface PeerKeys {
+  readonly byKey: ReadonlyMap<string, readonly ZulipResource[]>;
+  readonly byRenamedFrom: ReadonlyMap<string, readonly ZulipResource[]>;
+}
+
 /**
  * The base of every resource construct: one object of the Zulip organization, identified by
  * its natural key (a name, an e-mail, a pattern). Not meant to be extended by users: compose
@@ -179,10 +185,32 @@ export abstract class ZulipResource extends Construct {
     }
   }
 
-  private peers(): ZulipResource[] {
-    return this.organization
-      ._resources()
-      .filter((r) => r.resourceKind === this.resourceKind && r._propsValid);
+  /**
+   * This kind's resources whose props are valid, by {@link comparedKey} and by the compared key
+   * of each name in their renamedFrom, each list in declaration order; built once per kind
+   * (see `Organization._memo`).
+   */
+  private peerKeys(): PeerKeys {
+    return this.organization._memo(`peer-keys:${this.resourceKind}`, () => {
+      const byKey = new Map<string, ZulipResource[]>();
+      const byRenamedFrom = new Map<string, ZulipResource[]>();
+      const push = (m: Map<string, ZulipResource[]>, k: string, r: ZulipResource): void => {
+        const list = m.get(k);
+        if (list) list.push(r);
+        else m.set(k, [r]);
+      };
+      for (const r of this.organization._resources()) {
+        if (r.resourceKind !== this.resourceKind || !r._propsValid) continue;
+        try {
+          push(byKey, r.comparedKey(), r);
+          for (const k of new Set(r.renamedFromList.map((o) => r.compareKey(r.renamedKey(o)))))
+            push(byRenamedFrom, k, r);
+        } catch {
+          // Its own validation says what is wrong with it; the others are still checked.
+        }
+      }
+      return { byKey, byRenamedFrom };
+    });
   }
 
   /** {@link comparedKey}, once worked out. */
@@ -204,8 +232,8 @@ export abstract class ZulipResource extends Construct {
   private validateKeys(): string[] {
     const problems: string[] = [];
     const mine = this.comparedKey();
-    const peers = this.peers();
-    const first = peers.find((r) => r.comparedKey() === mine);
+    const { byKey, byRenamedFrom } = this.peerKeys();
+    const first = byKey.get(mine)?.[0];
     if (first && first !== this) {
       problems.push(
         `${this.describeKey()} is already declared by ${first.node.path}${this.keyNote()}: each must be unique in the organization; rename one or remove it`,
@@ -220,18 +248,15 @@ export abstract class ZulipResource extends Construct {
         );
         continue;
       }
-      const holder = peers.find((r) => r !== this && r.comparedKey() === key);
+      const holder = byKey.get(key)?.find((r) => r !== this);
       if (holder) {
         problems.push(
           `renamedFrom '${old}' is the name of ${holder.node.path}, which is still declared: a rename needs the old name to be free; remove one of them`,
         );
       }
-      const twin = peers.find(
-        (r) =>
-          r !== this &&
-          r._sequence < this._sequence &&
-          r.renamedFromList.some((o) => r.compareKey(r.renamedKey(o)) === key),
-      );
+      const twin = byRenamedFrom
+        .get(key)
+        ?.find((r) => r !== this && r._sequence < this._sequence);
       if (twin) {
         problems.push(
           `renamedFrom '${old}' is also claimed by ${twin.node.path}: only one object can be renamed from it`,

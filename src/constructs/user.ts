@@ -139,9 +139,12 @@ export class User extends KeyedResource<UserProps> {
   private checkProfile(): string[] {
     const profile = this.props.profile;
     if (!profile) return [];
-    const fields = new Map<string, CustomProfileField>();
-    for (const r of this.organization._resources())
-      if (CustomProfileField.isCustomProfileField(r) && r._propsValid) fields.set(r.name, r);
+    const fields = this.organization._memo('profile-fields', () => {
+      const byName = new Map<string, CustomProfileField>();
+      for (const r of this.organization._resources())
+        if (CustomProfileField.isCustomProfileField(r) && r._propsValid) byName.set(r.name, r);
+      return byName;
+    });
     const problems: string[] = [];
     for (const [label, value] of Object.entries(profile)) {
       const field = fields.get(label);
