@@ -10,6 +10,7 @@
  * - `measure`: reads and plans once with one strategy, reports, exits.
  * - `apply`: applies the desired state once, reports, exits.
  * - `subscribe`: subscribes to N new channels in one call on its own emulator, reports, exits.
+ * - `synth`: declares an organization of N users as constructs, synthesizes it, reports, exits.
  *
  * Messages go over the IPC channel (the API key is never on a command line or printed).
  */
@@ -23,6 +24,8 @@ import type { ApplyMeasurement } from './measure-apply';
 import { measurePlan, peakRssMb } from './measure';
 import { measureBulkSubscribe } from './measure-subscribe';
 import type { SubscribeMeasurement } from './measure-subscribe';
+import { measureSynth } from './measure-synth';
+import type { SynthMeasurement } from './measure-synth';
 import type { PlanMeasurement, Target } from './measure';
 import { generateBenchOrg, usersOnly } from './org-generator';
 import { REGISTER_BODY_PATH, startReplayProxy } from './replay-proxy';
@@ -62,7 +65,8 @@ export type ToChild =
       readonly execute: boolean;
       readonly rateLimit: number | false;
     }
-  | { readonly type: 'subscribe'; readonly channels: number };
+  | { readonly type: 'subscribe'; readonly channels: number }
+  | { readonly type: 'synth'; readonly users: number; readonly outdir: string };
 
 /** Child → parent. */
 export type FromChild =
@@ -79,6 +83,7 @@ export type FromChild =
   | { readonly type: 'plan-result'; readonly result: PlanMeasurement }
   | { readonly type: 'apply-result'; readonly result: ApplyMeasurement }
   | { readonly type: 'subscribe-result'; readonly result: SubscribeMeasurement }
+  | { readonly type: 'synth-result'; readonly result: SynthMeasurement }
   | { readonly type: 'error'; readonly message: string };
 
 function send(msg: FromChild): Promise<void> {
@@ -210,6 +215,12 @@ async function handle(msg: ToChild): Promise<void> {
       const result = await measureBulkSubscribe(msg.channels);
       result.peakRssMb = peakRssMb();
       await send({ type: 'subscribe-result', result });
+      process.disconnect();
+      return;
+    }
+    case 'synth': {
+      const result = { ...measureSynth(msg.users, msg.outdir), peakRssMb: peakRssMb() };
+      await send({ type: 'synth-result', result });
       process.disconnect();
       return;
     }

@@ -1,6 +1,7 @@
 import type { ApplyMeasurement } from './measure-apply';
 import type { PlanMeasurement } from './measure';
 import type { SubscribeMeasurement } from './measure-subscribe';
+import type { SynthMeasurement } from './measure-synth';
 import type { BenchOrgCounts } from './org-generator';
 
 /** Zulip's default rate limit for authenticated API requests (`api_by_user`). */
@@ -23,6 +24,16 @@ export interface SubscribeRun {
   readonly cpuRatioToLinear: number;
 }
 
+/** (f) Synth of an organization of N users as constructs, then of 10 N (linear, not quadratic). */
+export interface SynthRun {
+  readonly small: SynthMeasurement;
+  readonly large: SynthMeasurement;
+  /** The large synth's wall time (declaring and synth) / (10 × the small one's): 1 when linear. */
+  readonly ratioToLinear: number;
+  /** The same with CPU times. */
+  readonly cpuRatioToLinear: number;
+}
+
 /** Everything one bench run measured (what `--json FILE` writes). */
 export interface BenchResults {
   readonly formatVersion: 1;
@@ -33,8 +44,8 @@ export interface BenchResults {
   readonly commit?: string;
   /** 1-minute load average at the start: other work on the machine slows the wall times. */
   readonly loadAverage?: number;
-  /** `--only subscribe`: only (d) ran (no organization generated, no plan, no apply). */
-  readonly only?: 'subscribe';
+  /** `--only subscribe` or `--only synth`: only (d) or (f) ran (no organization generated, no plan, no apply). */
+  readonly only?: 'subscribe' | 'synth';
   readonly scale: number;
   readonly counts: BenchOrgCounts | null;
   readonly featureLevel: number;
@@ -68,6 +79,8 @@ export interface BenchResults {
   } | null;
   /** (d) bulk subscribe; absent in results written before it existed. */
   readonly subscribe?: SubscribeRun | null;
+  /** (f) synth; absent in results written before it existed. */
+  readonly synth?: SynthRun | null;
   readonly totalMs: number;
 }
 
@@ -107,7 +120,7 @@ export function renderReport(r: BenchResults): string {
   const out: string[] = [];
   out.push(
     c === null
-      ? `zulip-cdk bench: only (d) bulk subscribe`
+      ? `zulip-cdk bench: only ${r.only === 'synth' ? '(f) synth' : '(d) bulk subscribe'}`
       : `zulip-cdk bench: scale ${r.scale} (${int(c.channels)} channels, ${int(c.groups)} groups, ` +
           `${int(c.users)} users, ${int(c.subscriptions)} subscriptions, ${int(c.folders)} folders)`,
     `node ${r.node}, ${r.cpus} CPUs` +
@@ -115,12 +128,15 @@ export function renderReport(r: BenchResults): string {
         ? ''
         : ` (load average ${r.loadAverage.toFixed(1)} at the start)`) +
       (r.commit === undefined ? '' : `, commit ${r.commit.slice(0, 7)}`) +
-      `; emulator at feature level ${r.featureLevel} in its own process; each measurement in a fresh child process.`,
+      (r.only === 'synth'
+        ? '; each measurement in a fresh child process.'
+        : `; emulator at feature level ${r.featureLevel} in its own process; each measurement in a fresh child process.`),
   );
   if (r.plan) renderPlan(r.plan, out);
   if (r.only === undefined) renderApply(r.apply, out);
   if (r.only === undefined) renderIncremental(r.apply?.incremental, out);
   if (r.subscribe) renderSubscribe(r.subscribe, out);
+  if (r.synth) renderSynth(r.synth, out);
   out.push('', `bench total: ${duration(r.totalMs)}`);
   return out.join('\n') + '\n';
 }
@@ -418,5 +434,25 @@ function renderSubscribe(s: SubscribeRun, out: string[]): void {
     'Each size in a fresh child process (after a 200-channel warm-up call), with the emulator in it',
     "and the owner's event queue registered. Wall times include waiting for a CPU: on a loaded",
     'machine the CPU ratio is the steadier one.',
+  );
+}
+
+function renderSynth(s: SynthRun, out: string[]): void {
+  const row = (m: SynthMeasurement): string[] => [
+    `${int(m.constructs)} constructs`,
+    duration(m.constructMs),
+    duration(m.synthMs),
+    duration(m.cpuMs),
+    `${int(m.peakRssMb ?? 0)} MB`,
+  ];
+  out.push(
+    '',
+    '(f) synth: users, a channel per 5 users and a group per 50, declared as constructs, validated and written',
+    '',
+    table([['', 'declaring', 'synth', 'CPU', 'peak RSS'], row(s.small), row(s.large)]),
+    '',
+    `${int(s.large.constructs)} constructs / ${int(s.large.constructs / s.small.constructs)} × ${int(s.small.constructs)}: ` +
+      `wall time ${s.ratioToLinear.toFixed(2)}x, CPU ${s.cpuRatioToLinear.toFixed(2)}x (1 when linear; target under 3x)`,
+    'Each size in a fresh child process. Module loading is not counted.',
   );
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --scale 0.1] [--json FILE] [--apply-scale N] [--no-apply] [--only subscribe]`
+ * `npm run bench [-- --scale 0.1] [--json FILE] [--apply-scale N] [--no-apply] [--only subscribe|synth]`
  *
  * Plans an organization of 2,000 channels, 300 groups, 10,000 users and 100,000
  * subscriptions (issue 5) against the embedded server, with zulip-cdk's read (a) and with a
@@ -18,12 +18,12 @@ import type { FromChild, ToChild } from './child';
 import type { PlanMeasurement, Target } from './measure';
 import type { BenchOrgCounts } from './org-generator';
 import { DEFAULT_RATE_PER_MINUTE, renderReport } from './report';
-import type { ApplyRun, BenchResults, SubscribeRun } from './report';
+import type { ApplyRun, BenchResults, SubscribeRun, SynthRun } from './report';
 
 const CHILD = path.join(__dirname, 'child.ts');
 
 const USAGE = `usage: npm run bench -- [--scale N] [--apply-scale N] [--rate-limited-scale N]
-                          [--no-apply] [--subscribe-channels N] [--only subscribe]
+                          [--no-apply] [--subscribe-channels N] [--only subscribe|synth]
                           [--json FILE]
 
   --scale N               organization size relative to the issue's (default 1: 2,000
@@ -43,6 +43,9 @@ const USAGE = `usage: npm run bench -- [--scale N] [--apply-scale N] [--rate-lim
   --subscribe-channels N  (d) subscribes to N new channels in one call, then to 10 N, and
                           reports the ratio to linear growth (default 2000: 2,000 and 20,000)
   --only subscribe        run (d) only (about 15 s): no organization, no plan, no apply
+  --only synth            run (f) only: synth of scale × 1,000 users' organization as
+                          constructs (a channel per 5 users, a group per 50), then of ten
+                          times as many, and the ratio to linear growth
   --json FILE             also write the results as JSON
 `;
 
@@ -187,6 +190,30 @@ async function measureIn(
 }
 
 /** (d) one bulk subscribe at each size, each in a fresh child process. */
+/** (f) Synth of `users` users' organization as constructs, then of ten times as many. */
+async function synthRun(users: number, dir: string): Promise<SynthRun> {
+  const at = async (n: number) => {
+    const child = new Child('synth');
+    try {
+      child.send({ type: 'synth', users: n, outdir: path.join(dir, `synth-${n}`) });
+      const { result } = await child.expect('synth-result');
+      await child.done();
+      return result;
+    } finally {
+      child.kill();
+    }
+  };
+  const small = await at(users);
+  const large = await at(users * 10);
+  const wall = (m: SynthRun['small']): number => m.constructMs + m.synthMs;
+  return {
+    small,
+    large,
+    ratioToLinear: wall(large) / (10 * wall(small)),
+    cpuRatioToLinear: large.cpuMs / (10 * small.cpuMs),
+  };
+}
+
 async function subscribeRun(channels: number): Promise<SubscribeRun> {
   const at = async (n: number) => {
     const child = new Child('subscribe');
@@ -306,9 +333,41 @@ async function main(): Promise<number> {
     );
     return 1;
   }
-  if (args.only !== undefined && args.only !== 'subscribe') {
-    process.stderr.write(`--only takes \`subscribe\`\n\n${USAGE}`);
+  if (args.only !== undefined && args.only !== 'subscribe' && args.only !== 'synth') {
+    process.stderr.write(`--only takes \`subscribe\` or \`synth\`\n\n${USAGE}`);
     return 1;
+  }
+  // (f): scale × 1,000 users and ten times that (12,200 constructs at scale 1).
+  const synthUsers = Math.max(1, Math.round(scale * 1000));
+  if (args.only === 'synth') {
+    const started = performance.now();
+    const loadAverage = loadavg()[0] ?? 0;
+    const commit = gitCommit();
+    const dir = await mkdtemp(path.join(tmpdir(), 'zulip-cdk-bench-'));
+    try {
+      progress(`(f) synth: ${synthUsers} and ${synthUsers * 10} users' organizations`);
+      const synth = await synthRun(synthUsers, dir);
+      const results: BenchResults = {
+        formatVersion: 1,
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: availableParallelism(),
+        ...(commit ? { commit } : {}),
+        loadAverage,
+        only: 'synth',
+        scale,
+        counts: null,
+        featureLevel: FEATURE_LEVELS.newest,
+        rateLimit: 'off',
+        plan: null,
+        apply: null,
+        synth,
+        totalMs: performance.now() - started,
+      };
+      return await report(results, args.json);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
   if (args.only === 'subscribe') {
     const started = performance.now();
@@ -384,6 +443,8 @@ async function main(): Promise<number> {
     }
     progress(`(d) bulk subscribe: ${subscribeChannels} and ${subscribeChannels * 10} channels`);
     const subscribe = await subscribeRun(subscribeChannels);
+    progress(`(f) synth: ${synthUsers} and ${synthUsers * 10} users' organizations`);
+    const synth = await synthRun(synthUsers, dir);
 
     const results: BenchResults = {
       formatVersion: 1,
@@ -417,6 +478,7 @@ async function main(): Promise<number> {
       },
       apply,
       subscribe,
+      synth,
       totalMs: performance.now() - started,
     };
     return await report(results, args.json);

@@ -2,10 +2,14 @@ import { readLiveStateNaively } from '../../bench/naive-read';
 import { benchClient, measurePlan } from '../../bench/measure';
 import { measureApply } from '../../bench/measure-apply';
 import { measureBulkSubscribe } from '../../bench/measure-subscribe';
+import { measureSynth } from '../../bench/measure-synth';
 import { FULL_SIZE, generateBenchOrg, usersOnly } from '../../bench/org-generator';
 import { startReplayProxy } from '../../bench/replay-proxy';
 import { modelledMinutes, renderReport } from '../../bench/report';
 import type { BenchResults } from '../../bench/report';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { plan } from '../../src/engine';
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
@@ -224,6 +228,51 @@ describe('bench smoke test', () => {
     expect(only).not.toContain('(c) apply');
     expect(only).toMatch(/20,000 channels\s+1\.0 s\s+900 ms\s+40,000\s+200 MB/);
     expect(only).toContain('wall time 0.50x, CPU 0.60x (1 when linear; target under 3x)');
+
+    // --only synth: (f) and its ratios, no emulator.
+    const syn = (constructs: number, constructMs: number, synthMs: number, cpuMs: number) => ({
+      constructs,
+      constructMs,
+      synthMs,
+      cpuMs,
+      peakRssMb: 150,
+    });
+    const synthOnly = renderReport({
+      ...results,
+      only: 'synth',
+      counts: null,
+      plan: null,
+      apply: null,
+      synth: {
+        small: syn(1220, 30, 40, 90),
+        large: syn(12200, 200, 300, 700),
+        ratioToLinear: 0.71,
+        cpuRatioToLinear: 0.78,
+      },
+    });
+    expect(synthOnly).toContain('zulip-cdk bench: only (f) synth');
+    expect(synthOnly).not.toContain('emulator');
+    expect(synthOnly).toMatch(/12,200 constructs\s+200 ms\s+300 ms\s+700 ms\s+150 MB/);
+    expect(synthOnly).toContain('wall time 0.71x, CPU 0.78x (1 when linear; target under 3x)');
+  });
+
+  it('synthesizes the organization it declares as constructs', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zulip-cdk-synth-'));
+    try {
+      const m = measureSynth(50, dir);
+      // 50 users, a channel per 5, a group per 50.
+      expect(m.constructs).toBe(50 + 10 + 1);
+      const desired = JSON.parse(readFileSync(path.join(dir, 'acme.zulip.json'), 'utf8')) as {
+        users: unknown[];
+        channels: unknown[];
+        userGroups: unknown[];
+      };
+      expect([desired.users.length, desired.channels.length, desired.userGroups.length]).toEqual([
+        50, 10, 1,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('subscribes to N new channels in one call and counts the events queued', async () => {
