@@ -224,4 +224,13 @@ describe('test_events.py', () => {
       ['add_members', gid('role:fullmembers'), [guest]],
     ]);
   });
+
+  it('update_user_backend in one transaction: a role change refused by a later check leaves role:fullmembers as it was', async () => {
+    const carol = user('carol').id;
+    expectSuccess(await owner.patch('/realm', { require_unique_names: true }));
+    const r = await owner.patch(`/users/${carol}`, { role: 300, full_name: 'Bob Member' });
+    expectError(r, 'Unique names required in this organization.');
+    expect(user('carol').role).toBe(400);
+    expect(await isFullMember('carol')).toBe(true);
+  });
 });
