@@ -172,6 +172,14 @@ describe('test_realm.py', () => {
 
     await setThreshold(70);
     expect(await directMembers('role:members')).toEqual(members);
+    // register's realm_user_groups lists the same direct members.
+    const r = await owner.post('/register', { fetch_event_types: ['realm_user_groups'] });
+    expectSuccess(r);
+    const listed = (r.body.realm_user_groups as { id: number; members: number[] }[]).find(
+      (g) => g.id === gid('role:fullmembers'),
+    );
+    expect(listed?.members).toEqual(await directMembers('role:fullmembers'));
+    expect(listed?.members).not.toContain(user('alice').id);
     expect([
       await isFullMember('alice'),
       await isFullMember('bob'),
