@@ -13,7 +13,9 @@ import { writePrivateFile } from './private-file';
 import type { FaultOptions } from './faults';
 import { RateLimiter, TornadoRateLimiter } from './rate-limit';
 import type { RateLimitOptions } from './rate-limit';
-import type { Clock, EventQueue, ServerCore } from './router';
+import type { Clock, EventQueue, PendingEvent, ServerCore } from './router';
+import { deliverEvents } from './events';
+import { promoteNewFullMembers } from './full-members';
 import { buildRouter } from './routes';
 import { expireAllQueues } from './routes/register';
 import { DEMO_DOMAIN, demoOrg } from './seed';
@@ -120,6 +122,13 @@ export interface Emulator {
   expireEventQueues(): number;
   /** The number of event queues registered and not expired or deleted. */
   readonly eventQueueCount: number;
+  /**
+   * Runs Zulip's daily `promote_new_full_members` now, by the emulator's clock: members whose
+   * waiting period (`waiting_period_threshold` days since they joined) is over join
+   * role:fullmembers, with the `user_group` events Zulip sends; nothing happens when the
+   * threshold is 0 (see full-members.ts). Resolves once a kept state file is written.
+   */
+  promoteNewFullMembers(): Promise<void>;
   /** Writes the organization as JSON (mode 0600: it holds API keys). */
   save(path: string): Promise<void>;
   /** Stops listening and drops open connections. */
@@ -187,7 +196,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const clock: Clock = options.clock ?? { now: () => Date.now() };
   const featureLevel = options.featureLevel ?? FEATURE_LEVELS.newest;
   checkEmulatorFeatureLevel(featureLevel);
-  const org = completeOrgState(await initialOrg(options, clock.now()));
+  const org = completeOrgState(await initialOrg(options, clock.now()), clock.now());
   if (options.planType !== undefined) setRealmPlanType(org.realm, options.planType);
   // As a database has its indexes when it starts answering: the first request of a large
   // organization (1,000,000 subscriptions) does not pay for building them.
@@ -263,6 +272,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     get eventQueueCount() {
       return queues.size;
+    },
+    async promoteNewFullMembers() {
+      const events: PendingEvent[] = [];
+      if (!promoteNewFullMembers(core.org, clock.now(), events)) return;
+      deliverEvents(core, events);
+      await stateFile?.flush();
     },
     async save(path) {
       // The state holds every user's API key.

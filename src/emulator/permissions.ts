@@ -1,6 +1,7 @@
 import type { OrgState, StoredChannel, StoredGroup, StoredGroupSetting, StoredUser } from './state';
 import { ROLES } from '../model/kinds';
 import { SYSTEM_GROUP_ROLE } from '../model/system-groups';
+import { FULL_MEMBERS, isProvisionalMember } from './full-members';
 import {
   groupById,
   subscriptionOf,
@@ -29,19 +30,32 @@ function isActiveUser(org: OrgState, id: number): boolean {
 }
 
 /**
+ * The role whose users are the direct members of a system group derived from roles; undefined
+ * for role:fullmembers, whose members are stored as Zulip stores them (full-members.ts), and
+ * for the groups without members (role:nobody, role:internet).
+ */
+function derivedRole(g: StoredGroup): number | undefined {
+  return g.name === FULL_MEMBERS ? undefined : SYSTEM_GROUP_ROLE[g.name];
+}
+
+/** Whether the group's direct members are its stored `members` (not derived from roles). */
+function hasStoredMembers(g: StoredGroup): boolean {
+  return !g.isSystemGroup || g.name === FULL_MEMBERS;
+}
+
+/**
  * Direct members of a group, active users only, sorted. System groups derive theirs from
- * roles (the waiting period is 0, so every member is a full member).
+ * roles, but role:fullmembers, which stores them.
  */
 export function directMembers(org: OrgState, g: StoredGroup): number[] {
   let ids: number[];
-  if (g.isSystemGroup) {
-    const role = SYSTEM_GROUP_ROLE[g.name];
+  if (hasStoredMembers(g)) ids = g.members.filter((id) => isActiveUser(org, id));
+  else {
+    const role = derivedRole(g);
     ids =
       role === undefined
         ? []
         : org.users.filter((u) => u.role === role && u.isActive).map((u) => u.id);
-  } else {
-    ids = g.members.filter((id) => isActiveUser(org, id));
   }
   return ids.sort((a, b) => a - b);
 }
@@ -60,19 +74,17 @@ export function directMembersReader(org: OrgState): (g: StoredGroup) => number[]
   }
   for (const ids of byRole.values()) ids.sort((a, b) => a - b);
   return (g) => {
-    if (!g.isSystemGroup) return directMembers(org, g);
-    const role = SYSTEM_GROUP_ROLE[g.name];
+    if (hasStoredMembers(g)) return directMembers(org, g);
+    const role = derivedRole(g);
     return role === undefined ? [] : [...(byRole.get(role) ?? [])];
   };
 }
 
 /** Whether the user is one of `directMembers(org, g)`, without listing them. */
 export function isDirectMember(user: StoredUser, g: StoredGroup): boolean {
-  if (g.isSystemGroup) {
-    const role = SYSTEM_GROUP_ROLE[g.name];
-    return role !== undefined && user.role === role;
-  }
-  return g.members.includes(user.id);
+  if (hasStoredMembers(g)) return g.members.includes(user.id);
+  const role = derivedRole(g);
+  return role !== undefined && user.role === role;
 }
 
 /** Every group reachable through subgroups, the group itself included. */
@@ -141,6 +153,40 @@ export function isSystemGroupSetting(
 /** Whether the user holds a realm-level group setting, e.g. `can_create_groups`. */
 export function holdsRealmSetting(org: OrgState, user: StoredUser, name: string): boolean {
   return holdsSetting(org, user, org.realm.settings[name]);
+}
+
+/**
+ * zerver/lib/user_groups.py `check_user_has_permission_by_role`: whether the user holds a
+ * setting whose value is the named system group, read from the user's role and, for
+ * role:fullmembers, from `is_provisional_member` at `now` (the date joined and the threshold,
+ * not the group's stored members). Zulip reads the direct message settings so
+ * (`check_can_send_direct_message`).
+ */
+export function hasPermissionByRole(
+  org: OrgState,
+  user: StoredUser,
+  systemGroupName: string,
+  now: number,
+): boolean {
+  switch (systemGroupName) {
+    case 'role:nobody':
+      return false;
+    case 'role:everyone':
+      return true;
+  }
+  if (isGuest(user)) return false;
+  switch (systemGroupName) {
+    case 'role:members':
+      return true;
+    case 'role:owners':
+      return isOwner(user);
+    case 'role:administrators':
+      return isAdmin(user);
+    case 'role:moderators':
+      return isModerator(user);
+  }
+  // The full members' case.
+  return user.role !== ROLES.member || !isProvisionalMember(org.realm, user, now);
 }
 
 export function isSubscribed(org: OrgState, userId: number, channelId: number): boolean {

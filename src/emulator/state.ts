@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { SystemGroupName, TopicsPolicy } from '../model/kinds';
 import { SYSTEM_GROUP_NAMES } from '../model/kinds';
 import type { WireGroupSettingValue } from '../model/live-state';
+import { fullMembersGroup, joinsFullMembersOnCreation, storeFullMembers } from './full-members';
 
 /**
  * The emulated organization: plain JSON (so it saves and loads as a file), one realm,
@@ -43,7 +44,10 @@ export interface StoredGroup {
   name: string;
   description: string;
   isSystemGroup: boolean;
-  /** Direct members (user IDs); for system groups they are derived from roles instead. */
+  /**
+   * Direct members (user IDs). For system groups they are derived from roles, but for
+   * role:fullmembers, whose members are stored as Zulip stores them (see full-members.ts).
+   */
   members: number[];
   subgroups: number[];
   deactivated: boolean;
@@ -337,6 +341,12 @@ export interface OrgState {
    * allocated when it first sends something.
    */
   notificationBotId?: number;
+  /**
+   * Whether role:fullmembers keeps its direct members in its `members` (see full-members.ts).
+   * Absent in state files saved before it did, whose full members were every member:
+   * {@link completeOrgState} fills the group then.
+   */
+  fullMembersStored?: boolean;
 }
 
 /** Zulip's plan types (zerver/models/realms.py `Realm.PLAN_TYPE_*`). */
@@ -406,7 +416,8 @@ export const REALM_GROUP_SETTING_DEFAULTS: Readonly<Record<string, SystemGroupNa
  * read that lists them, such as `POST /register`, changes nothing and a saved state is the same
  * before and after it.
  */
-export function completeOrgState(org: OrgState): OrgState {
+export function completeOrgState(org: OrgState, now: number): OrgState {
+  storeFullMembers(org, now);
   org.emoji ??= [];
   org.realmDomains ??= [];
   org.drafts ??= [];
@@ -452,6 +463,7 @@ export function emptyOrg(now: number, name = 'Zulip CDK Emulator'): OrgState {
     linkifiers: [],
     playgrounds: [],
     snippets: [],
+    fullMembersStored: true,
   };
   org.realm.id = nextId(org);
   // In Zulip's creation order, so the IDs sort as Zulip's do (zerver/lib/user_groups.py
@@ -508,7 +520,10 @@ const SYSTEM_GROUP_DESCRIPTIONS: Record<SystemGroupName, string> = {
   'role:nobody': 'Nobody',
 };
 
-/** Adds a user (or bot) and returns it. */
+/**
+ * Adds a user (or bot) and returns it: a member who is not provisional joins role:fullmembers,
+ * as zerver/actions/create_user.py `do_create_user` adds them (without events: no request).
+ */
 export function addUser(
   org: OrgState,
   now: number,
@@ -536,6 +551,7 @@ export function addUser(
     timezone: '',
   };
   org.users.push(user);
+  if (joinsFullMembersOnCreation(org.realm, user, now)) fullMembersGroup(org).members.push(user.id);
   return user;
 }
 

@@ -181,8 +181,19 @@ describe('test_realm_emoji.py RealmEmojiTest', () => {
 
   // The same test, by othello's role (set_user_role) and the setting's value
   // (do_change_realm_permission_group_setting), as Zulip's steps go. Its full-members step
-  // (waiting_period_threshold 100000) is left out: the embedded server keeps every member in
-  // role:fullmembers (src/emulator/permissions.ts `directMembers`).
+  // (waiting_period_threshold 100000) is the next case, through the API.
+  it('test_user_settings_for_adding_custom_emoji: role:fullmembers and waiting_period_threshold 100000', async () => {
+    const owner = clientFor(z, 'owner');
+    const full = z.org.groups.find((g) => g.name === 'role:fullmembers')?.id ?? -1;
+    expectSuccess(await owner.patch(`/users/${userId('bob')}`, { role: ROLES.moderator }));
+    expectSuccess(await owner.patch('/realm', { can_add_custom_emoji_group: { new: full } }));
+    expectSuccess(await owner.patch('/realm', { waiting_period_threshold: 100000 }));
+    expectSuccess(await owner.patch(`/users/${userId('bob')}`, { role: ROLES.member }));
+    expectError(await upload(othello, 'my_emoji_3'), 'Insufficient permission');
+    expectSuccess(await owner.patch('/realm', { waiting_period_threshold: 0 }));
+    expectSuccess(await upload(othello, 'my_emoji_3'));
+  });
+
   it('test_user_settings_for_adding_custom_emoji: roles, a user group and an anonymous group', async () => {
     const group = (name: string): number => z.org.groups.find((g) => g.name === name)?.id ?? -1;
     const setting = (value: number | { direct_members: number[]; direct_subgroups: number[] }) => {

@@ -347,7 +347,13 @@ describe('SubscriptionAPITest._test_group_based_settings_for_creating_streams', 
     expectError(await create('bob', 'new_stream1'), 'Insufficient permission');
     expect(z.org.channels.some((c) => c.name === 'new_stream1')).toBe(false);
     expectSuccess(await create('admin', 'new_stream1'));
-    setRealm(group('role:members').id);
+    // Full members with a waiting period of 100000 days: bob, who joined today, is not one.
+    setRealm(group('role:fullmembers').id);
+    const threshold = (days: number) =>
+      as('owner').patch('/realm', { waiting_period_threshold: days });
+    expectSuccess(await threshold(100000));
+    expectError(await create('bob', 'new_stream2'), 'Insufficient permission');
+    expectSuccess(await threshold(0));
     expectSuccess(await create('bob', 'new_stream2'));
     setRealm(addGroup('Leadership', ['owner']));
     expectError(await create('admin', 'new_stream3'), 'Insufficient permission');

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { startEmulator } from '../../src/emulator';
 import type { Emulator, OrgState } from '../../src/emulator';
 import { StateFile } from '../../src/emulator/persist';
+import { demoOrg } from '../../src/emulator/seed';
 import { emptyOrg } from '../../src/emulator/state';
 
 const MAIN = path.join(__dirname, '../../src/cli/main.ts');
@@ -231,4 +232,25 @@ test('StateFile coalesces the flushes asked for during a write into one write', 
   await sf.flush();
   expect(sf.writes).toBe(3);
   expect(readdirSync(dir)).toEqual(['org.json']);
+});
+
+test('a state saved before role:fullmembers was stored: its full members are filled at load as update_users_in_full_members_system_group would fill them', async () => {
+  const NOW = Date.UTC(2026, 0, 1);
+  const { org } = demoOrg(NOW);
+  const full = org.groups.find((g) => g.name === 'role:fullmembers')!;
+  const stored = [...full.members];
+  // As an earlier version saved it: no marker, the group's members empty.
+  delete org.fullMembersStored;
+  full.members = [];
+  // A member who joined yesterday, with a waiting period of 3 days: provisional.
+  const alice = org.users.find((u) => u.email.startsWith('alice@'))!;
+  alice.dateJoined = new Date(NOW - 86_400_000).toISOString();
+  org.realm.waitingPeriodThreshold = 3;
+  for (const u of org.users.filter((x) => x !== alice))
+    u.dateJoined = new Date(NOW - 10 * 86_400_000).toISOString();
+  const z = await startEmulator({ rateLimit: false, state: org, clock: { now: () => NOW } });
+  emulators.push(z);
+  expect(z.org.fullMembersStored).toBe(true);
+  const loaded = z.org.groups.find((g) => g.name === 'role:fullmembers')!.members;
+  expect(loaded).toEqual(stored.filter((id) => id !== alice.id));
 });

@@ -1,6 +1,8 @@
 import { badRequest } from '../errors';
 import { subscriptionRowsOfUser } from '../indexes';
 import {
+  findGroup,
+  hasPermissionByRole,
   holdsRealmSetting,
   holdsSetting,
   isGuest,
@@ -8,7 +10,7 @@ import {
   isSystemGroupSetting,
 } from '../permissions';
 import type { RequestContext } from '../router';
-import type { StoredMessage, StoredUser } from '../state';
+import type { StoredGroupSetting, StoredMessage, StoredUser } from '../state';
 import { messages } from './messages';
 
 /*
@@ -66,6 +68,22 @@ function inaccessibleUserIds(ctx: RequestContext, targets: readonly StoredUser[]
 }
 
 /**
+ * Whether the user holds a direct message setting: for a system group, by role
+ * (`check_user_has_permission_by_role`: a member is a full member by the date joined at this
+ * moment, whether or not `promote_new_full_members` has run); else by group membership
+ * (`is_user_in_group`).
+ */
+function holdsDirectMessageSetting(
+  ctx: RequestContext,
+  user: StoredUser,
+  value: StoredGroupSetting | undefined,
+): boolean {
+  const g = typeof value === 'number' ? findGroup(ctx.org, value) : undefined;
+  if (g?.isSystemGroup === true) return hasPermissionByRole(ctx.org, user, g.name, ctx.now);
+  return holdsSetting(ctx.org, user, value);
+}
+
+/**
  * zerver/actions/message_send.py `check_can_send_direct_message`: nothing for a bot sender or
  * a conversation with bots and the sender only; else one of the participants must hold
  * `direct_message_permission_group` (`DirectMessagePermissionError`: "Direct messages are
@@ -80,12 +98,12 @@ function checkCanSendDirectMessage(ctx: RequestContext, users: readonly StoredUs
   const settings = ctx.org.realm.settings;
   const permission = settings.direct_message_permission_group;
   const participants = [...users, sender];
-  if (!participants.some((u) => holdsSetting(ctx.org, u, permission))) {
+  if (!participants.some((u) => holdsDirectMessageSetting(ctx, u, permission))) {
     if (isSystemGroupSetting(ctx.org, permission, 'role:nobody'))
       throw badRequest('Direct messages are disabled in this organization.');
     throw badRequest('This conversation does not include any users who can authorize it.');
   }
-  if (holdsSetting(ctx.org, sender, settings.direct_message_initiator_group)) return;
+  if (holdsDirectMessageSetting(ctx, sender, settings.direct_message_initiator_group)) return;
   const ids = new Set(participants.map((u) => u.id));
   if (!messages(ctx.org).some((m) => isConversation(m, ids)))
     throw badRequest('You do not have permission to initiate direct message conversations.');

@@ -9,6 +9,7 @@ import {
   settingsEqual,
 } from '../group-settings';
 import type { SettingChangeRequest } from '../group-settings';
+import { updateUsersInFullMembersSystemGroup } from '../full-members';
 import { isOwner } from '../permissions';
 import {
   CHANNEL_SETTING_ORDER,
@@ -225,7 +226,11 @@ function enumValue(info: OrganizationPropertyInfo, v: RealmWireValue): RealmWire
   return v;
 }
 
-/** `do_set_realm_property`: writes and tells every active user, with Zulip's event shapes. */
+/**
+ * `do_set_realm_property`: writes and tells every active user, with Zulip's event shapes; a new
+ * `waiting_period_threshold` then recomputes role:fullmembers for every user
+ * (`update_users_in_full_members_system_group`, its events after the realm's).
+ */
 export function setProperty(
   ctx: RequestContext,
   info: OrganizationPropertyInfo,
@@ -248,6 +253,8 @@ export function setProperty(
       data: { topics_policy: v, mandatory_topics: v === 'disable_empty_topic' },
     };
   ctx.events.push({ users: 'all', event });
+  if (info.wire === 'waiting_period_threshold')
+    updateUsersInFullMembersSystemGroup(ctx.org, ctx.now, ctx.events);
 }
 
 /**

@@ -2,6 +2,7 @@ import { supports } from '../../model/features';
 import { ROLES } from '../../model/kinds';
 import type { SystemGroupName } from '../../model/kinds';
 import { sendPeerSubscriberEvents, sendStreamDeletionEvent } from '../events';
+import { updateUsersInFullMembersSystemGroup } from '../full-members';
 import {
   findUser,
   hasMetadataAccess,
@@ -231,7 +232,8 @@ function accessibleChannels(ctx: RequestContext, user: StoredUser): StoredChanne
  * zerver/actions/users.py `do_change_user_role`: `realm_user` `update` with the role; the
  * user leaves its old role's system group and joins the new one's (`user_group`
  * `remove_members`, `add_members`); when a member's role is involved, role:fullmembers
- * follows (`update_users_in_full_members_system_group`; no member is provisional here); then
+ * follows for that user (`update_users_in_full_members_system_group`: a provisional member
+ * does not join it); then
  * `send_stream_events_for_role_update`, to the user: `stream` `create` for the channels it can
  * now see, with a `subscription` `peer_add` of each one's subscribers (private channels first),
  * and `stream` `delete` for those it no longer sees. Not emulated: the `stream` `delete` Zulip
@@ -247,8 +249,8 @@ export function changeUserRole(ctx: RequestContext, user: StoredUser, role: numb
   realmUserUpdate(ctx, user, { role });
   membersEvent(ctx, 'remove_members', systemGroupOfRole(old), user);
   membersEvent(ctx, 'add_members', systemGroupOfRole(role), user);
-  if (old === ROLES.member) membersEvent(ctx, 'remove_members', 'role:fullmembers', user);
-  if (role === ROLES.member) membersEvent(ctx, 'add_members', 'role:fullmembers', user);
+  if (old === ROLES.member || role === ROLES.member)
+    updateUsersInFullMembersSystemGroup(ctx.org, ctx.now, ctx.events, [user.id]);
   const after = accessibleChannels(ctx, user);
   const gained = after.filter((ch) => !before.includes(ch));
   if (gained.length > 0) {

@@ -2,6 +2,7 @@ import { FEATURES, supports } from '../../model/features';
 import { ROLES } from '../../model/kinds';
 import { checkFullName, codePointLength, fullNameKey, pyStrip } from '../../model/rules';
 import { adminRequired, badRequest, insufficientPermission, ownerRequired } from '../errors';
+import { fullMembersGroup } from '../full-members';
 import { findUser, holdsRealmSetting, isAdmin, isOwner } from '../permissions';
 import type { Handler, RequestContext, Route } from '../router';
 import type { StoredUser } from '../state';
@@ -89,16 +90,21 @@ function validFullName(ctx: RequestContext, raw: string, target: StoredUser): st
  */
 /**
  * `update_user_backend` runs in one transaction. It changes only the target's role and full
- * name, so those two (and the request's events) are what a refusal rolls back: a snapshot of
- * the whole organization per request (`atomic`) costs hundreds of milliseconds in a large one.
+ * name, and role:fullmembers's members with the role, so those (and the request's events) are
+ * what a refusal rolls back: a snapshot of the whole organization per request (`atomic`)
+ * costs hundreds of milliseconds in a large one.
  */
 function updateUserAtomically<T>(ctx: RequestContext, target: StoredUser, fn: () => T): T {
   const before = { role: target.role, fullName: target.fullName };
+  const fullMembers = fullMembersGroup(ctx.org);
+  // Replaced, never changed in place, by update_users_in_full_members_system_group.
+  const members = fullMembers.members;
   const events = ctx.events.length;
   try {
     return fn();
   } catch (e) {
     Object.assign(target, before);
+    fullMembers.members = members;
     ctx.events.length = events;
     throw e;
   }

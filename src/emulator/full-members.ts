@@ -1,0 +1,149 @@
+import { ROLES } from '../model/kinds';
+import type { PendingEvent } from './router';
+import type { OrgState, StoredGroup, StoredRealm, StoredUser } from './state';
+
+/*
+ * role:fullmembers as Zulip keeps it: stored direct members (the group's `members`, deactivated
+ * users included, as Zulip keeps their UserGroupMembership rows), not derived from roles. A
+ * member (role MEMBER) is provisional while fewer whole days than the organization's
+ * `waiting_period_threshold` have passed since they joined; Zulip adds members who are not to
+ * the group when they are created (zerver/actions/create_user.py `do_create_user`) and
+ * recomputes it when the threshold changes (`do_set_realm_property`), when a member's role
+ * changes (`do_change_user_role`) and once a day (`promote_new_full_members`).
+ */
+
+export const FULL_MEMBERS = 'role:fullmembers';
+
+const DAY_MS = 86_400_000;
+
+/** `(timezone_now() - date_joined).days`: whole days, floored as Python's timedelta does. */
+function daysSinceJoined(user: Pick<StoredUser, 'dateJoined'>, now: number): number {
+  return Math.floor((now - Date.parse(user.dateJoined)) / DAY_MS);
+}
+
+/**
+ * The local `is_provisional_member` of zerver/actions/user_groups.py
+ * `update_users_in_full_members_system_group`: joined fewer days ago than the threshold,
+ * whatever the role.
+ */
+function joinedWithinWaitingPeriod(
+  realm: StoredRealm,
+  user: Pick<StoredUser, 'dateJoined'>,
+  now: number,
+): boolean {
+  return daysSinceJoined(user, now) < realm.waitingPeriodThreshold;
+}
+
+/**
+ * zerver/models/users.py `UserProfile.is_provisional_member`: never a moderator or a higher
+ * role; else joined within the waiting period.
+ */
+export function isProvisionalMember(
+  realm: StoredRealm,
+  user: Pick<StoredUser, 'role' | 'dateJoined'>,
+  now: number,
+): boolean {
+  if (user.role <= ROLES.moderator) return false;
+  return joinedWithinWaitingPeriod(realm, user, now);
+}
+
+/** The organization's role:fullmembers system group. */
+export function fullMembersGroup(org: OrgState): StoredGroup {
+  const g = org.groups.find((x) => x.isSystemGroup && x.name === FULL_MEMBERS);
+  if (!g) throw new Error(`system group ${FULL_MEMBERS} missing`);
+  return g;
+}
+
+/**
+ * Whether a new user joins role:fullmembers (zerver/actions/create_user.py `do_create_user`: a
+ * member who is not provisional).
+ */
+export function joinsFullMembersOnCreation(
+  realm: StoredRealm,
+  user: Pick<StoredUser, 'role' | 'dateJoined'>,
+  now: number,
+): boolean {
+  return user.role === ROLES.member && !isProvisionalMember(realm, user, now);
+}
+
+/** A `user_group` `add_members` / `remove_members` event, to every active user. */
+function membersEvent(op: string, g: StoredGroup, userIds: number[]): PendingEvent {
+  return { users: 'all', event: { type: 'user_group', op, group_id: g.id, user_ids: userIds } };
+}
+
+/**
+ * zerver/actions/user_groups.py `update_users_in_full_members_system_group`, for the users of
+ * `affectedUserIds` (all users when absent or empty, as Zulip's `if affected_user_ids`): the
+ * direct members who are provisional or no longer members leave the group
+ * (`bulk_remove_members_from_user_groups`: `user_group` `remove_members`), then the members
+ * (role MEMBER, deactivated ones included) not in it who are not provisional join it
+ * (`bulk_add_members_to_user_groups`: `add_members`); each event lists its users by ID. The
+ * group's `members` is replaced, never changed in place, so a caller can roll it back by
+ * putting the array it had back. Returns whether the group changed.
+ *
+ * Not emulated: the `stream` `create` / `delete` events the bulk functions also send to the
+ * users gaining or losing metadata access to a channel through a group setting that reaches
+ * role:fullmembers (the embedded server's other group-membership changes do not send them
+ * either).
+ */
+export function updateUsersInFullMembersSystemGroup(
+  org: OrgState,
+  now: number,
+  events: PendingEvent[],
+  affectedUserIds: readonly number[] = [],
+): boolean {
+  const g = fullMembersGroup(org);
+  const affected = affectedUserIds.length > 0 ? new Set(affectedUserIds) : undefined;
+  const concerned = (id: number): boolean => affected === undefined || affected.has(id);
+  const byId = new Map(org.users.map((u) => [u.id, u] as const));
+  const current = new Set(g.members);
+  const leaving = g.members
+    .filter((id) => {
+      const u = byId.get(id);
+      if (!concerned(id) || u === undefined) return false;
+      return joinedWithinWaitingPeriod(org.realm, u, now) || u.role !== ROLES.member;
+    })
+    .sort((a, b) => a - b);
+  // role:members' direct members: every user whose role is MEMBER.
+  const joining = org.users
+    .filter(
+      (u) =>
+        u.role === ROLES.member &&
+        concerned(u.id) &&
+        !current.has(u.id) &&
+        !joinedWithinWaitingPeriod(org.realm, u, now),
+    )
+    .map((u) => u.id)
+    .sort((a, b) => a - b);
+  if (leaving.length === 0 && joining.length === 0) return false;
+  const gone = new Set(leaving);
+  g.members = [...g.members.filter((id) => !gone.has(id)), ...joining];
+  if (leaving.length > 0) events.push(membersEvent('remove_members', g, leaving));
+  if (joining.length > 0) events.push(membersEvent('add_members', g, joining));
+  return true;
+}
+
+/**
+ * zerver/actions/user_groups.py `promote_new_full_members`, which Zulip runs daily (its
+ * `promote_new_full_members` management command, from cron): the whole organization's
+ * role:fullmembers recomputed, unless its `waiting_period_threshold` is 0.
+ */
+export function promoteNewFullMembers(org: OrgState, now: number, events: PendingEvent[]): boolean {
+  if (org.realm.waitingPeriodThreshold === 0) return false;
+  return updateUsersInFullMembersSystemGroup(org, now, events);
+}
+
+/**
+ * An organization saved before role:fullmembers was stored (its `members` empty, its full
+ * members then every member): the group filled as `update_users_in_full_members_system_group`
+ * would fill it now, without events.
+ */
+export function storeFullMembers(org: OrgState, now: number): void {
+  if (org.fullMembersStored === true) return;
+  const g = fullMembersGroup(org);
+  g.members = org.users
+    .filter((u) => u.role === ROLES.member && !joinedWithinWaitingPeriod(org.realm, u, now))
+    .map((u) => u.id)
+    .sort((a, b) => a - b);
+  org.fullMembersStored = true;
+}
