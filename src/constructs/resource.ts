@@ -254,9 +254,7 @@ export abstract class ZulipResource extends Construct {
           `renamedFrom '${old}' is the name of ${holder.node.path}, which is still declared: a rename needs the old name to be free; remove one of them`,
         );
       }
-      const twin = byRenamedFrom
-        .get(key)
-        ?.find((r) => r !== this && r._sequence < this._sequence);
+      const twin = byRenamedFrom.get(key)?.find((r) => r !== this && r._sequence < this._sequence);
       if (twin) {
         problems.push(
           `renamedFrom '${old}' is also claimed by ${twin.node.path}: only one object can be renamed from it`,
