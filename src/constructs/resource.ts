@@ -31,7 +31,8 @@ export interface ResourceOptions<P extends string> {
    * Earlier names (natural keys) of this object: a live object under one of them is renamed
    * to the declared name instead of being archived and replaced. When a live object has the
    * declared name already, that one is managed, and the one under an earlier name is not
-   * renamed: the plan warns, and never prunes it.
+   * renamed: the plan warns, and never prunes it. Of several earlier names that are live, one is
+   * renamed (the first in sorted order), and the others are left the same way.
    * @default - no earlier names
    */
   readonly renamedFrom?: string | readonly string[];
@@ -254,9 +255,7 @@ export abstract class ZulipResource extends Construct {
           `renamedFrom '${old}' is the name of ${holder.node.path}, which is still declared: a rename needs the old name to be free; remove one of them`,
         );
       }
-      const twin = byRenamedFrom
-        .get(key)
-        ?.find((r) => r !== this && r._sequence < this._sequence);
+      const twin = byRenamedFrom.get(key)?.find((r) => r !== this && r._sequence < this._sequence);
       if (twin) {
         problems.push(
           `renamedFrom '${old}' is also claimed by ${twin.node.path}: only one object can be renamed from it`,
