@@ -52,7 +52,7 @@ export interface OrganizationSettingsProps {
    */
   readonly welcomeMessageCustomText?: string;
   /**
-   * Message retention period (days) (`message_retention_days`). `'unlimited'` keeps messages forever. Refused on Zulip Cloud Free. Changing it needs an organization owner's API key.
+   * Message retention period (days) (`message_retention_days`). At most 2147483647, or `'unlimited'` to keep messages forever. Refused on Zulip Cloud Free. Changing it needs an organization owner's API key.
    * @default - left as it is live (Zulip's default for a new organization: 'unlimited')
    */
   readonly messageRetentionDays?: number | 'unlimited';
@@ -97,22 +97,22 @@ export interface OrganizationSettingsProps {
    */
   readonly allowMessageEditing?: boolean;
   /**
-   * Time limit for editing messages (seconds) (`message_content_edit_limit_seconds`). `'unlimited'` for no limit.
+   * Time limit for editing messages (seconds) (`message_content_edit_limit_seconds`). At most 2147483647, or `'unlimited'` for no limit.
    * @default - left as it is live (Zulip's default for a new organization: 600)
    */
   readonly messageContentEditLimitSeconds?: number | 'unlimited';
   /**
-   * Time limit for deleting own messages (seconds) (`message_content_delete_limit_seconds`). `'unlimited'` for no limit.
+   * Time limit for deleting own messages (seconds) (`message_content_delete_limit_seconds`). At most 2147483647, or `'unlimited'` for no limit.
    * @default - left as it is live (Zulip's default for a new organization: 600)
    */
   readonly messageContentDeleteLimitSeconds?: number | 'unlimited';
   /**
-   * Time limit for moving messages between topics (seconds) (`move_messages_within_stream_limit_seconds`). `'unlimited'` for no limit.
+   * Time limit for moving messages between topics (seconds) (`move_messages_within_stream_limit_seconds`). At most 2147483647, or `'unlimited'` for no limit.
    * @default - left as it is live (Zulip's default for a new organization: 604800)
    */
   readonly moveMessagesWithinChannelLimitSeconds?: number | 'unlimited';
   /**
-   * Time limit for moving messages between channels (seconds) (`move_messages_between_streams_limit_seconds`). `'unlimited'` for no limit.
+   * Time limit for moving messages between channels (seconds) (`move_messages_between_streams_limit_seconds`). At most 2147483647, or `'unlimited'` for no limit.
    * @default - left as it is live (Zulip's default for a new organization: 604800)
    */
   readonly moveMessagesBetweenChannelsLimitSeconds?: number | 'unlimited';

@@ -31,7 +31,8 @@ export interface ResourceOptions<P extends string> {
    * Earlier names (natural keys) of this object: a live object under one of them is renamed
    * to the declared name instead of being archived and replaced. When a live object has the
    * declared name already, that one is managed, and the one under an earlier name is not
-   * renamed: the plan warns, and never prunes it.
+   * renamed: the plan warns, and never prunes it. Of several earlier names that are live, one is
+   * renamed (the first in sorted order), and the others are left the same way.
    * @default - no earlier names
    */
   readonly renamedFrom?: string | readonly string[];

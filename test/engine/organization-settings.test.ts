@@ -17,7 +17,7 @@ import {
 import { plan, renderMarkdown } from '../../src/engine';
 import { FEATURE_LEVELS } from '../../src/model/features';
 import { ROLES } from '../../src/model/kinds';
-import type { DesiredOrganizationSettings } from '../../src/model/desired-state';
+import type { DesiredChannel, DesiredOrganizationSettings } from '../../src/model/desired-state';
 import type { LiveState } from '../../src/model/live-state';
 import { startEmulator } from '../../src/emulator';
 import { Testing as Embedded } from '../../src/testing';
@@ -349,6 +349,37 @@ describe('planning organization settings', () => {
           (c) => c.kind === 'organizationSettings',
         ),
       ).toBeDefined();
+  });
+
+  test('a moderation request channel the plan makes private: the setting waits for it, and an ignored privacy is the live one', () => {
+    const { b, live: base } = liveWithSettings();
+    b.channel('lobby');
+    const live = { ...b.build(), organizationSettings: base.organizationSettings };
+    if (live.organizationSettings)
+      live.organizationSettings.properties.moderation_request_channel_id = -1;
+    const settings = {
+      path: 'acme/settings',
+      properties: { moderationRequestChannel: 'lobby' },
+      permissions: {},
+    };
+    const making = (lifecycle?: DesiredChannel['lifecycle']) =>
+      desired((d) => {
+        d.channels.push(dChannel('lobby', { private: true, ...(lifecycle ? { lifecycle } : {}) }));
+        d.organizationSettings.push(settings);
+      });
+    // Zulip refuses the setting while the channel is public: targeting the setting keeps the
+    // channel's change (it was left out, and Zulip refused the setting).
+    const targeted = plan(making(), live, { targets: ['organizationSettings["organization"]'] });
+    expect(targeted.changes.map((c) => c.id)).toEqual([
+      'channel["lobby"]#update',
+      'organizationSettings["organization"]#update',
+    ]);
+    expect(targeted.changes[1]?.dependsOn).toEqual(['channel["lobby"]#update']);
+    // The plan leaves the channel public (its privacy ignored): Zulip would refuse the setting.
+    expect(
+      thrownError(() => plan(making({ ignoreChanges: ['private'] }), live), 'UNRESOLVED_REFERENCE')
+        .message,
+    ).toContain(`moderationRequestChannel names channel 'lobby', which is public`);
   });
 
   test("owner-only settings: the plan says before apply that an owner's key is needed", () => {

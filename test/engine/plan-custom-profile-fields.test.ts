@@ -8,7 +8,7 @@ import type { Change, Plan } from '../../src/engine';
 import { sideEffects } from '../../src/engine/render/describe';
 import type { DesiredCustomProfileField, DesiredState, LiveState } from '../../src/model';
 import { ROLES } from '../../src/model';
-import { LiveBuilder, desired } from './fixtures';
+import { LiveBuilder, desired, user } from './fixtures';
 import { thrownError } from '../support/errors';
 
 function run(d: DesiredState, live: LiveState): Plan {
@@ -202,6 +202,33 @@ describe('plan: custom profile fields', () => {
         ),
       ).toThrow(
         /user\["alice@example.com"\] \(acme\/alice\): profile\['Manager'\]: bob@example.com is deactivated by this plan; Zulip refuses it \("User with ID 4 is deactivated"\)/,
+      );
+    });
+
+    it('a deactivated bot: Zulip says deactivated, as it checks that first', () => {
+      const { b } = org();
+      b.profileField('Manager', 6);
+      const live = b.build();
+      live.users.push({
+        ...user(7, 'old-bot@example.com', 'member'),
+        isActive: false,
+        isBot: true,
+      });
+      // Before: "old-bot@example.com is a bot; Zulip refuses it ("User with ID 7 is a bot")".
+      expect(() =>
+        plan(
+          desired((d) => {
+            d.customProfileFields.push(field('Manager', 'user'));
+            d.users.push({
+              path: 'acme/alice',
+              email: 'alice@example.com',
+              profile: { Manager: ['old-bot@example.com'] },
+            });
+          }),
+          live,
+        ),
+      ).toThrow(
+        /profile\['Manager'\]: old-bot@example.com is a deactivated bot; Zulip refuses it \("User with ID 7 is deactivated"\)/,
       );
     });
   });

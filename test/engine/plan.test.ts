@@ -303,6 +303,27 @@ describe('plan: channels', () => {
     }
   });
 
+  it('two live renamedFrom names: the first is renamed, and the warning on the other says so', () => {
+    const b = new LiveBuilder();
+    b.channel('design');
+    b.channel('drafts');
+    const p = plan(
+      desired((d) => {
+        d.channels.push(dChannel('studio', { lifecycle: { renamedFrom: ['design', 'drafts'] } }));
+      }),
+      b.build(),
+    );
+    expect(p.changes.map((c) => c.id)).toEqual(['channel["studio"]#rename']);
+    // Before: "that declaration's own name is live too (channel["studio"])", which is not live.
+    expect(p.warnings).toEqual([
+      {
+        code: 'UNDECLARED',
+        address: 'channel["drafts"]',
+        message: `not renamed: renamedFrom of acme/studio names it, but that declaration renames channel["design"] instead (more than one of its renamedFrom names is live, and only one can be renamed); left as it is. To rename this one instead, remove 'design' from that renamedFrom`,
+      },
+    ]);
+  });
+
   it('renames through renamedFrom, then updates the renamed channel', () => {
     const p = run(
       desired((d) => {

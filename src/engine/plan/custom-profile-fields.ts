@@ -286,16 +286,15 @@ function checkUserValue(
     const u = p.idx.user(e);
     if (!u) continue; // An error already (desiredValue).
     const change = activations.get(u.id);
-    const why = u.isBot
-      ? 'is a bot'
-      : change?.action === 'deactivate'
-        ? 'is deactivated by this plan'
-        : !u.isActive && change?.action !== 'reactivate'
-          ? 'is deactivated'
-          : undefined;
-    if (why !== undefined) {
+    const byPlan = change?.action === 'deactivate';
+    const inactive = byPlan || (!u.isActive && change?.action !== 'reactivate');
+    if (inactive || u.isBot) {
+      const why = u.isBot
+        ? `is a ${inactive ? 'deactivated ' : ''}bot`
+        : `is deactivated${byPlan ? ' by this plan' : ''}`;
+      // Zulip looks at deactivation before the bot flag.
       p.errors.push(
-        `${where}: profile['${name}']: ${e} ${why}; Zulip refuses it ("User with ID ${u.id} is ${u.isBot ? 'a bot' : 'deactivated'}"): remove it`,
+        `${where}: profile['${name}']: ${e} ${why}; Zulip refuses it ("User with ID ${u.id} is ${inactive ? 'deactivated' : 'a bot'}"): remove it`,
       );
       return undefined;
     }

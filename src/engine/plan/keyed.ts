@@ -15,7 +15,7 @@ import { resourceAddress } from '../../model/address';
 import type { FeatureName } from '../../model/features';
 import type { JsonValue, PropertyChange, ReorderChange } from '../plan-format';
 import type { ChangeMeta } from '../plan-finish';
-import type { ChangeBase, Planner, Props } from './planner';
+import type { ChangeBase, Planner, Props, RenamedBy } from './planner';
 import { isIgnored, jsonEqual } from './planner';
 
 /** The live object a declared one manages, and whether it was found through `renamedFrom`. */
@@ -269,16 +269,14 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
   const declaredKeys = new Set(declared.map((d) => compare(facts.key(d))));
   // The live keys declarations name in renamedFrom: a live object under one that stays
   // unclaimed (its declaration's own name is live, and matched first) was meant to be renamed.
-  const renamedBy = new Map<string, { path: string; address: string }>();
+  const renamedBy = new Map<string, D>();
   if (facts.followsRenames)
     for (const d of declared)
       for (const from of d.lifecycle?.renamedFrom ?? [])
-        if (!renamedBy.has(compare(from)))
-          renamedBy.set(compare(from), {
-            path: d.path,
-            address: resourceAddress(kind, facts.key(d)),
-          });
+        if (!renamedBy.has(compare(from))) renamedBy.set(compare(from), d);
   const claimed = new Set<number>();
+  /** The live key each declaration matched (its own, or the renamedFrom name it renames). */
+  const matchedKey = new Map<D, string>();
   const after = new Map<D, L | null>();
   const order = spec.ordered ? new SlotOrder(kind as OrderedKind) : undefined;
   const renames = (spec.actions as readonly string[]).includes('rename');
@@ -317,6 +315,7 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
       continue;
     }
     claimed.add(l.id);
+    matchedKey.set(d, facts.liveKey(l));
     order?.declare(key, l.id, lc);
     after.set(d, l);
     const renamed = compare(facts.liveKey(l)) !== compare(key);
@@ -382,6 +381,17 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
     r?.then?.();
   }
   k.afterDeclared?.(p);
+  /** The declaration whose renamedFrom names a live object left over, and what it took instead. */
+  const meantBy = (d: D | undefined): RenamedBy | undefined => {
+    if (d === undefined) return undefined;
+    const took = matchedKey.get(d);
+    const renames = took !== undefined && compare(took) !== compare(facts.key(d));
+    return {
+      path: d.path,
+      address: resourceAddress(kind, facts.key(d)),
+      ...(renames ? { renames: { address: resourceAddress(kind, took), key: took } } : {}),
+    };
+  };
   for (const l of live) {
     if (claimed.has(l.id)) continue;
     const key = k.undeclaredKey?.(p, l) ?? facts.liveKey(l);
@@ -396,7 +406,7 @@ export function planKeyed<D extends DeclaredObject, L extends { readonly id: num
         key,
         l.id,
         k.removed?.(p, l) ?? ((facts.removed ?? facts.live)(l) as Props),
-        renamedBy.get(compare(facts.liveKey(l))),
+        meantBy(renamedBy.get(compare(facts.liveKey(l)))),
       );
     if (removed) k.removing?.(p, l, { kind, address: resourceAddress(kind, key), key, path: null });
     // An object that stays keeps its slot; so does an archived one (Zulip's order lists it).

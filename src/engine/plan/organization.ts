@@ -99,12 +99,16 @@ export function planOrganizationSettings(p: Planner): void {
         ? channelNameKey(before) === channelNameKey(after)
         : jsonEqual(before, after);
     if (same) continue;
-    // `do_set_realm_moderation_request_channel`: the channel must be private when it is set
-    // (the plan's channel changes are applied first, so its privacy after them counts).
-    if (name === 'moderationRequestChannel' && typeof after === 'string' && isPublicAfter(p, after))
-      err(
-        `moderationRequestChannel names channel '${after}', which is public, and Zulip refuses a public moderation request channel ("Moderation request channel must be private."): declare the channel private, or name a private one`,
-      );
+    // `do_set_realm_moderation_request_channel`: the channel must be private when it is set.
+    // Its privacy after the plan's change of it counts, so the setting waits for that change.
+    if (name === 'moderationRequestChannel' && typeof after === 'string') {
+      const privacy = privacyAfter(p, after);
+      if (privacy.madeBy !== undefined) waits.push(privacy.madeBy);
+      if (!privacy.private)
+        err(
+          `moderationRequestChannel names channel '${after}', which is public, and Zulip refuses a public moderation request channel ("Moderation request channel must be private."): declare the channel private, or name a private one`,
+        );
+    }
     props.push({ property: name, before, after });
     // `ensure_not_on_limited_plan` in `update_realm`, for what is sent.
     if (
@@ -212,12 +216,24 @@ function resolveChannel(p: Planner, name: string): { name: string; created: bool
   return { name: l.name, created: false };
 }
 
-/** Whether a channel the plan resolved is public once the plan's channel changes are applied. */
-function isPublicAfter(p: Planner, name: string): boolean {
+/**
+ * Whether a channel the plan resolved is private once the plan's changes of it are applied, and
+ * the change that makes it so (its create, or an update of its privacy; undefined when the plan
+ * leaves its privacy as it is live, `ignoreChanges` included).
+ */
+function privacyAfter(p: Planner, name: string): { private: boolean; madeBy?: string } {
   const k = channelNameKey(name);
   const declared = p.desiredChannels.get(k);
-  if (declared) return declared.private !== true;
-  return p.idx.channelsByKey.get(k)?.private === false;
+  const l = declared ? p.channelMatch.get(k) : p.idx.channelsByKey.get(k);
+  if (declared && !l) return { private: declared.private === true }; // Created (refs wait for it).
+  const id = `${resourceAddress('channel', declared?.name ?? name)}#update`;
+  const change = p.changes.find((c) => c.id === id);
+  const made =
+    change?.action === 'update'
+      ? change.properties.find((x) => x.property === 'private')
+      : undefined;
+  if (made !== undefined) return { private: made.after === true, madeBy: id };
+  return { private: l?.private !== false };
 }
 
 /**

@@ -46,6 +46,16 @@ export type Props = Record<string, JsonValue>;
 /** The fields every change of one declared object shares. */
 export type ChangeBase = Pick<Change, 'kind' | 'address' | 'key'> & { path: string };
 
+/**
+ * The declaration whose `renamedFrom` names a live object that is left over: its path and
+ * address, and the other live object it renames instead when it does (else its own name is live).
+ */
+export interface RenamedBy {
+  readonly path: string;
+  readonly address: string;
+  readonly renames?: { readonly address: string; readonly key: string };
+}
+
 export function jsonEqual(a: unknown, b: unknown): boolean {
   // Equal scalars (most properties of most objects) write the same JSON: no string to build.
   if (a === b && (typeof a !== 'object' || a === null)) return true;
@@ -446,15 +456,20 @@ export class Planner {
     key: string,
     liveId: number,
     before: Props,
-    renamedBy?: { readonly path: string; readonly address: string },
+    renamedBy?: RenamedBy,
   ): boolean {
     const action = KIND_SPECS[kind].removal;
     const address = resourceAddress(kind, key);
     if (renamedBy !== undefined) {
       // The configuration meant it (renamedFrom), so it is neither undeclared nor pruned.
+      const pruning = this.desired.organization.prune[kind] === true;
+      const left = `left as it is${pruning ? ', although pruning is on' : ''}`;
+      const took = renamedBy.renames;
       this.warn(
         'UNDECLARED',
-        `not renamed: renamedFrom of ${renamedBy.path} names it, but that declaration's own name is live too (${renamedBy.address}), and a declared name is matched first; left as it is${this.desired.organization.prune[kind] === true ? ', although pruning is on' : ''}. To rename this one, free the declared name first`,
+        took === undefined
+          ? `not renamed: renamedFrom of ${renamedBy.path} names it, but that declaration's own name is live too (${renamedBy.address}), and a declared name is matched first; ${left}. To rename this one, free the declared name first`
+          : `not renamed: renamedFrom of ${renamedBy.path} names it, but that declaration renames ${took.address} instead (more than one of its renamedFrom names is live, and only one can be renamed); ${left}. To rename this one instead, remove '${took.key}' from that renamedFrom`,
         address,
       );
       return false;
