@@ -339,14 +339,21 @@ async function main(): Promise<number> {
   }
   // (f): scale × 1,000 users and ten times that (12,200 constructs at scale 1).
   const synthUsers = Math.max(1, Math.round(scale * 1000));
-  if (args.only === 'synth') {
+  if (args.only === 'synth' || args.only === 'subscribe') {
+    const only = args.only;
     const started = performance.now();
     const loadAverage = loadavg()[0] ?? 0;
     const commit = gitCommit();
     const dir = await mkdtemp(path.join(tmpdir(), 'zulip-cdk-bench-'));
     try {
-      progress(`(f) synth: ${synthUsers} and ${synthUsers * 10} users' organizations`);
-      const synth = await synthRun(synthUsers, dir);
+      let measured: Pick<BenchResults, 'subscribe' | 'synth'>;
+      if (only === 'synth') {
+        progress(`(f) synth: ${synthUsers} and ${synthUsers * 10} users' organizations`);
+        measured = { synth: await synthRun(synthUsers, dir) };
+      } else {
+        progress(`(d) bulk subscribe: ${subscribeChannels} and ${subscribeChannels * 10} channels`);
+        measured = { subscribe: await subscribeRun(subscribeChannels) };
+      }
       const results: BenchResults = {
         formatVersion: 1,
         date: new Date().toISOString(),
@@ -354,45 +361,20 @@ async function main(): Promise<number> {
         cpus: availableParallelism(),
         ...(commit ? { commit } : {}),
         loadAverage,
-        only: 'synth',
+        only,
         scale,
         counts: null,
         featureLevel: FEATURE_LEVELS.newest,
         rateLimit: 'off',
         plan: null,
         apply: null,
-        synth,
+        ...measured,
         totalMs: performance.now() - started,
       };
       return await report(results, args.json);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }
-  if (args.only === 'subscribe') {
-    const started = performance.now();
-    const loadAverage = loadavg()[0] ?? 0;
-    const commit = gitCommit();
-    progress(`(d) bulk subscribe: ${subscribeChannels} and ${subscribeChannels * 10} channels`);
-    const subscribe = await subscribeRun(subscribeChannels);
-    const results: BenchResults = {
-      formatVersion: 1,
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: availableParallelism(),
-      ...(commit ? { commit } : {}),
-      loadAverage,
-      only: 'subscribe',
-      scale,
-      counts: null,
-      featureLevel: FEATURE_LEVELS.newest,
-      rateLimit: 'off',
-      plan: null,
-      apply: null,
-      subscribe,
-      totalMs: performance.now() - started,
-    };
-    return report(results, args.json);
   }
   const started = performance.now();
   const loadAverage = loadavg()[0] ?? 0;

@@ -1154,6 +1154,25 @@ describe('validation rules', () => {
     expect(Testing.validate(org)).toEqual([]);
   });
 
+  test('the duplicate checks see constructs added after a first validation', () => {
+    // Organization._memo keeps per-kind indexes between validations until a resource is added.
+    const app = Testing.app();
+    const o = new Organization(app, 'acme');
+    new Channel(o, 'first', { name: 'General' });
+    new CustomProfileField(o, 'team', { name: 'Team', type: 'short-text' });
+    new User(o, 'alice', { email: 'alice@example.com', profile: { Team: 'Ops' } });
+    expect(Testing.validate(app)).toEqual([]);
+    new Channel(o, 'second', { name: 'general' });
+    new CustomProfileField(o, 'desk', { name: 'Desk', type: 'short-text' });
+    new User(o, 'bob', { email: 'bob@example.com', profile: { Desk: 'A' } });
+    expect(Testing.validate(app)).toEqual([
+      {
+        path: 'acme/second',
+        message: expect.stringMatching(/channel name 'general' is already declared by acme\/first/),
+      },
+    ]);
+  });
+
   test('organization props are strict, and its id names a file', () => {
     const app = Testing.app();
     new Organization(app, 'bad id', { prune: { channels: true } } as never);
