@@ -640,8 +640,7 @@ describe('test_users.py GetProfileTest', () => {
   });
 
   it('get_profile_backend: a bot asking for /users/me gets its bot_type and bot_owner_id (format_user_row), no profile_data', async () => {
-    // zulip.yaml's /users/me schema lists a human's keys only (no bot_type, bot_owner_id).
-    const res = await clientFor(z, 'deploy-bot').call('GET', '/users/me', {}, { validate: false });
+    const res = await clientFor(z, 'deploy-bot').get('/users/me');
     expectSuccess(res);
     expect(res.body).toMatchObject({ is_bot: true, bot_type: 1, bot_owner_id: id('owner') });
     expect(res.body).not.toHaveProperty('profile_data');
