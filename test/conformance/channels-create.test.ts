@@ -276,12 +276,32 @@ describe('test_channel_creation.py TestCreateStreams.test_can_create_topic_group
       }),
       ERR,
     );
-    // A public channel always has public history, whatever is sent.
+    // A public channel without the parameter has public history.
+    expectSuccess(
+      await create('owner', { name: 'q', can_create_topic_group: w.group('role:moderators').id }),
+    );
+    expect(w.ch('q').historyPublicToSubscribers).toBe(true);
+  });
+
+  it('validate_can_create_topic_group_setting_for_protected_history_streams reads a given history_public_to_subscribers as sent, even for a public channel (create_stream_if_needed makes its history public afterwards)', async () => {
+    const params = {
+      history_public_to_subscribers: false,
+      can_create_topic_group: w.group('role:moderators').id,
+    };
+    expectError(await create('owner', { name: 'q', ...params }), ERR);
+    expectError(
+      await w.as('owner').post('/users/me/subscriptions', {
+        subscriptions: JSON.stringify([{ name: 'q' }]),
+        ...params,
+      }),
+      ERR,
+    );
+    expect(w.z.org.channels.some((c) => c.name === 'q')).toBe(false);
     expectSuccess(
       await create('owner', {
         name: 'q',
         history_public_to_subscribers: false,
-        can_create_topic_group: w.group('role:moderators').id,
+        invite_only: false,
       }),
     );
     expect(w.ch('q').historyPublicToSubscribers).toBe(true);

@@ -639,6 +639,13 @@ describe('test_users.py GetProfileTest', () => {
     );
   });
 
+  it('get_profile_backend: a bot asking for /users/me gets its bot_type and bot_owner_id (format_user_row), no profile_data', async () => {
+    const res = await clientFor(z, 'deploy-bot').get('/users/me');
+    expectSuccess(res);
+    expect(res.body).toMatchObject({ is_bot: true, bot_type: 1, bot_owner_id: id('owner') });
+    expect(res.body).not.toHaveProperty('profile_data');
+  });
+
   it('format_user_row: is_imported_stub only from feature level 433 (api_docs/changelog.md)', async () => {
     const old = await startEmulator({ featureLevel: 432, rateLimit: false });
     try {

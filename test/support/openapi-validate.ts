@@ -98,7 +98,13 @@ function toJsonSchema(node: unknown, key?: string): any {
     if ('emojiset_choices' in props && 'available_notification_sounds' in props)
       Object.assign(props, NEWER_USER_SETTINGS_DEFAULTS);
     // FL 433 (api_docs/changelog.md): user objects carry is_imported_stub.
-    if ('is_bot' in props && 'date_joined' in props) props.is_imported_stub = { type: 'boolean' };
+    if ('is_bot' in props && 'date_joined' in props) {
+      props.is_imported_stub = { type: 'boolean' };
+      // GET /users/me: the yaml lists a human's keys only, but get_profile_backend answers a
+      // bot with format_user_row's bot_type and bot_owner_id too.
+      props.bot_type ??= { type: ['integer', 'null'] };
+      props.bot_owner_id ??= { type: ['integer', 'null'] };
+    }
     if ('subscribed' in props && 'already_subscribed' in props)
       props.new_subscription_messages_sent = { type: 'boolean' };
     // IncompatibleParametersError (FL 441's protected-history rule, among others) carries the

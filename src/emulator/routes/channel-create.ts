@@ -141,8 +141,11 @@ function accessRequestedGroupPermissions(
   const settings: Record<string, StoredGroupSetting> = {};
   for (const [info, shape] of inZulipOrder(shapes)) {
     const value = canonicalSetting(org, shape);
+    // validate_can_create_topic_group_setting_for_protected_history_streams: a given
+    // history_public_to_subscribers as sent (false refuses even for a public channel, whose
+    // history create_stream_if_needed makes public later); else the default of invite_only.
     if (info.wire === 'can_create_topic_group')
-      checkTopicGroupForHistory(ctx, inviteOnly ? (history ?? false) : true, value);
+      checkTopicGroupForHistory(ctx, history ?? !inviteOnly, value);
     checkSettingExists(org, shape);
     checkAllowed(org, info, value);
     if (

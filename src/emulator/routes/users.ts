@@ -189,10 +189,9 @@ function listOptions(ctx: RequestContext): UserViewOptions {
 }
 
 function me(ctx: RequestContext): Record<string, unknown> {
-  // get_profile_backend: get_users_for_api with its defaults (profile data included).
+  // get_profile_backend: get_users_for_api with its defaults (profile data included), so a
+  // bot's has its bot_type and bot_owner_id as format_user_row adds them.
   const u = userToApi(ctx.user, { featureLevel: ctx.featureLevel });
-  delete u.bot_type;
-  delete u.bot_owner_id;
   return { ...u, max_message_id: -1 };
 }
 
