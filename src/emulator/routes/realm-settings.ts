@@ -99,7 +99,8 @@ function parseProperty(ctx: RequestContext, info: OrganizationPropertyInfo): unk
  * zerver/actions/realm_settings.py `do_set_realm_property`,
  * `do_change_realm_permission_group_setting` and the channel setters. Everything is checked
  * before anything is written (language, owner-only settings, plan limits); then the
- * properties are written in `Realm.property_types` order, the group settings in
+ * properties are written in the order `update_realm` walks its `locals()` (its parameters,
+ * then the values it parses in its body: `realmPropertyInfos`), the group settings in
  * `REALM_PERMISSION_GROUP_SETTINGS` order (each checked and written on its own, as Zulip does
  * in one transaction each, so an invalid later one leaves earlier ones written), then the
  * channels. Answers with the settings it changed.
