@@ -281,8 +281,8 @@ export class Planner {
   }
 
   /**
-   * Adds a change with its meta, which replaces any meta recorded under its id: a
-   * {@link waitFor} for this change must come after it is added, or it is lost.
+   * Adds a change with its meta; what a {@link waitFor} recorded for its id before it was added
+   * is kept.
    */
   public add(change: UntaggedChange, meta: ChangeMeta = {}): void {
     // A fixed key order makes saved plans easier to read and diff. The finishing step fills in
@@ -299,7 +299,11 @@ export class Planner {
       tags: [],
       ...rest,
     } as Change);
-    this.meta.set(change.id, meta);
+    const earlier = this.meta.get(change.id)?.after;
+    this.meta.set(
+      change.id,
+      earlier ? { ...meta, after: [...new Set([...earlier, ...(meta.after ?? [])])] } : meta,
+    );
   }
 
   /** A declared object that is declared archived (or deactivated) but does not exist. */

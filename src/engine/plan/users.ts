@@ -350,11 +350,11 @@ function ownersFirst(p: Planner): void {
     );
 }
 
-/** The id of the plan's change of the organization's settings, when it has one. */
-const ORGANIZATION_UPDATE = `${resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY)}#update`;
-
 /** `UserProfile.INCOMING_WEBHOOK_BOT`. */
 const INCOMING_WEBHOOK_BOT = 2;
+
+/** The id of the plan's change of the organization's settings, when it has one. */
+const ORGANIZATION_UPDATE = `${resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY)}#update`;
 
 /**
  * What `reactivate_user_backend` checks of a bot (zerver/views/users.py): the account may
@@ -442,7 +442,6 @@ export function planUsers(p: Planner): void {
           dependsOn: [],
           liveId: l.id,
         });
-        // After the change is added: the check makes it wait for what it relies on.
         if (!refused && l.isBot) checkBotReactivation(p, d, l, address, conflicts);
       }
     } else if (!l.isActive) continue; // A DEACTIVATED_USER warning (checkUsers).
@@ -462,7 +461,6 @@ export function planUsers(p: Planner): void {
     }
     if (d.fullName !== undefined) p.prop(props, d.lifecycle, 'fullName', l.fullName, d.fullName);
     p.addUpdate({ kind: 'user', address, key: l.email, path: d.path }, l.id, props);
-    // After the change is added: the check may make it wait for another.
     if (props.length > 0) checkUserUpdate(p, d, l, props, ownersOnce, namesOnce);
   }
   ownersFirst(p);
