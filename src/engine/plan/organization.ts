@@ -33,6 +33,9 @@ import { groupAddress, groupsIn, jsonEqual } from './planner';
 /** `Realm.PLAN_TYPE_SELF_HOSTED` and `PLAN_TYPE_PLUS`: where guests' user access may be limited. */
 const PLANS_WITH_LIMITED_ACCESS = [1, 10];
 
+/** The id of the plan's update of the organization's settings, when it has one. */
+export const ORGANIZATION_UPDATE = `${resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY)}#update`;
+
 export function planOrganizationSettings(p: Planner): void {
   const d = p.desired.organizationSettings[0];
   if (!d) return;
@@ -181,7 +184,7 @@ export function planOrganizationSettings(p: Planner): void {
     refs: [...refs, ...meta.refs.map(groupAddress)],
     releases: meta.releases.map(groupAddress),
   });
-  p.waitFor(`${address}#update`, waits);
+  p.waitFor(ORGANIZATION_UPDATE, waits);
 }
 
 /**

@@ -15,7 +15,7 @@ import { closest } from '../../model/spelling';
 import { ORGANIZATION_PERMISSIONS } from '../../model/permissions';
 import { fullNameKey, pyStrip } from '../../model/rules';
 import { holderFor, holdsDeclared } from './account';
-import { ORGANIZATION_SETTINGS_KEY } from '../../model/organization-settings';
+import { ORGANIZATION_UPDATE } from './organization';
 import { groupAddress, isIgnored } from './planner';
 import type { Planner } from './planner';
 import { cyclesOf } from './cycles';
@@ -352,9 +352,6 @@ function ownersFirst(p: Planner): void {
 
 /** `UserProfile.INCOMING_WEBHOOK_BOT`. */
 const INCOMING_WEBHOOK_BOT = 2;
-
-/** The id of the plan's change of the organization's settings, when it has one. */
-const ORGANIZATION_UPDATE = `${resourceAddress('organizationSettings', ORGANIZATION_SETTINGS_KEY)}#update`;
 
 /**
  * What `reactivate_user_backend` checks of a bot (zerver/views/users.py): the account may
