@@ -189,20 +189,37 @@ async function measureIn(
   return { ...result, serverCpuMs: after - before };
 }
 
-/** (d) one bulk subscribe at each size, each in a fresh child process. */
+/** What a measuring child answers, by message type. */
+type Results = {
+  [K in 'subscribe-result' | 'synth-result']: Extract<FromChild, { type: K }>['result'];
+};
+
+/** One measurement in a fresh child process: sends `msg`, waits for its `result` and the exit. */
+async function inFreshChild<T extends keyof Results>(
+  role: string,
+  msg: ToChild,
+  result: T,
+): Promise<Results[T]> {
+  const child = new Child(role);
+  try {
+    child.send(msg);
+    // `expect` checks the type; TypeScript cannot narrow the union by a generic key.
+    const answer = (await child.expect(result)) as { readonly result: Results[T] };
+    await child.done();
+    return answer.result;
+  } finally {
+    child.kill();
+  }
+}
+
 /** (f) Synth of `users` users' organization as constructs, then of ten times as many. */
 async function synthRun(users: number, dir: string): Promise<SynthRun> {
-  const at = async (n: number) => {
-    const child = new Child('synth');
-    try {
-      child.send({ type: 'synth', users: n, outdir: path.join(dir, `synth-${n}`) });
-      const { result } = await child.expect('synth-result');
-      await child.done();
-      return result;
-    } finally {
-      child.kill();
-    }
-  };
+  const at = (n: number) =>
+    inFreshChild(
+      'synth',
+      { type: 'synth', users: n, outdir: path.join(dir, `synth-${n}`) },
+      'synth-result',
+    );
   const small = await at(users);
   const large = await at(users * 10);
   const wall = (m: SynthRun['small']): number => m.constructMs + m.synthMs;
@@ -214,18 +231,10 @@ async function synthRun(users: number, dir: string): Promise<SynthRun> {
   };
 }
 
+/** (d) one bulk subscribe at each size, each in a fresh child process. */
 async function subscribeRun(channels: number): Promise<SubscribeRun> {
-  const at = async (n: number) => {
-    const child = new Child('subscribe');
-    try {
-      child.send({ type: 'subscribe', channels: n });
-      const { result } = await child.expect('subscribe-result');
-      await child.done();
-      return result;
-    } finally {
-      child.kill();
-    }
-  };
+  const at = (n: number) =>
+    inFreshChild('subscribe', { type: 'subscribe', channels: n }, 'subscribe-result');
   const small = await at(channels);
   const large = await at(channels * 10);
   return {
