@@ -150,7 +150,6 @@ export class Organization extends Construct {
   /** The guards on the blast radius, as declared (unset fields take their defaults). */
   public readonly guards: Guards | undefined;
   private sequence = 0;
-  private cache: { version: number; resources: ZulipResource[] } | undefined;
   private memos: { version: number; values: Map<string, unknown> } | undefined;
 
   public constructor(scope: Construct, id: string, props: OrganizationProps = {}) {
@@ -196,14 +195,12 @@ export class Organization extends Construct {
 
   /** @internal Every resource of the organization, in declaration order. */
   public _resources(): ZulipResource[] {
-    if (this.cache?.version !== this.sequence) {
-      const resources = this.node
+    return this._memo('resources', () =>
+      this.node
         .findAll()
         .filter((c): c is ZulipResource => hasBrand(c, RESOURCE))
-        .sort((a, b) => a._sequence - b._sequence);
-      this.cache = { version: this.sequence, resources };
-    }
-    return this.cache.resources;
+        .sort((a, b) => a._sequence - b._sequence),
+    );
   }
 
   /**
