@@ -5,6 +5,7 @@ import { ROLES } from '../model/kinds';
 import type { RoleName } from '../model/kinds';
 import type { ChangeTag, JsonValue, UntaggedChange } from './plan-format';
 import { REMOVAL_ACTIONS } from './plan-format';
+import { countOf, joinAnd, someOf } from './words';
 
 /**
  * What a change needs and what Zulip does besides it: the single source of the plan's `tags`,
@@ -45,10 +46,10 @@ export function destructiveReason(c: UntaggedChange): string | undefined {
     const groups = c.removeSubgroups.map((g) => `group ${g.name}`);
     if (users.length + groups.length > 0)
       return c.kind === 'channel'
-        ? `unsubscribes ${peopleCount(users.length, 'user')}: ${firstFew(users)}`
+        ? `unsubscribes ${countOf(users.length, 'user')}: ${firstFew(users)}`
         : `removes ${[
-            users.length > 0 ? peopleCount(users.length, 'member') : '',
-            groups.length > 0 ? peopleCount(groups.length, 'subgroup') : '',
+            users.length > 0 ? countOf(users.length, 'member') : '',
+            groups.length > 0 ? countOf(groups.length, 'subgroup') : '',
           ]
             .filter(Boolean)
             .join(' and ')}: ${firstFew([...users, ...groups])}`;
@@ -65,16 +66,9 @@ export function destructiveReason(c: UntaggedChange): string | undefined {
   return undefined;
 }
 
-function peopleCount(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-/** The first three names, then how many more: `a, b, c and 4 more`. */
+/** The first three names, then how many more: `a, b, c and 4 more`; `a, b and c`. */
 function firstFew(names: readonly string[]): string {
-  const shown = names.slice(0, 3);
-  const more = names.length - shown.length;
-  if (more > 0) return `${shown.join(', ')} and ${more} more`;
-  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : shown.join('');
+  return names.length > 3 ? someOf(names, 3) : joinAnd(names);
 }
 
 /**

@@ -62,7 +62,7 @@ import type { SubscriptionPropertyName } from '../../model/kinds';
 import type { LiveChannel, LiveChannelFolder, LiveUserGroup } from '../../model/live-state';
 import { folderRenameStandIn } from '../../model/rules';
 import type { PropertyChange } from '../plan-format';
-import { joinAnd, someOf } from '../render/describe';
+import { joinAnd, someOf } from '../words';
 import { matchLive } from './keyed';
 import { checkGroupRef } from './permissions';
 import type { Planner, Props } from './planner';

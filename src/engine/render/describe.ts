@@ -1,4 +1,5 @@
 import { KIND_SPECS } from '../../model/kinds';
+import { countOf, joinAnd, someOf } from '../words';
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, predictRequests } from '../apply/batching';
 import {
   announcesCreation,
@@ -77,11 +78,6 @@ export function formatValue(v: JsonValue | undefined): string {
     return `{${parts.join(', ')}}`;
   }
   return JSON.stringify(v);
-}
-
-/** `n thing`/`n things`. */
-export function countOf(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /**
@@ -421,18 +417,6 @@ function userDeactivationEffects(c: RemoveChange): string[] {
       : 'They own no active bot.',
     'Kept: their messages, and their subscriptions and group memberships (inactive until they are reactivated). The account can be reactivated.',
   ];
-}
-
-/** `a`, `a and b`, `a, b and c`. */
-export function joinAnd(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
-}
-
-/** Up to `max` items, then "and N more". */
-export function someOf(items: readonly string[], max = 10): string {
-  const shown = items.slice(0, max).join(', ');
-  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
 }
 
 /** Who gets a Notification Bot message about being subscribed (see `notify` in the plan). */

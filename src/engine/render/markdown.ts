@@ -9,13 +9,13 @@ import {
   digestLine,
   effectMoves,
   holdersText,
-  joinAnd,
   planSummaryLine,
   riskyChanges,
   sideEffects,
   whoGains,
 } from './describe';
 import type { ChangeReason } from './describe';
+import { joinAnd } from '../words';
 import { changeLines, findingFlags } from './text';
 import { ORIGIN_SECTIONS, changesByOrigin } from '../origins';
 

@@ -8,9 +8,7 @@ import {
   changeLabels,
   applyCostLine,
   digestLine,
-  countOf,
   holdersText,
-  joinAnd,
   formatValue,
   planSummaryLine,
   riskyChanges,
@@ -18,6 +16,7 @@ import {
   whoGains,
 } from './describe';
 import type { ChangeReason } from './describe';
+import { countOf, joinAnd } from '../words';
 
 /** Options of {@link renderText}. */
 export interface TextRenderOptions {
