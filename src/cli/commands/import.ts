@@ -37,7 +37,6 @@ function sameSource(values: Record<string, unknown>): string {
   return '';
 }
 
-/** `zulip-cdk import`: turn the live organization into a zulip-cdk app. */
 /** `items` joined by commas, wrapped before `width` columns, continued at `indent` spaces. */
 function wrapList(items: readonly string[], indent: number, width: number): string {
   const lines: string[] = [];
@@ -54,6 +53,7 @@ function wrapList(items: readonly string[], indent: number, width: number): stri
   return `\n${lines.map((l) => `${' '.repeat(indent)}${l}`).join('\n')}`;
 }
 
+/** `zulip-cdk import`: turn the live organization into a zulip-cdk app. */
 export const importCommand: Command = {
   name: 'import',
   summary: 'Write the live organization as a zulip-cdk TypeScript app',
