@@ -82,13 +82,6 @@ function validFullName(ctx: RequestContext, raw: string, target: StoredUser): st
 }
 
 /**
- * zerver/views/users.py `update_user_backend` (inside the atomic `update_user_by_id_api` /
- * `update_user_by_email_api`): `new_email` needs `can_change_user_emails` (never granted
- * here); a role change needs an owner when owners are involved and an administrator
- * otherwise, and never removes the last owner; a full name that is blank after strip or
- * unchanged is ignored.
- */
-/**
  * `update_user_backend` runs in one transaction. It changes only the target's role and full
  * name, and role:fullmembers's members with the role, so those (and the request's events) are
  * what a refusal rolls back: a snapshot of the whole organization per request (`atomic`)
@@ -110,6 +103,13 @@ function updateUserAtomically<T>(ctx: RequestContext, target: StoredUser, fn: ()
   }
 }
 
+/**
+ * zerver/views/users.py `update_user_backend` (inside the atomic `update_user_by_id_api` /
+ * `update_user_by_email_api`): `new_email` needs `can_change_user_emails` (never granted
+ * here); a role change needs an owner when owners are involved and an administrator
+ * otherwise, and never removes the last owner; a full name that is blank after strip or
+ * unchanged is ignored.
+ */
 function updateUser(
   ctx: RequestContext,
   fullName: string | undefined,
