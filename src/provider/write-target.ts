@@ -28,14 +28,12 @@ export class ZulipApplyTarget implements ApplyTarget {
   /** Channels created by this target that need the applying account subscribed (settings). */
   readonly #subscribeMe: ReadonlySet<string>;
 
-  /**
-   * @param plan the plan about to be applied: a new channel whose subscription settings the
-   *   plan sets is created with the applying account among its subscribers.
-   */
   /** Where relative emoji image paths of the plan are read from. */
   readonly #baseDir: string;
 
   /**
+   * @param plan the plan about to be applied: a new channel whose subscription settings the
+   *   plan sets is created with the applying account among its subscribers.
    * @param options.baseDir the directory synth ran in: relative emoji image paths of the plan
    *   are read from it (default: the current directory).
    */
