@@ -135,15 +135,12 @@ export function promoteNewFullMembers(org: OrgState, now: number, events: Pendin
 
 /**
  * An organization saved before role:fullmembers was stored (its `members` empty, its full
- * members then every member): the group filled as `update_users_in_full_members_system_group`
- * would fill it now, without events.
+ * members then every member): the group filled by `update_users_in_full_members_system_group`
+ * as of now, without events (nobody is listening at load).
  */
 export function storeFullMembers(org: OrgState, now: number): void {
   if (org.fullMembersStored === true) return;
-  const g = fullMembersGroup(org);
-  g.members = org.users
-    .filter((u) => u.role === ROLES.member && !joinedWithinWaitingPeriod(org.realm, u, now))
-    .map((u) => u.id)
-    .sort((a, b) => a - b);
+  fullMembersGroup(org).members = [];
+  updateUsersInFullMembersSystemGroup(org, now, []);
   org.fullMembersStored = true;
 }
