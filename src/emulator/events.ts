@@ -71,6 +71,18 @@ export function sendPeerSubscriberEvents(
   }
 }
 
+/** A `user_group` `add_members` / `remove_members` event of one group, to every active user. */
+export function groupMembersEvent(
+  op: 'add_members' | 'remove_members',
+  groupId: number,
+  userIds: readonly number[],
+): PendingEvent {
+  return {
+    users: 'all',
+    event: { type: 'user_group', op, group_id: groupId, user_ids: [...userIds] },
+  };
+}
+
 /**
  * zerver/lib/streams.py `send_stream_deletion_event`: `stream` `delete` of `channels` to
  * `users` (`streams`, deprecated, and `stream_ids`).

@@ -1,4 +1,5 @@
 import { ROLES } from '../model/kinds';
+import { groupMembersEvent } from './events';
 import type { PendingEvent } from './router';
 import type { OrgState, StoredGroup, StoredRealm, StoredUser } from './state';
 
@@ -66,11 +67,6 @@ export function joinsFullMembersOnCreation(
   return user.role === ROLES.member && !isProvisionalMember(realm, user, now);
 }
 
-/** A `user_group` `add_members` / `remove_members` event, to every active user. */
-function membersEvent(op: string, g: StoredGroup, userIds: number[]): PendingEvent {
-  return { users: 'all', event: { type: 'user_group', op, group_id: g.id, user_ids: userIds } };
-}
-
 /**
  * zerver/actions/user_groups.py `update_users_in_full_members_system_group`, for the users of
  * `affectedUserIds` (all users when absent or empty, as Zulip's `if affected_user_ids`): the
@@ -118,8 +114,8 @@ export function updateUsersInFullMembersSystemGroup(
   if (leaving.length === 0 && joining.length === 0) return false;
   const gone = new Set(leaving);
   g.members = [...g.members.filter((id) => !gone.has(id)), ...joining];
-  if (leaving.length > 0) events.push(membersEvent('remove_members', g, leaving));
-  if (joining.length > 0) events.push(membersEvent('add_members', g, joining));
+  if (leaving.length > 0) events.push(groupMembersEvent('remove_members', g.id, leaving));
+  if (joining.length > 0) events.push(groupMembersEvent('add_members', g.id, joining));
   return true;
 }
 

@@ -1,7 +1,7 @@
 import { supports } from '../../model/features';
 import { ROLES } from '../../model/kinds';
 import type { SystemGroupName } from '../../model/kinds';
-import { sendPeerSubscriberEvents, sendStreamDeletionEvent } from '../events';
+import { groupMembersEvent, sendPeerSubscriberEvents, sendStreamDeletionEvent } from '../events';
 import { updateUsersInFullMembersSystemGroup } from '../full-members';
 import {
   findUser,
@@ -186,10 +186,7 @@ export function reactivateUser(ctx: RequestContext, target: StoredUser): void {
   );
   const groups = ctx.org.groups.filter((g) => isDirectMember(target, g));
   for (const g of groups.sort((a, b) => a.id - b.id))
-    ctx.events.push({
-      users: 'all',
-      event: { type: 'user_group', op: 'add_members', group_id: g.id, user_ids: [target.id] },
-    });
+    ctx.events.push(groupMembersEvent('add_members', g.id, [target.id]));
   anonymousSettingEvents(ctx, target);
 }
 
@@ -207,18 +204,6 @@ function systemGroupOfRole(role: number): SystemGroupName {
     default:
       return 'role:everyone';
   }
-}
-
-function membersEvent(
-  ctx: RequestContext,
-  op: string,
-  name: SystemGroupName,
-  user: StoredUser,
-): void {
-  ctx.events.push({
-    users: 'all',
-    event: { type: 'user_group', op, group_id: systemGroupId(ctx.org, name), user_ids: [user.id] },
-  });
 }
 
 /** `get_streams_for_user(include_all=True)`: the channels, not archived, the user sees. */
@@ -247,8 +232,9 @@ export function changeUserRole(ctx: RequestContext, user: StoredUser, role: numb
   const before = accessibleChannels(ctx, user);
   user.role = role;
   realmUserUpdate(ctx, user, { role });
-  membersEvent(ctx, 'remove_members', systemGroupOfRole(old), user);
-  membersEvent(ctx, 'add_members', systemGroupOfRole(role), user);
+  const roleGroup = (r: number): number => systemGroupId(ctx.org, systemGroupOfRole(r));
+  ctx.events.push(groupMembersEvent('remove_members', roleGroup(old), [user.id]));
+  ctx.events.push(groupMembersEvent('add_members', roleGroup(role), [user.id]));
   if (old === ROLES.member || role === ROLES.member)
     updateUsersInFullMembersSystemGroup(ctx.org, ctx.now, ctx.events, [user.id]);
   const after = accessibleChannels(ctx, user);
