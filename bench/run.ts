@@ -189,6 +189,21 @@ async function measureIn(
   return { ...result, serverCpuMs: after - before };
 }
 
+/** What every run's results start with: the format, when, where, and the commit measured. */
+function resultsHeader(
+  commit: string | undefined,
+  loadAverage: number,
+): Pick<BenchResults, 'formatVersion' | 'date' | 'node' | 'cpus' | 'commit' | 'loadAverage'> {
+  return {
+    formatVersion: 1,
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: availableParallelism(),
+    ...(commit ? { commit } : {}),
+    loadAverage,
+  };
+}
+
 /** What a measuring child answers, by message type. */
 type Results = {
   [K in 'subscribe-result' | 'synth-result']: Extract<FromChild, { type: K }>['result'];
@@ -364,12 +379,7 @@ async function main(): Promise<number> {
         measured = { subscribe: await subscribeRun(subscribeChannels) };
       }
       const results: BenchResults = {
-        formatVersion: 1,
-        date: new Date().toISOString(),
-        node: process.version,
-        cpus: availableParallelism(),
-        ...(commit ? { commit } : {}),
-        loadAverage,
+        ...resultsHeader(commit, loadAverage),
         only,
         scale,
         counts: null,
@@ -438,12 +448,7 @@ async function main(): Promise<number> {
     const synth = await synthRun(synthUsers, dir);
 
     const results: BenchResults = {
-      formatVersion: 1,
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: availableParallelism(),
-      ...(commit ? { commit } : {}),
-      loadAverage,
+      ...resultsHeader(commit, loadAverage),
       scale,
       counts: server.counts,
       featureLevel: server.featureLevel,
