@@ -15,7 +15,8 @@ import type { OrgState, StoredGroup, StoredRealm, StoredUser } from './state';
 
 export const FULL_MEMBERS = 'role:fullmembers';
 
-const DAY_MS = 86_400_000;
+/** A day in milliseconds: Python's `timedelta(days=1)`. */
+export const DAY_MS = 86_400_000;
 
 /** `(timezone_now() - date_joined).days`: whole days, floored as Python's timedelta does. */
 function daysSinceJoined(user: Pick<StoredUser, 'dateJoined'>, now: number): number {

@@ -2,6 +2,7 @@ import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import { ROLES } from '../model/kinds';
 import type { SystemGroupName } from '../model/kinds';
+import { DAY_MS } from './full-members';
 import { addSubscription } from './indexes';
 import { addUser, emptyOrg, newSubscription, nextId, systemGroupId } from './state';
 import type { OrgState, StoredChannel, StoredGroupSetting, StoredUser } from './state';
@@ -35,13 +36,16 @@ export function demoOrg(now: number): { org: OrgState; owner: StoredUser } {
   const org = emptyOrg(now, 'Acme (zulip-cdk demo)');
   // An organization that posts channel notices (FL 434's setting; new organizations do not).
   org.realm.sendChannelEventsMessages = true;
+  // Its people joined a year ago, except Erin, who joined yesterday: a new member, within the
+  // example's three-day waiting period for full members.
   const u = (
     local: string,
     fullName: string,
     role: number,
     extra: Partial<StoredUser> = {},
+    joined = now - 365 * DAY_MS,
   ): StoredUser => {
-    const user = addUser(org, now, { email: `${local}@${DEMO_DOMAIN}`, fullName, role });
+    const user = addUser(org, joined, { email: `${local}@${DEMO_DOMAIN}`, fullName, role });
     Object.assign(user, extra);
     return user;
   };
@@ -53,7 +57,7 @@ export function demoOrg(now: number): { org: OrgState; owner: StoredUser } {
   const bob = u('bob', 'Bob Member', ROLES.member);
   const carol = u('carol', 'Carol Member', ROLES.member);
   const dave = u('dave', 'Dave Member', ROLES.member);
-  const erin = u('erin', 'Erin Member', ROLES.member);
+  const erin = u('erin', 'Erin Member', ROLES.member, {}, now - DAY_MS);
   const guest = u('guest', 'Gus Guest', ROLES.guest);
   const former = u('former', 'Frank Former', ROLES.member, { isActive: false });
   const bot = u('deploy-bot', 'Deploy Bot', ROLES.member, {

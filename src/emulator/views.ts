@@ -188,11 +188,12 @@ export function avatarUrl(email: string): string {
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=1`;
 }
 
-/** A stored ISO timestamp as Python's `datetime.isoformat()` gives it (`…T07:50:53.728000+00:00`). */
-export function pythonIsoFormat(iso: string): string {
-  return memo(isoFormatted, iso, (t) =>
-    t.replace(/(\.\d{3})?Z$/, (_m, ms: string | undefined) => `${ms ? `${ms}000` : ''}+00:00`),
-  );
+/**
+ * A stored ISO timestamp (UTC) as `format_user_row` sends `date_joined` to a user:
+ * `date_joined.isoformat(timespec="minutes")` (`…T07:50+00:00`).
+ */
+export function isoFormatToMinutes(iso: string): string {
+  return memo(isoFormatted, iso, (t) => `${t.slice(0, 16)}+00:00`);
 }
 
 /** How a user list was asked for (`client_gravatar`, `include_custom_profile_fields`). */
@@ -222,7 +223,7 @@ export function userToApi(u: StoredUser, opts: UserViewOptions): Record<string, 
     email: u.email,
     delivery_email: u.email,
     full_name: u.fullName,
-    date_joined: pythonIsoFormat(u.dateJoined),
+    date_joined: isoFormatToMinutes(u.dateJoined),
   };
   // Added in order, never deleted (a `delete` makes 100,000 slow objects in a register).
   if (opts.isActive !== false) out.is_active = u.isActive;

@@ -23,9 +23,10 @@
  * Touched permissions are the settings a change sets, the settings of objects the plan creates
  * that differ from Zulip's default, and every setting of any channel or group whose holders
  * change because a group's recursive membership changes (members or subgroups added or
- * removed, a new group nested in another, a user's role changing the role groups). A user who
- * becomes a member is counted as a full member (Zulip decides that by account age, which the
- * plan does not know).
+ * removed, a new group nested in another, a user's role changing the role groups, a new
+ * waiting period for full members). Who is in role:fullmembers after the plan is judged as
+ * Zulip judges it (`update_users_in_full_members_system_group`): members past the waiting
+ * period at the time the organization was read (`now`).
  *
  * Cost: groups are expanded lazily and once per world (memoised, and shared between the
  * worlds when the plan leaves them alone; ./effective-permissions/worlds.ts); only groups
@@ -65,6 +66,12 @@ export interface EffectivePermissionOptions {
    * says which it could not count (`notCounted`).
    */
   readonly realm?: Readonly<Record<string, WireGroupSettingValue>>;
+  /**
+   * The time (ms) to judge Zulip's waiting period for full members by: who of the members
+   * whose role or waiting period the plan changes is in role:fullmembers after it. Without it,
+   * every such member counts as a full member.
+   */
+  readonly now?: number;
   /** Users named per gained or lost list (the rest are counted); default 20. */
   readonly maxNames?: number;
   /** Users with their abilities listed (the rest are counted); default 50. */
@@ -109,7 +116,12 @@ export function effectivePermissions(
 ): PlanPermissions {
   const maxNames = options.maxNames ?? 20;
   const maxUsers = options.maxUsers ?? 50;
-  const { before, after, nameToId, fromNatural, causes, flipped } = planWorlds(changes, live, idx);
+  const { before, after, nameToId, fromNatural, causes, flipped } = planWorlds(
+    changes,
+    live,
+    idx,
+    options.now,
+  );
 
   // --- The objects with permissions: live ones, and those the plan creates. ---
   const objects = new Map<string, PermObject>();

@@ -1,6 +1,6 @@
 import { KIND_SPECS, ROLES } from '../model/kinds';
 import type { ResourceKind, RoleName } from '../model/kinds';
-import type { LiveChannel, LiveState, LiveUserGroup } from '../model/live-state';
+import type { LiveChannel, LiveState, LiveUser, LiveUserGroup } from '../model/live-state';
 import type { DesiredState } from '../model/desired-state';
 import { changeTags } from './change-tags';
 import { guardFindings } from './guards';
@@ -301,6 +301,11 @@ export function fingerprints(
     }
     if (o && kind === 'userGroup') {
       const { members: _m, subgroups: _g, ...rest } = o as LiveUserGroup;
+      return rest;
+    }
+    // A join date never changes: left out, so plans saved before it was read still match.
+    if (o && kind === 'user') {
+      const { dateJoined: _j, ...rest } = o as LiveUser;
       return rest;
     }
     return o;

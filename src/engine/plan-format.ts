@@ -514,6 +514,11 @@ export const PlanSchema = z.strictObject({
     version: z.string(),
     /** Whether Zulip posts notices into channels about their changes (`send_channel_events_messages`). */
     channelEventsMessages: z.boolean().optional(),
+    /**
+     * When the organization was read (the server's time), ISO: what the effective permissions
+     * judge Zulip's waiting period for full members by. Apply plans again with it.
+     */
+    readAt: z.string().optional(),
   }),
   /** The account the live state was read with; apply must run as the same account. */
   account: z.strictObject({ userId: z.number().int(), email: z.string() }),

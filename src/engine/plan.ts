@@ -34,6 +34,13 @@ export interface PlanOptions {
    */
   readonly base?: DesiredState;
   /**
+   * The time the plan judges Zulip's waiting period for full members by (who gains and loses a
+   * permission through role:fullmembers), ISO; null for none (every member counts as a full
+   * member). Default: when the live state was read (`server.readAt`). Apply passes the saved
+   * plan's, so that planning again gives the same plan. Recorded as `server.readAt`.
+   */
+  readonly readAt?: string | null;
+  /**
    * Filled with the time of each phase (ms): `features`, `planner`, `finish`, `permissions`, `base`, `digests`, for
    * the bench (issue 17). The plan does not depend on it.
    */
@@ -46,7 +53,8 @@ function withPermissions(p: PlanPermissions): { permissions?: PlanPermissions } 
 }
 
 /**
- * Diffs the desired state against the live organization. Pure: no I/O, no clock.
+ * Diffs the desired state against the live organization. Pure: no I/O, no clock (the time it
+ * judges waiting periods by is the read's, or `options.readAt`).
  *
  * Throws `UNSUPPORTED_FEATURE` (every feature the configuration uses that the server lacks)
  * and `UNRESOLVED_REFERENCE` (groups or folders that exist neither in the configuration nor
@@ -84,7 +92,11 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
   });
   phase('finish');
   const realm = live.organizationSettings?.permissions;
-  const permissions = effectivePermissions(changes, live, planner.idx, realm ? { realm } : {});
+  const readAt = options.readAt === undefined ? live.server.readAt : (options.readAt ?? undefined);
+  const permissions = effectivePermissions(changes, live, planner.idx, {
+    ...(realm ? { realm } : {}),
+    ...(readAt !== undefined ? { now: Date.parse(readAt) } : {}),
+  });
   phase('permissions');
   const withBase = options.base ? fromBase(desired, live, options, changes, warnings) : undefined;
   phase('base');
@@ -100,6 +112,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
       featureLevel: live.server.featureLevel,
       version: live.server.version,
       channelEventsMessages: live.server.channelEventsMessages,
+      ...(readAt !== undefined ? { readAt } : {}),
     },
     account: { userId: live.me.userId, email: live.me.email },
     ...(options.targets ? { targets: [...options.targets] } : {}),

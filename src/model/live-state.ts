@@ -74,6 +74,12 @@ export const ServerInfoSchema = z.strictObject({
    * `send_channel_events_messages` from feature level 434; always before it.
    */
   channelEventsMessages: z.boolean().default(true),
+  /**
+   * The server's time when the state was read (the register response's `Date`, else the
+   * reader's clock), ISO. What the plan judges the waiting period for full members by; not
+   * part of the state's digest (`liveStateDigest`). Absent in older snapshots.
+   */
+  readAt: z.string().optional(),
 });
 export type ServerInfo = z.infer<typeof ServerInfoSchema>;
 

@@ -43,6 +43,8 @@ export interface ReadLiveStateOptions {
    * manages emoji.
    */
   readonly emojiImages?: boolean;
+  /** The server's time of the read, ISO (`server.readAt`); default: none recorded. */
+  readonly readAt?: string;
 }
 
 /**
@@ -60,8 +62,9 @@ export async function readLiveState(
   const before = client.requestCount;
   emit({ type: 'request', what: 'POST /register' });
   const reg = await client.register(ORG_READ_REGISTER_PARAMS);
+  const readAt = new Date(client.serverDate ?? Date.now()).toISOString();
   try {
-    const state = await liveStateOfRegistration(client, reg, options);
+    const state = await liveStateOfRegistration(client, reg, { ...options, readAt });
     return { ...state, requestCount: client.requestCount - before + (reg.queue_id ? 1 : 0) };
   } finally {
     if (reg.queue_id) {
@@ -91,7 +94,11 @@ export async function liveStateOfRegistration(
     options.onEvent?.({ type: 'request', what: 'GET /channel_folders' });
     folders = (await client.getChannelFolders({ include_archived: true })).channel_folders;
   }
-  const state = liveStateFromRegister(reg, { site: client.site, channelFolders: folders ?? [] });
+  const state = liveStateFromRegister(reg, {
+    site: client.site,
+    channelFolders: folders ?? [],
+    ...(options.readAt !== undefined ? { readAt: options.readAt } : {}),
+  });
   if (options.emojiImages !== false)
     await readEmojiImages(client, state, options.onEvent ?? ((): void => {}));
   return state;
@@ -251,11 +258,12 @@ type _EveryKindIsRead = Pick<LiveState, KindCollection>;
 
 /**
  * The LiveState a register response describes. Pure, so the mapping is tested without HTTP.
- * `extras.channelFolders` overrides `channel_folders` (from `GET /channel_folders`).
+ * `extras.channelFolders` overrides `channel_folders` (from `GET /channel_folders`);
+ * `extras.readAt` is recorded as `server.readAt`.
  */
 export function liveStateFromRegister(
   reg: RegisterResponse,
-  extras: { site: string; channelFolders?: readonly WireChannelFolder[] },
+  extras: { site: string; channelFolders?: readonly WireChannelFolder[]; readAt?: string },
 ): LiveState {
   const fl = reg.zulip_feature_level;
   // `realm_users` holds the active users; Zulip's register leaves `is_active` out of them.
@@ -277,6 +285,7 @@ export function liveStateFromRegister(
       if (u.is_bot && typeof u.bot_type === 'number') user.botType = u.bot_type;
       const profileData = profileDataOf(u);
       if (profileData) user.profileData = profileData;
+      if (typeof u.date_joined === 'string') user.dateJoined = u.date_joined;
       users.push(user);
     }
   // By ID; a user listed twice (Zulip never does) counts as first listed (the sort is stable).
@@ -399,6 +408,7 @@ export function liveStateFromRegister(
         (reg.realm_enable_spectator_access ?? false),
       planType: reg.realm_plan_type ?? null,
       channelEventsMessages: reg.realm_send_channel_events_messages ?? true,
+      ...(extras.readAt !== undefined ? { readAt: extras.readAt } : {}),
     },
     me: {
       userId: meId,

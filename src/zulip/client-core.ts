@@ -75,6 +75,11 @@ export class ZulipClientCore {
     return this.http.rateLimit;
   }
 
+  /** The server's clock (ms) by the `Date` header of the last response that had one. */
+  public get serverDate(): number | undefined {
+    return this.http.serverDate;
+  }
+
   /** Warnings so far, e.g. parameters the server ignored. */
   public get warnings(): readonly ClientWarning[] {
     return this.http.warnings;

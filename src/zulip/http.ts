@@ -107,6 +107,7 @@ export class ZulipHttp {
     resetAt: undefined,
     updatedAt: undefined,
   };
+  #serverDate: number | undefined;
   #closed = false;
 
   public constructor(options: ZulipHttpOptions) {
@@ -165,6 +166,14 @@ export class ZulipHttp {
   /** The rate-limit budget from the last `X-RateLimit-*` headers. */
   public get rateLimit(): RateLimitBudget {
     return { ...this.#budget };
+  }
+
+  /**
+   * The server's clock, in milliseconds, by the `Date` header of the last response that had
+   * one (to the second); undefined before any.
+   */
+  public get serverDate(): number | undefined {
+    return this.#serverDate;
   }
 
   /** Every warning so far (e.g. `ignored_parameters_unsupported`), oldest first. */
@@ -291,6 +300,8 @@ export class ZulipHttp {
       // GET and DELETE /events are Tornado's, counted in a bucket of their own
       // (zerver/lib/rate_limiter.py TornadoInMemoryRateLimiterBackend): their headers say
       // nothing of the budget the other requests share.
+      const date = Date.parse(headerValue(resHeaders.date) ?? '');
+      if (!Number.isNaN(date)) this.#serverDate = date;
       if (req.path !== '/events') this.#readBudget(resHeaders);
       this.#emit({
         type: 'response',

@@ -20,6 +20,9 @@ let owner: TestClient;
 beforeEach(async () => {
   now = Date.UTC(2026, 0, 1, 12);
   z = await startEmulator({ rateLimit: false, clock: { now: () => now } });
+  // As in Zulip's test database, everyone joined when it was populated (the demo's people
+  // joined earlier).
+  for (const u of z.org.users) u.dateJoined = new Date(now).toISOString();
   owner = clientFor(z, 'owner');
 });
 afterEach(() => z.close());

@@ -550,6 +550,14 @@ describe('test_users.py GetProfileTest', () => {
     expect(withData.body.user).toHaveProperty('profile_data');
   });
 
+  it('test_cross_realm_dicts: date_joined is to the minute (format_user_row: isoformat(timespec="minutes"))', async () => {
+    const joined = z.org.users.find((u) => u.email === email('alice'))!.dateJoined;
+    const res = await desdemona.get(`/users/${id('alice')}`);
+    expectSuccess(res);
+    expect(res.body.user.date_joined).toBe(`${joined.slice(0, 16)}+00:00`);
+    expect(res.body.user.date_joined).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d\+00:00$/);
+  });
+
   it('test_get_user_by_email: "invalid" is "No such user"; bots are found', async () => {
     const hamlet = clientFor(z, 'alice');
     expectError(await hamlet.get('/users/invalid'), 'No such user');

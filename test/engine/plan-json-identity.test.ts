@@ -16,12 +16,14 @@ import { readLiveState } from '../../src/provider/read-live-state';
  *
  * The one thing that varies between runs is the site, whose port the OS picks: it is in
  * `server.site` and so in the live-state digest and the plan's digest. It is replaced by a
- * fixed site before planning, so every digest in the plan is the same on every run.
+ * fixed site before planning, so every digest in the plan is the same on every run. The
+ * server's clock is fixed too: it dates the demo users and the read (`server.readAt`).
  */
 const SITE = 'http://zulip.invalid';
+const NOW = Date.parse('2026-06-01T12:00:00Z');
 
 async function planJson(desired: DesiredState, options: EmulatorOptions): Promise<string> {
-  const z = await startEmulator({ rateLimit: false, ...options });
+  const z = await startEmulator({ rateLimit: false, clock: { now: () => NOW }, ...options });
   const client = ZulipClient.forEmbeddedOwner(z);
   try {
     const live: LiveState = await readLiveState(client);

@@ -46,6 +46,8 @@ export function reconcile(saved: Plan, live: LiveState): Reconciled {
     ...(saved.targets ? { targets: saved.targets } : {}),
     ...(saved.guards ? { guards: saved.guards } : {}),
     ...(saved.base ? { base: saved.base } : {}),
+    // The waiting periods as judged at plan time (a member may have passed one since).
+    readAt: saved.server.readAt ?? null,
   });
   const unchanged = liveStateDigest(live) === saved.liveDigest;
   const now = new Map(replan.changes.map((c) => [c.id, c]));

@@ -11,7 +11,7 @@
  */
 import type { GroupSettingValue } from '../../model/desired-state';
 import { ROLES } from '../../model/kinds';
-import type { LiveState, WireGroupSettingValue } from '../../model/live-state';
+import type { LiveState, LiveUser, WireGroupSettingValue } from '../../model/live-state';
 import type { LiveIndex } from '../live-index';
 import type { Change, JsonValue } from '../plan-format';
 
@@ -44,6 +44,39 @@ const ROLE_GROUP_NAMES = [
   'role:fullmembers',
   'role:everyone',
 ];
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Whether a member is past the waiting period at `now`: not `is_provisional_member` of
+ * `update_users_in_full_members_system_group` (`(timezone_now() - date_joined).days <
+ * waiting_period_threshold`; whole days, floored). Without a time or a join date (older
+ * snapshots), yes: the plan then counts every member as a full member.
+ */
+export function pastWaitingPeriod(
+  user: Pick<LiveUser, 'dateJoined'> | undefined,
+  threshold: number,
+  now: number | undefined,
+): boolean {
+  if (threshold <= 0 || now === undefined || user?.dateJoined === undefined) return true;
+  const joined = Date.parse(user.dateJoined);
+  return Number.isNaN(joined) || Math.floor((now - joined) / DAY_MS) >= threshold;
+}
+
+/** The waiting period (days) before and after `changes`, and the change that sets it. */
+function waitingPeriods(
+  changes: readonly Change[],
+  live: LiveState,
+): { before: number; after: number; changeId?: string } {
+  const read = live.organizationSettings?.properties.waiting_period_threshold;
+  const before = typeof read === 'number' ? read : 0;
+  for (const c of changes)
+    if (c.kind === 'organizationSettings' && c.action === 'update')
+      for (const p of c.properties)
+        if (p.property === 'waitingPeriodThreshold' && typeof p.after === 'number')
+          return { before, after: p.after, changeId: c.id };
+  return { before, after: before };
+}
 
 /** One state of the organization's groups and roles: the live one, or the one after the plan. */
 export class World {
@@ -131,13 +164,17 @@ export interface PlanWorlds {
 
 /**
  * The organization before `changes` (as read) and after them: memberships, subgroups and roles
- * changed by the plan; groups the plan creates. A user who becomes a member is counted as a
- * full member (Zulip decides that by account age, which the plan does not know).
+ * changed by the plan; groups the plan creates. Who is a full member after the plan is judged
+ * as Zulip judges it when the role or the waiting period changes
+ * (`update_users_in_full_members_system_group`): a member past the waiting period after the
+ * plan at `now` (ms); for the others, as read (Zulip's daily `promote_new_full_members` moves
+ * them later).
  */
 export function planWorlds(
   changes: readonly Change[],
   live: LiveState,
   idx: LiveIndex,
+  now?: number,
 ): PlanWorlds {
   // --- Group names after the plan → IDs (new groups get negative IDs). ---
   const nameToId = new Map<string, number>();
@@ -225,6 +262,9 @@ export function planWorlds(
   const roleAfter = new Map<number, number>();
   const roleChangeOf = new Map<number, string>();
   const roleGroupIds = ROLE_GROUP_NAMES.map((name) => [name, nameToId.get(name)] as const);
+  const waiting = waitingPeriods(changes, live);
+  const isFullAfter = (u: number): boolean =>
+    pastWaitingPeriod(idx.usersById.get(u), waiting.after, now);
   for (const c of changes) {
     if (c.kind === 'userGroup' && c.action === 'membership') {
       const gid = c.liveId ?? nameToId.get(c.key);
@@ -254,12 +294,30 @@ export function planWorlds(
       roleChangeOf.set(c.liveId, c.id);
       for (const [name, gid] of roleGroupIds) {
         if (gid === undefined) continue;
-        const wants = (ROLE_GROUPS[after] ?? []).includes(name);
+        const wants =
+          (ROLE_GROUPS[after] ?? []).includes(name) &&
+          (name !== 'role:fullmembers' || isFullAfter(c.liveId));
         if (isMemberAfter(gid, c.liveId) === wants) continue;
         if (wants) addMember(gid, c.liveId);
         else removeMember(gid, c.liveId);
         mark(gid, c.id);
       }
+    }
+  }
+  // A new waiting period: Zulip judges every member again by it. Those whose role the plan
+  // changes were judged by it above.
+  const fullGid = nameToId.get('role:fullmembers');
+  const judgedAgain = new Set<number>();
+  if (waiting.changeId !== undefined && waiting.after !== waiting.before && fullGid !== undefined) {
+    const fullNow = new Set(liveGroup(fullGid)?.members ?? []);
+    for (const u of live.users) {
+      if (!u.isActive || u.role !== ROLES.member || roleAfter.has(u.id)) continue;
+      const wants = isFullAfter(u.id);
+      if (fullNow.has(u.id) === wants) continue;
+      if (wants) addMember(fullGid, u.id);
+      else removeMember(fullGid, u.id);
+      judgedAgain.add(u.id);
+      mark(fullGid, waiting.changeId);
     }
   }
   for (const c of changes)
@@ -315,7 +373,7 @@ export function planWorlds(
   // Users whose groups may differ: those added or removed anywhere, those whose role changes,
   // and the members of subgroups added or removed. A group's recursive members differ only
   // among them, so only their groups are compared, never whole expansions.
-  const affected = new Set<number>(roleAfter.keys());
+  const affected = new Set<number>([...roleAfter.keys(), ...judgedAgain]);
   const subgroupMoves = new Set<number>();
   for (const c of changes)
     if (c.kind === 'userGroup' && c.action === 'membership') {

@@ -38,6 +38,11 @@ export const LiveUserSchema = liveSchema({
    * IDs as a JSON list); absent when the user has none (and in older snapshots).
    */
   profileData: z.record(z.string(), z.string()).optional(),
+  /**
+   * When the account was made (`date_joined`, ISO, to the minute): what Zulip's waiting period
+   * for full members counts from. Absent in older snapshots.
+   */
+  dateJoined: z.string().optional(),
 });
 export type LiveUser = z.infer<typeof LiveUserSchema>;
 
