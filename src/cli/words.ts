@@ -2,11 +2,10 @@ import path from 'node:path';
 import type { DesiredState } from '../model/desired-state';
 import { KIND_SPECS, LISTED_KINDS, RESOURCE_KINDS } from '../model/kinds';
 import type { KindCollection } from '../model/kinds';
+import { countOf as count } from '../engine/words';
 
-/** `1 channel`, `2 channels`; `many` for irregular plurals. */
-export function count(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+/** `1 channel`, `2 channels`; `many` for irregular plurals (the engine's `countOf`). */
+export { count };
 
 /**
  * `10 channels, 1 channel folder, ...`: the non-zero counts, by collection name, in the order
