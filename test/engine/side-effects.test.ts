@@ -62,6 +62,19 @@ function membership(
   };
 }
 
+function settingsUpdate(property: string, before: unknown, after: unknown): Change {
+  return {
+    ...base(),
+    kind: 'organizationSettings',
+    key: 'organization',
+    address: 'organizationSettings["organization"]',
+    id: 'organizationSettings["organization"]#update',
+    action: 'update',
+    liveId: null,
+    properties: [{ property, before, after } as never],
+  };
+}
+
 function removal(
   kind: Change['kind'],
   key: string,
@@ -303,6 +316,22 @@ const ROWS: Record<string, Row> = {
     },
     ctx: NEWEST,
     says: 'Zulip cannot edit a code playground: it is deleted and created again.',
+  },
+  'a longer waiting period takes new members out of role:fullmembers': {
+    zulip:
+      'zerver/actions/realm_settings.py do_set_realm_property (update_users_in_full_members_system_group; promote_new_full_members)',
+    change: settingsUpdate('waitingPeriodThreshold', 0, 3),
+    says: 'Members who joined less than 3 days ago leave role:fullmembers now; Zulip puts each back once 3 days have passed since they joined.',
+  },
+  'a shorter waiting period makes more members full members': {
+    zulip: 'zerver/actions/user_groups.py update_users_in_full_members_system_group',
+    change: settingsUpdate('waitingPeriodThreshold', 10, 1),
+    says: 'Members who joined at least 1 day ago join role:fullmembers now.',
+  },
+  'no waiting period: every member is a full member': {
+    zulip: 'zerver/actions/user_groups.py update_users_in_full_members_system_group',
+    change: settingsUpdate('waitingPeriodThreshold', 10, 0),
+    says: 'Every member joins role:fullmembers now (no waiting period).',
   },
   'unsubscribing sends nobody a message': {
     zulip: 'zerver/views/streams.py remove_subscriptions_backend',

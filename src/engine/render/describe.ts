@@ -506,6 +506,20 @@ function channelSetEffect(before: JsonValue, after: JsonValue): string {
 }
 
 /**
+ * What a new waiting period does to role:fullmembers (zerver/actions/realm_settings.py
+ * `do_set_realm_property` → `update_users_in_full_members_system_group`, then the daily
+ * `promote_new_full_members`).
+ */
+function waitingPeriodEffect(before: JsonValue, after: JsonValue): string {
+  if (typeof after !== 'number' || typeof before !== 'number' || before === after) return '';
+  if (after === 0) return 'Every member joins role:fullmembers now (no waiting period).';
+  const days = countOf(after, 'day');
+  return after > before
+    ? `Members who joined less than ${days} ago leave role:fullmembers now; Zulip puts each back once ${days} have passed since they joined.`
+    : `Members who joined at least ${days} ago join role:fullmembers now.`;
+}
+
+/**
  * Side effects a reviewer must know, in one sentence per change (empty when none).
  * `server` is the plan's server (`plan.server`), for sentences that depend on it.
  */
@@ -620,6 +634,9 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
         } else if (p.property === 'messageRetentionDays') {
           const gone = irreversibleReason(c, server);
           if (gone) out.push(`Irreversible: ${gone}.`);
+        } else if (p.property === 'waitingPeriodThreshold' && c.kind === 'organizationSettings') {
+          const e = waitingPeriodEffect(p.before, p.after);
+          if (e) out.push(e);
         }
       }
       break;
