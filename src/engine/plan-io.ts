@@ -93,9 +93,9 @@ export function parsePlan(data: unknown, where = 'plan'): Plan {
 const verifiedDesired = new WeakMap<object, string>();
 
 /**
- * A SHA-256 of the live organization as read (the read's request count and time left out): when it is
- * the same at apply time, nothing changed since the plan, and the plan must be exactly what
- * planning again gives.
+ * A SHA-256 of the live organization as read (the read's request count and time left out):
+ * when it is the same at apply time, nothing changed since the plan, and the plan must be
+ * exactly what planning again gives.
  */
 export function liveStateDigest(live: LiveState): string {
   const { requestCount: _requestCount, server, ...rest } = live;
