@@ -22,18 +22,16 @@ export function defaultWireValue(info: OrganizationPropertyInfo): RealmWireValue
  * The organization properties the server has at a feature level (the register fields and the
  * `PATCH /realm` parameters it knows), in the order `update_realm` writes them: it walks its
  * `locals()`, so the plain parameters come in signature order (alphabetical), then the values
- * it parses in its body (retention, then the four time limits).
+ * it parses in its body (retention, the four time limits, then the Jitsi server).
  */
 export function realmPropertyInfos(featureLevel: number): OrganizationPropertyInfo[] {
   const late = (w: string): number => {
     const i = LATE_LOCALS.indexOf(w);
     return i < 0 ? -1 : i;
   };
-  return (Object.values(ORGANIZATION_PROPERTIES) as OrganizationPropertyInfo[])
-    .filter((i) => i.feature === undefined || supports(featureLevel, i.feature))
-    .sort(
-      (a, b) => late(a.wire) - late(b.wire) || (a.wire < b.wire ? -1 : a.wire > b.wire ? 1 : 0),
-    );
+  return PROPERTIES.filter(
+    (i) => i.feature === undefined || supports(featureLevel, i.feature),
+  ).sort((a, b) => late(a.wire) - late(b.wire) || (a.wire < b.wire ? -1 : a.wire > b.wire ? 1 : 0));
 }
 
 /** The properties `update_realm` assigns in its body, in the order it first names them. */
@@ -43,7 +41,49 @@ const LATE_LOCALS = [
   'message_content_edit_limit_seconds',
   'move_messages_within_stream_limit_seconds',
   'move_messages_between_streams_limit_seconds',
+  'jitsi_server_url',
 ];
+
+/**
+ * `Realm.property_types` that zulip-cdk does not manage (src/model/organization-settings.ts says
+ * why) but the server keeps: register's `realm_<wire>`, written by `update_realm` through
+ * `do_set_realm_property`, with its checks (routes/realm-settings.ts). `jitsi_server_url` null
+ * is the server's Jitsi server.
+ */
+const SERVER_ONLY: readonly OrganizationPropertyInfo[] = [
+  { wire: 'giphy_rating', type: 'integer', default: 1, what: 'highest rating of GIFs' },
+  { wire: 'jitsi_server_url', type: 'string', default: null, what: 'Jitsi Meet server' },
+  { wire: 'video_chat_provider', type: 'integer', default: 1, what: 'video call provider' },
+];
+
+/** Every property the server keeps: zulip-cdk's, then the others. */
+const PROPERTIES: readonly OrganizationPropertyInfo[] = [
+  ...(Object.values(ORGANIZATION_PROPERTIES) as OrganizationPropertyInfo[]),
+  ...SERVER_ONLY,
+];
+
+/**
+ * `Realm.get_enabled_video_chat_providers` on this server: Zoom and BigBlueButton need server
+ * settings (`VIDEO_ZOOM_*`, `BIG_BLUE_BUTTON_*`) it does not have, so None and Jitsi Meet.
+ */
+export const ENABLED_VIDEO_CHAT_PROVIDERS = {
+  disabled: { name: 'None', id: 0 },
+  jitsi_meet: { name: 'Jitsi Meet', id: 1 },
+} as const;
+
+/** The IDs of `Realm.GIF_RATING_OPTIONS` (disabled, g, pg, pg-13, r). */
+export const GIF_RATING_IDS: readonly number[] = [0, 1, 2, 3, 4];
+
+/** zerver/models/realms.py `OrgTypeEnum`, the IDs of `Realm.ORG_TYPES`. */
+export const ORG_TYPE_IDS: readonly number[] = [
+  0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100, 1000,
+];
+
+/** `Realm.org_type` (not a property type: `do_change_realm_org_type`); 0, unspecified, if unset. */
+export function realmOrgType(org: OrgState): number {
+  const v = org.realm.properties?.org_type;
+  return typeof v === 'number' ? v : 0;
+}
 
 /**
  * The organization group settings the server has at a feature level, in
@@ -116,9 +156,7 @@ export function realmProperty(org: OrgState, wire: string): RealmWireValue {
   if (field) return field.get(r);
   const stored = r.properties?.[wire];
   if (stored !== undefined) return stored;
-  const info = (Object.values(ORGANIZATION_PROPERTIES) as OrganizationPropertyInfo[]).find(
-    (i) => i.wire === wire,
-  );
+  const info = PROPERTIES.find((i) => i.wire === wire);
   return info ? defaultWireValue(info) : null;
 }
 

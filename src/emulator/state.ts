@@ -212,9 +212,10 @@ export interface StoredRealm {
    */
   notificationBotId?: number;
   /**
-   * The other organization properties (`ORGANIZATION_PROPERTIES` without a field above), by
-   * wire name in register form (channels by ID or -1, unlimited time limits null); absent ones
-   * hold Zulip's default (see `src/emulator/realm-settings.ts`).
+   * The other organization properties (`ORGANIZATION_PROPERTIES` without a field above, the
+   * properties zulip-cdk does not manage, and `org_type`), by wire name in register form
+   * (channels by ID or -1, unlimited time limits null); absent ones hold Zulip's default (see
+   * `src/emulator/realm-settings.ts`).
    */
   properties?: Record<string, string | number | boolean | null>;
   /**

@@ -45,20 +45,37 @@ const setting = (name: string, value: unknown): Record<string, unknown> => ({
   [name]: JSON.stringify(value),
 });
 
+/**
+ * A successful `PATCH /realm` by `client`: its answer and the events iago's `realm` queue got
+ * meanwhile (Zulip's `verify_action`), without their IDs.
+ */
+async function patchRealm(
+  params: Record<string, unknown>,
+  client: TestClient = iago,
+): Promise<{ data: Record<string, unknown>; events: Record<string, unknown>[] }> {
+  const reg = await iago.post('/register', {
+    event_types: ['realm'],
+    client_capabilities: { notification_settings_null: true },
+  });
+  expectSuccess(reg);
+  const res = await client.patch('/realm', params);
+  expectSuccess(res);
+  const ev = await iago.get('/events', {
+    queue_id: reg.body.queue_id,
+    last_event_id: -1,
+    dont_block: true,
+  });
+  expectSuccess(ev);
+  await iago.delete('/events', { queue_id: reg.body.queue_id });
+  const events = (ev.body.events as Record<string, unknown>[]).map(({ id: _id, ...e }) => e);
+  return { data: res.body as Record<string, unknown>, events };
+}
+
 describe('test_realm.py RealmTest', () => {
   it('test_update_realm_description: admins change it; register reports it unrendered; one realm event', async () => {
-    const reg = await iago.post('/register', { event_types: ['realm'] });
-    expectSuccess(reg);
-    const res = await iago.patch('/realm', { description: 'zulip **dev** group' });
-    expectSuccess(res);
-    expect(res.body.description).toBe('updated');
-    const ev = await iago.get('/events', {
-      queue_id: reg.body.queue_id,
-      last_event_id: -1,
-      dont_block: true,
-    });
-    expectSuccess(ev);
-    expect((ev.body.events as Record<string, unknown>[]).map(({ id: _id, ...e }) => e)).toEqual([
+    const { data, events } = await patchRealm({ description: 'zulip **dev** group' });
+    expect(data.description).toBe('updated');
+    expect(events).toEqual([
       { type: 'realm', op: 'update', property: 'description', value: 'zulip **dev** group' },
     ]);
     expect((await register()).realm_description).toBe('zulip **dev** group');
@@ -565,28 +582,125 @@ describe('test_realm.py RealmTest', () => {
   });
 });
 
+describe('test_realm.py RealmTest: video calls, Jitsi, GIFs and the organization type', () => {
+  it('test_change_video_chat_provider: only the providers this server has configured (None, Jitsi Meet)', async () => {
+    expect((await register()).realm_video_chat_provider).toBe(1);
+    expectError(
+      await iago.patch('/realm', setting('video_chat_provider', 10)),
+      'Invalid video_chat_provider 10',
+    );
+    const { data } = await patchRealm(setting('video_chat_provider', 0));
+    expect(data.video_chat_provider).toBe(0);
+    expect((await register()).realm_video_chat_provider).toBe(0);
+    expectSuccess(await iago.patch('/realm', setting('video_chat_provider', 1)));
+    expect((await register()).realm_video_chat_provider).toBe(1);
+    // Zoom (3), BigBlueButton (4) and Zoom Server to Server (5) need server settings
+    // (`get_enabled_video_chat_providers`); this server has none, as the test's
+    // `self.settings(BIG_BLUE_BUTTON_SECRET=None)` etc.
+    for (const id of [3, 4, 5])
+      expectError(
+        await iago.patch('/realm', { video_chat_provider: `${id}` }),
+        `Invalid video_chat_provider ${id}`,
+      );
+    expect((await register()).realm_available_video_chat_providers).toEqual({
+      disabled: { name: 'None', id: 0 },
+      jitsi_meet: { name: 'Jitsi Meet', id: 1 },
+    });
+    // An unchanged value is not written (do_set_realm_property): no event, not in the answer.
+    const unchanged = await patchRealm(setting('video_chat_provider', 1));
+    expect([unchanged.events, unchanged.data.video_chat_provider]).toEqual([[], undefined]);
+  });
+
+  it('test_invalid_integer_attribute_values: video_chat_provider and giphy_rating', async () => {
+    expectError(
+      await iago.patch('/realm', setting('video_chat_provider', 10)),
+      'Invalid video_chat_provider 10',
+    );
+    expectError(await iago.patch('/realm', setting('giphy_rating', 10)), 'Invalid giphy_rating 10');
+    expectError(await iago.patch('/realm', setting('giphy_rating', -1)), 'Invalid giphy_rating -1');
+    // The view's checks come after `typed_endpoint`'s: Json[int] refuses a string.
+    expectError(
+      await iago.patch('/realm', setting('giphy_rating', 'r')),
+      'giphy_rating is not an integer',
+    );
+  });
+
+  it('test_jitsi_server_url: a URL of at most 200 characters, "default" for none', async () => {
+    for (const bad of ['', 'invalidURL', `https://jitsi.example.com/${'a'.repeat(180)}`])
+      expectError(
+        await iago.patch('/realm', setting('jitsi_server_url', bad)),
+        'jitsi_server_url is not an allowed_type',
+      );
+    expectError(
+      await iago.patch('/realm', setting('jitsi_server_url', 12)),
+      'jitsi_server_url is not a string',
+    );
+    expect((await register()).realm_jitsi_server_url).toBeNull();
+    const valid = 'https://jitsi.example.com';
+    expect((await patchRealm(setting('jitsi_server_url', valid))).data.jitsi_server_url).toBe(
+      'updated',
+    );
+    expect((await register()).realm_jitsi_server_url).toBe(valid);
+    // "default" is written at once (update_realm's own do_set_realm_property call), answered null.
+    const { data, events } = await patchRealm(setting('jitsi_server_url', 'default'));
+    expect(data.jitsi_server_url).toBeNull();
+    expect(events).toEqual([
+      { type: 'realm', op: 'update', property: 'jitsi_server_url', value: null },
+    ]);
+    expect((await register()).realm_jitsi_server_url).toBeNull();
+    // Already none: nothing is written or answered.
+    const again = await patchRealm(setting('jitsi_server_url', 'default'));
+    expect(['jitsi_server_url' in again.data, again.events]).toEqual([false, []]);
+  });
+
+  it('test_update_realm_properties (do_test_realm_update_api): video_chat_provider, giphy_rating, jitsi_server_url; test_events.py do_set_realm_property_test', async () => {
+    for (const [name, vals] of [
+      ['video_chat_provider', [1, 0]],
+      ['giphy_rating', [1, 4]],
+    ] as const)
+      for (const v of [...vals.slice(1), vals[0]]) {
+        const { events } = await patchRealm(setting(name, v));
+        expect(events).toEqual([{ type: 'realm', op: 'update', property: name, value: v }]);
+        expect([name, (await register())[`realm_${name}`]]).toEqual([name, v]);
+      }
+    expect((await register()).realm_giphy_rating).toBe(1);
+    const url = 'https://example.jit.si';
+    const { events } = await patchRealm(setting('jitsi_server_url', url));
+    expect(events).toEqual([
+      { type: 'realm', op: 'update', property: 'jitsi_server_url', value: url },
+    ]);
+  });
+
+  it('test_update_realm_org_type / test_events.py test_realm_update_org_type', async () => {
+    const ids = [0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100, 1000];
+    expect((await register()).realm_org_type).toBe(0);
+    for (const v of [...ids.slice(1), ids[0]]) {
+      const res = await iago.patch('/realm', { org_type: String(v) });
+      expectSuccess(res);
+      expect(res.body.org_type).toBe(v);
+      expect((await register()).realm_org_type).toBe(v);
+    }
+    expectError(await iago.patch('/realm', { org_type: '1' }), 'Invalid org_type');
+    // do_change_realm_org_type is called whenever org_type is sent, even with the value the
+    // organization has: an event and the value in the answer each time.
+    expectSuccess(await iago.patch('/realm', { org_type: '70' }));
+    const { data, events } = await patchRealm({ org_type: '70' });
+    expect(data.org_type).toBe(70);
+    expect(events).toEqual([{ type: 'realm', op: 'update', property: 'org_type', value: 70 }]);
+  });
+});
+
 describe('test_events.py NormalActionsTest', () => {
   it('test_change_realm_property / test_realm_update_dict events: realm update and update_dict', async () => {
-    const reg = await iago.post('/register', {
-      event_types: ['realm'],
-      client_capabilities: { notification_settings_null: true },
-    });
-    expectSuccess(reg);
-    expectSuccess(
-      await desdemona.patch('/realm', {
+    const { events } = await patchRealm(
+      {
         name: 'Renamed',
         ...setting('invite_required', false),
         ...setting('can_create_public_channel_group', { new: w.gid('role:administrators') }),
         ...setting('message_content_edit_limit_seconds', 1200),
-      }),
+      },
+      desdemona,
     );
-    const ev = await iago.get('/events', {
-      queue_id: reg.body.queue_id,
-      last_event_id: -1,
-      dont_block: true,
-    });
-    expectSuccess(ev);
-    const events = (ev.body.events as Record<string, unknown>[]).map(({ id: _id, ...e }) => e);
     expect(events).toEqual([
       { type: 'realm', op: 'update', property: 'invite_required', value: false },
       { type: 'realm', op: 'update', property: 'name', value: 'Renamed' },
@@ -603,5 +717,36 @@ describe('test_events.py NormalActionsTest', () => {
         data: { can_create_public_channel_group: w.gid('role:administrators') },
       },
     ]);
+  });
+
+  it('test_change_realm_new_stream_announcements_stream / ..._signup_... / ..._zulip_update_... / test_change_realm_moderation_request_channel: one realm update event with the ID sent', async () => {
+    const secret = w.z.org.channels.find((c) => c.name === 'leadership');
+    if (!secret?.inviteOnly) throw new Error('no private channel');
+    for (const name of [
+      'moderation_request_channel_id',
+      'new_stream_announcements_stream_id',
+      'signup_announcements_stream_id',
+      'zulip_update_announcements_stream_id',
+    ]) {
+      const update = (value: number): Record<string, unknown> => ({
+        type: 'realm',
+        op: 'update',
+        property: name,
+        value,
+      });
+      // update_realm compares the sent ID with the realm's channel only when one is set
+      // (`realm.<channel> is None or realm.<channel>.id != <id>`): a channel and then none,
+      // none again, and a negative ID other than -1, each reach do_set_realm_stream, whose
+      // event and answer carry the ID as sent; the realm keeps no channel (register: -1).
+      for (const id of [secret.id, -1, -1, -5]) {
+        const { data, events } = await patchRealm(setting(name, id));
+        expect([name, events, data[name]]).toEqual([name, [update(id)], id]);
+        expect((await register())[`realm_${name}`]).toBe(id < 0 ? -1 : id);
+      }
+      // The channel the realm has: nothing is written.
+      expectSuccess(await iago.patch('/realm', setting(name, secret.id)));
+      const { events } = await patchRealm(setting(name, secret.id));
+      expect([name, events]).toEqual([name, []]);
+    }
   });
 });

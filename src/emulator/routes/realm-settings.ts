@@ -1,3 +1,4 @@
+import { isUrl } from '../../model/custom-profile-fields';
 import { LANGUAGE_CODES, REALM_INTEGER_MAX } from '../../model/organization-settings';
 import type { OrganizationPropertyInfo } from '../../model/organization-settings';
 import type { PermissionSettingInfo } from '../../model/permissions';
@@ -10,9 +11,13 @@ import {
 } from '../group-settings';
 import type { SettingChangeRequest } from '../group-settings';
 import { updateUsersInFullMembersSystemGroup } from '../full-members';
+import { expectString } from '../params';
 import { isOwner } from '../permissions';
 import {
   CHANNEL_SETTING_ORDER,
+  ENABLED_VIDEO_CHAT_PROVIDERS,
+  GIF_RATING_IDS,
+  ORG_TYPE_IDS,
   realmPermissionInfos,
   realmProperty,
   realmPropertyInfos,
@@ -49,6 +54,24 @@ const OWNER_ONLY = [
 /** The integer parameters `update_realm` types as an `IntEnum` (`Json[DigestWeekdayEnum]`). */
 const INT_ENUM_PARAMETERS = ['digest_weekday'];
 
+/** zerver/views/realm.py `JITSI_SERVER_URL_MAX_LENGTH`. */
+const JITSI_SERVER_URL_MAX_LENGTH = 200;
+
+/**
+ * `jitsi_server_url`: `Json[str]`, then its AfterValidator, zerver/views/realm.py
+ * `check_jitsi_url`: "default" (`Realm.JITSI_SERVER_SPECIAL_VALUES_MAP`), or a URL of at most
+ * 200 characters (`check_capped_url`, Django's `URLValidator`); anything else is "not an
+ * allowed_type".
+ */
+function parseJitsiServerUrl(ctx: RequestContext): string | undefined {
+  const v = ctx.params.json('jitsi_server_url');
+  if (v === undefined) return undefined;
+  const url = expectString(v, 'jitsi_server_url');
+  if (url !== 'default' && ([...url].length > JITSI_SERVER_URL_MAX_LENGTH || !isUrl(url)))
+    throw badRequest('jitsi_server_url is not an allowed_type');
+  return url;
+}
+
 /**
  * One parameter as `typed_endpoint` parses it before the view runs (zerver/views/realm.py
  * `update_realm`'s signature): plain strings with their length limit, enums by name
@@ -58,6 +81,7 @@ const INT_ENUM_PARAMETERS = ['digest_weekday'];
  */
 function parseProperty(ctx: RequestContext, info: OrganizationPropertyInfo): unknown {
   const p = ctx.params;
+  if (info.wire === 'jitsi_server_url') return parseJitsiServerUrl(ctx);
   switch (info.type) {
     case 'string':
       return p.string(info.wire, info.maxLength === undefined ? {} : { maxLength: info.maxLength });
@@ -103,7 +127,7 @@ function parseProperty(ctx: RequestContext, info: OrganizationPropertyInfo): unk
  * then the values it parses in its body: `realmPropertyInfos`), the group settings in
  * `REALM_PERMISSION_GROUP_SETTINGS` order (each checked and written on its own, as Zulip does
  * in one transaction each, so an invalid later one leaves earlier ones written), then the
- * channels. Answers with the settings it changed.
+ * channels, then the organization type. Answers with the settings it changed.
  */
 export function updateRealm(ctx: RequestContext): Record<string, unknown> {
   requireAdmin(ctx);
@@ -112,20 +136,16 @@ export function updateRealm(ctx: RequestContext): Record<string, unknown> {
   const props = realmPropertyInfos(fl);
   const perms = realmPermissionInfos(fl);
   // Parameters the view does not model are still accepted (not reported as unsupported).
-  ctx.params.declare(
-    'authentication_methods',
-    'video_chat_provider',
-    'jitsi_server_url',
-    'giphy_rating',
-    'org_type',
-    'string_id',
-    'require_e2ee_push_notifications',
-  );
+  ctx.params.declare('authentication_methods', 'string_id', 'require_e2ee_push_notifications');
   const raw = new Map<string, unknown>();
   for (const info of props) {
     const v = parseProperty(ctx, info);
     if (v !== undefined) raw.set(info.wire, v);
   }
+  // `Json[OrgTypeEnum]`: pydantic's "enum" error for a number that is not a member.
+  const orgType = ctx.params.int('org_type');
+  if (orgType !== undefined && !ORG_TYPE_IDS.includes(orgType))
+    throw badRequest('Invalid org_type');
   const groupRequests = new Map<string, SettingChangeRequest>();
   for (const info of perms) {
     const v = ctx.params.json(info.wire);
@@ -137,7 +157,18 @@ export function updateRealm(ctx: RequestContext): Record<string, unknown> {
   const language = raw.get('default_language');
   if (typeof language === 'string' && !(LANGUAGE_CODES as readonly string[]).includes(language))
     throw badRequest(`Invalid language '${language}'`);
-  let retention: number | null | undefined;
+  // update_realm: a provider this server has configured (`get_enabled_video_chat_providers`), a
+  // rating of `Realm.GIF_RATING_OPTIONS`.
+  const provider = raw.get('video_chat_provider');
+  if (
+    typeof provider === 'number' &&
+    !Object.values(ENABLED_VIDEO_CHAT_PROVIDERS).some((p) => p.id === provider)
+  )
+    throw badRequest(`Invalid video_chat_provider ${provider}`);
+  const rating = raw.get('giphy_rating');
+  if (typeof rating === 'number' && !GIF_RATING_IDS.includes(rating))
+    throw badRequest(`Invalid giphy_rating ${rating}`);
+  let retention: number | undefined;
   if (raw.has('message_retention_days')) {
     if (!owner) throw ownerRequired();
     if (limited) throw badRequest(UPGRADE_TEXT_STANDARD);
@@ -154,24 +185,23 @@ export function updateRealm(ctx: RequestContext): Record<string, unknown> {
     throw badRequest(UPGRADE_TEXT_PLUS);
 
   const data: Record<string, unknown> = {};
-  // The time limits: `parse_and_set_setting_value_if_required` writes "unlimited" at once;
-  // a number goes through the property loop below.
+  // None is written at once, when the realm has a value: a time limit's "unlimited"
+  // (`parse_and_set_setting_value_if_required`), then the Jitsi server's "default"
+  // (`parse_jitsi_server_url`, update_realm's own `do_set_realm_property`); other values go
+  // through the property loop below.
   const values = new Map<string, RealmWireValue>();
   for (const info of props) {
-    if (!raw.has(info.wire)) continue;
+    if (!raw.has(info.wire) || info.type === 'channel') continue;
     const v = raw.get(info.wire);
-    if (info.type === 'seconds') {
-      const parsed = parseLimit(v, info.wire, null);
-      if (parsed === null) {
-        if (realmProperty(org, info.wire) !== null) {
-          setProperty(ctx, info, null);
-          data[info.wire] = null;
-        }
-        continue;
-      }
-      values.set(info.wire, parsed);
-    } else if (info.type === 'retention') values.set(info.wire, retention ?? null);
-    else if (info.type !== 'channel') values.set(info.wire, v as RealmWireValue);
+    let value = v as RealmWireValue;
+    if (info.type === 'seconds') value = parseLimit(v, info.wire, null);
+    else if (info.type === 'retention' && retention !== undefined) value = retention;
+    else if (info.wire === 'jitsi_server_url' && v === 'default') value = null;
+    if (value !== null) values.set(info.wire, value);
+    else if (realmProperty(org, info.wire) !== null) {
+      setProperty(ctx, info, null);
+      data[info.wire] = null;
+    }
   }
   for (const info of props) {
     const v = values.get(info.wire);
@@ -192,7 +222,9 @@ export function updateRealm(ctx: RequestContext): Record<string, unknown> {
   for (const wire of CHANNEL_SETTING_ORDER) {
     const id = raw.get(wire);
     if (typeof id !== 'number' || !props.some((i) => i.wire === wire)) continue;
-    if (realmProperty(org, wire) === id) continue;
+    // update_realm compares the ID with the realm's channel only when it has one
+    // (`realm.<channel> is None or realm.<channel>.id != <id>`): none is set again.
+    if (id >= 0 && realmProperty(org, wire) === id) continue;
     if (id >= 0) {
       const ch = accessStreamById(ctx, id, { requireContentAccess: false });
       // zerver/actions/realm_settings.py `do_set_realm_moderation_request_channel`: refused
@@ -200,19 +232,33 @@ export function updateRealm(ctx: RequestContext): Record<string, unknown> {
       if (wire === 'moderation_request_channel_id' && !ch.inviteOnly)
         throw badRequest('Moderation request channel must be private.');
     }
-    const value = id >= 0 ? id : -1;
-    setRealmProperty(org, wire, value);
+    // `do_set_realm_stream`: the channel or none (register's -1); the event and the answer
+    // carry the ID as sent, any negative one included.
+    setRealmProperty(org, wire, id >= 0 ? id : -1);
     ctx.events.push({
       users: 'all',
-      event: { type: 'realm', op: 'update', property: wire, value },
+      event: { type: 'realm', op: 'update', property: wire, value: id },
     });
     data[wire] = id;
+  }
+  if (orgType !== undefined) {
+    // `do_change_realm_org_type`: written and announced whenever it is sent, even unchanged.
+    setRealmProperty(org, 'org_type', orgType);
+    ctx.events.push({
+      users: 'all',
+      event: { type: 'realm', op: 'update', property: 'org_type', value: orgType },
+    });
+    data.org_type = orgType;
   }
   return data;
 }
 
 /** `parse_message_time_limit_setting` / `parse_message_retention_days`. */
-function parseLimit(value: unknown, name: string, unlimited: number | null): number | null {
+function parseLimit<U extends number | null>(
+  value: unknown,
+  name: string,
+  unlimited: U,
+): number | U {
   if (value === 'unlimited') return unlimited;
   if (typeof value === 'string' || typeof value !== 'number' || value <= 0)
     throw badValue(name, value);

@@ -3,7 +3,13 @@ import { supports } from '../../model/features';
 import { LIMITS } from '../../model/kinds';
 import { ApiError, badRequest, missingArgument } from '../errors';
 import { supportedPermissionSettings } from '../group-settings';
-import { realmPermissionInfos, realmProperty, realmPropertyInfos } from '../realm-settings';
+import {
+  ENABLED_VIDEO_CHAT_PROVIDERS,
+  realmOrgType,
+  realmPermissionInfos,
+  realmProperty,
+  realmPropertyInfos,
+} from '../realm-settings';
 import { subscriptionOf } from '../indexes';
 import { expectBool, expectDict } from '../params';
 import {
@@ -166,6 +172,8 @@ function realmData(ctx: RequestContext): Record<string, unknown> {
     realm_date_created: r.dateCreated,
     server_web_public_streams_enabled: r.webPublicStreamsEnabled,
     realm_plan_type: realmPlanType(r),
+    realm_org_type: realmOrgType(org),
+    realm_available_video_chat_providers: ENABLED_VIDEO_CHAT_PROVIDERS,
     zulip_plan_is_not_limited: realmPlanType(r) !== PLAN_TYPES.limited,
     realm_empty_topic_display_name: 'general chat',
     realm_mandatory_topics: r.topicsPolicy === 'disable_empty_topic',
