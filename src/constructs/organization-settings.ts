@@ -207,6 +207,32 @@ export interface OrganizationSettingsProps {
    */
   readonly inlineUrlEmbedPreview?: boolean;
   /**
+   * Video call provider (`video_chat_provider`). Zoom and BigBlueButton need the server's own
+   * configuration (`'zoom'` with its OAuth app, `'zoom_server_to_server'` with a
+   * server-to-server app): the plan refuses a provider the server does not offer.
+   * @default - left as it is live (Zulip's default for a new organization: 'jitsi_meet')
+   */
+  readonly videoChatProvider?:
+    'disabled' | 'jitsi_meet' | 'zoom' | 'big_blue_button' | 'zoom_server_to_server';
+  /**
+   * Jitsi Meet server for video calls (`jitsi_server_url`): a URL of at most 200 characters;
+   * `null` for the server's own (its `JITSI_SERVER_URL`, sent as `"default"`).
+   * @default - left as it is live (Zulip's default for a new organization: null)
+   */
+  readonly jitsiServerUrl?: string | null;
+  /**
+   * Highest rating of the GIFs offered (`giphy_rating`): `'disabled'` turns the GIF picker off.
+   * @default - left as it is live (Zulip's default for a new organization: 'g')
+   */
+  readonly giphyRating?: 'disabled' | 'g' | 'pg' | 'pg-13' | 'r';
+  /**
+   * Message content only in end-to-end encrypted push notifications
+   * (`require_e2ee_push_notifications`): devices without end-to-end encryption get "New
+   * message" instead of the content. Feature level 409.
+   * @default - left as it is live (Zulip's default for a new organization: false)
+   */
+  readonly requireE2eePushNotifications?: boolean;
+  /**
    * Listed in Zulip's communities directory (`want_advertise_in_communities_directory`).
    * @default - left as it is live (Zulip's default for a new organization: false)
    */

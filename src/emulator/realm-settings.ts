@@ -15,6 +15,7 @@ export function defaultWireValue(info: OrganizationPropertyInfo): RealmWireValue
   if (info.type === 'channel') return -1;
   if (info.type === 'retention') return d === 'unlimited' ? -1 : d;
   if (info.type === 'seconds') return d === 'unlimited' ? null : d;
+  if (info.type === 'choice' && typeof d === 'string') return info.choices?.[d] ?? null;
   return d;
 }
 
@@ -44,23 +45,8 @@ const LATE_LOCALS = [
   'jitsi_server_url',
 ];
 
-/**
- * `Realm.property_types` that zulip-cdk does not manage (src/model/organization-settings.ts says
- * why) but the server keeps: register's `realm_<wire>`, written by `update_realm` through
- * `do_set_realm_property`, with its checks (routes/realm-settings.ts). `jitsi_server_url` null
- * is the server's Jitsi server.
- */
-const SERVER_ONLY: readonly OrganizationPropertyInfo[] = [
-  { wire: 'giphy_rating', type: 'integer', default: 1, what: 'highest rating of GIFs' },
-  { wire: 'jitsi_server_url', type: 'string', default: null, what: 'Jitsi Meet server' },
-  { wire: 'video_chat_provider', type: 'integer', default: 1, what: 'video call provider' },
-];
-
-/** Every property the server keeps: zulip-cdk's, then the others. */
-const PROPERTIES: readonly OrganizationPropertyInfo[] = [
-  ...(Object.values(ORGANIZATION_PROPERTIES) as OrganizationPropertyInfo[]),
-  ...SERVER_ONLY,
-];
+/** Every property the server keeps (`Realm.property_types`, as zulip-cdk names them). */
+const PROPERTIES: readonly OrganizationPropertyInfo[] = Object.values(ORGANIZATION_PROPERTIES);
 
 /**
  * `Realm.get_enabled_video_chat_providers` on this server: Zoom and BigBlueButton need server

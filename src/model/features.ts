@@ -30,6 +30,7 @@ export const FEATURES = {
     what: 'can_delete_any_message_group and can_delete_own_message_group',
   },
   userStatusOfOthers: { level: 407, what: "POST /users/{user_id}/status (another user's status)" },
+  requireE2eePushNotifications: { level: 409, what: 'require_e2ee_push_notifications' },
   channelFolderOrder: { level: 414, what: 'channel folder order' },
   welcomeMessageCustomText: { level: 416, what: 'welcome_message_custom_text' },
   channelsCreate: { level: 417, what: 'POST /channels/create' },

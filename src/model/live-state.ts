@@ -75,6 +75,12 @@ export const ServerInfoSchema = z.strictObject({
    */
   channelEventsMessages: z.boolean().default(true),
   /**
+   * The video call providers the server offers, by name (`realm_available_video_chat_providers`:
+   * Zoom and BigBlueButton only where the server configures them); absent when unknown
+   * (snapshots made before it was read).
+   */
+  videoChatProviders: z.array(z.string()).optional(),
+  /**
    * The server's time when the state was read (the register response's `Date`, else the
    * reader's clock), ISO. What the plan judges the waiting period for full members by; not
    * part of the state's digest (`liveStateDigest`). Absent in older snapshots.

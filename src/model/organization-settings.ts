@@ -1,3 +1,4 @@
+import { isUrl } from './custom-profile-fields';
 import type { FeatureName } from './features';
 
 /**
@@ -13,15 +14,26 @@ import type { FeatureName } from './features';
  * - `retention`: a positive number of days, or `'unlimited'` [-1; sent as `"unlimited"`].
  * - `channel`: a channel's name, or `null` for none [the channel's ID, or -1].
  * - `enum`: one of `values` [the same string].
+ * - `choice`: one of the names of `choices` [its number there, JSON-encoded].
+ * - `url`: a URL, or `null` for the server's own [the URL, or none; `null` sent as
+ *   `"default"`, JSON-encoded].
  *
  * Left out, on purpose (the README says why): `authentication_methods` (server-configured
- * backends), `video_chat_provider`, `jitsi_server_url` and `giphy_rating` (they depend on the
- * server's integrations), `require_e2ee_push_notifications` and `push_notifications_enabled`
- * (the server's push service), `org_type` and `string_id` (not policy; the subdomain only for
- * demo organizations), and the icon and logo (uploads).
+ * backends), `push_notifications_enabled` (the server's push service sets it), `org_type` and
+ * `string_id` (not policy; the subdomain only for demo organizations), and the icon and logo
+ * (uploads). Which video call providers a server offers depends on its configuration: the plan
+ * checks `videoChatProvider` against the register's `realm_available_video_chat_providers`.
  */
 export type OrganizationPropertyType =
-  'string' | 'boolean' | 'integer' | 'seconds' | 'retention' | 'channel' | 'enum';
+  | 'string'
+  | 'boolean'
+  | 'integer'
+  | 'seconds'
+  | 'retention'
+  | 'channel'
+  | 'enum'
+  | 'choice'
+  | 'url';
 
 export interface OrganizationPropertyInfo {
   /** The `PATCH /realm` parameter; `realm_<wire>` in `POST /register`. */
@@ -35,6 +47,8 @@ export interface OrganizationPropertyInfo {
   readonly ownerOnly?: boolean;
   /** The values an `enum` takes. */
   readonly values?: readonly string[];
+  /** A `choice`'s names, in Zulip's order, each with its number. */
+  readonly choices?: Readonly<Record<string, number>>;
   /** Longest string Zulip takes (`StringConstraints(max_length=...)`). */
   readonly maxLength?: number;
   /** Smallest and largest integer Zulip takes. */
@@ -43,6 +57,25 @@ export interface OrganizationPropertyInfo {
   /** What it is, for the plan's words and the TSDoc. */
   readonly what: string;
 }
+
+/**
+ * `Realm.VIDEO_CHAT_PROVIDERS` by name (zerver/models/realms.py; ID 2 was Google Hangouts).
+ * Zoom and BigBlueButton are offered only where the server configures them
+ * (`Realm.get_enabled_video_chat_providers`).
+ */
+export const VIDEO_CHAT_PROVIDERS = {
+  disabled: 0,
+  jitsi_meet: 1,
+  zoom: 3,
+  big_blue_button: 4,
+  zoom_server_to_server: 5,
+} as const;
+
+/** `Realm.GIF_RATING_OPTIONS` by name: the highest rating of the GIFs offered. */
+export const GIF_RATINGS = { disabled: 0, g: 1, pg: 2, 'pg-13': 3, r: 4 } as const;
+
+/** zerver/views/realm.py `JITSI_SERVER_URL_MAX_LENGTH`. */
+export const JITSI_SERVER_URL_MAX_LENGTH = 200;
 
 /** `Realm.MAX_REALM_NAME_LENGTH`, `MAX_REALM_DESCRIPTION_LENGTH`, `MAX_REALM_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH`. */
 export const ORGANIZATION_LIMITS = { name: 40, description: 1000, welcomeMessage: 8000 } as const;
@@ -289,6 +322,34 @@ export const ORGANIZATION_PROPERTIES = {
     default: false,
     what: 'previews of linked websites',
   },
+  videoChatProvider: {
+    wire: 'video_chat_provider',
+    type: 'choice',
+    default: 'jitsi_meet',
+    choices: VIDEO_CHAT_PROVIDERS,
+    what: 'video call provider',
+  },
+  jitsiServerUrl: {
+    wire: 'jitsi_server_url',
+    type: 'url',
+    default: null,
+    maxLength: JITSI_SERVER_URL_MAX_LENGTH,
+    what: 'Jitsi Meet server for video calls',
+  },
+  giphyRating: {
+    wire: 'giphy_rating',
+    type: 'choice',
+    default: 'g',
+    choices: GIF_RATINGS,
+    what: 'highest rating of the GIFs offered',
+  },
+  requireE2eePushNotifications: {
+    wire: 'require_e2ee_push_notifications',
+    type: 'boolean',
+    default: false,
+    feature: 'requireE2eePushNotifications',
+    what: 'message content only in end-to-end encrypted push notifications',
+  },
   wantAdvertiseInCommunitiesDirectory: {
     wire: 'want_advertise_in_communities_directory',
     type: 'boolean',
@@ -406,6 +467,21 @@ export function organizationPropertyProblem(
       return typeof value === 'string' && (info.values ?? []).includes(value)
         ? undefined
         : `expected one of ${(info.values ?? []).map((v) => `'${v}'`).join(', ')}`;
+    case 'choice':
+      return typeof value === 'string' && Object.hasOwn(info.choices ?? {}, value)
+        ? undefined
+        : `expected one of ${Object.keys(info.choices ?? {})
+            .map((v) => `'${v}'`)
+            .join(', ')}`;
+    case 'url':
+      if (value === null) return undefined;
+      if (typeof value !== 'string') return "expected a URL, or null for the server's own";
+      if (info.maxLength !== undefined && [...value].length > info.maxLength)
+        return `is ${[...value].length} characters long; Zulip allows at most ${info.maxLength}`;
+      // zerver/views/realm.py check_jitsi_url: check_capped_url (Django's URLValidator).
+      return isUrl(value)
+        ? undefined
+        : "is not a URL Zulip takes (http, https, ftp or ftps, with a host); null for the server's own";
   }
 }
 
@@ -425,6 +501,11 @@ export function organizationPropertyFromWire(
       return wire === -1 || wire === null ? 'unlimited' : (wire as number);
     case 'channel':
       return wire === -1 || wire === null ? null : (wire as number);
+    case 'choice': {
+      // A number this version has no name for stays a number (the plan shows it).
+      const name = Object.entries(info.choices ?? {}).find(([, n]) => n === wire)?.[0];
+      return name ?? (wire as number);
+    }
     default:
       return wire as OrganizationPropertyValue;
   }

@@ -408,6 +408,9 @@ export function liveStateFromRegister(
         (reg.realm_enable_spectator_access ?? false),
       planType: reg.realm_plan_type ?? null,
       channelEventsMessages: reg.realm_send_channel_events_messages ?? true,
+      ...(reg.realm_available_video_chat_providers
+        ? { videoChatProviders: Object.keys(reg.realm_available_video_chat_providers) }
+        : {}),
       ...(extras.readAt !== undefined ? { readAt: extras.readAt } : {}),
     },
     me: {

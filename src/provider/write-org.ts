@@ -364,6 +364,12 @@ function organizationPropertyParam(
   ctx: ApplyContext,
 ): string | number | boolean {
   if (info.type === 'channel') return value === null ? -1 : ctx.channelId(text(value, 'channel'));
+  // zerver/views/realm.py: `Realm.JITSI_SERVER_SPECIAL_VALUES_MAP` ("default" is none).
+  if (info.type === 'url' && value === null) return 'default';
+  if (info.type === 'choice' && typeof value === 'string' && info.choices) {
+    const n = info.choices[value];
+    if (n !== undefined) return n;
+  }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     return value;
   throw new ZulipCdkError(

@@ -113,6 +113,8 @@ export const ENDPOINTS = {
       'message_content_delete_limit_seconds',
       'move_messages_within_stream_limit_seconds',
       'move_messages_between_streams_limit_seconds',
+      // `Json[str]`, with "default" for the server's own.
+      'jitsi_server_url',
     ],
   },
   // The default user settings (zerver/views/realm.py update_realm_user_settings_defaults).

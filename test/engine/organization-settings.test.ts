@@ -537,3 +537,98 @@ describe('who gains and who loses an organization permission', () => {
     expect(md.indexOf('Who gains / who loses')).toBeLessThan(md.indexOf('organizationSettings'));
   });
 });
+
+describe('video calls, GIFs and end-to-end encrypted push notifications', () => {
+  const JITSI = 'https://meet.example.com';
+
+  test('synth refuses an unknown provider or rating and a URL Zulip refuses, on the construct path', () => {
+    const o = org();
+    new OrganizationSettings(o, 'settings', {
+      videoChatProvider: 'skype' as never,
+      giphyRating: 'x' as never,
+      jitsiServerUrl: 'meet.example.com',
+    });
+    const e = thrownError(() => Testing.synth(o));
+    expect(e.message).toContain(
+      "videoChatProvider: expected one of 'disabled', 'jitsi_meet', 'zoom', 'big_blue_button', 'zoom_server_to_server'",
+    );
+    expect(e.message).toContain("giphyRating: expected one of 'disabled', 'g', 'pg', 'pg-13', 'r'");
+    expect(e.message).toContain('jitsiServerUrl: is not a URL Zulip takes');
+    const long = org();
+    new OrganizationSettings(long, 'settings', { jitsiServerUrl: `${JITSI}/${'x'.repeat(200)}` });
+    expect(thrownError(() => Testing.synth(long)).message).toContain(
+      'jitsiServerUrl: is 225 characters long; Zulip allows at most 200',
+    );
+  });
+
+  test('a provider the server does not offer is a plan error that names those it offers', () => {
+    const { live } = liveWithSettings();
+    Object.assign(live.organizationSettings!.properties, { video_chat_provider: 1 });
+    live.server.videoChatProviders = ['disabled', 'jitsi_meet'];
+    const e = thrownError(() =>
+      plan(withSettings({ properties: { videoChatProvider: 'zoom' } }), live),
+    );
+    expect(e.message).toContain(
+      `organizationSettings["organization"] (acme/settings): videoChatProvider 'zoom' is not offered by this server, which offers 'disabled', 'jitsi_meet' (Zulip refuses it: "Invalid video_chat_provider 3")`,
+    );
+    // The provider it has already is not checked again.
+    live.server.videoChatProviders = ['disabled'];
+    const same = plan(withSettings({ properties: { videoChatProvider: 'jitsi_meet' } }), live);
+    expect(same.changes.filter((c) => c.kind === 'organizationSettings')).toEqual([]);
+  });
+
+  test('a server older than FL 409 has no end-to-end encryption setting', () => {
+    const { live } = liveWithSettings(FEATURE_LEVELS.zulip10);
+    const e = thrownError(() =>
+      plan(withSettings({ properties: { requireE2eePushNotifications: true } }), live),
+    );
+    expect(e.message).toContain(
+      'requireE2eePushNotifications needs Zulip feature level 409 (Zulip 11.0); the server is at 372',
+    );
+  });
+
+  test('applied through PATCH /realm as Zulip takes them; back to the Jitsi server of the server with "default"', async () => {
+    const z = await startEmulator({ rateLimit: false });
+    const settings = (props: ConstructorParameters<typeof OrganizationSettings>[2]) => {
+      const o = new Organization(Embedded.app(), 'acme');
+      new OrganizationSettings(o, 'settings', props);
+      return o;
+    };
+    try {
+      const first = await Embedded.planAndApply(
+        settings({
+          videoChatProvider: 'disabled',
+          giphyRating: 'pg-13',
+          jitsiServerUrl: JITSI,
+          requireE2eePushNotifications: true,
+        }),
+        { emulator: z },
+      );
+      expect(first.plan.changes.find((c) => c.kind === 'organizationSettings')).toMatchObject({
+        properties: [
+          { property: 'videoChatProvider', before: 'jitsi_meet', after: 'disabled' },
+          { property: 'jitsiServerUrl', before: null, after: JITSI },
+          { property: 'giphyRating', before: 'g', after: 'pg-13' },
+          { property: 'requireE2eePushNotifications', before: false, after: true },
+        ],
+      });
+      expect(first.converged).toBe(true);
+      expect(z.org.realm.properties).toMatchObject({
+        video_chat_provider: 0,
+        giphy_rating: 3,
+        jitsi_server_url: JITSI,
+        require_e2ee_push_notifications: true,
+      });
+      const back = await Embedded.planAndApply(settings({ jitsiServerUrl: null }), {
+        emulator: z,
+      });
+      expect(back.plan.changes[0]).toMatchObject({
+        properties: [{ property: 'jitsiServerUrl', before: JITSI, after: null }],
+      });
+      expect(back.converged).toBe(true);
+      expect(z.org.realm.properties?.jitsi_server_url).toBeNull();
+    } finally {
+      await z.close();
+    }
+  });
+});

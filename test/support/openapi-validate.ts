@@ -53,6 +53,8 @@ const NEWER_REGISTER_FIELDS: Json = {
   realm_can_set_delete_message_policy_group: {},
   realm_welcome_message_custom_text: { type: 'string' },
   realm_send_channel_events_messages: { type: 'boolean' },
+  // FL 409 (api_docs/changelog.md).
+  realm_require_e2ee_push_notifications: { type: 'boolean' },
   // FL 390 (api_docs/changelog.md): the user's navigation views.
   navigation_views: { type: 'array' },
 };

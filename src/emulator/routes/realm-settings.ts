@@ -81,7 +81,6 @@ function parseJitsiServerUrl(ctx: RequestContext): string | undefined {
  */
 function parseProperty(ctx: RequestContext, info: OrganizationPropertyInfo): unknown {
   const p = ctx.params;
-  if (info.wire === 'jitsi_server_url') return parseJitsiServerUrl(ctx);
   switch (info.type) {
     case 'string':
       return p.string(info.wire, info.maxLength === undefined ? {} : { maxLength: info.maxLength });
@@ -105,7 +104,11 @@ function parseProperty(ctx: RequestContext, info: OrganizationPropertyInfo): unk
       return v;
     }
     case 'channel':
+    case 'choice':
+      // `Json[int]`; the view checks the choice (video_chat_provider, giphy_rating).
       return p.int(info.wire);
+    case 'url':
+      return parseJitsiServerUrl(ctx);
     case 'seconds':
     case 'retention': {
       // `Annotated[Json[int | str] | None, ...]`: a JSON value of neither type (null, 1.0)
@@ -136,7 +139,7 @@ export function updateRealm(ctx: RequestContext): Record<string, unknown> {
   const props = realmPropertyInfos(fl);
   const perms = realmPermissionInfos(fl);
   // Parameters the view does not model are still accepted (not reported as unsupported).
-  ctx.params.declare('authentication_methods', 'string_id', 'require_e2ee_push_notifications');
+  ctx.params.declare('authentication_methods', 'string_id');
   const raw = new Map<string, unknown>();
   for (const info of props) {
     const v = parseProperty(ctx, info);

@@ -102,6 +102,20 @@ export function planOrganizationSettings(p: Planner): void {
         ? channelNameKey(before) === channelNameKey(after)
         : jsonEqual(before, after);
     if (same) continue;
+    // update_realm: "Invalid video_chat_provider N" unless the server offers it
+    // (`Realm.get_enabled_video_chat_providers`: Zoom and BigBlueButton need its configuration).
+    const offered = p.live.server.videoChatProviders;
+    if (
+      name === 'videoChatProvider' &&
+      typeof after === 'string' &&
+      offered &&
+      !offered.includes(after)
+    ) {
+      err(
+        `videoChatProvider '${after}' is not offered by this server, which offers ${offered.map((o) => `'${o}'`).join(', ')} (Zulip refuses it: "Invalid video_chat_provider ${info.choices?.[after] ?? after}"): configure it on the server (its Zoom or BigBlueButton settings), or choose one it offers`,
+      );
+      continue;
+    }
     // `do_set_realm_moderation_request_channel`: the channel must be private when it is set.
     // Its privacy after the plan's change of it counts, so the setting waits for that change.
     if (name === 'moderationRequestChannel' && typeof after === 'string') {

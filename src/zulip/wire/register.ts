@@ -128,6 +128,10 @@ export const RegisterResponseSchema = successWith({
   realm_enable_spectator_access: z.boolean().optional(),
   /** FL 434. */
   realm_send_channel_events_messages: z.boolean().optional(),
+  /** `Realm.get_enabled_video_chat_providers`: by name, the providers this server offers. */
+  realm_available_video_chat_providers: z
+    .record(z.string(), z.looseObject({ id: z.number().int() }))
+    .optional(),
   server_supported_permission_settings: z.looseObject({}).optional(),
   realm_users: inPlace(z.array(WireUserSchema)).optional(),
   realm_non_active_users: inPlace(z.array(WireUserSchema)).optional(),
@@ -192,6 +196,8 @@ const REALM_PROPERTY_WIRE: Record<OrganizationPropertyType, z.ZodType> = {
   retention: z.number().int(),
   channel: z.number().int(),
   enum: z.string(),
+  choice: z.number().int(),
+  url: z.string().nullable(),
 };
 
 /**
