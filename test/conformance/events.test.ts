@@ -8,6 +8,8 @@ import { QUEUE_IDLE_TIMEOUT_MS, startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
 import { clientFor, expectError, expectSuccess } from '../support/emulator-client';
 import type { TestClient } from '../support/emulator-client';
+import { drainer, register } from '../support/event-queue';
+import type { Ev } from '../support/event-queue';
 
 let now = Date.now();
 let z: Emulator;
@@ -21,31 +23,6 @@ afterEach(() => z.close());
 
 const user = (local: string) => z.org.users.find((u) => u.email.startsWith(`${local}@`))!;
 const group = (name: string) => z.org.groups.find((g) => g.name === name)!;
-
-interface Ev {
-  id: number;
-  type: string;
-  op?: string;
-  [k: string]: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-async function register(c: TestClient, params: Record<string, unknown> = {}): Promise<string> {
-  const r = await c.post('/register', { fetch_event_types: ['realm'], ...params });
-  expectSuccess(r);
-  return r.body.queue_id as string;
-}
-
-/** The events of the queue since the last drain (acknowledging them). */
-function drainer(c: TestClient, queue: string): () => Promise<Ev[]> {
-  let last = -1;
-  return async () => {
-    const r = await c.get('/events', { queue_id: queue, last_event_id: last, dont_block: true });
-    expectSuccess(r);
-    const events = (r.body.events as Ev[]).filter((e) => e.id > last);
-    for (const e of events) last = Math.max(last, e.id);
-    return events;
-  };
-}
 
 describe('events of managed objects (test_events.py)', () => {
   it('test_events.py test_rename_stream: a rename sends stream/update with property name, value and the old name', async () => {
