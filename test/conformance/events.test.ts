@@ -394,3 +394,72 @@ describe('queue lifetime (zerver/tornado/event_queue.py)', () => {
     expect(Date.now() - t0).toBeLessThan(250); // before the 300 ms heartbeat
   });
 });
+
+// zerver/actions/streams.py do_deactivate_stream and do_unarchive_stream: Tornado routes the
+// update by the archived_channels capability (from FL 378) and delivers neither for_archiving
+// nor for_unarchiving (test_events.py's check_stream_delete / check_stream_create allow no
+// other field).
+describe('archiving and unarchiving a channel (test_events.py)', () => {
+  const sub = (archived: boolean) => ({
+    event_types: ['stream'],
+    client_capabilities: { notification_settings_null: true, archived_channels: archived },
+  });
+  const design = () => z.org.channels.find((c) => c.name === 'design')!;
+
+  it('test_deactivate_stream_neversubscribed / test_admin_deactivate_unsubscribed_stream: stream update is_archived with archived_channels, else stream delete', async () => {
+    const withCap = drainer(owner, await register(owner, sub(true)));
+    const without = drainer(owner, await register(owner, sub(false)));
+    const id = design().id;
+    expectSuccess(await owner.delete(`/streams/${id}`));
+    expect((await withCap()).map(({ id: _, ...e }) => e)).toEqual([
+      {
+        type: 'stream',
+        op: 'update',
+        stream_id: id,
+        name: 'design',
+        property: 'is_archived',
+        value: true,
+      },
+    ]);
+    expect((await without()).map(({ id: _, ...e }) => e)).toEqual([
+      { type: 'stream', op: 'delete', streams: [{ stream_id: id }], stream_ids: [id] },
+    ]);
+  });
+
+  it('test_unarchiving_stream: stream create (no for_unarchiving) without archived_channels, stream update is_archived with it', async () => {
+    const id = design().id;
+    expectSuccess(await owner.delete(`/streams/${id}`));
+    const withCap = drainer(owner, await register(owner, sub(true)));
+    const without = drainer(owner, await register(owner, sub(false)));
+    expectSuccess(await owner.patch(`/streams/${id}`, { is_archived: false }));
+    expect((await withCap()).map(({ id: _, ...e }) => e)).toEqual([
+      {
+        type: 'stream',
+        op: 'update',
+        stream_id: id,
+        name: 'design',
+        property: 'is_archived',
+        value: false,
+      },
+    ]);
+    const created = await without();
+    expect(created).toHaveLength(1);
+    expect(Object.keys(created[0]!).sort()).toEqual(['id', 'op', 'streams', 'type']);
+    expect(created[0]!.streams).toEqual([
+      expect.objectContaining({ stream_id: id, is_archived: false }),
+    ]);
+  });
+
+  it('before FL 378 (changelog): archiving sends stream delete to every queue, archived_channels or not', async () => {
+    const old = await startEmulator({ rateLimit: false, featureLevel: 377 });
+    try {
+      const o = clientFor(old, 'owner');
+      const withCap = drainer(o, await register(o, sub(true)));
+      const id = old.org.channels.find((c) => c.name === 'design')!.id;
+      expectSuccess(await o.delete(`/streams/${id}`));
+      expect((await withCap()).map((e) => `${e.type}/${e.op}`)).toEqual(['stream/delete']);
+    } finally {
+      await old.close();
+    }
+  });
+});

@@ -123,3 +123,84 @@ describe('test_events.py test_user_group_events_on_stream_metadata_access_change
     },
   );
 });
+
+describe('test_events.py test_user_group_events_on_stream_metadata_access_change, through supergroups and anonymous values', () => {
+  it('a channel whose setting is an anonymous value naming a supergroup: get_recursive_supergroups_union_for_groups, then get_metadata_access_streams_via_group_ids', async () => {
+    const dave = user('dave').id;
+    const engineering = group('engineering').id;
+    const backend = group('backend').id;
+    const design = group('design').id;
+    const leadership = channel('leadership');
+    // engineering has the subgroups backend and frontend.
+    expectSuccess(
+      await owner.patch(`/streams/${leadership.id}`, {
+        can_subscribe_group: { new: { direct_members: [], direct_subgroups: [engineering] } },
+      }),
+    );
+    const mine = clientFor(z, 'dave');
+    const drain = drainer(mine, await register(mine, { event_types: TYPES }));
+    const peers = [user('owner').id, user('admin').id];
+    expectSuccess(await owner.post(`/user_groups/${backend}/members`, { add: [dave] }));
+    expect((await drain()).map(brief)).toEqual([
+      ['user_group/add_members', backend, [dave]],
+      ['stream/create', [leadership.id], undefined],
+      ['subscription/peer_add', [leadership.id], peers],
+    ]);
+    expectSuccess(await owner.post(`/user_groups/${backend}/members`, { delete: [dave] }));
+    expect((await drain()).map(brief)).toEqual([
+      ['user_group/remove_members', backend, [dave]],
+      ['stream/delete', [leadership.id], undefined],
+    ]);
+    // design (dave, erin) as a subgroup of engineering: both gain the channel.
+    const erinQueue = drainer(
+      clientFor(z, 'erin'),
+      await register(clientFor(z, 'erin'), { event_types: TYPES }),
+    );
+    expectSuccess(await owner.post(`/user_groups/${engineering}/subgroups`, { add: [design] }));
+    expect((await drain()).map(brief)).toEqual([
+      ['user_group/add_subgroups', engineering, [design]],
+      ['stream/create', [leadership.id], undefined],
+      ['subscription/peer_add', [leadership.id], peers],
+    ]);
+    expect((await erinQueue()).map(brief)).toEqual([
+      ['user_group/add_subgroups', engineering, [design]],
+      ['stream/create', [leadership.id], undefined],
+      ['subscription/peer_add', [leadership.id], peers],
+    ]);
+  });
+});
+
+describe('test_events.py test_change_is_admin (do_test_change_role), with a private channel whose can_subscribe_group is role:fullmembers', () => {
+  it('administrator → member: role:fullmembers joined (bulk_add_members_to_user_groups) sends the channel, which the role update then leaves alone', async () => {
+    const carol = user('carol').id;
+    const leadership = channel('leadership');
+    const fullMembers = group('role:fullmembers').id;
+    expectSuccess(
+      await owner.patch(`/streams/${leadership.id}`, { can_subscribe_group: { new: fullMembers } }),
+    );
+    const mine = clientFor(z, 'carol');
+    const drain = drainer(mine, await register(mine, { event_types: TYPES }));
+    const role = (e: Ev): unknown[] =>
+      e.type === 'realm_user' ? ['realm_user/update', e.person.role] : brief(e);
+    // member → administrator: carol saw the channel as a full member and sees it as an
+    // administrator; leaving role:fullmembers hides nothing.
+    expectSuccess(await owner.patch(`/users/${carol}`, { role: 200 }));
+    expect((await drain()).map(role)).toEqual([
+      ['realm_user/update', 200],
+      ['user_group/remove_members', group('role:members').id, [carol]],
+      ['user_group/add_members', group('role:administrators').id, [carol]],
+      ['user_group/remove_members', fullMembers, [carol]],
+    ]);
+    // administrator → member: when role:fullmembers is joined, carol (a member, not yet a full
+    // member) gains the channel through the setting.
+    expectSuccess(await owner.patch(`/users/${carol}`, { role: 400 }));
+    expect((await drain()).map(role)).toEqual([
+      ['realm_user/update', 400],
+      ['user_group/remove_members', group('role:administrators').id, [carol]],
+      ['user_group/add_members', group('role:members').id, [carol]],
+      ['user_group/add_members', fullMembers, [carol]],
+      ['stream/create', [leadership.id], undefined],
+      ['subscription/peer_add', [leadership.id], [user('owner').id, user('admin').id]],
+    ]);
+  });
+});
