@@ -463,3 +463,23 @@ describe('archiving and unarchiving a channel (test_events.py)', () => {
     }
   });
 });
+
+describe('test_user_groups.py test_creating_groups_with_subgroups, with test_events.py test_user_group_events', () => {
+  it('a group created with subgroups: user_group add without them (check_add_user_group), then add_subgroups (add_subgroups_to_user_group)', async () => {
+    const drain = drainer(owner, await register(owner, { event_types: ['user_group'] }));
+    const backend = group('backend').id;
+    const bob = user('bob').id;
+    const r = await owner.post('/user_groups/create', {
+      name: 'Troubleshooting',
+      description: 'Troubleshooting team',
+      members: [bob],
+      subgroups: [backend],
+    });
+    expectSuccess(r);
+    const id = r.body.group_id as number;
+    const events = await drain();
+    expect(events.map((e) => e.op)).toEqual(['add', 'add_subgroups']);
+    expect(events[0]!.group).toMatchObject({ id, members: [bob], direct_subgroup_ids: [] });
+    expect(events[1]).toMatchObject({ group_id: id, direct_subgroup_ids: [backend] });
+  });
+});

@@ -201,7 +201,7 @@ function listGroups(ctx: RequestContext): Record<string, unknown> {
  * `add_user_group` (zerver/views/user_groups.py): `require_user_group_create_permission` runs
  * before the parameters are read; then the plan (`ensure_not_on_limited_plan`), the members,
  * the name, the settings, the name's uniqueness (`check_add_user_group`), the subgroups.
- * Creating a group with members notifies nobody.
+ * Creating a group with members notifies nobody; its subgroups are a second event.
  */
 function createGroup(ctx: RequestContext): Record<string, unknown> {
   requireMemberOrAdmin(ctx);
@@ -238,14 +238,20 @@ function createGroup(ctx: RequestContext): Record<string, unknown> {
     description,
     isSystemGroup: false,
     members: users.map((u) => u.id),
-    subgroups: subs.map((s) => s.id),
+    subgroups: [],
     deactivated: false,
     creatorId: ctx.user.id,
     dateCreated: Math.floor(ctx.now / 1000),
     settings,
   };
   ctx.org.groups.push(g);
+  // check_add_user_group announces the group without subgroups; add_subgroups_to_user_group
+  // then adds them with its own event (no channel can name the new group yet).
   groupEvent(ctx, { op: 'add', group: groupToApi(ctx.org, g) });
+  if (subs.length > 0) {
+    g.subgroups = subs.map((s) => s.id);
+    groupEvent(ctx, { op: 'add_subgroups', group_id: g.id, direct_subgroup_ids: [...g.subgroups] });
+  }
   return supports(ctx.featureLevel, 'createGroupReturnsId') ? { group_id: g.id } : {};
 }
 
