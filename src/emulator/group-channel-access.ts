@@ -109,6 +109,25 @@ export function channelAccessBefore(
 }
 
 /**
+ * Each channel of `access` with the users who, after the change, see it and did not (`gained`)
+ * or saw it and do not: the set difference of zerver/actions/user_groups.py, candidates only.
+ */
+function accessChanges(
+  org: OrgState,
+  access: ChannelAccessBefore,
+  gained: boolean,
+): Array<[StoredChannel, number[]]> {
+  const out: Array<[StoredChannel, number[]]> = [];
+  for (const [ch, saw] of access.before) {
+    const ids = gained
+      ? access.candidates.filter((id) => !saw.has(id) && seesPrivateChannel(org, id, ch))
+      : [...saw].filter((id) => !seesPrivateChannel(org, id, ch));
+    if (ids.length > 0) out.push([ch, ids]);
+  }
+  return out;
+}
+
+/**
  * After members or subgroups were added (`bulk_add_members_to_user_groups`,
  * `add_subgroups_to_user_group`): for each channel, `stream` `create` (`send_stream_creation_event`)
  * then `subscription` `peer_add` of its subscribers (sorted), each to the users who gained
@@ -121,28 +140,11 @@ export function sendGainedChannelEvents(
   access: ChannelAccessBefore | undefined,
 ): void {
   if (access === undefined) return;
-  for (const [ch, saw] of access.before) {
-    const gained = access.candidates.filter(
-      (id) => !saw.has(id) && seesPrivateChannel(org, id, ch),
-    );
-    if (gained.length === 0) continue;
-    events.push({
-      users: gained,
-      event: {
-        type: 'stream',
-        op: 'create',
-        streams: [channelToApi(org, access.featureLevel, ch)],
-      },
-    });
-    events.push({
-      users: gained,
-      event: {
-        type: 'subscription',
-        op: 'peer_add',
-        stream_ids: [ch.id],
-        user_ids: subscriberIds(org, ch.id),
-      },
-    });
+  for (const [ch, users] of accessChanges(org, access, true)) {
+    const streams = [channelToApi(org, access.featureLevel, ch)];
+    events.push({ users, event: { type: 'stream', op: 'create', streams } });
+    const peers = { stream_ids: [ch.id], user_ids: subscriberIds(org, ch.id) };
+    events.push({ users, event: { type: 'subscription', op: 'peer_add', ...peers } });
   }
 }
 
@@ -157,8 +159,6 @@ export function sendLostChannelEvents(
   access: ChannelAccessBefore | undefined,
 ): void {
   if (access === undefined) return;
-  for (const [ch, saw] of access.before) {
-    const lost = [...saw].filter((id) => !seesPrivateChannel(org, id, ch));
-    if (lost.length > 0) sendStreamDeletionEvent(events, lost, [ch]);
-  }
+  for (const [ch, users] of accessChanges(org, access, false))
+    sendStreamDeletionEvent(events, users, [ch]);
 }

@@ -405,22 +405,21 @@ describe('archiving and unarchiving a channel (test_events.py)', () => {
     client_capabilities: { notification_settings_null: true, archived_channels: archived },
   });
   const design = () => z.org.channels.find((c) => c.name === 'design')!;
+  const isArchived = (id: number, value: boolean) => ({
+    type: 'stream',
+    op: 'update',
+    stream_id: id,
+    name: 'design',
+    property: 'is_archived',
+    value,
+  });
 
   it('test_deactivate_stream_neversubscribed / test_admin_deactivate_unsubscribed_stream: stream update is_archived with archived_channels, else stream delete', async () => {
     const withCap = drainer(owner, await register(owner, sub(true)));
     const without = drainer(owner, await register(owner, sub(false)));
     const id = design().id;
     expectSuccess(await owner.delete(`/streams/${id}`));
-    expect((await withCap()).map(({ id: _, ...e }) => e)).toEqual([
-      {
-        type: 'stream',
-        op: 'update',
-        stream_id: id,
-        name: 'design',
-        property: 'is_archived',
-        value: true,
-      },
-    ]);
+    expect((await withCap()).map(({ id: _, ...e }) => e)).toEqual([isArchived(id, true)]);
     expect((await without()).map(({ id: _, ...e }) => e)).toEqual([
       { type: 'stream', op: 'delete', streams: [{ stream_id: id }], stream_ids: [id] },
     ]);
@@ -432,16 +431,7 @@ describe('archiving and unarchiving a channel (test_events.py)', () => {
     const withCap = drainer(owner, await register(owner, sub(true)));
     const without = drainer(owner, await register(owner, sub(false)));
     expectSuccess(await owner.patch(`/streams/${id}`, { is_archived: false }));
-    expect((await withCap()).map(({ id: _, ...e }) => e)).toEqual([
-      {
-        type: 'stream',
-        op: 'update',
-        stream_id: id,
-        name: 'design',
-        property: 'is_archived',
-        value: false,
-      },
-    ]);
+    expect((await withCap()).map(({ id: _, ...e }) => e)).toEqual([isArchived(id, false)]);
     const created = await without();
     expect(created).toHaveLength(1);
     expect(Object.keys(created[0]!).sort()).toEqual(['id', 'op', 'streams', 'type']);
