@@ -19,6 +19,15 @@ export function channelAudience(ctx: RequestContext, ch: StoredChannel): number[
 }
 
 /**
+ * The feature level to build events at when a queue is registered, else undefined: for the
+ * events whose audience is costly to compute (the channel events of a group change), computed
+ * only when there is a queue to deliver them to.
+ */
+export function listeningLevel(ctx: RequestContext): number | undefined {
+  return ctx.core.queues.size > 0 ? ctx.featureLevel : undefined;
+}
+
+/**
  * zerver/actions/streams.py `send_peer_subscriber_events`: `subscription` `peer_add` or
  * `peer_remove` for the users each channel of `altered` gained or lost (user IDs sorted), to
  * the channel's audience (who can see its subscribers) but those users. A private channel sends
@@ -85,15 +94,22 @@ export function groupMembersEvent(
 
 /**
  * zerver/lib/streams.py `send_stream_deletion_event`: `stream` `delete` of `channels` to
- * `users` (`streams`, deprecated, and `stream_ids`).
+ * `users` (`streams`, deprecated, and `stream_ids`). Zulip's event also has `for_archiving`,
+ * which Tornado reads (an archiving's `delete` goes only to queues without the
+ * `archived_channels` capability) and does not deliver: test_events.py `check_stream_delete`
+ * allows no other field, for an archiving (test_deactivate_stream_neversubscribed) as for a
+ * group change (test_user_group_events_on_stream_metadata_access_change). `only` restricts the
+ * queues the same way.
  */
 export function sendStreamDeletionEvent(
-  ctx: RequestContext,
+  events: PendingEvent[],
   users: number[],
   channels: readonly StoredChannel[],
+  only: Pick<PendingEvent, 'withoutCapability'> = {},
 ): void {
-  ctx.events.push({
+  events.push({
     users,
+    ...only,
     event: {
       type: 'stream',
       op: 'delete',

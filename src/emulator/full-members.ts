@@ -1,5 +1,10 @@
 import { ROLES } from '../model/kinds';
 import { groupMembersEvent } from './events';
+import {
+  channelAccessBefore,
+  sendGainedChannelEvents,
+  sendLostChannelEvents,
+} from './group-channel-access';
 import type { PendingEvent } from './router';
 import type { OrgState, StoredGroup, StoredRealm, StoredUser } from './state';
 
@@ -78,16 +83,18 @@ export function joinsFullMembersOnCreation(
  * group's `members` is replaced, never changed in place, so a caller can roll it back by
  * putting the array it had back. Returns whether the group changed.
  *
- * Not emulated: the `stream` `create` / `delete` events the bulk functions also send to the
- * users gaining or losing metadata access to a channel through a group setting that reaches
- * role:fullmembers (the embedded server's other group-membership changes do not send them
- * either).
+ * With `featureLevel`, each bulk function's `stream` events follow its `user_group` event: the
+ * users leaving who lose metadata access to a private channel through a setting that reaches
+ * role:fullmembers get `stream` `delete`, those joining who gain it `stream` `create` and
+ * `subscription` `peer_add` (group-channel-access.ts). Without it (nobody listening) they are
+ * not computed.
  */
 export function updateUsersInFullMembersSystemGroup(
   org: OrgState,
   now: number,
   events: PendingEvent[],
   affectedUserIds: readonly number[] = [],
+  featureLevel?: number,
 ): boolean {
   const g = fullMembersGroup(org);
   const affected = affectedUserIds.length > 0 ? new Set(affectedUserIds) : undefined;
@@ -113,10 +120,20 @@ export function updateUsersInFullMembersSystemGroup(
     .map((u) => u.id)
     .sort((a, b) => a - b);
   if (leaving.length === 0 && joining.length === 0) return false;
-  const gone = new Set(leaving);
-  g.members = [...g.members.filter((id) => !gone.has(id)), ...joining];
-  if (leaving.length > 0) events.push(groupMembersEvent('remove_members', g.id, leaving));
-  if (joining.length > 0) events.push(groupMembersEvent('add_members', g.id, joining));
+  const watch = (ids: number[]) => channelAccessBefore(org, featureLevel, [g.id], () => ids);
+  if (leaving.length > 0) {
+    const access = watch(leaving);
+    const gone = new Set(leaving);
+    g.members = g.members.filter((id) => !gone.has(id));
+    events.push(groupMembersEvent('remove_members', g.id, leaving));
+    sendLostChannelEvents(org, events, access);
+  }
+  if (joining.length > 0) {
+    const access = watch(joining);
+    g.members = [...g.members, ...joining];
+    events.push(groupMembersEvent('add_members', g.id, joining));
+    sendGainedChannelEvents(org, events, access);
+  }
   return true;
 }
 
@@ -125,9 +142,14 @@ export function updateUsersInFullMembersSystemGroup(
  * `promote_new_full_members` management command, from cron): the whole organization's
  * role:fullmembers recomputed, unless its `waiting_period_threshold` is 0.
  */
-export function promoteNewFullMembers(org: OrgState, now: number, events: PendingEvent[]): boolean {
+export function promoteNewFullMembers(
+  org: OrgState,
+  now: number,
+  events: PendingEvent[],
+  featureLevel?: number,
+): boolean {
   if (org.realm.waitingPeriodThreshold === 0) return false;
-  return updateUsersInFullMembersSystemGroup(org, now, events);
+  return updateUsersInFullMembersSystemGroup(org, now, events, [], featureLevel);
 }
 
 /**

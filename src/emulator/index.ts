@@ -275,7 +275,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     async promoteNewFullMembers() {
       const events: PendingEvent[] = [];
-      if (!promoteNewFullMembers(core.org, clock.now(), events)) return;
+      // The channel events are computed only for queues to deliver them to.
+      const fl = queues.size > 0 ? core.featureLevel : undefined;
+      if (!promoteNewFullMembers(core.org, clock.now(), events, fl)) return;
       deliverEvents(core, events);
       await stateFile?.flush();
     },

@@ -66,6 +66,10 @@ export const FEATURES = {
     level: 428,
     what: "peer_remove events for a deactivated user's archived channels",
   },
+  archivingUpdateEvents: {
+    level: 378,
+    what: 'stream update is_archived events to queues with archived_channels, delete/create to the others',
+  },
   archivedChannelsInRegisterStreams: {
     level: 378,
     what: "archived channels in register's streams (the archived_channels capability)",

@@ -8,6 +8,8 @@ import { QUEUE_IDLE_TIMEOUT_MS, startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
 import { clientFor, expectError, expectSuccess } from '../support/emulator-client';
 import type { TestClient } from '../support/emulator-client';
+import { drainer, register } from '../support/event-queue';
+import type { Ev } from '../support/event-queue';
 
 let now = Date.now();
 let z: Emulator;
@@ -21,31 +23,6 @@ afterEach(() => z.close());
 
 const user = (local: string) => z.org.users.find((u) => u.email.startsWith(`${local}@`))!;
 const group = (name: string) => z.org.groups.find((g) => g.name === name)!;
-
-interface Ev {
-  id: number;
-  type: string;
-  op?: string;
-  [k: string]: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-async function register(c: TestClient, params: Record<string, unknown> = {}): Promise<string> {
-  const r = await c.post('/register', { fetch_event_types: ['realm'], ...params });
-  expectSuccess(r);
-  return r.body.queue_id as string;
-}
-
-/** The events of the queue since the last drain (acknowledging them). */
-function drainer(c: TestClient, queue: string): () => Promise<Ev[]> {
-  let last = -1;
-  return async () => {
-    const r = await c.get('/events', { queue_id: queue, last_event_id: last, dont_block: true });
-    expectSuccess(r);
-    const events = (r.body.events as Ev[]).filter((e) => e.id > last);
-    for (const e of events) last = Math.max(last, e.id);
-    return events;
-  };
-}
 
 describe('events of managed objects (test_events.py)', () => {
   it('test_events.py test_rename_stream: a rename sends stream/update with property name, value and the old name', async () => {
@@ -415,5 +392,84 @@ describe('queue lifetime (zerver/tornado/event_queue.py)', () => {
     expectSuccess(await owner.delete('/events', { queue_id: q }));
     expectSuccess(await waiting);
     expect(Date.now() - t0).toBeLessThan(250); // before the 300 ms heartbeat
+  });
+});
+
+// zerver/actions/streams.py do_deactivate_stream and do_unarchive_stream: Tornado routes the
+// update by the archived_channels capability (from FL 378) and delivers neither for_archiving
+// nor for_unarchiving (test_events.py's check_stream_delete / check_stream_create allow no
+// other field).
+describe('archiving and unarchiving a channel (test_events.py)', () => {
+  const sub = (archived: boolean) => ({
+    event_types: ['stream'],
+    client_capabilities: { notification_settings_null: true, archived_channels: archived },
+  });
+  const design = () => z.org.channels.find((c) => c.name === 'design')!;
+  const isArchived = (id: number, value: boolean) => ({
+    type: 'stream',
+    op: 'update',
+    stream_id: id,
+    name: 'design',
+    property: 'is_archived',
+    value,
+  });
+
+  it('test_deactivate_stream_neversubscribed / test_admin_deactivate_unsubscribed_stream: stream update is_archived with archived_channels, else stream delete', async () => {
+    const withCap = drainer(owner, await register(owner, sub(true)));
+    const without = drainer(owner, await register(owner, sub(false)));
+    const id = design().id;
+    expectSuccess(await owner.delete(`/streams/${id}`));
+    expect((await withCap()).map(({ id: _, ...e }) => e)).toEqual([isArchived(id, true)]);
+    expect((await without()).map(({ id: _, ...e }) => e)).toEqual([
+      { type: 'stream', op: 'delete', streams: [{ stream_id: id }], stream_ids: [id] },
+    ]);
+  });
+
+  it('test_unarchiving_stream: stream create (no for_unarchiving) without archived_channels, stream update is_archived with it', async () => {
+    const id = design().id;
+    expectSuccess(await owner.delete(`/streams/${id}`));
+    const withCap = drainer(owner, await register(owner, sub(true)));
+    const without = drainer(owner, await register(owner, sub(false)));
+    expectSuccess(await owner.patch(`/streams/${id}`, { is_archived: false }));
+    expect((await withCap()).map(({ id: _, ...e }) => e)).toEqual([isArchived(id, false)]);
+    const created = await without();
+    expect(created).toHaveLength(1);
+    expect(Object.keys(created[0]!).sort()).toEqual(['id', 'op', 'streams', 'type']);
+    expect(created[0]!.streams).toEqual([
+      expect.objectContaining({ stream_id: id, is_archived: false }),
+    ]);
+  });
+
+  it('before FL 378 (changelog): archiving sends stream delete to every queue, archived_channels or not', async () => {
+    const old = await startEmulator({ rateLimit: false, featureLevel: 377 });
+    try {
+      const o = clientFor(old, 'owner');
+      const withCap = drainer(o, await register(o, sub(true)));
+      const id = old.org.channels.find((c) => c.name === 'design')!.id;
+      expectSuccess(await o.delete(`/streams/${id}`));
+      expect((await withCap()).map((e) => `${e.type}/${e.op}`)).toEqual(['stream/delete']);
+    } finally {
+      await old.close();
+    }
+  });
+});
+
+describe('test_user_groups.py test_creating_groups_with_subgroups, with test_events.py test_user_group_events', () => {
+  it('a group created with subgroups: user_group add without them (check_add_user_group), then add_subgroups (add_subgroups_to_user_group)', async () => {
+    const drain = drainer(owner, await register(owner, { event_types: ['user_group'] }));
+    const backend = group('backend').id;
+    const bob = user('bob').id;
+    const r = await owner.post('/user_groups/create', {
+      name: 'Troubleshooting',
+      description: 'Troubleshooting team',
+      members: [bob],
+      subgroups: [backend],
+    });
+    expectSuccess(r);
+    const id = r.body.group_id as number;
+    const events = await drain();
+    expect(events.map((e) => e.op)).toEqual(['add', 'add_subgroups']);
+    expect(events[0]!.group).toMatchObject({ id, members: [bob], direct_subgroup_ids: [] });
+    expect(events[1]).toMatchObject({ group_id: id, direct_subgroup_ids: [backend] });
   });
 });

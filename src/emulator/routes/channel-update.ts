@@ -24,7 +24,7 @@ import {
 import { NOT_JSON, parseJson } from '../json-parse';
 import type { RequestContext } from '../router';
 import type { StoredChannel, StoredGroupSetting } from '../state';
-import { channelAudience } from '../events';
+import { channelAudience, sendStreamDeletionEvent } from '../events';
 import { channelToApi, renderMarkdown, settingToApi } from '../views';
 import {
   accessPermissionsNotice,
@@ -70,16 +70,26 @@ function streamUpdate(
 ): void {
   ctx.events.push({
     users: channelAudience(ctx, ch),
-    event: {
-      type: 'stream',
-      op: 'update',
-      stream_id: ch.id,
-      name: ch.name,
-      property,
-      value,
-      ...extra,
-    },
+    event: streamUpdateEvent(ch, property, value, extra),
   });
+}
+
+/** A `stream` `update` event of one property. */
+function streamUpdateEvent(
+  ch: StoredChannel,
+  property: string,
+  value: unknown,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    type: 'stream',
+    op: 'update',
+    stream_id: ch.id,
+    name: ch.name,
+    property,
+    value,
+    ...extra,
+  };
 }
 
 /**
@@ -106,7 +116,12 @@ function hasSubscriptionRows(ctx: RequestContext, ch: StoredChannel): boolean {
   return ctx.org.subscriptions.some((s) => s.channelId === ch.id && s.active);
 }
 
-/** `do_unarchive_stream` under its own name (PATCH /streams/{id} `is_archived=false`). */
+/**
+ * `do_unarchive_stream` under its own name (PATCH /streams/{id} `is_archived=false`): `stream`
+ * `update` of `is_archived` to the queues with the `archived_channels` capability, `stream`
+ * `create` to the others (Tornado routes Zulip's `for_unarchiving` flag so and does not deliver
+ * it: test_events.py test_unarchiving_stream).
+ */
 function unarchive(ctx: RequestContext, ch: StoredChannel): void {
   if (!ch.isArchived) throw badRequest('Channel is not currently deactivated');
   if (ch.inviteOnly && !hasSubscriptionRows(ctx, ch))
@@ -114,15 +129,16 @@ function unarchive(ctx: RequestContext, ch: StoredChannel): void {
   ch.isArchived = false;
   // Older archiving left some private channels web-public; unarchiving repairs that.
   if (ch.inviteOnly && ch.isWebPublic) ch.isWebPublic = false;
-  streamUpdate(ctx, ch, 'is_archived', false);
+  const audience = channelAudience(ctx, ch);
   ctx.events.push({
-    users: channelAudience(ctx, ch),
-    event: {
-      type: 'stream',
-      op: 'create',
-      streams: [channelToApi(ctx.org, ctx.featureLevel, ch)],
-      for_unarchiving: true,
-    },
+    users: audience,
+    capability: 'archived_channels',
+    event: streamUpdateEvent(ch, 'is_archived', false),
+  });
+  ctx.events.push({
+    users: audience,
+    withoutCapability: 'archived_channels',
+    event: { type: 'stream', op: 'create', streams: [channelToApi(ctx.org, ctx.featureLevel, ch)] },
   });
   sendChannelEventsNotice(ctx, ch, `Channel #**${ch.name}** has been unarchived.`);
 }
@@ -321,33 +337,22 @@ export function archiveChannel(ctx: RequestContext): Record<string, unknown> {
   ctx.org.defaultChannelIds = ctx.org.defaultChannelIds.filter((x) => x !== ch.id);
   if (wasDefault) defaultStreamsEvent(ctx);
   removeChannelFromGroups(ctx, ch.id);
-  // Clients with the archived_channels capability learn the channel is archived; the others
-  // that it is gone (send_stream_deletion_event with for_archiving).
-  if (supports(ctx.featureLevel, 'channelIsArchived'))
+  // From FL 378, clients with the archived_channels capability learn the channel is archived;
+  // the others that it is gone (send_stream_deletion_event with for_archiving). Before, every
+  // client got the delete.
+  const updates = supports(ctx.featureLevel, 'archivingUpdateEvents');
+  if (updates)
     ctx.events.push({
       users: audience,
       capability: 'archived_channels',
-      event: {
-        type: 'stream',
-        op: 'update',
-        stream_id: ch.id,
-        name: ch.name,
-        property: 'is_archived',
-        value: true,
-      },
+      event: streamUpdateEvent(ch, 'is_archived', true),
     });
-  ctx.events.push({
-    users: audience,
-    ...(supports(ctx.featureLevel, 'channelIsArchived')
-      ? { withoutCapability: 'archived_channels' }
-      : {}),
-    event: {
-      type: 'stream',
-      op: 'delete',
-      streams: [{ stream_id: ch.id }],
-      stream_ids: [ch.id],
-    },
-  });
+  sendStreamDeletionEvent(
+    ctx.events,
+    audience,
+    [ch],
+    updates ? { withoutCapability: 'archived_channels' } : {},
+  );
   // Posted into the archived channel, read for everyone.
   sendChannelEventsNotice(ctx, ch, `Channel #**${ch.name}** has been archived.`, {
     allRead: true,

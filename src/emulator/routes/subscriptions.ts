@@ -340,7 +340,7 @@ function unsubscribe(
     });
     // send_subscription_remove_events: a channel the user can no longer see is deleted for them.
     const hidden = isAdmin(u) ? [] : lost.filter((ch) => !hasMetadataAccess(ctx.org, u, ch));
-    if (hidden.length > 0) sendStreamDeletionEvent(ctx, [u.id], hidden);
+    if (hidden.length > 0) sendStreamDeletionEvent(ctx.events, [u.id], hidden);
   }
   return { removed, not_removed: notRemoved };
 }

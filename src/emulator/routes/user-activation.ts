@@ -1,7 +1,12 @@
 import { supports } from '../../model/features';
 import { ROLES } from '../../model/kinds';
 import type { SystemGroupName } from '../../model/kinds';
-import { groupMembersEvent, sendPeerSubscriberEvents, sendStreamDeletionEvent } from '../events';
+import {
+  groupMembersEvent,
+  listeningLevel,
+  sendPeerSubscriberEvents,
+  sendStreamDeletionEvent,
+} from '../events';
 import { updateUsersInFullMembersSystemGroup } from '../full-members';
 import {
   findUser,
@@ -221,10 +226,9 @@ function accessibleChannels(ctx: RequestContext, user: StoredUser): StoredChanne
  * does not join it); then
  * `send_stream_events_for_role_update`, to the user: `stream` `create` for the channels it can
  * now see, with a `subscription` `peer_add` of each one's subscribers (private channels first),
- * and `stream` `delete` for those it no longer sees. Not emulated: the `stream` `delete` Zulip
- * also sends from `bulk_remove_members_from_user_groups` when a member leaving role:fullmembers
- * loses a channel that a group setting naming role:fullmembers gave (a guest demotion), which
- * repeats the last one.
+ * and `stream` `delete` for those it no longer sees. The role:fullmembers change sends its own
+ * channel events first (`bulk_remove_members_from_user_groups` / `bulk_add_members_to_user_groups`:
+ * a channel a setting naming role:fullmembers shows or hides), which the last ones may repeat.
  */
 export function changeUserRole(ctx: RequestContext, user: StoredUser, role: number): void {
   const old = user.role;
@@ -236,7 +240,13 @@ export function changeUserRole(ctx: RequestContext, user: StoredUser, role: numb
   ctx.events.push(groupMembersEvent('remove_members', roleGroup(old), [user.id]));
   ctx.events.push(groupMembersEvent('add_members', roleGroup(role), [user.id]));
   if (old === ROLES.member || role === ROLES.member)
-    updateUsersInFullMembersSystemGroup(ctx.org, ctx.now, ctx.events, [user.id]);
+    updateUsersInFullMembersSystemGroup(
+      ctx.org,
+      ctx.now,
+      ctx.events,
+      [user.id],
+      listeningLevel(ctx),
+    );
   const after = accessibleChannels(ctx, user);
   const gained = after.filter((ch) => !before.includes(ch));
   if (gained.length > 0) {
@@ -265,5 +275,5 @@ export function changeUserRole(ctx: RequestContext, user: StoredUser, role: numb
       });
   }
   const lost = before.filter((ch) => !after.includes(ch));
-  if (lost.length > 0) sendStreamDeletionEvent(ctx, [user.id], lost);
+  if (lost.length > 0) sendStreamDeletionEvent(ctx.events, [user.id], lost);
 }

@@ -35,6 +35,13 @@ import type { StoredGroup, StoredGroupSetting, StoredUser } from '../state';
 import { sendNotificationDm, silentUserMention } from '../system-bots';
 import { groupToApi, settingToApi } from '../views';
 import { beforeChange } from '../transaction';
+import { listeningLevel } from '../events';
+import {
+  channelAccessBefore,
+  sendGainedChannelEvents,
+  sendLostChannelEvents,
+} from '../group-channel-access';
+import type { ChannelAccessBefore } from '../group-channel-access';
 import { atomic, pathInt, requireMemberOrAdmin } from './common';
 
 /**
@@ -194,7 +201,7 @@ function listGroups(ctx: RequestContext): Record<string, unknown> {
  * `add_user_group` (zerver/views/user_groups.py): `require_user_group_create_permission` runs
  * before the parameters are read; then the plan (`ensure_not_on_limited_plan`), the members,
  * the name, the settings, the name's uniqueness (`check_add_user_group`), the subgroups.
- * Creating a group with members notifies nobody.
+ * Creating a group with members notifies nobody; its subgroups are a second event.
  */
 function createGroup(ctx: RequestContext): Record<string, unknown> {
   requireMemberOrAdmin(ctx);
@@ -231,14 +238,20 @@ function createGroup(ctx: RequestContext): Record<string, unknown> {
     description,
     isSystemGroup: false,
     members: users.map((u) => u.id),
-    subgroups: subs.map((s) => s.id),
+    subgroups: [],
     deactivated: false,
     creatorId: ctx.user.id,
     dateCreated: Math.floor(ctx.now / 1000),
     settings,
   };
   ctx.org.groups.push(g);
+  // check_add_user_group announces the group without subgroups; add_subgroups_to_user_group
+  // then adds them with its own event (no channel can name the new group yet).
   groupEvent(ctx, { op: 'add', group: groupToApi(ctx.org, g) });
+  if (subs.length > 0) {
+    g.subgroups = subs.map((s) => s.id);
+    groupEvent(ctx, { op: 'add_subgroups', group_id: g.id, direct_subgroup_ids: [...g.subgroups] });
+  }
   return supports(ctx.featureLevel, 'createGroupReturnsId') ? { group_id: g.id } : {};
 }
 
@@ -333,6 +346,27 @@ function notifyMembershipChange(
   }
 }
 
+/**
+ * Before a change to `g`'s members or subgroups that changes the memberships of the users
+ * `readIds` lists: the channels whose metadata access it may change, and who saw them, when a
+ * queue may be told (group-channel-access.ts). The actions send the channel events after their
+ * `user_group` event.
+ */
+function watchChannels(
+  ctx: RequestContext,
+  g: StoredGroup,
+  readIds: () => readonly number[],
+): ChannelAccessBefore | undefined {
+  return channelAccessBefore(ctx.org, listeningLevel(ctx), [g.id], readIds);
+}
+
+/** The users whose memberships a change of these subgroups changes: their members, recursively. */
+function subgroupMembers(ctx: RequestContext, subs: readonly StoredGroup[]): number[] {
+  const ids = new Set<number>();
+  for (const s of subs) for (const id of recursiveMembers(ctx.org, s.id)) ids.add(id);
+  return [...ids].sort((a, b) => a - b);
+}
+
 /** Deactivated groups' members and subgroups are editable from FL 391. */
 function membersOfDeactivatedEditable(ctx: RequestContext): boolean {
   return supports(ctx.featureLevel, 'deactivatedGroupMembersEditable');
@@ -349,8 +383,11 @@ function addMembers(ctx: RequestContext, groupId: number, members: number[]): vo
   for (const u of users)
     if (g.members.includes(u.id))
       throw badRequest(`User ${u.id} is already a member of this group`);
-  beforeChange(ctx, g).members.push(...users.map((u) => u.id));
-  groupEvent(ctx, { op: 'add_members', group_id: g.id, user_ids: users.map((u) => u.id) });
+  const ids = users.map((u) => u.id);
+  const access = watchChannels(ctx, g, () => ids);
+  beforeChange(ctx, g).members.push(...ids);
+  groupEvent(ctx, { op: 'add_members', group_id: g.id, user_ids: ids });
+  sendGainedChannelEvents(ctx.org, ctx.events, access);
   notifyMembershipChange(ctx, users, g, true);
 }
 
@@ -366,8 +403,10 @@ function removeMembers(ctx: RequestContext, groupId: number, members: number[]):
   for (const m of members)
     if (!direct.includes(m)) throw badRequest(`There is no member '${m}' in this user group`);
   const ids = users.map((u) => u.id);
+  const access = watchChannels(ctx, g, () => ids);
   beforeChange(ctx, g).members = g.members.filter((x) => !ids.includes(x));
   groupEvent(ctx, { op: 'remove_members', group_id: g.id, user_ids: ids });
+  sendLostChannelEvents(ctx.org, ctx.events, access);
   notifyMembershipChange(ctx, users, g, false);
 }
 
@@ -393,12 +432,14 @@ function addSubgroups(ctx: RequestContext, groupId: number, ids: number[]): void
       throw badRequest(`User group ${s.id} is already a subgroup of this group.`);
   if (subs.some((s) => descendantGroups(ctx.org, s.id).has(g.id)))
     throw badRequest(`User group ${g.id} is already a subgroup of one of the passed subgroups.`);
+  const access = watchChannels(ctx, g, () => subgroupMembers(ctx, subs));
   beforeChange(ctx, g).subgroups.push(...subs.map((s) => s.id));
   groupEvent(ctx, {
     op: 'add_subgroups',
     group_id: g.id,
     direct_subgroup_ids: subs.map((s) => s.id),
   });
+  sendGainedChannelEvents(ctx.org, ctx.events, access);
 }
 
 /** `remove_subgroups_from_group_backend`: access by `can_manage_group` (not `can_remove_members_group`). */
@@ -408,8 +449,10 @@ function removeSubgroups(ctx: RequestContext, groupId: number, ids: number[]): v
     if (!g.subgroups.includes(s.id))
       throw badRequest(`User group ${s.id} is not a subgroup of this group.`);
   const drop = subs.map((s) => s.id);
+  const access = watchChannels(ctx, g, () => subgroupMembers(ctx, subs));
   beforeChange(ctx, g).subgroups = g.subgroups.filter((x) => !drop.includes(x));
   groupEvent(ctx, { op: 'remove_subgroups', group_id: g.id, direct_subgroup_ids: drop });
+  sendLostChannelEvents(ctx.org, ctx.events, access);
 }
 
 /** `update_user_group_backend`: add, delete, add_subgroups, delete_subgroups, in one transaction. */

@@ -1,0 +1,206 @@
+/**
+ * The channel events of group membership changes (zerver/actions/user_groups.py
+ * `bulk_add_members_to_user_groups`, `bulk_remove_members_from_user_groups`,
+ * `add_subgroups_to_user_group`, `remove_subgroups_from_user_group` at feature level 442): users
+ * who gain metadata access to a private channel through a group setting get `stream` `create`
+ * and `subscription` `peer_add` after the `user_group` event, those who lose it `stream`
+ * `delete`. Ported from zerver/tests/test_events.py.
+ */
+import { startEmulator } from '../../src/emulator';
+import type { Emulator } from '../../src/emulator';
+import { CHANNEL_PERMISSIONS, CHANNEL_PERMISSION_NAMES } from '../../src/model/permissions';
+import { clientFor, expectSuccess } from '../support/emulator-client';
+import type { TestClient } from '../support/emulator-client';
+import { drainer, register } from '../support/event-queue';
+import type { Ev } from '../support/event-queue';
+
+let z: Emulator;
+let owner: TestClient;
+beforeEach(async () => {
+  z = await startEmulator({ rateLimit: false });
+  owner = clientFor(z, 'owner');
+});
+afterEach(() => z.close());
+
+const user = (local: string) => z.org.users.find((u) => u.email.startsWith(`${local}@`))!;
+const group = (name: string) => z.org.groups.find((g) => g.name === name)!;
+const channel = (name: string) => z.org.channels.find((c) => c.name === name)!;
+const TYPES = ['realm_user', 'user_group', 'stream', 'subscription'];
+
+/** `[type/op, group or channel IDs, user IDs]` of an event. */
+const brief = (e: Ev): unknown[] => [
+  `${e.type}/${e.op}`,
+  e.group_id ?? e.stream_ids ?? (e.streams as { stream_id: number }[]).map((s) => s.stream_id),
+  e.user_ids ?? e.direct_subgroup_ids,
+];
+
+const GRANTING = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_subscribe_group',
+];
+
+describe('test_events.py test_user_group_events_on_stream_metadata_access_change', () => {
+  it.each(CHANNEL_PERMISSION_NAMES.map((n) => CHANNEL_PERMISSIONS[n].wire))(
+    '%s of a private channel set to a group: members and subgroups added and removed',
+    async (setting) => {
+      // design (dave, erin) is the test group; frontend (carol) is the subgroup; carol is the
+      // user listening, as hamlet in Zulip's test.
+      const carol = user('carol').id;
+      const design = group('design').id;
+      const frontend = group('frontend').id;
+      const leadership = channel('leadership');
+      const subscribers = [user('owner').id, user('admin').id];
+      // Protected history would refuse can_create_topic_group; Zulip's test sets the setting
+      // through the action, below the view's check.
+      expectSuccess(
+        await owner.patch(`/streams/${leadership.id}`, { history_public_to_subscribers: true }),
+      );
+      expectSuccess(await owner.patch(`/streams/${leadership.id}`, { [setting]: { new: design } }));
+      const mine = clientFor(z, 'carol');
+      const drain = drainer(mine, await register(mine, { event_types: TYPES }));
+      const drainOwner = drainer(owner, await register(owner, { event_types: TYPES }));
+      const members = (body: Record<string, unknown>) =>
+        owner.post(`/user_groups/${design}/members`, body);
+      const subgroups = (body: Record<string, unknown>) =>
+        owner.post(`/user_groups/${design}/subgroups`, body);
+      const grants = GRANTING.includes(setting);
+      const created = grants
+        ? [
+            ['stream/create', [leadership.id], undefined],
+            ['subscription/peer_add', [leadership.id], subscribers],
+          ]
+        : [];
+      const deleted = grants ? [['stream/delete', [leadership.id], undefined]] : [];
+
+      expectSuccess(await members({ add: [carol] }));
+      const added = await drain();
+      expect(added.map(brief)).toEqual([['user_group/add_members', design, [carol]], ...created]);
+      if (grants) {
+        // stream_to_dict, without Tornado's for_unarchiving.
+        expect(added[1]!.streams).toEqual([
+          expect.objectContaining({
+            stream_id: leadership.id,
+            name: 'leadership',
+            invite_only: true,
+          }),
+        ]);
+        expect(Object.keys(added[1]!).sort()).toEqual(['id', 'op', 'streams', 'type']);
+      }
+      expectSuccess(await members({ delete: [carol] }));
+      const removed = await drain();
+      expect(removed.map(brief)).toEqual([
+        ['user_group/remove_members', design, [carol]],
+        ...deleted,
+      ]);
+      // send_stream_deletion_event, without Tornado's for_archiving.
+      if (grants)
+        expect(removed[1]).toEqual({
+          id: removed[1]!.id,
+          type: 'stream',
+          op: 'delete',
+          streams: [{ stream_id: leadership.id }],
+          stream_ids: [leadership.id],
+        });
+
+      expectSuccess(await subgroups({ add: [frontend] }));
+      expect((await drain()).map(brief)).toEqual([
+        ['user_group/add_subgroups', design, [frontend]],
+        ...created,
+      ]);
+      expectSuccess(await subgroups({ delete: [frontend] }));
+      expect((await drain()).map(brief)).toEqual([
+        ['user_group/remove_subgroups', design, [frontend]],
+        ...deleted,
+      ]);
+      // The owner, an administrator, saw the channel throughout: group events only.
+      expect((await drainOwner()).map((e) => e.type)).toEqual([
+        'user_group',
+        'user_group',
+        'user_group',
+        'user_group',
+      ]);
+    },
+  );
+});
+
+describe('test_events.py test_user_group_events_on_stream_metadata_access_change, through supergroups and anonymous values', () => {
+  it('a channel whose setting is an anonymous value naming a supergroup: get_recursive_supergroups_union_for_groups, then get_metadata_access_streams_via_group_ids', async () => {
+    const dave = user('dave').id;
+    const engineering = group('engineering').id;
+    const backend = group('backend').id;
+    const design = group('design').id;
+    const leadership = channel('leadership');
+    // engineering has the subgroups backend and frontend.
+    expectSuccess(
+      await owner.patch(`/streams/${leadership.id}`, {
+        can_subscribe_group: { new: { direct_members: [], direct_subgroups: [engineering] } },
+      }),
+    );
+    const mine = clientFor(z, 'dave');
+    const drain = drainer(mine, await register(mine, { event_types: TYPES }));
+    const peers = [user('owner').id, user('admin').id];
+    expectSuccess(await owner.post(`/user_groups/${backend}/members`, { add: [dave] }));
+    expect((await drain()).map(brief)).toEqual([
+      ['user_group/add_members', backend, [dave]],
+      ['stream/create', [leadership.id], undefined],
+      ['subscription/peer_add', [leadership.id], peers],
+    ]);
+    expectSuccess(await owner.post(`/user_groups/${backend}/members`, { delete: [dave] }));
+    expect((await drain()).map(brief)).toEqual([
+      ['user_group/remove_members', backend, [dave]],
+      ['stream/delete', [leadership.id], undefined],
+    ]);
+    // design (dave, erin) as a subgroup of engineering: both gain the channel.
+    const erinQueue = drainer(
+      clientFor(z, 'erin'),
+      await register(clientFor(z, 'erin'), { event_types: TYPES }),
+    );
+    expectSuccess(await owner.post(`/user_groups/${engineering}/subgroups`, { add: [design] }));
+    expect((await drain()).map(brief)).toEqual([
+      ['user_group/add_subgroups', engineering, [design]],
+      ['stream/create', [leadership.id], undefined],
+      ['subscription/peer_add', [leadership.id], peers],
+    ]);
+    expect((await erinQueue()).map(brief)).toEqual([
+      ['user_group/add_subgroups', engineering, [design]],
+      ['stream/create', [leadership.id], undefined],
+      ['subscription/peer_add', [leadership.id], peers],
+    ]);
+  });
+});
+
+describe('test_events.py test_change_is_admin (do_test_change_role), with a private channel whose can_subscribe_group is role:fullmembers', () => {
+  it('administrator → member: role:fullmembers joined (bulk_add_members_to_user_groups) sends the channel, which the role update then leaves alone', async () => {
+    const carol = user('carol').id;
+    const leadership = channel('leadership');
+    const fullMembers = group('role:fullmembers').id;
+    expectSuccess(
+      await owner.patch(`/streams/${leadership.id}`, { can_subscribe_group: { new: fullMembers } }),
+    );
+    const mine = clientFor(z, 'carol');
+    const drain = drainer(mine, await register(mine, { event_types: TYPES }));
+    const role = (e: Ev): unknown[] =>
+      e.type === 'realm_user' ? ['realm_user/update', e.person.role] : brief(e);
+    // member → administrator: carol saw the channel as a full member and sees it as an
+    // administrator; leaving role:fullmembers hides nothing.
+    expectSuccess(await owner.patch(`/users/${carol}`, { role: 200 }));
+    expect((await drain()).map(role)).toEqual([
+      ['realm_user/update', 200],
+      ['user_group/remove_members', group('role:members').id, [carol]],
+      ['user_group/add_members', group('role:administrators').id, [carol]],
+      ['user_group/remove_members', fullMembers, [carol]],
+    ]);
+    // administrator → member: when role:fullmembers is joined, carol (a member, not yet a full
+    // member) gains the channel through the setting.
+    expectSuccess(await owner.patch(`/users/${carol}`, { role: 400 }));
+    expect((await drain()).map(role)).toEqual([
+      ['realm_user/update', 400],
+      ['user_group/remove_members', group('role:administrators').id, [carol]],
+      ['user_group/add_members', group('role:members').id, [carol]],
+      ['user_group/add_members', fullMembers, [carol]],
+      ['stream/create', [leadership.id], undefined],
+      ['subscription/peer_add', [leadership.id], [user('owner').id, user('admin').id]],
+    ]);
+  });
+});
