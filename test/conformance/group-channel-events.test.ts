@@ -204,3 +204,28 @@ describe('test_events.py test_change_is_admin (do_test_change_role), with a priv
     ]);
   });
 });
+
+describe('test_events.py do_set_realm_property_test (waiting_period_threshold), with a private channel whose can_subscribe_group is role:fullmembers', () => {
+  it('a longer waiting period: role:fullmembers left (bulk_remove_members_from_user_groups) takes the channel away; a shorter one gives it back', async () => {
+    const erin = user('erin');
+    const leadership = channel('leadership');
+    const fullMembers = group('role:fullmembers').id;
+    expectSuccess(
+      await owner.patch(`/streams/${leadership.id}`, { can_subscribe_group: { new: fullMembers } }),
+    );
+    // The demo's Erin joined a day before the server started.
+    const mine = clientFor(z, 'erin');
+    const drain = drainer(mine, await register(mine, { event_types: TYPES }));
+    expectSuccess(await owner.patch('/realm', { waiting_period_threshold: '3' }));
+    expect((await drain()).map(brief)).toEqual([
+      ['user_group/remove_members', fullMembers, [erin.id]],
+      ['stream/delete', [leadership.id], undefined],
+    ]);
+    expectSuccess(await owner.patch('/realm', { waiting_period_threshold: '0' }));
+    expect((await drain()).map(brief)).toEqual([
+      ['user_group/add_members', fullMembers, [erin.id]],
+      ['stream/create', [leadership.id], undefined],
+      ['subscription/peer_add', [leadership.id], [user('owner').id, user('admin').id]],
+    ]);
+  });
+});

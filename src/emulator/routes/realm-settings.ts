@@ -10,6 +10,7 @@ import {
   settingsEqual,
 } from '../group-settings';
 import type { SettingChangeRequest } from '../group-settings';
+import { listeningLevel } from '../events';
 import { updateUsersInFullMembersSystemGroup } from '../full-members';
 import { expectString } from '../params';
 import { isOwner } from '../permissions';
@@ -303,8 +304,9 @@ export function setProperty(
       data: { topics_policy: v, mandatory_topics: v === 'disable_empty_topic' },
     };
   ctx.events.push({ users: 'all', event });
+  // do_set_realm_property → update_users_in_full_members_system_group, with its channel events.
   if (info.wire === 'waiting_period_threshold')
-    updateUsersInFullMembersSystemGroup(ctx.org, ctx.now, ctx.events);
+    updateUsersInFullMembersSystemGroup(ctx.org, ctx.now, ctx.events, [], listeningLevel(ctx));
 }
 
 /**
