@@ -1,5 +1,9 @@
 import { supports } from '../model/features';
-import { ORGANIZATION_PROPERTIES } from '../model/organization-settings';
+import {
+  GIF_RATINGS,
+  ORGANIZATION_PROPERTIES,
+  VIDEO_CHAT_PROVIDERS,
+} from '../model/organization-settings';
 import type { OrganizationPropertyInfo } from '../model/organization-settings';
 import { ORGANIZATION_PERMISSIONS, REALM_PERMISSION_ZULIP_ORDER } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
@@ -53,12 +57,12 @@ const PROPERTIES: readonly OrganizationPropertyInfo[] = Object.values(ORGANIZATI
  * settings (`VIDEO_ZOOM_*`, `BIG_BLUE_BUTTON_*`) it does not have, so None and Jitsi Meet.
  */
 export const ENABLED_VIDEO_CHAT_PROVIDERS = {
-  disabled: { name: 'None', id: 0 },
-  jitsi_meet: { name: 'Jitsi Meet', id: 1 },
+  disabled: { name: 'None', id: VIDEO_CHAT_PROVIDERS.disabled },
+  jitsi_meet: { name: 'Jitsi Meet', id: VIDEO_CHAT_PROVIDERS.jitsi_meet },
 } as const;
 
 /** The IDs of `Realm.GIF_RATING_OPTIONS` (disabled, g, pg, pg-13, r). */
-export const GIF_RATING_IDS: readonly number[] = [0, 1, 2, 3, 4];
+export const GIF_RATING_IDS: readonly number[] = Object.values(GIF_RATINGS);
 
 /** zerver/models/realms.py `OrgTypeEnum`, the IDs of `Realm.ORG_TYPES`. */
 export const ORG_TYPE_IDS: readonly number[] = [
