@@ -122,7 +122,7 @@ export function effectivePermissions(
 ): PlanPermissions {
   const maxNames = options.maxNames ?? 20;
   const maxUsers = options.maxUsers ?? 50;
-  const { before, after, nameToId, fromNatural, causes, flipped } = planWorlds(
+  const { before, after, nameToId, fromNatural, causes, flipped, roleChangeOf } = planWorlds(
     changes,
     live,
     idx,
@@ -347,10 +347,22 @@ export function effectivePermissions(
       const set = o.setBy.get(name) ?? [];
       const why = new Set<string>(set);
       // A new object's holders are all new: its create (and the updates that set it) made them.
-      if (o.createdBy === undefined)
+      if (o.createdBy === undefined) {
         for (const s of [sb, sa])
           for (const g of s?.groups ?? [])
             for (const id of causesOf(before.guestless.realOf(g) ?? g)) why.add(id);
+        // A user the value names who becomes or stops being a guest: that role change.
+        if (flipped.size > 0)
+          for (const n of [
+            name,
+            ...(info.alsoHeldBy ?? []).flatMap((h) => (h.kind === 'setting' ? [h.name] : [])),
+          ])
+            for (const v of [o.before?.[n], o.after?.[n]])
+              for (const u of v?.users ?? []) {
+                const id = flipped.has(u) ? roleChangeOf.get(u) : undefined;
+                if (id !== undefined) why.add(id);
+              }
+      }
       // Untouched: no change sets it or anything it follows from, and its groups are unchanged.
       const implied = (info.alsoHeldBy ?? []).some(
         (h) =>

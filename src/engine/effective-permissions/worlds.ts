@@ -202,6 +202,8 @@ export interface PlanWorlds {
   readonly roleAfter: ReadonlyMap<number, number>;
   /** Users who become or stop being guests. */
   readonly flipped: ReadonlySet<number>;
+  /** The role change of each user whose role the plan changes. */
+  readonly roleChangeOf: ReadonlyMap<number, string>;
 }
 
 /**
@@ -529,5 +531,5 @@ export function planWorlds(
     world: before,
     changed: changedGroups,
   });
-  return { before, after, nameToId, fromNatural, causes, roleAfter, flipped };
+  return { before, after, nameToId, fromNatural, causes, roleAfter, flipped, roleChangeOf };
 }
