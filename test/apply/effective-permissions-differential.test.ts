@@ -152,7 +152,11 @@ function edits(seed: number, live: LiveState): DesiredState {
   };
   const channelDecls = new Map<string, DesiredChannel>();
   const users = new Map<string, DesiredUser>();
-  const orgSettings = { path: 'acme/settings', properties: {}, permissions: {} };
+  const orgSettings: {
+    path: string;
+    properties: Record<string, number>;
+    permissions: Record<string, GroupSettingValue>;
+  } = { path: 'acme/settings', properties: {}, permissions: {} };
   const newGroups: string[] = [];
 
   const value = (info: PermissionSettingInfo): GroupSettingValue => {
