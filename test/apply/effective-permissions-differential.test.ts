@@ -26,6 +26,7 @@ import type {
 } from '../../src/model';
 import { parseResourceAddress, resourceAddress } from '../../src/model/address';
 import { SYSTEM_GROUP_NAMES } from '../../src/model/kinds';
+import { channel } from '../../src/model/kinds/channel';
 import {
   CHANNEL_PERMISSIONS,
   GROUP_PERMISSIONS,
@@ -54,14 +55,8 @@ const SEEDS = Array.from({ length: 16 }, (_, i) => i + 1);
 /** Names listed per gained or lost list by the plan (its default). */
 const MAX_NAMES = 20;
 /** A declared channel's properties other than its permissions, left as they are. */
-const CHANNEL_PROPERTIES = [
-  'description',
-  'private',
-  'webPublic',
-  'historyPublicToSubscribers',
-  'defaultChannel',
-  'messageRetentionDays',
-  'topicsPolicy',
+const CHANNEL_PROPERTIES: string[] = [
+  ...channel.keyed.updatable.filter((p) => p !== 'name'),
   'folder',
 ];
 

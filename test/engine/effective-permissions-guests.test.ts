@@ -1,5 +1,5 @@
 import { plan } from '../../src/engine';
-import type { Plan } from '../../src/engine';
+import type { PermissionEffect, Plan } from '../../src/engine';
 import { ROLES } from '../../src/model';
 import type { LiveState } from '../../src/model';
 import { LiveBuilder, dChannel, desired } from './fixtures';
@@ -100,26 +100,39 @@ describe('guests, as each of Zulip’s checks treats them', () => {
   });
 });
 
+/**
+ * The organization's permission `name` after a plan that sets `set`, with the organization's
+ * settings read as `read` (system group names by wire name).
+ */
+function organizationEffect(
+  read: Record<string, string>,
+  set: Record<string, string>,
+  name: string,
+): PermissionEffect | undefined {
+  const { b, state } = live();
+  state.organizationSettings!.permissions = Object.fromEntries(
+    Object.entries(read).map(([wire, g]) => [wire, b.groupId(g)]),
+  );
+  const p = plan(
+    desired((d) =>
+      d.organizationSettings.push({ path: 'acme/settings', properties: {}, permissions: set }),
+    ),
+    state,
+  );
+  return effect(p, 'organizationSettings["organization"]', `permissions.${name}`);
+}
+
 describe('organization settings Zulip widens', () => {
   it('whoever may create bots may create bots that can only send messages (check_can_create_bot)', () => {
-    const { b, state } = live();
-    state.organizationSettings!.permissions = {
-      can_create_bots_group: b.groupId('role:members'),
-      can_create_write_only_bots_group: b.groupId('role:administrators'),
-    };
-    const p = plan(
-      desired((d) =>
-        d.organizationSettings.push({
-          path: 'acme/settings',
-          properties: {},
-          permissions: { canCreateBotsGroup: 'role:moderators' },
-        }),
-      ),
-      state,
+    const e = organizationEffect(
+      {
+        can_create_bots_group: 'role:members',
+        can_create_write_only_bots_group: 'role:administrators',
+      },
+      { canCreateBotsGroup: 'role:moderators' },
+      'canCreateWriteOnlyBotsGroup',
     );
-    expect(
-      effect(p, 'organizationSettings["organization"]', 'permissions.canCreateWriteOnlyBotsGroup'),
-    ).toMatchObject({
+    expect(e).toMatchObject({
       changes: ['organizationSettings["organization"]#update'],
       lost: { users: ['alice@example.com', 'bob@example.com'] },
       gained: { count: 0 },
@@ -127,24 +140,13 @@ describe('organization settings Zulip widens', () => {
   });
 
   it('administrators may always set the channels’ topics and deletion policies (can_set_topics_policy)', () => {
-    const { b, state } = live();
-    state.organizationSettings!.permissions = {
-      can_set_topics_policy_group: b.groupId('role:members'),
-    };
-    const p = plan(
-      desired((d) =>
-        d.organizationSettings.push({
-          path: 'acme/settings',
-          properties: {},
-          permissions: { canSetTopicsPolicyGroup: 'role:nobody' },
-        }),
-      ),
-      state,
+    const e = organizationEffect(
+      { can_set_topics_policy_group: 'role:members' },
+      { canSetTopicsPolicyGroup: 'role:nobody' },
+      'canSetTopicsPolicyGroup',
     );
     // The members and moderator lose it; the owner and the administrator keep it.
-    expect(
-      effect(p, 'organizationSettings["organization"]', 'permissions.canSetTopicsPolicyGroup'),
-    ).toMatchObject({
+    expect(e).toMatchObject({
       after: 2,
       lost: { users: ['alice@example.com', 'bob@example.com', 'carol@example.com'] },
     });
