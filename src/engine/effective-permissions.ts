@@ -42,6 +42,7 @@ import {
   CHANNEL_PERMISSIONS,
   GROUP_PERMISSIONS,
   ORGANIZATION_PERMISSIONS,
+  refusesGuests,
 } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import { ORGANIZATION_SETTINGS_KEY } from '../model/organization-settings';
@@ -83,6 +84,11 @@ const MAX_CAUSES = 20;
 
 type Table = Readonly<Record<string, PermissionSettingInfo>>;
 
+/** The organization's settings by wire name. */
+const REALM_BY_WIRE: ReadonlyMap<string, PermissionSettingInfo> = new Map(
+  Object.values(ORGANIZATION_PERMISSIONS).map((i: PermissionSettingInfo) => [i.wire, i]),
+);
+
 /** The kinds whose objects carry group-setting permissions, with their table. */
 function tableOf(kind: ResourceKind): Table | undefined {
   if (kind === 'channel') return CHANNEL_PERMISSIONS;
@@ -116,7 +122,7 @@ export function effectivePermissions(
 ): PlanPermissions {
   const maxNames = options.maxNames ?? 20;
   const maxUsers = options.maxUsers ?? 50;
-  const { before, after, nameToId, fromNatural, causes, flipped } = planWorlds(
+  const { before, after, nameToId, fromNatural, causes, flipped, roleChangeOf } = planWorlds(
     changes,
     live,
     idx,
@@ -260,25 +266,38 @@ export function effectivePermissions(
   }
   const signature = (
     values: Readonly<Record<string, Value>>,
-    info: PermissionSettingInfo,
+    table: Table,
     name: string,
     state: 'before' | 'after',
   ): Signature => {
+    const info = table[name] as PermissionSettingInfo;
+    const noGuests = refusesGuests(info);
+    const world = state === 'before' ? before : after;
+    // What a setting that refuses guests lets through, where this one does not: its groups
+    // without their guests (Zulip checks each setting with its own rule).
+    const part = (v: Value | undefined, from: PermissionSettingInfo | undefined) =>
+      v === undefined || noGuests || from === undefined || !refusesGuests(from)
+        ? v
+        : {
+            users: v.users.filter((u) => !world.guests.has(u)),
+            groups: v.groups.map((g) => world.guestless.of(g)),
+          };
     const parts: (Value | undefined)[] = [values[name]];
     const notCounted: string[] = [];
     for (const h of info.alsoHeldBy ?? []) {
       if (h.kind === 'realmAdmins' && adminsId !== undefined)
         parts.push({ users: [], groups: [adminsId] });
-      else if (h.kind === 'setting') parts.push(values[h.name]);
+      else if (h.kind === 'setting') parts.push(part(values[h.name], table[h.name]));
       else if (h.kind === 'realm') {
         const planned = state === 'after' ? realmSetBy.get(h.wire) : undefined;
         const v = planned ? undefined : options.realm?.[h.wire];
-        if (planned) parts.push(planned.value);
+        const from = REALM_BY_WIRE.get(h.wire);
+        if (planned) parts.push(part(planned.value, from));
         else if (v === undefined) notCounted.push(h.wire);
-        else parts.push(fromWire(v));
+        else parts.push(part(fromWire(v), from));
       }
     }
-    return signatureOf(parts, info, notCounted);
+    return signatureOf(parts, noGuests, notCounted);
   };
   const diffs = new HolderDiffs(before, after, flipped);
   const people = new UserNames(idx);
@@ -321,15 +340,29 @@ export function effectivePermissions(
         if (!touched) continue;
       }
       const sb =
-        o.before && name in o.before ? signature(o.before, info, name, 'before') : undefined;
-      const sa = o.after && name in o.after ? signature(o.after, info, name, 'after') : undefined;
+        o.before && name in o.before ? signature(o.before, o.table, name, 'before') : undefined;
+      const sa =
+        o.after && name in o.after ? signature(o.after, o.table, name, 'after') : undefined;
       if (!sb && !sa) continue;
       const set = o.setBy.get(name) ?? [];
       const why = new Set<string>(set);
       // A new object's holders are all new: its create (and the updates that set it) made them.
-      if (o.createdBy === undefined)
+      if (o.createdBy === undefined) {
         for (const s of [sb, sa])
-          for (const g of s?.groups ?? []) for (const id of causesOf(g)) why.add(id);
+          for (const g of s?.groups ?? [])
+            for (const id of causesOf(before.guestless.realOf(g) ?? g)) why.add(id);
+        // A user the value names who becomes or stops being a guest: that role change.
+        if (flipped.size > 0)
+          for (const n of [
+            name,
+            ...(info.alsoHeldBy ?? []).flatMap((h) => (h.kind === 'setting' ? [h.name] : [])),
+          ])
+            for (const v of [o.before?.[n], o.after?.[n]])
+              for (const u of v?.users ?? []) {
+                const id = flipped.has(u) ? roleChangeOf.get(u) : undefined;
+                if (id !== undefined) why.add(id);
+              }
+      }
       // Untouched: no change sets it or anything it follows from, and its groups are unchanged.
       const implied = (info.alsoHeldBy ?? []).some(
         (h) =>

@@ -17,6 +17,11 @@ export interface PermissionSettingInfo {
   readonly default: SystemGroupName | 'creator';
   /** Whether `role:everyone` is allowed. `role:internet` never is, `role:nobody` always is. */
   readonly allowEveryone: boolean;
+  /**
+   * Zulip's check refuses guests although the setting allows `role:everyone` (see
+   * {@link refusesGuests}).
+   */
+  readonly guestsRefused?: true;
   /** Whether changing it on a private channel needs content access. */
   readonly needsContentAccess?: boolean;
   /** False when `role:nobody` is refused (`allow_nobody_group`); allowed when absent. */
@@ -157,7 +162,10 @@ export const CHANNEL_PERMISSIONS = {
     default: 'role:administrators',
     allowEveryone: true,
     ability: 'unsubscribe others',
-    // zerver/lib/streams.py bulk_can_remove_subscribers_from_streams
+    // zerver/lib/streams.py bulk_can_remove_subscribers_from_streams: never a guest ("All the
+    // permissions in this function have allow_everyone_group=False"), though the setting
+    // accepts role:everyone.
+    guestsRefused: true,
     alsoHeldBy: [ADMINS, CHANNEL_ADMINS],
   },
   canResolveTopicsGroup: {
@@ -348,6 +356,8 @@ export const ORGANIZATION_PERMISSIONS = {
     ability: 'create bots that can only send messages',
     default: 'role:members',
     allowEveryone: false,
+    // zerver/lib/users.py check_can_create_bot: whoever may create any bot.
+    alsoHeldBy: [setting('canCreateBotsGroup')],
   },
   canDeleteAnyMessageGroup: {
     wire: 'can_delete_any_message_group',
@@ -360,6 +370,8 @@ export const ORGANIZATION_PERMISSIONS = {
     ability: 'delete their own messages',
     default: 'role:everyone',
     allowEveryone: true,
+    // zerver/views/message_edit.py validate_can_delete_message: whoever may delete any message.
+    alsoHeldBy: [setting('canDeleteAnyMessageGroup')],
   },
   canInviteUsersGroup: {
     wire: 'can_invite_users_group',
@@ -418,6 +430,8 @@ export const ORGANIZATION_PERMISSIONS = {
     feature: 'canDeleteMessageGroups',
     default: 'role:moderators',
     allowEveryone: false,
+    // zerver/models/users.py can_set_delete_message_policy
+    alsoHeldBy: [ADMINS],
   },
   canSetTopicsPolicyGroup: {
     wire: 'can_set_topics_policy_group',
@@ -425,6 +439,8 @@ export const ORGANIZATION_PERMISSIONS = {
     feature: 'topicsPolicy',
     default: 'role:members',
     allowEveryone: true,
+    // zerver/models/users.py can_set_topics_policy
+    alsoHeldBy: [ADMINS],
   },
   canSummarizeTopicsGroup: {
     wire: 'can_summarize_topics_group',
@@ -517,6 +533,15 @@ export function disallowedSystemGroup(
   )
     return groupName;
   return undefined;
+}
+
+/**
+ * Whether Zulip's check of a setting never lets a guest through, whatever its value
+ * (zerver/lib/user_groups.py `user_has_permission_for_group_setting`: a setting that does not
+ * allow role:everyone; and those whose check refuses guests itself, `guestsRefused`).
+ */
+export function refusesGuests(info: PermissionSettingInfo): boolean {
+  return !info.allowEveryone || info.guestsRefused === true;
 }
 
 /**

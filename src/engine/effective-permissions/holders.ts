@@ -18,7 +18,6 @@
  * Gains the other way round. The per-permission work is proportional to its small part.
  * Pure: no I/O.
  */
-import type { PermissionSettingInfo } from '../../model/permissions';
 import type { LiveIndex } from '../live-index';
 import type { World, Value } from './worlds';
 
@@ -39,10 +38,14 @@ function sortedUnique(xs: Iterable<number>): number[] {
   return [...new Set(xs)].sort((a, b) => a - b);
 }
 
-/** The signature of holders made of `parts` (the setting's value, then what else lets through). */
+/**
+ * The signature of holders made of `parts` (the setting's value, then what else lets through;
+ * guests left out of the parts that refuse them where the setting does not), guests left out
+ * of all when `noGuests`.
+ */
 export function signatureOf(
   parts: readonly (Value | undefined)[],
-  info: PermissionSettingInfo,
+  noGuests: boolean,
   notCounted: readonly string[],
 ): Signature {
   const groups: number[] = [];
@@ -54,7 +57,6 @@ export function signatureOf(
   }
   const g = sortedUnique(groups);
   const u = sortedUnique(users);
-  const noGuests = !info.allowEveryone;
   return {
     groups: g,
     users: u,

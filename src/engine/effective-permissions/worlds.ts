@@ -78,6 +78,34 @@ function waitingPeriods(
   return { before, after: before };
 }
 
+/**
+ * Stand-ins for groups without their guests, shared by the two worlds: a permission that lets
+ * guests through may also let through the holders of a setting that does not (a channel's
+ * administrators may move its messages, guests among them may not), whose groups it names by
+ * these IDs. They are above every group ID, and never a group's subgroup.
+ */
+export class GuestlessGroups {
+  private static readonly BASE = 2 ** 40;
+  private readonly ids = new Map<number, number>();
+  private readonly real: number[] = [];
+
+  /** The stand-in of group `g`. */
+  public of(g: number): number {
+    let id = this.ids.get(g);
+    if (id === undefined) {
+      id = GuestlessGroups.BASE + this.real.length;
+      this.real.push(g);
+      this.ids.set(g, id);
+    }
+    return id;
+  }
+
+  /** The group a stand-in stands for; undefined for a group's own ID. */
+  public realOf(id: number): number | undefined {
+    return id >= GuestlessGroups.BASE ? this.real[id - GuestlessGroups.BASE] : undefined;
+  }
+}
+
 /** One state of the organization's groups and roles: the live one, or the one after the plan. */
 export class World {
   private readonly expanded = new Map<number, ReadonlySet<number>>();
@@ -91,6 +119,7 @@ export class World {
     /** Whether a user is active (Zulip never counts a deactivated user). */
     public readonly isActive: (u: number) => boolean,
     public readonly guests: ReadonlySet<number>,
+    public readonly guestless: GuestlessGroups,
     private readonly base?: { world: World; changed: ReadonlySet<number> },
   ) {}
 
@@ -98,6 +127,19 @@ export class World {
   public expand(gid: number, visiting = new Set<number>()): ReadonlySet<number> {
     const done = this.expanded.get(gid);
     if (done) return done;
+    const real = this.guestless.realOf(gid);
+    if (real !== undefined) {
+      // A group without its guests: the group's own set when it holds none.
+      const all = this.expand(real);
+      let out: ReadonlySet<number> = all;
+      for (const u of this.guests)
+        if (all.has(u)) {
+          out = new Set([...all].filter((x) => !this.guests.has(x)));
+          break;
+        }
+      this.expanded.set(gid, out);
+      return out;
+    }
     if (this.base && gid > 0 && !this.base.changed.has(gid)) {
       const shared = this.base.world.expand(gid);
       this.expanded.set(gid, shared);
@@ -160,6 +202,8 @@ export interface PlanWorlds {
   readonly roleAfter: ReadonlyMap<number, number>;
   /** Users who become or stop being guests. */
   readonly flipped: ReadonlySet<number>;
+  /** The role change of each user whose role the plan changes. */
+  readonly roleChangeOf: ReadonlyMap<number, string>;
 }
 
 /**
@@ -348,11 +392,13 @@ export function planWorlds(
     if (u.role === ROLES.guest) guestsBefore.add(u.id);
     if ((roleAfter.get(u.id) ?? u.role) === ROLES.guest) guestsAfter.add(u.id);
   }
+  const guestless = new GuestlessGroups();
   const before = new World(
     (gid) => liveGroup(gid)?.members ?? [],
     (gid) => liveGroup(gid)?.subgroups ?? [],
     isActive,
     guestsBefore,
+    guestless,
   );
   const allIds = (): Set<number> =>
     new Set<number>([...idx.groupsById.keys(), ...nameToId.values()]);
@@ -384,7 +430,7 @@ export function planWorlds(
         if (id !== undefined) subgroupMoves.add(id);
       }
     }
-  const afterSubWorld = new World(membersIn, subgroupsIn, isActive, guestsAfter);
+  const afterSubWorld = new World(membersIn, subgroupsIn, isActive, guestsAfter, guestless);
   for (const g of subgroupMoves) {
     if (g > 0) for (const u of before.expand(g)) affected.add(u);
     for (const u of afterSubWorld.expand(g)) affected.add(u);
@@ -481,9 +527,9 @@ export function planWorlds(
     for (const g of [...causes.keys()])
       if (!keep.has(g) && g > 0 && !changedGroups.has(g)) causes.delete(g);
   }
-  const after = new World(membersIn, subgroupsIn, isActive, guestsAfter, {
+  const after = new World(membersIn, subgroupsIn, isActive, guestsAfter, guestless, {
     world: before,
     changed: changedGroups,
   });
-  return { before, after, nameToId, fromNatural, causes, roleAfter, flipped };
+  return { before, after, nameToId, fromNatural, causes, roleAfter, flipped, roleChangeOf };
 }
