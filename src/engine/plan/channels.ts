@@ -11,6 +11,7 @@ import type { KeyedPlan } from './keyed';
 import type { Planner } from './planner';
 import { groupAddress, isIgnored } from './planner';
 import { createPermissions, updatePermissions } from './permissions';
+import { deferAccessLoss } from './content-access';
 import {
   announceNeedsSubscribers,
   channelMembership,
@@ -101,7 +102,14 @@ export const channels: KeyedPlan<DesiredChannel, LiveChannel> = {
     meta.refs.push(...groupMeta.refs.map(groupAddress));
     meta.releases.push(...groupMeta.releases.map(groupAddress));
     dropGatedProps(p, l, props, address, d.path);
-    return { meta, then: () => channelMembership(p, d, l, address) };
+    deferAccessLoss(p, l, props, address, d.path, false);
+    // Subscribers added after the update need the access it leaves (update_stream_backend, then
+    // add_subscriptions_backend): what takes it away waits for the next plan.
+    const beforeAdding = (): void => {
+      if (deferAccessLoss(p, l, props, address, d.path, true) && props.length === 0)
+        p.dropChange(`${address}#update`);
+    };
+    return { meta, then: () => channelMembership(p, d, l, address, beforeAdding) };
   },
   afterDeclared: warnLeftOut,
 };

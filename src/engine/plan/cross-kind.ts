@@ -303,12 +303,24 @@ export function myGroupIds(p: Planner): ReadonlySet<number> {
  * (`user_has_content_access`): organization administrators get no bypass.
  */
 export function contentAccess(p: Planner, l: LiveChannel): boolean {
-  const me = p.live.me;
-  const subscribed =
-    l.subscribers?.includes(me.userId) === true ||
-    p.live.subscriptionSettings.some((s) => s.channelId === l.id);
-  return hasContentAccess(me, l, subscribed, myGroupIds(p));
+  return hasContentAccess(p.live.me, l, subscribedLive(p, l), myGroupIds(p));
 }
+
+/** Whether the applying account is subscribed to a live channel. */
+export function subscribedLive(p: Planner, l: LiveChannel): boolean {
+  return (
+    l.subscribers?.includes(p.live.me.userId) === true ||
+    p.live.subscriptionSettings.some((s) => s.channelId === l.id)
+  );
+}
+
+/** What changing each setting that needs content access does, in the plan's words. */
+export const CHANGING: Readonly<
+  Record<'can_add_subscribers_group' | 'can_subscribe_group', string>
+> = {
+  can_add_subscribers_group: 'changing who may add subscribers (can_add_subscribers_group)',
+  can_subscribe_group: 'changing who may subscribe (can_subscribe_group)',
+};
 
 /**
  * Zulip refuses, to an account without content access to a private channel, adding
@@ -366,11 +378,7 @@ export function dropGatedProps(
     what.push(web ? 'making it web-public' : 'making it public');
   }
   for (const p of settings)
-    what.push(
-      p.wire === 'can_add_subscribers_group'
-        ? 'changing who may add subscribers (can_add_subscribers_group)'
-        : 'changing who may subscribe (can_subscribe_group)',
-    );
+    what.push(CHANGING[p.wire === 'can_add_subscribers_group' ? p.wire : 'can_subscribe_group']);
   const kept = props.filter((p) => !gated.includes(p));
   props.length = 0;
   props.push(...kept);
@@ -414,6 +422,7 @@ export function channelMembership(
   d: DesiredChannel,
   l: LiveChannel | null,
   address: string,
+  beforeAdding?: () => void,
 ): void {
   const key = channelNameKey(d.name);
   const have = l?.subscribers ?? null;
@@ -451,6 +460,8 @@ export function channelMembership(
     if (!want.has(id)) notWanted.push(id);
     else if (found.mark(id)) foundCount += 1;
   let add = foundCount === wanted.length ? [] : wanted.filter((id) => !found.has(id));
+  // The channel's own update goes first: what it does to the account's access counts.
+  if (add.length > 0 && l?.private === true) beforeAdding?.();
   if (add.length > 0 && l?.private === true && !contentAccess(p, l)) {
     leaveOut(p, l, `subscribing ${someOf(p.users(add).map((u) => u.email))}`, address, d.path);
     add = [];

@@ -348,6 +348,13 @@ export class Planner {
     );
   }
 
+  /** Takes back a change just added (and what was recorded for it), when planning finds it empty. */
+  public dropChange(id: string): void {
+    const i = this.changes.findIndex((c) => c.id === id);
+    if (i >= 0) this.changes.splice(i, 1);
+    this.meta.delete(id);
+  }
+
   /** A rename of a live object matched by its old name (or by a case-only change). */
   public addRename(base: ChangeBase, liveId: number, from: string, to: string): void {
     this.add({
