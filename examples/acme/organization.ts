@@ -203,6 +203,10 @@ export function acme(scope: Construct, id = 'acme'): Organization {
     messageContentEditLimitSeconds: 3600,
     messageContentDeleteLimitSeconds: 'unlimited',
     topicsPolicy: 'disable_empty_topic',
+    // Video calls on the server's Jitsi Meet; GIFs up to PG.
+    videoChatProvider: 'jitsi_meet',
+    jitsiServerUrl: null,
+    giphyRating: 'pg',
     canCreatePublicChannelGroup: SystemGroup.FULL_MEMBERS,
     canCreatePrivateChannelGroup: SystemGroup.MEMBERS,
     canCreateWebPublicChannelGroup: SystemGroup.NOBODY,
