@@ -411,7 +411,6 @@ export const REALM_GROUP_SETTING_DEFAULTS: Readonly<Record<string, SystemGroupNa
     ),
   );
 
-/** An organization with only its system groups and realm settings: no users yet. */
 /**
  * Gives an organization every optional collection (older state files lack them), so that a
  * read that lists them, such as `POST /register`, changes nothing and a saved state is the same
@@ -435,6 +434,7 @@ export function completeOrgState(org: OrgState, now: number): OrgState {
   return org;
 }
 
+/** An organization with only its system groups and realm settings: no users yet. */
 export function emptyOrg(now: number, name = 'Zulip CDK Emulator'): OrgState {
   const org: OrgState = {
     formatVersion: ORG_STATE_FORMAT_VERSION,
