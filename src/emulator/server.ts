@@ -39,7 +39,6 @@ export interface RequestLogEntry {
   readonly at: number;
 }
 
-/** Everything the request listener needs. */
 /** The rate limiters: per user, per IP (unauthenticated), and Tornado's for the event queue. */
 export interface Limiters {
   readonly user: RateLimiter;
@@ -47,6 +46,7 @@ export interface Limiters {
   readonly events: TornadoRateLimiter;
 }
 
+/** Everything the request listener needs. */
 export interface ListenerDeps {
   readonly core: ServerCore;
   readonly router: Router;

@@ -489,7 +489,6 @@ export function atomicValues<T>(ctx: RequestContext, u: StoredUser, fn: () => T)
   }
 }
 
-/** Custom profile field routes. Every write needs an administrator (`require_realm_admin`). */
 /**
  * The `data` of `PATCH`/`DELETE /users/me/profile_data` (zerver/views/custom_profile_fields.py
  * `update_user_custom_profile_data`, `remove_user_custom_profile_data`): bots are refused,
@@ -502,6 +501,7 @@ function ownData(ctx: RequestContext): unknown {
   return raw;
 }
 
+/** Custom profile field routes. Every write needs an administrator (`require_realm_admin`). */
 export const customProfileFieldRoutes: Route[] = [
   {
     method: 'GET',
