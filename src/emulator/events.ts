@@ -9,13 +9,19 @@ import type { StoredChannel } from './state';
  * computed; otherwise the permission check runs per listening user, not per user of the realm.
  */
 export function channelAudience(ctx: RequestContext, ch: StoredChannel): number[] {
-  const listening = new Set<number>();
-  for (const q of ctx.core.queues.values()) listening.add(q.userId);
+  const listening = new Set(listeningUsers(ctx));
   if (listening.size === 0) return [];
   const org = ctx.org;
   return org.users
     .filter((u) => listening.has(u.id) && u.isActive && hasMetadataAccess(org, u, ch))
     .map((u) => u.id);
+}
+
+/** The users with a registered event queue (each once), the only ones an event can reach. */
+export function listeningUsers(ctx: RequestContext): number[] {
+  const ids = new Set<number>();
+  for (const q of ctx.core.queues.values()) ids.add(q.userId);
+  return [...ids];
 }
 
 /**
