@@ -1,5 +1,6 @@
 import { findUser, hasMetadataAccess, isGuest, subscriberIds } from './permissions';
-import type { PendingEvent, RequestContext, ServerCore } from './router';
+import { withoutPronounsType } from './compatibility';
+import type { EventQueue, PendingEvent, RequestContext, ServerCore } from './router';
 import type { StoredChannel } from './state';
 
 /**
@@ -9,13 +10,19 @@ import type { StoredChannel } from './state';
  * computed; otherwise the permission check runs per listening user, not per user of the realm.
  */
 export function channelAudience(ctx: RequestContext, ch: StoredChannel): number[] {
-  const listening = new Set<number>();
-  for (const q of ctx.core.queues.values()) listening.add(q.userId);
+  const listening = new Set(listeningUsers(ctx));
   if (listening.size === 0) return [];
   const org = ctx.org;
   return org.users
     .filter((u) => listening.has(u.id) && u.isActive && hasMetadataAccess(org, u, ch))
     .map((u) => u.id);
+}
+
+/** The users with a registered event queue (each once), the only ones an event can reach. */
+export function listeningUsers(ctx: RequestContext): number[] {
+  const ids = new Set<number>();
+  for (const q of ctx.core.queues.values()) ids.add(q.userId);
+  return [...ids];
 }
 
 /**
@@ -129,6 +136,17 @@ function wants(types: string[] | null, type: string): boolean {
   return types === null || types.includes(type);
 }
 
+/**
+ * The event as a queue gets it: Tornado's `process_custom_profile_fields_event` sends a client
+ * without the pronouns field type (`pronouns_field_type_supported`) a `custom_profile_fields`
+ * event of its own, its pronouns fields as short text fields, and only `type` and `fields`.
+ */
+function queueEvent(q: EventQueue, event: Record<string, unknown>): Record<string, unknown> {
+  if (q.pronounsFieldTypeSupported || event.type !== 'custom_profile_fields') return event;
+  const fields = withoutPronounsType(event.fields as Record<string, unknown>[]);
+  return { type: 'custom_profile_fields', fields };
+}
+
 /** Appends events to the queues of their users and wakes their long-pollers. */
 export function deliverEvents(core: ServerCore, pending: readonly PendingEvent[]): void {
   if (pending.length === 0 || core.queues.size === 0) return;
@@ -142,7 +160,7 @@ export function deliverEvents(core: ServerCore, pending: readonly PendingEvent[]
       if (p.withoutCapability !== undefined && q.capabilities[p.withoutCapability] === true)
         continue;
       q.lastEventId += 1;
-      q.events.push({ ...p.event, id: q.lastEventId });
+      q.events.push({ ...queueEvent(q, p.event), id: q.lastEventId });
       added = true;
     }
     if (added) for (const w of q.waiters.splice(0)) w();

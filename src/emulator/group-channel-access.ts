@@ -25,6 +25,10 @@ import { channelToApi } from './views';
  * difference, so the embedded server checks only them: same events, without reading every
  * user of every such channel. A public channel's audience (active non-guests and its guest
  * subscribers) does not depend on groups, so its events go to nobody and are not built.
+ *
+ * The same before/after reading serves a change of one channel: a metadata-granting setting
+ * (zerver/actions/streams.py `do_change_stream_group_based_setting`) and private → public
+ * (`do_change_stream_permission`), where the candidates are the users with an event queue.
  */
 
 /** The three settings that give metadata access (`stream_permission_group_settings_granting_metadata_access`). */
@@ -72,7 +76,7 @@ function seesPrivateChannel(org: OrgState, userId: number, ch: StoredChannel): b
   return METADATA_SETTINGS.some((s) => holdsSetting(org, u, ch.settings[s]));
 }
 
-/** The private channels a group change may show or hide, and which candidates saw each before. */
+/** The private channels a change may show or hide, and which candidates saw each before. */
 export interface ChannelAccessBefore {
   /** The feature level of the `stream` objects. */
   readonly featureLevel: number;
@@ -100,7 +104,31 @@ export function channelAccessBefore(
     .filter((ch) => ch.inviteOnly && METADATA_SETTINGS.some((s) => reaches(ch.settings[s], groups)))
     .sort((a, b) => a.id - b.id);
   if (channels.length === 0) return undefined;
-  const candidates = readCandidates();
+  return accessOf(org, featureLevel, channels, readCandidates());
+}
+
+/**
+ * Before a change of one channel (a metadata-granting setting, its privacy): the candidates
+ * (user IDs: those with a queue) who see it, when it is private (a public channel's audience
+ * does not depend on groups). Undefined when nothing can change, or without a feature level.
+ */
+export function privateChannelAccessBefore(
+  org: OrgState,
+  featureLevel: number | undefined,
+  ch: StoredChannel,
+  candidates: readonly number[],
+): ChannelAccessBefore | undefined {
+  if (featureLevel === undefined || !ch.inviteOnly) return undefined;
+  return accessOf(org, featureLevel, [ch], candidates);
+}
+
+/** Private `channels` with the `candidates` who see each; undefined without candidates. */
+function accessOf(
+  org: OrgState,
+  featureLevel: number,
+  channels: readonly StoredChannel[],
+  candidates: readonly number[],
+): ChannelAccessBefore | undefined {
   if (candidates.length === 0) return undefined;
   const before = new Map<StoredChannel, ReadonlySet<number>>();
   for (const ch of channels)
@@ -128,11 +156,28 @@ function accessChanges(
 }
 
 /**
+ * `stream` `create` (`send_stream_creation_event`) then `subscription` `peer_add` of its active
+ * subscribers (sorted) of each channel, to its users. The `for_unarchiving` flag Zulip adds is
+ * Tornado's, not sent to clients (test_events.py `check_stream_create` allows no other field).
+ */
+function sendCreations(
+  org: OrgState,
+  featureLevel: number,
+  events: PendingEvent[],
+  changes: ReadonlyArray<readonly [StoredChannel, number[]]>,
+): void {
+  for (const [ch, users] of changes) {
+    const streams = [channelToApi(org, featureLevel, ch)];
+    events.push({ users, event: { type: 'stream', op: 'create', streams } });
+    const peers = { stream_ids: [ch.id], user_ids: subscriberIds(org, ch.id) };
+    events.push({ users, event: { type: 'subscription', op: 'peer_add', ...peers } });
+  }
+}
+
+/**
  * After members or subgroups were added (`bulk_add_members_to_user_groups`,
- * `add_subgroups_to_user_group`): for each channel, `stream` `create` (`send_stream_creation_event`)
- * then `subscription` `peer_add` of its subscribers (sorted), each to the users who gained
- * metadata access. The `for_unarchiving` flag Zulip adds is Tornado's, not sent to clients
- * (test_events.py `check_stream_create` allows no other field).
+ * `add_subgroups_to_user_group`): for each channel, `stream` `create` and `subscription`
+ * `peer_add` to the users who gained metadata access.
  */
 export function sendGainedChannelEvents(
   org: OrgState,
@@ -140,12 +185,7 @@ export function sendGainedChannelEvents(
   access: ChannelAccessBefore | undefined,
 ): void {
   if (access === undefined) return;
-  for (const [ch, users] of accessChanges(org, access, true)) {
-    const streams = [channelToApi(org, access.featureLevel, ch)];
-    events.push({ users, event: { type: 'stream', op: 'create', streams } });
-    const peers = { stream_ids: [ch.id], user_ids: subscriberIds(org, ch.id) };
-    events.push({ users, event: { type: 'subscription', op: 'peer_add', ...peers } });
-  }
+  sendCreations(org, access.featureLevel, events, accessChanges(org, access, true));
 }
 
 /**
@@ -161,4 +201,64 @@ export function sendLostChannelEvents(
   if (access === undefined) return;
   for (const [ch, users] of accessChanges(org, access, false))
     sendStreamDeletionEvent(events, users, [ch]);
+}
+
+/** Whether a channel setting gives metadata access (`stream_permission_group_settings_granting_metadata_access`). */
+export function grantsMetadataAccess(setting: string): boolean {
+  return (METADATA_SETTINGS as readonly string[]).includes(setting);
+}
+
+/**
+ * After a channel's group setting was set (zerver/actions/streams.py
+ * `do_change_stream_group_based_setting`), with `access` read before it for a
+ * metadata-granting setting of a private channel: `update`, the setting's `stream` `update`
+ * event to the channel's audience, goes to that audience but the users who gained metadata
+ * access; then those get `stream` `create` and `subscription` `peer_add`, and the users who lost
+ * it `stream` `delete`. Without `access` (another setting, a public channel), `update` as is.
+ */
+export function sendSettingChangeEvents(
+  org: OrgState,
+  events: PendingEvent[],
+  update: PendingEvent & { users: readonly number[] },
+  access: ChannelAccessBefore | undefined,
+): void {
+  if (access === undefined) {
+    events.push(update);
+    return;
+  }
+  const gained = accessChanges(org, access, true);
+  const skip = new Set(gained.flatMap(([, ids]) => ids));
+  events.push({ ...update, users: update.users.filter((id) => !skip.has(id)) });
+  sendCreations(org, access.featureLevel, events, gained);
+  sendLostChannelEvents(org, events, access);
+}
+
+/**
+ * After a private channel was made public (zerver/actions/streams.py
+ * `do_change_stream_permission`), with `access` read before: `stream` `create` and
+ * `subscription` `peer_add` to the active non-guests who did not see it while it was private
+ * (`notify_stream_creation_ids`, the same set as `peer_notify_user_ids`). Their IDs, whom the
+ * `stream` `update` event that follows skips. Users who lose access when a channel becomes
+ * private get nothing: Zulip sends them no event.
+ */
+export function sendMadePublicEvents(
+  org: OrgState,
+  events: PendingEvent[],
+  access: ChannelAccessBefore | undefined,
+): ReadonlySet<number> {
+  if (access === undefined) return new Set();
+  const changes = [...access.before].map(([ch, saw]): [StoredChannel, number[]] => [
+    ch,
+    access.candidates.filter((id) => {
+      const u = findUser(org, id);
+      return !saw.has(id) && u !== undefined && u.isActive && !isGuest(u);
+    }),
+  ]);
+  sendCreations(
+    org,
+    access.featureLevel,
+    events,
+    changes.filter(([, users]) => users.length > 0),
+  );
+  return new Set(changes.flatMap(([, users]) => users));
 }

@@ -17,6 +17,11 @@ export interface EventQueue {
   eventTypes: string[] | null;
   /** The `client_capabilities` the queue was registered with. */
   capabilities: Record<string, unknown>;
+  /**
+   * Whether the client knows the pronouns profile field type (from its `User-Agent`:
+   * `is_pronouns_field_type_supported`); Tornado's `ClientDescriptor.pronouns_field_type_supported`.
+   */
+  pronounsFieldTypeSupported: boolean;
   /** Long-pollers waiting for an event. */
   waiters: Array<() => void>;
 }
@@ -55,6 +60,8 @@ export interface RequestContext {
   readonly now: number;
   /** Events to deliver once the request is done (`atomic` drops those of a rolled-back block). */
   readonly events: PendingEvent[];
+  /** The request's `User-Agent` header, if sent. */
+  readonly userAgent?: string;
   /** The files of a multipart body (Django's `request.FILES`), in the order sent. */
   readonly files?: readonly UploadedFile[];
 }

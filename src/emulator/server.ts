@@ -450,6 +450,7 @@ async function handle(
       now: core.clock.now(),
       events: [],
       files,
+      ...(req.headers['user-agent'] === undefined ? {} : { userAgent: req.headers['user-agent'] }),
     };
     pending = ctx.events;
     handled = method !== 'GET';

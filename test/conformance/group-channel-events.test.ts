@@ -4,7 +4,9 @@
  * `add_subgroups_to_user_group`, `remove_subgroups_from_user_group` at feature level 442): users
  * who gain metadata access to a private channel through a group setting get `stream` `create`
  * and `subscription` `peer_add` after the `user_group` event, those who lose it `stream`
- * `delete`. Ported from zerver/tests/test_events.py.
+ * `delete`. Then the same events of a change to one channel (zerver/actions/streams.py): a
+ * metadata-granting group setting of a private channel (`do_change_stream_group_based_setting`)
+ * and its privacy (`do_change_stream_permission`). Ported from zerver/tests/test_events.py.
  */
 import { startEmulator } from '../../src/emulator';
 import type { Emulator } from '../../src/emulator';
@@ -224,6 +226,156 @@ describe('test_events.py do_set_realm_property_test (waiting_period_threshold), 
     expectSuccess(await owner.patch('/realm', { waiting_period_threshold: '0' }));
     expect((await drain()).map(brief)).toEqual([
       ['user_group/add_members', fullMembers, [erin.id]],
+      ['stream/create', [leadership.id], undefined],
+      ['subscription/peer_add', [leadership.id], [user('owner').id, user('admin').id]],
+    ]);
+  });
+});
+
+/** `[type/op, channel IDs, property or user IDs]` of an event. */
+const channelBrief = (e: Ev): unknown[] => [
+  `${e.type}/${e.op}`,
+  e.stream_ids ?? [e.stream_id ?? (e.streams as { stream_id: number }[])[0]!.stream_id],
+  e.property ?? e.user_ids,
+];
+
+/** A queue of `who` for the channel events; its drain. */
+async function listen(who: string): Promise<() => Promise<Ev[]>> {
+  const c = clientFor(z, who);
+  const types = ['stream', 'subscription'];
+  return drainer(c, await register(c, { event_types: types, include_subscribers: 'true' }));
+}
+
+describe('test_events.py test_gain_access_through_metadata_groups', () => {
+  it.each(['can_add_subscribers_group', 'can_administer_channel_group', 'can_subscribe_group'])(
+    '%s of a private channel: who gains metadata access gets stream create and peer_add instead of the update; who loses it, stream delete',
+    async (setting) => {
+      const leadership = channel('leadership');
+      const carol = user('carol').id;
+      const peers = [user('owner').id, user('admin').id];
+      const carolQueue = await listen('carol');
+      const ownerQueue = await listen('owner');
+      const set = (value: unknown) =>
+        owner.patch(`/streams/${leadership.id}`, { [setting]: { new: value } });
+
+      expectSuccess(await set({ direct_members: [carol], direct_subgroups: [] }));
+      const gained = await carolQueue();
+      expect(gained.map(channelBrief)).toEqual([
+        ['stream/create', [leadership.id], undefined],
+        ['subscription/peer_add', [leadership.id], peers],
+      ]);
+      // stream_to_dict after the change: the new value is in the channel carol gets.
+      expect(gained[0]!.streams).toEqual([
+        expect.objectContaining({
+          stream_id: leadership.id,
+          invite_only: true,
+          [setting]: { direct_members: [carol], direct_subgroups: [] },
+        }),
+      ]);
+      // The owner saw the channel before and after: the update only.
+      expect((await ownerQueue()).map(channelBrief)).toEqual([
+        ['stream/update', [leadership.id], setting],
+      ]);
+
+      // A group carol is not in: she loses the channel, and gets no update of it.
+      expectSuccess(await set(group('design').id));
+      expect((await carolQueue()).map(channelBrief)).toEqual([
+        ['stream/delete', [leadership.id], undefined],
+      ]);
+      expect((await ownerQueue()).map(channelBrief)).toEqual([
+        ['stream/update', [leadership.id], setting],
+      ]);
+    },
+  );
+
+  it('a user who was subscribed and left gains the channel the same way (private_stream_2)', async () => {
+    const design = channel('design');
+    const carol = user('carol').id;
+    expectSuccess(await owner.patch(`/streams/${design.id}`, { is_private: true }));
+    expectSuccess(
+      await owner.post('/users/me/subscriptions', {
+        subscriptions: [{ name: 'design' }],
+        principals: [carol],
+      }),
+    );
+    expectSuccess(
+      await owner.delete('/users/me/subscriptions', {
+        subscriptions: ['design'],
+        principals: [carol],
+      }),
+    );
+    const carolQueue = await listen('carol');
+    expectSuccess(
+      await owner.patch(`/streams/${design.id}`, {
+        can_administer_channel_group: { new: { direct_members: [carol], direct_subgroups: [] } },
+      }),
+    );
+    expect((await carolQueue()).map(channelBrief)).toEqual([
+      ['stream/create', [design.id], undefined],
+      ['subscription/peer_add', [design.id], [user('owner').id, user('dave').id, user('erin').id]],
+    ]);
+    // A setting that gives no metadata access: the update to who sees the channel, carol now.
+    expectSuccess(
+      await owner.patch(`/streams/${design.id}`, {
+        can_remove_subscribers_group: { new: group('frontend').id },
+      }),
+    );
+    expect((await carolQueue()).map(channelBrief)).toEqual([
+      ['stream/update', [design.id], 'can_remove_subscribers_group'],
+    ]);
+  });
+});
+
+describe('test_events.py test_subscribe_events (do_test_subscribe_events): stream privacy', () => {
+  it('private → public: who did not see it gets stream create and peer_add instead of the update; public → private: who loses it gets nothing', async () => {
+    const leadership = channel('leadership');
+    const peers = [user('owner').id, user('admin').id];
+    const carolQueue = await listen('carol');
+    const ownerQueue = await listen('owner');
+    const guestQueue = await listen('guest');
+    const privacy = (isPrivate: boolean) =>
+      owner.patch(`/streams/${leadership.id}`, {
+        is_private: isPrivate,
+        history_public_to_subscribers: true,
+      });
+
+    expectSuccess(await privacy(false));
+    const created = await carolQueue();
+    expect(created.map(channelBrief)).toEqual([
+      ['stream/create', [leadership.id], undefined],
+      ['subscription/peer_add', [leadership.id], peers],
+    ]);
+    expect(created[0]!.streams).toEqual([
+      expect.objectContaining({ stream_id: leadership.id, invite_only: false }),
+    ]);
+    // A subscriber saw it: the update. A guest not subscribed sees neither.
+    expect((await ownerQueue()).map(channelBrief)).toEqual([
+      ['stream/update', [leadership.id], 'invite_only'],
+    ]);
+    expect(await guestQueue()).toEqual([]);
+
+    // do_change_stream_permission sends no stream delete to those who lose the channel.
+    expectSuccess(await privacy(true));
+    expect(await carolQueue()).toEqual([]);
+    expect((await ownerQueue()).map(channelBrief)).toEqual([
+      ['stream/update', [leadership.id], 'invite_only'],
+    ]);
+  });
+
+  it('private → public: a member of a metadata-granting setting saw it, and gets the update', async () => {
+    const leadership = channel('leadership');
+    expectSuccess(
+      await owner.patch(`/streams/${leadership.id}`, {
+        can_add_subscribers_group: { new: group('frontend').id },
+      }),
+    );
+    const carolQueue = await listen('carol');
+    const daveQueue = await listen('dave');
+    expectSuccess(await owner.patch(`/streams/${leadership.id}`, { is_private: false }));
+    expect((await carolQueue()).map(channelBrief)).toEqual([
+      ['stream/update', [leadership.id], 'invite_only'],
+    ]);
+    expect((await daveQueue()).map(channelBrief)).toEqual([
       ['stream/create', [leadership.id], undefined],
       ['subscription/peer_add', [leadership.id], [user('owner').id, user('admin').id]],
     ]);

@@ -50,10 +50,12 @@ export class TestClient {
       encoding?: 'form' | 'multipart' | 'query';
       /** File parts (a multipart body): field name, file name, content type, bytes. */
       files?: readonly { field: string; filename: string; type: string; bytes: Uint8Array }[];
+      /** More request headers (a `User-Agent`). */
+      headers?: Record<string, string>;
     } = {},
   ): Promise<TestResponse> {
     const form = encodeParams(params);
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...opts.headers };
     if (opts.auth !== false)
       headers.authorization = `Basic ${Buffer.from(`${this.email}:${this.apiKey}`).toString('base64')}`;
     let url = `${this.emulator.url}${path}`;

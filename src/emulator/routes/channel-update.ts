@@ -24,7 +24,19 @@ import {
 import { NOT_JSON, parseJson } from '../json-parse';
 import type { RequestContext } from '../router';
 import type { StoredChannel, StoredGroupSetting } from '../state';
-import { channelAudience, sendStreamDeletionEvent } from '../events';
+import {
+  channelAudience,
+  listeningLevel,
+  listeningUsers,
+  sendStreamDeletionEvent,
+} from '../events';
+import {
+  grantsMetadataAccess,
+  privateChannelAccessBefore,
+  sendMadePublicEvents,
+  sendSettingChangeEvents,
+} from '../group-channel-access';
+import type { ChannelAccessBefore } from '../group-channel-access';
 import { channelToApi, renderMarkdown, settingToApi } from '../views';
 import {
   accessPermissionsNotice,
@@ -109,6 +121,11 @@ function accessChannelForUpdate(ctx: RequestContext, id: number): StoredChannel 
   if (hasContentAccess(org, user, ch))
     throw badRequest('You do not have permission to administer this channel.');
   throw badRequest('Invalid channel ID');
+}
+
+/** Who of the users with a queue sees a private channel before a change of it. */
+function accessBefore(ctx: RequestContext, ch: StoredChannel): ChannelAccessBefore | undefined {
+  return privateChannelAccessBefore(ctx.org, listeningLevel(ctx), ch, listeningUsers(ctx));
 }
 
 /** Whether a channel has active subscriptions, deactivated users' included. */
@@ -241,14 +258,21 @@ export function updateChannel(ctx: RequestContext): Record<string, unknown> {
     checkTopicGroupForHistory(ctx, false, ch.settings.can_create_topic_group);
 
   if (isPrivate !== undefined || isWebPublic !== undefined || history !== undefined) {
-    // do_change_stream_permission: applied and announced even when nothing changes.
+    // do_change_stream_permission: applied and announced even when nothing changes. Made
+    // public, the channel's new audience gets `stream` `create` and `peer_add` first, and the
+    // update goes to the others; made private, those who lose it get nothing.
     const oldPolicy = permissionPolicyName(ch);
+    const madePublic = ch.inviteOnly && !proposedPrivate ? accessBefore(ctx, ch) : undefined;
     ch.inviteOnly = proposedPrivate;
     ch.isWebPublic = proposedWeb;
     ch.historyPublicToSubscribers = proposedHistory;
-    streamUpdate(ctx, ch, 'invite_only', proposedPrivate, {
-      history_public_to_subscribers: proposedHistory,
-      is_web_public: proposedWeb,
+    const created = sendMadePublicEvents(org, ctx.events, madePublic);
+    ctx.events.push({
+      users: channelAudience(ctx, ch).filter((id) => !created.has(id)),
+      event: streamUpdateEvent(ch, 'invite_only', proposedPrivate, {
+        history_public_to_subscribers: proposedHistory,
+        is_web_public: proposedWeb,
+      }),
     });
     sendChannelEventsNotice(
       ctx,
@@ -317,9 +341,16 @@ export function updateChannel(ctx: RequestContext): Record<string, unknown> {
       checkTopicGroupForHistory(ctx, false, next);
     checkSettingExists(org, req.new);
     checkAllowed(org, info, next);
+    // do_change_stream_group_based_setting: who sees a private channel, read before a
+    // metadata-granting setting changes, for the events of who gains or loses it.
+    const access = grantsMetadataAccess(info.wire) ? accessBefore(ctx, ch) : undefined;
     ch.settings[info.wire] = next;
     const nextApi = settingToApi(org, next) ?? next;
-    streamUpdate(ctx, ch, info.wire, nextApi);
+    const update = {
+      users: channelAudience(ctx, ch),
+      event: streamUpdateEvent(ch, info.wire, nextApi),
+    };
+    sendSettingChangeEvents(org, ctx.events, update, access);
     if (info.wire === 'can_send_message_group')
       sendChannelEventsNotice(ctx, ch, postingPermissionNotice(ctx, user, currentApi, nextApi));
   }

@@ -53,6 +53,7 @@ import { realmDomainsToApi } from './realm-domains';
 import { undeliveredScheduledMessages } from './scheduled-messages';
 import { userSettingsDefaultsToApi } from './user-settings-defaults';
 import { PROFILE_FIELD_TYPES_FOR_REGISTER, profileFieldsToApi } from './custom-profile-fields';
+import { isPronounsFieldTypeSupported, withoutPronounsType } from '../compatibility';
 
 /** Queues are garbage-collected after 10 minutes without a request. */
 export const QUEUE_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
@@ -325,6 +326,7 @@ function register(ctx: RequestContext): Record<string, unknown> {
   // events_register_backend: `can_access_public_streams` is false for guests.
   if (allPublicStreams === true && isGuest(user))
     throw badRequest('User not authorized for this query');
+  const pronounsSupported = isPronounsFieldTypeSupported(ctx.userAgent);
   const want = (t: string): boolean => fetchTypes === undefined || fetchTypes.includes(t);
 
   // Each channel's subscribers once per request (its count and its list are in several parts).
@@ -337,6 +339,7 @@ function register(ctx: RequestContext): Record<string, unknown> {
     events: [],
     eventTypes: eventTypes ?? null,
     capabilities: caps,
+    pronounsFieldTypeSupported: pronounsSupported,
     waiters: [],
   };
   ctx.core.queues.set(queue.id, queue);
@@ -437,10 +440,18 @@ function register(ctx: RequestContext): Record<string, unknown> {
   if (want('default_stream_groups'))
     out.realm_default_stream_groups = isGuest(user) ? [] : defaultChannelGroupsToApi(org);
   if (want('user_status')) out.user_status = allUsersStatus(ctx);
-  // fetch_initial_state_data: the fields in order, and the types by keyword.
+  // fetch_initial_state_data: the fields in order, and the types by keyword; a client without
+  // the pronouns type gets pronouns fields as short text, and no PRONOUNS type.
   if (want('custom_profile_fields')) {
-    out.custom_profile_fields = profileFieldsToApi(org);
-    out.custom_profile_field_types = PROFILE_FIELD_TYPES_FOR_REGISTER;
+    const fields = profileFieldsToApi(org);
+    if (pronounsSupported) {
+      out.custom_profile_fields = fields;
+      out.custom_profile_field_types = PROFILE_FIELD_TYPES_FOR_REGISTER;
+    } else {
+      out.custom_profile_fields = withoutPronounsType(fields);
+      const { PRONOUNS: _, ...types } = PROFILE_FIELD_TYPES_FOR_REGISTER;
+      out.custom_profile_field_types = types;
+    }
   }
 
   out.last_event_id = -1;
