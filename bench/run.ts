@@ -23,8 +23,8 @@ import type { ApplyRun, BenchResults, SubscribeRun, SynthRun } from './report';
 const CHILD = path.join(__dirname, 'child.ts');
 
 const USAGE = `usage: npm run bench -- [--scale N] [--apply-scale N] [--rate-limited-scale N]
-                          [--no-apply] [--subscribe-channels N] [--only subscribe|synth]
-                          [--json FILE]
+                          [--incremental-scale N] [--no-apply] [--subscribe-channels N]
+                          [--only subscribe|synth] [--json FILE]
 
   --scale N               organization size relative to the issue's (default 1: 2,000
                           channels, 300 groups, 10,000 users, 100,000 subscriptions); 0.1 for
