@@ -247,6 +247,8 @@ export function randomOrg(seed: number, featureLevel: number): OrgState {
     const ch = org.channels.find((c) => c.name === 'channel 0');
     if (ch) {
       ch.inviteOnly = true;
+      // Zulip has no private web-public channel.
+      ch.isWebPublic = false;
       ch.isArchived = false;
       org.defaultChannelIds = org.defaultChannelIds.filter((id) => id !== ch.id);
       org.subscriptions = org.subscriptions.filter((s) => s.channelId !== ch.id);
