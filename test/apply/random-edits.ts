@@ -98,6 +98,24 @@ const ORG_PERMISSIONS: Record<string, readonly string[]> = {
 
 type Rnd = () => number;
 
+/** Whether group `to` is `from` or reached from it through `subgroups` (to keep cycles out). */
+export function reachesGroup(
+  from: string,
+  to: string,
+  subgroups: (group: string) => Iterable<string>,
+): boolean {
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length > 0) {
+    const g = stack.pop() as string;
+    if (g === to) return true;
+    if (seen.has(g)) continue;
+    seen.add(g);
+    stack.push(...subgroups(g));
+  }
+  return false;
+}
+
 export interface Edited {
   readonly desired: DesiredState;
   /** One line per edit, for messages. */
@@ -178,18 +196,12 @@ export function randomEdits(
   };
   const someUsers = (n: number): string[] =>
     [...new Set(Array.from({ length: n }, () => pick(activeEmails)))].sort(compareStrings);
-  // The subgroup graph, to keep it free of cycles.
-  const reaches = (from: string, to: string): boolean => {
-    const seen = new Set<string>();
-    const stack = [from];
-    while (stack.length > 0) {
-      const g = stack.pop() as string;
-      if (g === to) return true;
-      if (seen.has(g)) continue;
-      seen.add(g);
-      stack.push(...(d.userGroups.find((x) => x.name === g)?.members.groups ?? []));
-    }
-    return false;
+  const reaches = (from: string, to: string): boolean =>
+    reachesGroup(from, to, (g) => d.userGroups.find((x) => x.name === g)?.members.groups ?? []);
+  /** Removes a random entry of a collection, pruning its kind (undeclared objects go). */
+  const removeOne = <T>(xs: T[], kind: keyof DesiredState['organization']['prune']): T => {
+    d.organization.prune[kind] = true;
+    return xs.splice(Math.floor(rnd() * xs.length), 1)[0] as T;
   };
   const shuffle = <T>(xs: T[]): void => {
     for (let i = xs.length - 1; i > 0; i--) {
@@ -499,10 +511,7 @@ export function randomEdits(
             `https://changed-${seed}x${i}.example`,
           );
         } else if (op === 'reorder') shuffle(d.linkifiers);
-        else {
-          d.organization.prune.linkifier = true;
-          d.linkifiers.splice(Math.floor(rnd() * d.linkifiers.length), 1);
-        }
+        else removeOne(d.linkifiers, 'linkifier');
         say(op);
         break;
       }
@@ -518,10 +527,7 @@ export function randomEdits(
         else if (d.playgrounds.length === 0) break;
         else if (op === 'change')
           pick(d.playgrounds).urlTemplate = `https://changed.example/${tag}#{code}`;
-        else {
-          d.organization.prune.playground = true;
-          d.playgrounds.splice(Math.floor(rnd() * d.playgrounds.length), 1);
-        }
+        else removeOne(d.playgrounds, 'playground');
         say(op);
         break;
       }
@@ -535,10 +541,7 @@ export function randomEdits(
           });
         else if (d.savedSnippets.length === 0) break;
         else if (op === 'change') pick(d.savedSnippets).content = `Changed ${tag}`;
-        else {
-          d.organization.prune.savedSnippet = true;
-          d.savedSnippets.splice(Math.floor(rnd() * d.savedSnippets.length), 1);
-        }
+        else removeOne(d.savedSnippets, 'savedSnippet');
         say(op);
         break;
       }
@@ -555,15 +558,11 @@ export function randomEdits(
         else if (op === 'hint') pick(d.customProfileFields).hint = `Changed hint ${tag}`;
         else if (op === 'reorder') shuffle(d.customProfileFields);
         else {
-          d.organization.prune.customProfileField = true;
-          const [gone] = d.customProfileFields.splice(
-            Math.floor(rnd() * d.customProfileFields.length),
-            1,
-          );
+          const gone = removeOne(d.customProfileFields, 'customProfileField');
           // Users' values of the field go with it.
           for (const u of d.users)
-            if (u.profile && gone!.name in u.profile) {
-              delete u.profile[gone!.name];
+            if (u.profile && gone.name in u.profile) {
+              delete u.profile[gone.name];
               if (Object.keys(u.profile).length === 0) delete u.profile;
             }
         }
@@ -590,10 +589,7 @@ export function randomEdits(
           if (rnd() < 0.5 && g.channels.length > 0)
             g.channels = g.channels.filter((c) => c !== pick(g.channels));
           else g.channels = [...new Set([...g.channels, pick(eligible())])].sort(compareStrings);
-        } else {
-          d.organization.prune.defaultChannelGroup = true;
-          d.defaultChannelGroups.splice(Math.floor(rnd() * d.defaultChannelGroups.length), 1);
-        }
+        } else removeOne(d.defaultChannelGroups, 'defaultChannelGroup');
         say(op);
         break;
       }
@@ -610,10 +606,7 @@ export function randomEdits(
           const a = pick(d.allowedDomains);
           if (a.allowSubdomains) delete a.allowSubdomains;
           else a.allowSubdomains = true;
-        } else {
-          d.organization.prune.allowedDomain = true;
-          d.allowedDomains.splice(Math.floor(rnd() * d.allowedDomains.length), 1);
-        }
+        } else removeOne(d.allowedDomains, 'allowedDomain');
         say(op);
         break;
       }
