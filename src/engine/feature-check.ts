@@ -110,13 +110,21 @@ export function findUnsupportedFeatures(
 
 /**
  * `address (path)` of every channel declared `webPublic: true` when the server does not allow
- * web-public channels (Zulip refuses with "Web-public channels are not enabled.").
+ * web-public channels (Zulip refuses with "Web-public channels are not enabled."). The
+ * configuration may turn the organization's spectator access on where the server allows them:
+ * the plan makes that change before the channels (`realm.web_public_streams_enabled()` is
+ * checked at each request).
  */
 export function findWebPublicDisabled(
   desired: DesiredState,
-  server: Pick<ServerInfo, 'webPublicChannelsEnabled'>,
+  server: Pick<ServerInfo, 'webPublicChannelsEnabled' | 'webPublicChannelsAllowed'>,
 ): string[] {
   if (server.webPublicChannelsEnabled) return [];
+  if (
+    server.webPublicChannelsAllowed === true &&
+    desired.organizationSettings.some((o) => o.properties.enableSpectatorAccess === true)
+  )
+    return [];
   return desired.channels
     .filter((c) => c.webPublic === true)
     .map((c) => `${resourceAddress('channel', c.name)} (${c.path})`);
@@ -129,7 +137,10 @@ export function findWebPublicDisabled(
  */
 export function checkFeatures(
   desired: DesiredState,
-  server: Pick<ServerInfo, 'featureLevel' | 'version' | 'site' | 'webPublicChannelsEnabled'>,
+  server: Pick<
+    ServerInfo,
+    'featureLevel' | 'version' | 'site' | 'webPublicChannelsEnabled' | 'webPublicChannelsAllowed'
+  >,
 ): void {
   if (server.featureLevel < MIN_FEATURE_LEVEL)
     throw new ZulipCdkError(
@@ -155,7 +166,7 @@ export function checkFeatures(
 
 function checkWebPublic(
   desired: DesiredState,
-  server: Pick<ServerInfo, 'site' | 'webPublicChannelsEnabled'>,
+  server: Pick<ServerInfo, 'site' | 'webPublicChannelsEnabled' | 'webPublicChannelsAllowed'>,
 ): void {
   const channels = findWebPublicDisabled(desired, server);
   if (channels.length === 0) return;

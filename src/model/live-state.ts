@@ -64,6 +64,13 @@ export const ServerInfoSchema = z.strictObject({
   /** Whether the server allows web-public channels (`server_web_public_streams_enabled` and `realm_enable_spectator_access`). */
   webPublicChannelsEnabled: z.boolean(),
   /**
+   * When `webPublicChannelsEnabled` is false: whether the server itself allows web-public
+   * channels (`server_web_public_streams_enabled`, its WEB_PUBLIC_STREAMS_ENABLED), so that
+   * turning the organization's spectator access on enables them. Absent when
+   * `webPublicChannelsEnabled` is true (it is implied), and in snapshots made before it was read.
+   */
+  webPublicChannelsAllowed: z.boolean().optional(),
+  /**
    * `realm_plan_type` (zerver/models/realms.py: 1 self-hosted, 2 Zulip Cloud Free, 3 Cloud
    * Standard, 4 Standard free, 10 Plus); null when unknown (snapshots made before it was read).
    */

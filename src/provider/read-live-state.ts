@@ -390,6 +390,7 @@ export function liveStateFromRegister(
     }))
     .sort((a, b) => a.channelId - b.channelId);
 
+  const webPublicAllowed = reg.server_web_public_streams_enabled ?? false;
   const state: LiveState = {
     formatVersion: LIVE_STATE_FORMAT_VERSION,
     server: {
@@ -403,9 +404,11 @@ export function liveStateFromRegister(
         channelFolderName: reg.max_channel_folder_name_length ?? null,
         channelFolderDescription: reg.max_channel_folder_description_length ?? null,
       },
-      webPublicChannelsEnabled:
-        (reg.server_web_public_streams_enabled ?? false) &&
-        (reg.realm_enable_spectator_access ?? false),
+      webPublicChannelsEnabled: webPublicAllowed && (reg.realm_enable_spectator_access ?? false),
+      // Only when it says more than webPublicChannelsEnabled (the live state's digest).
+      ...(webPublicAllowed && reg.realm_enable_spectator_access === true
+        ? {}
+        : { webPublicChannelsAllowed: webPublicAllowed }),
       planType: reg.realm_plan_type ?? null,
       channelEventsMessages: reg.realm_send_channel_events_messages ?? true,
       ...(reg.realm_available_video_chat_providers

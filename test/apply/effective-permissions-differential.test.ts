@@ -40,6 +40,7 @@ import { ZulipClient } from '../../src/zulip';
 import { prng } from '../../bench/org-generator';
 import { randomOrg } from '../import/random-org';
 import { holders } from './permission-oracle';
+import { reachesGroup } from './random-edits';
 import type { PermissionObject } from './permission-oracle';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -113,18 +114,8 @@ function edits(seed: number, live: LiveState): DesiredState {
   const subgroups = new Map<string, Set<string>>(
     namedGroups.map((g) => [g.name, new Set(g.subgroups.map((s) => groupName.get(s) as string))]),
   );
-  const reaches = (from: string, to: string): boolean => {
-    const seen = new Set<string>();
-    const stack = [from];
-    while (stack.length > 0) {
-      const g = stack.pop() as string;
-      if (g === to) return true;
-      if (seen.has(g)) continue;
-      seen.add(g);
-      stack.push(...(subgroups.get(g) ?? []));
-    }
-    return false;
-  };
+  const reaches = (from: string, to: string): boolean =>
+    reachesGroup(from, to, (g) => subgroups.get(g) ?? []);
   const groups = new Map<string, DesiredUserGroup>();
   const groupDecl = (name: string): DesiredUserGroup => {
     let g = groups.get(name);

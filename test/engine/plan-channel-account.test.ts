@@ -386,3 +386,19 @@ test('protected history with canCreateTopicGroup left as it is, not everyone', (
   // Not ignored: the plan sets it to everyone in the same request.
   expect(planned(d([]), as(b, 'owner'))).toContain('channel["secret"]#update');
 });
+
+test('a web-public channel left web-public is not made private (update_stream_backend)', () => {
+  const b = org();
+  b.channel('open', { webPublic: true });
+  const d = (ignore: string[]): DesiredState =>
+    desired((x) =>
+      x.channels.push(dChannel('open', { private: true, lifecycle: { ignoreChanges: ignore } })),
+    );
+  // Found by test/apply/apply-converges-differential.test.ts (seed 21): the PATCH sent
+  // is_private alone, and Zulip kept is_web_public: "Invalid parameters".
+  expect(refused(d(['webPublic']), as(b, 'owner'), 'UNRESOLVED_REFERENCE')).toContain(
+    'channel["open"] (acme/open): the channel is web-public and this plan leaves it so (webPublic in lifecycle.ignoreChanges), and Zulip refuses a web-public channel that is private or of protected history ("Invalid parameters")',
+  );
+  // Managed: webPublic becomes false in the same request.
+  expect(planned(d([]), as(b, 'owner'))).toContain('channel["open"]#update');
+});

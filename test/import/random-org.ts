@@ -192,6 +192,11 @@ export function randomOrg(seed: number, featureLevel: number): OrgState {
       dateCreated: 1_700_000_000,
     });
   }
+  // Orders as Zulip leaves them after a reorder (try_reorder_realm_channel_folders: the
+  // positions 0..n-1), drawn at random: Zulip gives a new folder its ID as order
+  // (check_add_channel_folder), below which no order of an older folder can be.
+  const ranked = [...org.folders].sort((a, b) => a.order - b.order || a.id - b.id);
+  ranked.forEach((f, i) => (f.order = i));
   const openFolders = org.folders.filter((f) => !f.isArchived);
 
   const channelNames = [...TRICKY_NAMES, ...Array.from({ length: 36 }, (_, i) => `channel ${i}`)];
@@ -247,6 +252,8 @@ export function randomOrg(seed: number, featureLevel: number): OrgState {
     const ch = org.channels.find((c) => c.name === 'channel 0');
     if (ch) {
       ch.inviteOnly = true;
+      // Zulip has no private web-public channel.
+      ch.isWebPublic = false;
       ch.isArchived = false;
       org.defaultChannelIds = org.defaultChannelIds.filter((id) => id !== ch.id);
       org.subscriptions = org.subscriptions.filter((s) => s.channelId !== ch.id);

@@ -30,7 +30,9 @@
  * Not about the account but found on the same changes: making the organization's moderation
  * request channel public ("Moderation request channel must be private.", `update_stream_backend`)
  * unarchiving a private channel without subscribers (`checkUnarchive`), and protected history
- * with a `can_create_topic_group` the plan leaves alone (`checkProtectedHistory`).
+ * with a `can_create_topic_group` the plan leaves alone (`checkProtectedHistory`), and a
+ * web-public channel the plan leaves web-public made private or given protected history
+ * (`checkKeptWebPublic`).
  *
  * Guests hold none of these settings (each has `allow_everyone_group=False`, or Zulip refuses
  * guests before it). A setting the plan changes before the request (a channel's own settings,
@@ -186,6 +188,7 @@ export function checkChannelAccount(p: Planner): void {
     if (c.action === 'unarchive') checkUnarchive(p, c, l);
     if (c.action !== 'update') continue;
     checkProtectedHistory(p, c, l);
+    checkKeptWebPublic(p, c, l);
     for (const x of c.properties) {
       if (x.property === 'private' && x.after === false && moderation === l.id)
         p.errors.push(
@@ -253,6 +256,31 @@ function checkProtectedHistory(
   if (live === undefined || live === p.idx.groupsByName.get('role:everyone')?.id) return;
   p.errors.push(
     `${listed([c])}: Zulip gives a channel protected history only if canCreateTopicGroup is SystemGroup.EVERYONE ("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group"), and the channel's is not while this plan leaves it as it is (lifecycle.ignoreChanges). Declare canCreateTopicGroup: SystemGroup.EVERYONE and stop ignoring it, or keep history public`,
+  );
+}
+
+/**
+ * `update_stream_backend` checks the channel's privacy as the request leaves it, a property the
+ * request does not send kept as it is: a web-public channel is neither private nor of protected
+ * history ("Invalid parameters"). The plan sends `is_web_public` only when it changes
+ * `webPublic`, so a live web-public channel whose `webPublic` it leaves alone
+ * (`lifecycle.ignoreChanges`, as the importer writes it when the server has web-public
+ * channels off) stays web-public in the request.
+ */
+function checkKeptWebPublic(
+  p: Planner,
+  c: Extract<UntaggedChange, { action: 'update' }>,
+  l: LiveChannel,
+): void {
+  if (!l.webPublic || c.properties.some((x) => x.property === 'webPublic')) return;
+  const breaks = c.properties.filter(
+    (x) =>
+      (x.property === 'private' && x.after === true) ||
+      (x.property === 'historyPublicToSubscribers' && x.after === false),
+  );
+  if (breaks.length === 0) return;
+  p.errors.push(
+    `${listed([c])}: the channel is web-public and this plan leaves it so (webPublic in lifecycle.ignoreChanges), and Zulip refuses a web-public channel that is ${breaks.map((x) => (x.property === 'private' ? 'private' : 'of protected history')).join(' or ')} ("Invalid parameters"). Stop ignoring webPublic (it becomes false in the same request), or keep the channel public`,
   );
 }
 

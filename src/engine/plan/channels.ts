@@ -12,6 +12,7 @@ import type { Planner } from './planner';
 import { groupAddress, isIgnored } from './planner';
 import { createPermissions, updatePermissions } from './permissions';
 import { deferAccessLoss } from './content-access';
+import { ORGANIZATION_UPDATE } from './organization';
 import {
   announceNeedsSubscribers,
   channelMembership,
@@ -32,6 +33,20 @@ function folderRefs(p: Planner, d: DesiredChannel): string[] {
  * Channels, for the generic keyed planner: its hooks add a channel's folder, permissions and
  * subscribers, the checks of its message retention, and leave out what needs content access.
  */
+/**
+ * A channel made web-public waits for the organization's settings when they turn spectator
+ * access on: that is what lets Zulip make it web-public (`web_public_streams_enabled()`, checked
+ * by channel creation and `update_stream_backend`).
+ */
+function afterSpectatorAccess(p: Planner, webPublic: boolean): string[] {
+  if (!webPublic || p.live.organizationSettings?.properties.enable_spectator_access !== false)
+    return [];
+  const on = p.desired.organizationSettings.some(
+    (o) => o.properties.enableSpectatorAccess === true,
+  );
+  return on ? [ORGANIZATION_UPDATE] : [];
+}
+
 export const channels: KeyedPlan<DesiredChannel, LiveChannel> = {
   kind: 'channel',
   unmanaged: (l) => l.archived,
@@ -54,7 +69,10 @@ export const channels: KeyedPlan<DesiredChannel, LiveChannel> = {
     if (d.announce !== undefined) props.announce = d.announce;
     const refs = createPermissions(p, CHANNEL_PERMISSIONS, d.permissions, address, d.path, props);
     return {
-      meta: { refs: [...refs.map(groupAddress), ...folderRefs(p, d)] },
+      meta: {
+        refs: [...refs.map(groupAddress), ...folderRefs(p, d)],
+        after: afterSpectatorAccess(p, props.webPublic === true),
+      },
       then: () => {
         channelMembership(p, d, null, address);
         announceNeedsSubscribers(p, d, props, address);
@@ -66,7 +84,14 @@ export const channels: KeyedPlan<DesiredChannel, LiveChannel> = {
     const lc = d.lifecycle;
     if (props.some((c) => c.property === 'messageRetentionDays'))
       p.checkRetention('changing message retention', address, d.path);
-    const meta = { refs: [] as string[], releases: [] as string[] };
+    const meta = {
+      refs: [] as string[],
+      releases: [] as string[],
+      after: afterSpectatorAccess(
+        p,
+        props.some((x) => x.property === 'webPublic' && x.after === true),
+      ),
+    };
     if (p.supports('channelFolders') && !isIgnored(lc, 'folder')) {
       const folder = d.folder ?? null;
       const target = folderTarget(p, folder, address, d.path);
