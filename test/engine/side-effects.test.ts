@@ -333,6 +333,20 @@ const ROWS: Record<string, Row> = {
     change: settingsUpdate('waitingPeriodThreshold', 10, 0),
     says: 'Every member joins role:fullmembers now (no waiting period).',
   },
+  'a reactivated user gets back what Zulip kept, which the plan cannot see': {
+    zulip:
+      'zerver/actions/create_user.py do_reactivate_user (memberships kept); zerver/lib/user_groups.py get_members_and_subgroups_of_groups (active members only)',
+    change: {
+      ...base(),
+      kind: 'user',
+      key: 'a@x',
+      address: 'user["a@x"]',
+      id: 'user["a@x"]#reactivate',
+      action: 'reactivate',
+      liveId: 7,
+    } as Change,
+    says: 'the next plan shows any that the configuration does not declare',
+  },
   'unsubscribing sends nobody a message': {
     zulip: 'zerver/views/streams.py remove_subscriptions_backend',
     change: membership('channel', 'eng', { remove: [{ email: 'a@x', id: 3 }] }),

@@ -571,7 +571,7 @@ export function sideEffects(c: Change, server: SideEffectContext = {}): string[]
     case 'reactivate':
       if (c.kind === 'user')
         out.push(
-          `${c.key} can log in again; their subscriptions and group memberships count again. Bots that were deactivated with them stay deactivated.`,
+          `${c.key} can log in again; their subscriptions and group memberships count again. Zulip lists only active users' memberships, so this plan cannot see them: the next plan shows any that the configuration does not declare. Bots that were deactivated with them stay deactivated.`,
         );
       break;
     case 'delete':
