@@ -1,21 +1,34 @@
-import { findUser, hasMetadataAccess, isGuest, subscriberIds } from './permissions';
+import { findUser, inChannelMetadataAudience, isGuest, subscriberIds } from './permissions';
 import { withoutPronounsType } from './compatibility';
 import type { EventQueue, PendingEvent, RequestContext, ServerCore } from './router';
 import type { StoredChannel } from './state';
 
 /**
- * The audience of a channel's events (active users who can see its metadata), as far as it can
- * matter: only users with a registered event queue are considered, since the audience is only
- * used to deliver to queues. With no queue registered (an apply, most requests), nothing is
- * computed; otherwise the permission check runs per listening user, not per user of the realm.
+ * zerver/lib/streams.py `can_access_stream_metadata_user_ids`, the audience of a channel's
+ * `stream` events (see {@link inChannelMetadataAudience}: a guest not subscribed to a
+ * web-public channel is not in it), as far as it can matter: only users with a registered
+ * event queue are considered, since the audience is only used to deliver to queues. With no
+ * queue registered (an apply, most requests), nothing is computed; otherwise the check runs per
+ * listening user, not per user of the realm.
  */
 export function channelAudience(ctx: RequestContext, ch: StoredChannel): number[] {
   const listening = new Set(listeningUsers(ctx));
   if (listening.size === 0) return [];
   const org = ctx.org;
   return org.users
-    .filter((u) => listening.has(u.id) && u.isActive && hasMetadataAccess(org, u, ch))
+    .filter((u) => listening.has(u.id) && u.isActive && inChannelMetadataAudience(org, u, ch))
     .map((u) => u.id);
+}
+
+/**
+ * Who Zulip tells of a new channel (zerver/lib/streams.py `create_stream_if_needed`) and of
+ * its subscribers (zerver/actions/streams.py `send_peer_subscriber_events`): every active user
+ * for a web-public channel (`active_user_ids`, guests included), else {@link channelAudience}.
+ */
+export function channelPeerAudience(ctx: RequestContext, ch: StoredChannel): number[] {
+  if (ch.inviteOnly || !ch.isWebPublic) return channelAudience(ctx, ch);
+  const listening = new Set(listeningUsers(ctx));
+  return ctx.org.users.filter((u) => listening.has(u.id) && u.isActive).map((u) => u.id);
 }
 
 /** The users with a registered event queue (each once), the only ones an event can reach. */
@@ -51,7 +64,7 @@ export function sendPeerSubscriberEvents(
   const send = (channels: StoredChannel[], userIds: number[]): void => {
     const skip = new Set(userIds);
     ctx.events.push({
-      users: channelAudience(ctx, channels[0]!).filter((id) => !skip.has(id)),
+      users: channelPeerAudience(ctx, channels[0]!).filter((id) => !skip.has(id)),
       event: { type: 'subscription', op, stream_ids: channels.map((c) => c.id), user_ids: userIds },
     });
   };

@@ -1,10 +1,9 @@
 import { sendStreamDeletionEvent } from './events';
 import {
   findUser,
-  holdsSetting,
-  isAdmin,
+  inChannelMetadataAudience,
   isGuest,
-  isSubscribed,
+  METADATA_SETTINGS,
   subscriberIds,
 } from './permissions';
 import type { PendingEvent } from './router';
@@ -31,13 +30,6 @@ import { channelToApi } from './views';
  * (`do_change_stream_permission`), where the candidates are the users with an event queue.
  */
 
-/** The three settings that give metadata access (`stream_permission_group_settings_granting_metadata_access`). */
-const METADATA_SETTINGS = [
-  'can_add_subscribers_group',
-  'can_administer_channel_group',
-  'can_subscribe_group',
-] as const;
-
 /**
  * zerver/lib/user_groups.py `get_recursive_supergroups_union_for_groups`: the groups and every
  * group that has one of them as a subgroup, recursively (deactivated ones too).
@@ -62,18 +54,10 @@ function reaches(value: StoredGroupSetting | undefined, groups: ReadonlySet<numb
   return value.direct_subgroups.some((id) => groups.has(id));
 }
 
-/**
- * zerver/lib/streams.py `bulk_can_access_stream_metadata_user_ids` for a private channel, for
- * one user: an active subscriber, an active administrator (or administrator bot), or an active
- * non-guest member of one of the three settings
- * (`get_users_dict_with_metadata_access_to_streams_via_permission_groups`).
- */
+/** Whether a user is in a channel's `bulk_can_access_stream_metadata_user_ids` (active only). */
 function seesPrivateChannel(org: OrgState, userId: number, ch: StoredChannel): boolean {
   const u = findUser(org, userId);
-  if (u === undefined || !u.isActive) return false;
-  if (isSubscribed(org, u.id, ch.id) || isAdmin(u)) return true;
-  if (isGuest(u)) return false;
-  return METADATA_SETTINGS.some((s) => holdsSetting(org, u, ch.settings[s]));
+  return u !== undefined && u.isActive && inChannelMetadataAudience(org, u, ch);
 }
 
 /** The private channels a change may show or hide, and which candidates saw each before. */

@@ -303,6 +303,35 @@ export function hasMetadataAccess(org: OrgState, user: StoredUser, ch: StoredCha
   return hasContentAccess(org, user, ch) || (!isGuest(user) && canAdministerChannel(org, user, ch));
 }
 
+/** The three settings that give metadata access (`stream_permission_group_settings_granting_metadata_access`). */
+export const METADATA_SETTINGS = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_subscribe_group',
+] as const;
+
+/**
+ * Whether an active user is among the users zerver/lib/streams.py
+ * `bulk_can_access_stream_metadata_user_ids` gives for a channel, the audience of its `stream`
+ * events: for a public channel (`is_public`: not `invite_only`, web-public included) every
+ * non-guest and its guest subscribers; for a private one its subscribers, the administrators
+ * (`get_admin_users_and_bots`) and the non-guest members of its three metadata-granting
+ * settings (`get_users_dict_with_metadata_access_to_streams_via_permission_groups`). Unlike
+ * {@link hasMetadataAccess}, a guest not subscribed to a web-public channel is not in it.
+ */
+export function inChannelMetadataAudience(
+  org: OrgState,
+  user: StoredUser,
+  ch: StoredChannel,
+): boolean {
+  const guest = isGuest(user);
+  if (!ch.inviteOnly && !guest) return true;
+  if (isSubscribed(org, user.id, ch.id)) return true;
+  if (guest) return false;
+  if (isAdmin(user)) return true;
+  return METADATA_SETTINGS.some((s) => holdsSetting(org, user, ch.settings[s]));
+}
+
 /**
  * Whether the user may see the channel's subscribers (zerver/lib/subscription_info.py
  * `validate_user_access_to_subscribers_helper`): web-public channels; a guest only those they

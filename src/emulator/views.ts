@@ -4,6 +4,7 @@ import { channelSettingInfos } from './group-settings';
 import {
   canSeeSubscribers,
   directMembers,
+  findGroup,
   findUser,
   isAdmin,
   isGuest,
@@ -75,6 +76,32 @@ export function settingToApi(
   };
 }
 
+/** `Stream.STREAM_POST_POLICY_EVERYONE` and `STREAM_POST_POLICY_ADMINS` (zerver/models/streams.py). */
+const POST_POLICY_EVERYONE = 1;
+export const POST_POLICY_ADMINS = 2;
+
+/** zerver/models/streams.py `Stream.SYSTEM_GROUPS_ENUM_MAP`: the system groups with a policy. */
+const POST_POLICY_OF_SYSTEM_GROUP: ReadonlyMap<string, number> = new Map([
+  ['role:everyone', POST_POLICY_EVERYONE],
+  ['role:administrators', POST_POLICY_ADMINS],
+  ['role:fullmembers', 3], // STREAM_POST_POLICY_RESTRICT_NEW_MEMBERS
+  ['role:moderators', 4], // STREAM_POST_POLICY_MODERATORS
+]);
+
+/**
+ * zerver/lib/streams.py `get_stream_post_policy_value_based_on_group_setting`: the legacy
+ * `stream_post_policy` (deprecated at FL 333, still sent at 442) of a `can_send_message_group`
+ * value: the policy of role:everyone, role:administrators, role:fullmembers or
+ * role:moderators, else 1 (everyone), for any other group and an anonymous value alike.
+ * `stream_to_dict`'s `is_announcement_only` is whether it is the administrators' policy.
+ */
+export function streamPostPolicy(org: OrgState, value: StoredGroupSetting | undefined): number {
+  if (typeof value !== 'number') return POST_POLICY_EVERYONE;
+  const g = findGroup(org, value);
+  if (g === undefined || !g.isSystemGroup) return POST_POLICY_EVERYONE;
+  return POST_POLICY_OF_SYSTEM_GROUP.get(g.name) ?? POST_POLICY_EVERYONE;
+}
+
 /** A channel object. Retention: null = realm default, -1 = unlimited. */
 export function channelToApi(
   org: OrgState,
@@ -100,6 +127,7 @@ function channelFields(
   subscribers: readonly number[] | undefined,
   trafficInline: boolean,
 ): Record<string, unknown> {
+  const postPolicy = streamPostPolicy(org, ch.settings.can_send_message_group);
   const out: Record<string, unknown> = {
     stream_id: ch.id,
     name: ch.name,
@@ -110,12 +138,12 @@ function channelFields(
     creator_id: ch.creatorId,
     invite_only: ch.inviteOnly,
     is_web_public: ch.isWebPublic,
-    stream_post_policy: 1,
+    stream_post_policy: postPolicy,
     message_retention_days: ch.messageRetentionDays,
     history_public_to_subscribers: ch.historyPublicToSubscribers,
     first_message_id: null,
     is_recently_active: false,
-    is_announcement_only: false,
+    is_announcement_only: postPolicy === POST_POLICY_ADMINS,
   };
   if (trafficInline) out.stream_weekly_traffic = null;
   for (const info of channelSettingInfos(fl))

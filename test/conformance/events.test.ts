@@ -43,9 +43,11 @@ describe('events of managed objects (test_events.py)', () => {
   it('test_events.py test_events_on_changing_private_stream_permission_settings (not granting metadata access): a group setting sends stream/update with the new value', async () => {
     const drain = drainer(owner, await register(owner, { event_types: ['stream'] }));
     const design = z.org.channels.find((c) => c.name === 'design')!;
-    const admins = group('role:administrators').id;
+    // Zulip's value: hamlet alone, whose posting policy is everyone's, as before (the
+    // stream_post_policy and is_announcement_only updates are not sent).
+    const value = { direct_members: [user('alice').id], direct_subgroups: [] };
     expectSuccess(
-      await owner.patch(`/streams/${design.id}`, { can_send_message_group: { new: admins } }),
+      await owner.patch(`/streams/${design.id}`, { can_send_message_group: { new: value } }),
     );
     const events = await drain();
     expect(events).toHaveLength(1);
@@ -53,7 +55,7 @@ describe('events of managed objects (test_events.py)', () => {
       type: 'stream',
       op: 'update',
       property: 'can_send_message_group',
-      value: admins,
+      value,
       stream_id: design.id,
     });
   });

@@ -26,7 +26,11 @@
  * before (test/conformance/users.test.ts checks the format); and when zulip-cdk came to manage
  * `require_e2ee_push_notifications` (FL 409: `realm_require_e2ee_push_notifications` among the
  * `realm` fields; with the setting's level moved above the bodies' levels, each digest was the
- * one before; test/conformance/realm-settings.test.ts checks it). A change that moves a field,
+ * one before; test/conformance/realm-settings.test.ts checks it); and when channel objects
+ * took `stream_post_policy` and `is_announcement_only` from `can_send_message_group`
+ * (`get_stream_post_policy_value_based_on_group_setting`: they were always 1 and false; with
+ * those two fields set back to 1 and false in the bodies, each digest was the one before;
+ * test/conformance/channel-event-audience.test.ts checks the values). A change that moves a field,
  * reorders a list or drops a subscriber shows here. When a change of the response is intended,
  * check the new body by other tests first, then update the digest.
  */
@@ -101,7 +105,7 @@ describe('register: the same bytes', () => {
     const z = await startEmulator({ state: org, rateLimit: false, clock });
     try {
       const body = await registerBody(z, owner, RECORDED_READ_PARAMS);
-      expect(digest(body, z)).toBe('4f12039ec8338a96');
+      expect(digest(body, z)).toBe('126c99ab2cbb0e78');
       // A second register answers the same.
       expect(digest(await registerBody(z, owner, RECORDED_READ_PARAMS), z)).toBe(digest(body, z));
       // The read's own parameters: the same body without `streams`.
@@ -123,16 +127,16 @@ describe('register: the same bytes', () => {
   });
 
   it.each([
-    ['owner@zulip-cdk.example', {}, '0679a29ae4338ea6'],
-    ['alice@zulip-cdk.example', { include_subscribers: 'true' }, 'bd360b8b425c4042'],
-    ['guest@zulip-cdk.example', { include_subscribers: 'partial' }, '9267346b7c14d072'],
+    ['owner@zulip-cdk.example', {}, 'fdbcc7dc9db76828'],
+    ['alice@zulip-cdk.example', { include_subscribers: 'true' }, '4f6c9b0b4101f457'],
+    ['guest@zulip-cdk.example', { include_subscribers: 'partial' }, 'cfaff683c5772a0d'],
     [
       'moderator@zulip-cdk.example',
       {
         include_subscribers: 'true',
         client_capabilities: { notification_settings_null: true, archived_channels: true },
       },
-      '3b9b33665bec80c3',
+      '8b99bff056bc0bf0',
     ],
   ])('the demo organization: %s %j', async (email, params, expected) => {
     const z = await startEmulator({ rateLimit: false, clock });
@@ -147,7 +151,7 @@ describe('register: the same bytes', () => {
     const z = await startEmulator({ rateLimit: false, clock, featureLevel: 372 });
     try {
       const body = await registerBody(z, 'owner@zulip-cdk.example', { include_subscribers: true });
-      expect(digest(body, z)).toBe('c762633553046c44');
+      expect(digest(body, z)).toBe('0f9ee33f4620685e');
     } finally {
       await z.close();
     }
@@ -170,7 +174,7 @@ describe('register: the same bytes', () => {
     });
     try {
       const body = await registerBody(z, owner, RECORDED_READ_PARAMS);
-      expect(digest(body, z)).toBe('4f12039ec8338a96');
+      expect(digest(body, z)).toBe('126c99ab2cbb0e78');
       expect(observed).toEqual([body]);
     } finally {
       await z.close();

@@ -26,7 +26,7 @@ import type { RequestContext } from '../router';
 import { newSubscription, nextId, systemGroupId } from '../state';
 import type { StoredChannel, StoredGroupSetting } from '../state';
 import { pickColors } from '../colors';
-import { channelAudience } from '../events';
+import { channelPeerAudience } from '../events';
 import { addSubscription, subscriptionOf, userById } from '../indexes';
 import { channelToApi, subscriptionToApi } from '../views';
 import { sendSubscribedAndNewChannelNotifications } from '../subscription-notices';
@@ -220,8 +220,9 @@ export function createChannel(
     settings,
   };
   ctx.org.channels.push(ch);
+  // create_stream_if_needed: a web-public channel to every active user, guests included.
   ctx.events.push({
-    users: channelAudience(ctx, ch),
+    users: channelPeerAudience(ctx, ch),
     event: { type: 'stream', op: 'create', streams: [channelToApi(ctx.org, ctx.featureLevel, ch)] },
   });
   if (c.isDefault) {
@@ -281,7 +282,7 @@ export function subscribeUsers(
       });
     }
     ctx.events.push({
-      users: channelAudience(ctx, ch).filter((u) => !added.includes(u)),
+      users: channelPeerAudience(ctx, ch).filter((u) => !added.includes(u)),
       event: { type: 'subscription', op: 'peer_add', stream_ids: [ch.id], user_ids: added },
     });
   }

@@ -37,7 +37,13 @@ import {
   sendSettingChangeEvents,
 } from '../group-channel-access';
 import type { ChannelAccessBefore } from '../group-channel-access';
-import { channelToApi, renderMarkdown, settingToApi } from '../views';
+import {
+  channelToApi,
+  POST_POLICY_ADMINS,
+  renderMarkdown,
+  settingToApi,
+  streamPostPolicy,
+} from '../views';
 import {
   accessPermissionsNotice,
   descriptionNotice,
@@ -102,6 +108,29 @@ function streamUpdateEvent(
     value,
     ...extra,
   };
+}
+
+/**
+ * zerver/actions/streams.py `do_change_stream_group_based_setting` for
+ * `can_send_message_group`: when the legacy `stream_post_policy` it implies changes
+ * (`get_stream_post_policy_value_based_on_group_setting`), a `stream` `update` of
+ * `stream_post_policy`, then one of `is_announcement_only`, to the channel's audience.
+ */
+function postPolicyEvents(
+  ctx: RequestContext,
+  ch: StoredChannel,
+  before: StoredGroupSetting,
+  users: number[],
+): void {
+  const old = streamPostPolicy(ctx.org, before);
+  const policy = streamPostPolicy(ctx.org, ch.settings.can_send_message_group);
+  if (old === policy) return;
+  ctx.events.push({ users, event: streamUpdateEvent(ch, 'stream_post_policy', policy) });
+  const announcementOnly = policy === POST_POLICY_ADMINS;
+  ctx.events.push({
+    users,
+    event: streamUpdateEvent(ch, 'is_announcement_only', announcementOnly),
+  });
 }
 
 /**
@@ -351,8 +380,10 @@ export function updateChannel(ctx: RequestContext): Record<string, unknown> {
       event: streamUpdateEvent(ch, info.wire, nextApi),
     };
     sendSettingChangeEvents(org, ctx.events, update, access);
-    if (info.wire === 'can_send_message_group')
+    if (info.wire === 'can_send_message_group') {
+      postPolicyEvents(ctx, ch, current, update.users);
       sendChannelEventsNotice(ctx, ch, postingPermissionNotice(ctx, user, currentApi, nextApi));
+    }
   }
   return {};
 }
