@@ -344,7 +344,7 @@ const ROWS: Record<string, Row> = {
       id: 'user["a@x"]#reactivate',
       action: 'reactivate',
       liveId: 7,
-    } as Change,
+    },
     says: 'the next plan shows any that the configuration does not declare',
   },
   'unsubscribing sends nobody a message': {
