@@ -30,10 +30,6 @@ function folderRefs(p: Planner, d: DesiredChannel): string[] {
 }
 
 /**
- * Channels, for the generic keyed planner: its hooks add a channel's folder, permissions and
- * subscribers, the checks of its message retention, and leave out what needs content access.
- */
-/**
  * A channel made web-public waits for the organization's settings when they turn spectator
  * access on: that is what lets Zulip make it web-public (`web_public_streams_enabled()`, checked
  * by channel creation and `update_stream_backend`).
@@ -47,6 +43,10 @@ function afterSpectatorAccess(p: Planner, webPublic: boolean): string[] {
   return on ? [ORGANIZATION_UPDATE] : [];
 }
 
+/**
+ * Channels, for the generic keyed planner: its hooks add a channel's folder, permissions and
+ * subscribers, the checks of its message retention, and leave out what needs content access.
+ */
 export const channels: KeyedPlan<DesiredChannel, LiveChannel> = {
   kind: 'channel',
   unmanaged: (l) => l.archived,
