@@ -1,4 +1,5 @@
 import { ROLES } from '../model/kinds';
+import { joinedWithinWaitingPeriod as withinWaitingPeriod } from '../model/waiting-period';
 import { groupMembersEvent } from './events';
 import {
   channelAccessBefore,
@@ -20,25 +21,13 @@ import type { OrgState, StoredGroup, StoredRealm, StoredUser } from './state';
 
 export const FULL_MEMBERS = 'role:fullmembers';
 
-/** A day in milliseconds: Python's `timedelta(days=1)`. */
-export const DAY_MS = 86_400_000;
-
-/** `(timezone_now() - date_joined).days`: whole days, floored as Python's timedelta does. */
-function daysSinceJoined(user: Pick<StoredUser, 'dateJoined'>, now: number): number {
-  return Math.floor((now - Date.parse(user.dateJoined)) / DAY_MS);
-}
-
-/**
- * The local `is_provisional_member` of zerver/actions/user_groups.py
- * `update_users_in_full_members_system_group`: joined fewer days ago than the threshold,
- * whatever the role.
- */
+/** The organization's waiting period, judged for `user` (src/model/waiting-period.ts). */
 function joinedWithinWaitingPeriod(
   realm: StoredRealm,
   user: Pick<StoredUser, 'dateJoined'>,
   now: number,
 ): boolean {
-  return daysSinceJoined(user, now) < realm.waitingPeriodThreshold;
+  return withinWaitingPeriod(user.dateJoined, realm.waitingPeriodThreshold, now);
 }
 
 /**

@@ -2,7 +2,7 @@ import { CHANNEL_PERMISSIONS, GROUP_PERMISSIONS } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import { ROLES } from '../model/kinds';
 import type { SystemGroupName } from '../model/kinds';
-import { DAY_MS } from './full-members';
+import { DAY_MS } from '../model/waiting-period';
 import { addSubscription } from './indexes';
 import { addUser, emptyOrg, newSubscription, nextId, systemGroupId } from './state';
 import type { OrgState, StoredChannel, StoredGroupSetting, StoredUser } from './state';

@@ -11,6 +11,7 @@
  */
 import type { GroupSettingValue } from '../../model/desired-state';
 import { ROLES } from '../../model/kinds';
+import { joinedWithinWaitingPeriod } from '../../model/waiting-period';
 import type { LiveState, LiveUser, WireGroupSettingValue } from '../../model/live-state';
 import type { LiveIndex } from '../live-index';
 import type { Change, JsonValue } from '../plan-format';
@@ -45,13 +46,10 @@ const ROLE_GROUP_NAMES = [
   'role:everyone',
 ];
 
-const DAY_MS = 86_400_000;
-
 /**
- * Whether a member is past the waiting period at `now`: not `is_provisional_member` of
- * `update_users_in_full_members_system_group` (`(timezone_now() - date_joined).days <
- * waiting_period_threshold`; whole days, floored). Without a time or a join date (older
- * snapshots), yes: the plan then counts every member as a full member.
+ * Whether a member is past the waiting period at `now` (`joinedWithinWaitingPeriod`, negated).
+ * Without a time or a join date (older snapshots), or without a waiting period, yes: the plan
+ * then counts every member as a full member.
  */
 export function pastWaitingPeriod(
   user: Pick<LiveUser, 'dateJoined'> | undefined,
@@ -59,16 +57,15 @@ export function pastWaitingPeriod(
   now: number | undefined,
 ): boolean {
   if (threshold <= 0 || now === undefined || user?.dateJoined === undefined) return true;
-  const joined = Date.parse(user.dateJoined);
-  return Number.isNaN(joined) || Math.floor((now - joined) / DAY_MS) >= threshold;
+  return !joinedWithinWaitingPeriod(user.dateJoined, threshold, now);
 }
 
 /** The waiting period (days) before and after `changes`, and the change that sets it. */
 function waitingPeriods(
   changes: readonly Change[],
-  live: LiveState,
+  idx: LiveIndex,
 ): { before: number; after: number; changeId?: string } {
-  const read = live.organizationSettings?.properties.waiting_period_threshold;
+  const read = idx.organizationProperty('waitingPeriodThreshold');
   const before = typeof read === 'number' ? read : 0;
   for (const c of changes)
     if (c.kind === 'organizationSettings' && c.action === 'update')
@@ -306,7 +303,7 @@ export function planWorlds(
   const roleAfter = new Map<number, number>();
   const roleChangeOf = new Map<number, string>();
   const roleGroupIds = ROLE_GROUP_NAMES.map((name) => [name, nameToId.get(name)] as const);
-  const waiting = waitingPeriods(changes, live);
+  const waiting = waitingPeriods(changes, idx);
   const isFullAfter = (u: number): boolean =>
     pastWaitingPeriod(idx.usersById.get(u), waiting.after, now);
   for (const c of changes) {
