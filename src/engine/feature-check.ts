@@ -108,6 +108,11 @@ export function findUnsupportedFeatures(
   return problems;
 }
 
+/** Whether the configuration declares the organization's spectator access on. */
+export function turnsSpectatorAccessOn(desired: DesiredState): boolean {
+  return desired.organizationSettings.some((o) => o.properties.enableSpectatorAccess === true);
+}
+
 /**
  * `address (path)` of every channel declared `webPublic: true` when the server does not allow
  * web-public channels (Zulip refuses with "Web-public channels are not enabled."). The
@@ -120,11 +125,7 @@ export function findWebPublicDisabled(
   server: Pick<ServerInfo, 'webPublicChannelsEnabled' | 'webPublicChannelsAllowed'>,
 ): string[] {
   if (server.webPublicChannelsEnabled) return [];
-  if (
-    server.webPublicChannelsAllowed === true &&
-    desired.organizationSettings.some((o) => o.properties.enableSpectatorAccess === true)
-  )
-    return [];
+  if (server.webPublicChannelsAllowed === true && turnsSpectatorAccessOn(desired)) return [];
   return desired.channels
     .filter((c) => c.webPublic === true)
     .map((c) => `${resourceAddress('channel', c.name)} (${c.path})`);

@@ -11,6 +11,7 @@ import type { KeyedPlan } from './keyed';
 import type { Planner } from './planner';
 import { groupAddress, isIgnored } from './planner';
 import { createPermissions, updatePermissions } from './permissions';
+import { turnsSpectatorAccessOn } from '../feature-check';
 import { deferAccessLoss } from './content-access';
 import { ORGANIZATION_UPDATE } from './organization';
 import {
@@ -35,12 +36,8 @@ function folderRefs(p: Planner, d: DesiredChannel): string[] {
  * by channel creation and `update_stream_backend`).
  */
 function afterSpectatorAccess(p: Planner, webPublic: boolean): string[] {
-  if (!webPublic || p.live.organizationSettings?.properties.enable_spectator_access !== false)
-    return [];
-  const on = p.desired.organizationSettings.some(
-    (o) => o.properties.enableSpectatorAccess === true,
-  );
-  return on ? [ORGANIZATION_UPDATE] : [];
+  if (!webPublic || p.idx.organizationProperty('enableSpectatorAccess') !== false) return [];
+  return turnsSpectatorAccessOn(p.desired) ? [ORGANIZATION_UPDATE] : [];
 }
 
 /**

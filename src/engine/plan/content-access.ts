@@ -25,10 +25,7 @@ import { joinAnd } from '../words';
 import { holdsDeclared } from './account';
 import { CHANGING, contentAccess, myGroupIds, subscribedLive } from './cross-kind';
 import type { Planner } from './planner';
-
-/** The settings that need and give content access, in the order Zulip changes them. */
-const CONTENT_ACCESS_SETTINGS = ['can_add_subscribers_group', 'can_subscribe_group'] as const;
-type Gate = (typeof CONTENT_ACCESS_SETTINGS)[number];
+import { CONTENT_ACCESS_WIRES } from './planner';
 
 /**
  * Leaves out of a private channel's update (`props`) the changes that take the account's
@@ -48,28 +45,30 @@ export function deferAccessLoss(
   // Made public in the same request: every member may read it after that.
   if (props.some((x) => x.property === 'private' && x.after === false)) return false;
   const me = p.live.me.userId;
-  const changeOf = (wire: Gate): PropertyChange | undefined => props.find((x) => x.wire === wire);
-  const holdsNow = (wire: Gate): boolean => settingIncludes(l.permissions[wire], me, myGroupIds(p));
-  const holdsAfter = (wire: Gate): boolean => {
+  const changeOf = (wire: string): PropertyChange | undefined => props.find((x) => x.wire === wire);
+  const holdsNow = (wire: string): boolean =>
+    settingIncludes(l.permissions[wire], me, myGroupIds(p));
+  const holdsAfter = (wire: string): boolean => {
     const c = changeOf(wire);
     return c
       ? holdsDeclared(p, c.after as GroupSettingValue, [`${address}#update`])
       : holdsNow(wire);
   };
-  const held: Record<Gate, boolean> = {
-    can_add_subscribers_group: holdsNow('can_add_subscribers_group'),
-    can_subscribe_group: holdsNow('can_subscribe_group'),
-  };
+  // Zulip changes them in the channel permission table's order (that of
+  // `Stream.stream_permission_group_settings`); `held`: those giving the account access as the
+  // request goes.
+  const gates = [...CONTENT_ACCESS_WIRES];
+  const held = new Set(gates.filter(holdsNow));
   const needs: string[] = [];
-  for (const wire of CONTENT_ACCESS_SETTINGS) {
+  for (const wire of gates) {
     if (!changeOf(wire)) continue;
-    if (!held.can_add_subscribers_group && !held.can_subscribe_group) needs.push(CHANGING[wire]);
-    held[wire] = holdsAfter(wire);
+    if (held.size === 0) needs.push(CHANGING[wire] ?? wire);
+    if (holdsAfter(wire)) held.add(wire);
+    else held.delete(wire);
   }
-  if (addsSubscribers && !held.can_add_subscribers_group && !held.can_subscribe_group)
-    needs.push('subscribing people to it');
+  if (addsSubscribers && held.size === 0) needs.push('subscribing people to it');
   if (needs.length === 0) return false;
-  const removing = CONTENT_ACCESS_SETTINGS.filter(
+  const removing = gates.filter(
     (wire) => changeOf(wire) !== undefined && holdsNow(wire) && !holdsAfter(wire),
   );
   const kept = props.filter((x) => !removing.some((wire) => x.wire === wire));
@@ -77,7 +76,7 @@ export function deferAccessLoss(
   props.push(...kept);
   p.warn(
     'NO_CONTENT_ACCESS',
-    `left out of this plan, for the next one: ${joinAnd(removing.map((w) => CHANGING[w]))}. It would take the applying account (${p.live.me.email}) out of the setting that gives it access to #${l.name}'s content, and Zulip checks that access again for what follows in the same apply: ${joinAnd(needs)}. Apply this plan, then plan and apply again: the next plan makes the change, with the access still there.`,
+    `left out of this plan, for the next one: ${joinAnd(removing.map((w) => CHANGING[w] ?? w))}. It would take the applying account (${p.live.me.email}) out of the setting that gives it access to #${l.name}'s content, and Zulip checks that access again for what follows in the same apply: ${joinAnd(needs)}. Apply this plan, then plan and apply again: the next plan makes the change, with the access still there.`,
     address,
     path,
   );

@@ -315,13 +315,10 @@ export function subscribedLive(p: Planner, l: LiveChannel): boolean {
 }
 
 /** What changing each setting that needs content access does, in the plan's words. */
-export const CHANGING: Readonly<
-  Record<'can_add_subscribers_group' | 'can_subscribe_group', string>
-> = {
+export const CHANGING: Readonly<Record<string, string>> = {
   can_add_subscribers_group: 'changing who may add subscribers (can_add_subscribers_group)',
   can_subscribe_group: 'changing who may subscribe (can_subscribe_group)',
 };
-
 /**
  * Zulip refuses, to an account without content access to a private channel, adding
  * subscribers ("Unable to access channel (NAME).", for the whole batch) and changing its
@@ -377,8 +374,7 @@ export function dropGatedProps(
     if (web) gated.push(web);
     what.push(web ? 'making it web-public' : 'making it public');
   }
-  for (const p of settings)
-    what.push(CHANGING[p.wire === 'can_add_subscribers_group' ? p.wire : 'can_subscribe_group']);
+  for (const p of settings) what.push(CHANGING[p.wire ?? ''] ?? `changing ${p.wire}`);
   const kept = props.filter((p) => !gated.includes(p));
   props.length = 0;
   props.push(...kept);
