@@ -1,5 +1,5 @@
 import { supports } from './features';
-import { wholeNumberProblem } from './organization-settings';
+import { nameOfWireValue, oneOfProblem, wholeNumberProblem } from './organization-settings';
 import type { FeatureName } from './features';
 
 /**
@@ -383,15 +383,9 @@ export function defaultUserSettingProblem(
     case 'integer':
       return wholeNumberProblem(value, info);
     case 'enum':
-      return typeof value === 'string' && Object.hasOwn(info.values ?? {}, value)
-        ? undefined
-        : `expected one of ${enumNames(info)
-            .map((v) => `'${v}'`)
-            .join(', ')}`;
+      return oneOfProblem(value, enumNames(info));
     case 'emojiset':
-      return typeof value === 'string' && (EMOJISETS as readonly string[]).includes(value)
-        ? undefined
-        : `expected one of ${EMOJISETS.map((v) => `'${v}'`).join(', ')}`;
+      return oneOfProblem(value, EMOJISETS);
     case 'sound':
       return typeof value === 'string' && value.length > 0
         ? undefined
@@ -409,7 +403,7 @@ export function defaultUserSettingFromWire(
 ): DefaultUserSettingValue | undefined {
   if (wire === undefined || wire === null) return undefined;
   if (info.type === 'enum') {
-    const name = Object.entries(info.values ?? {}).find(([, v]) => v === wire)?.[0];
+    const name = nameOfWireValue(info.values ?? {}, wire);
     if (name !== undefined) return name;
   }
   return wire as DefaultUserSettingValue;

@@ -425,6 +425,21 @@ export const LANGUAGE_CODES = [
   'zh-hant',
 ] as const;
 
+/** What is wrong with a value that must be one of `names`, in words. */
+export function oneOfProblem(value: unknown, names: readonly string[]): string | undefined {
+  return typeof value === 'string' && names.includes(value)
+    ? undefined
+    : `expected one of ${names.map((v) => `'${v}'`).join(', ')}`;
+}
+
+/** The name of `table` whose wire value is `wire` (Zulip's numbered choices); undefined for none. */
+export function nameOfWireValue(
+  table: Readonly<Record<string, unknown>>,
+  wire: unknown,
+): string | undefined {
+  return Object.entries(table).find(([, v]) => v === wire)?.[0];
+}
+
 /** What is wrong with a whole number between `min` and `max` (each optional), in words. */
 export function wholeNumberProblem(
   value: unknown,
@@ -464,15 +479,9 @@ export function organizationPropertyProblem(
         ? undefined
         : 'expected a Channel construct, a channel name, or null for none';
     case 'enum':
-      return typeof value === 'string' && (info.values ?? []).includes(value)
-        ? undefined
-        : `expected one of ${(info.values ?? []).map((v) => `'${v}'`).join(', ')}`;
+      return oneOfProblem(value, info.values ?? []);
     case 'choice':
-      return typeof value === 'string' && Object.hasOwn(info.choices ?? {}, value)
-        ? undefined
-        : `expected one of ${Object.keys(info.choices ?? {})
-            .map((v) => `'${v}'`)
-            .join(', ')}`;
+      return oneOfProblem(value, Object.keys(info.choices ?? {}));
     case 'url':
       if (value === null) return undefined;
       if (typeof value !== 'string') return "expected a URL, or null for the server's own";
@@ -501,11 +510,9 @@ export function organizationPropertyFromWire(
       return wire === -1 || wire === null ? 'unlimited' : (wire as number);
     case 'channel':
       return wire === -1 || wire === null ? null : (wire as number);
-    case 'choice': {
+    case 'choice':
       // A number this version has no name for stays a number (the plan shows it).
-      const name = Object.entries(info.choices ?? {}).find(([, n]) => n === wire)?.[0];
-      return name ?? (wire as number);
-    }
+      return nameOfWireValue(info.choices ?? {}, wire) ?? (wire as number);
     default:
       return wire as OrganizationPropertyValue;
   }
