@@ -2,12 +2,13 @@ import {
   CHANNEL_PERMISSIONS,
   GROUP_PERMISSIONS,
   disallowedSystemGroup,
+  organizationPermissionByWire,
 } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import { supports } from '../model/features';
 import { ApiError, badRequest, expectationMismatch } from './errors';
 import { findGroup, findUser } from './permissions';
-import { realmPermissionInfo, realmPermissionInfos } from './realm-settings';
+import { realmPermissionInfos } from './realm-settings';
 import { systemGroupId } from './state';
 import type { OrgState, StoredGroupSetting, StoredUser } from './state';
 
@@ -28,7 +29,9 @@ export function groupSettingInfos(): PermissionSettingInfo[] {
 
 /** The rules of a realm setting (`Realm.REALM_PERMISSION_GROUP_SETTINGS`). */
 export function realmSettingInfo(wire: string): PermissionSettingInfo {
-  return realmPermissionInfo(wire) ?? { wire, default: 'role:nobody', allowEveryone: true };
+  return (
+    organizationPermissionByWire(wire) ?? { wire, default: 'role:nobody', allowEveryone: true }
+  );
 }
 
 /** Zulip's `are_both_group_setting_values_equal`. */

@@ -1,7 +1,6 @@
 import type { OrgState, StoredChannel, StoredGroup, StoredGroupSetting, StoredUser } from './state';
 import { ROLES } from '../model/kinds';
-import { ORGANIZATION_PERMISSIONS, refusesGuests } from '../model/permissions';
-import type { PermissionSettingInfo } from '../model/permissions';
+import { organizationPermissionByWire, refusesGuests } from '../model/permissions';
 import { SYSTEM_GROUP_ROLE } from '../model/system-groups';
 import { FULL_MEMBERS, isProvisionalMember } from './full-members';
 import {
@@ -152,18 +151,13 @@ export function isSystemGroupSetting(
   return g?.isSystemGroup === true && g.name === name;
 }
 
-/** The organization's group settings by wire name. */
-const REALM_SETTINGS: ReadonlyMap<string, PermissionSettingInfo> = new Map(
-  Object.values(ORGANIZATION_PERMISSIONS).map((i: PermissionSettingInfo) => [i.wire, i]),
-);
-
 /**
  * Whether the user holds a realm-level group setting, e.g. `can_create_groups`
  * (zerver/models/users.py `UserProfile.has_permission`: `user_has_permission_for_group_setting`,
  * so never a guest for a setting that does not allow role:everyone).
  */
 export function holdsRealmSetting(org: OrgState, user: StoredUser, name: string): boolean {
-  const info = REALM_SETTINGS.get(name);
+  const info = organizationPermissionByWire(name);
   if (info && refusesGuests(info) && isGuest(user)) return false;
   return holdsSetting(org, user, org.realm.settings[name]);
 }

@@ -5,7 +5,7 @@ import {
   VIDEO_CHAT_PROVIDERS,
 } from '../model/organization-settings';
 import type { OrganizationPropertyInfo } from '../model/organization-settings';
-import { ORGANIZATION_PERMISSIONS, REALM_PERMISSION_ZULIP_ORDER } from '../model/permissions';
+import { organizationPermissionByWire, REALM_PERMISSION_ZULIP_ORDER } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
 import type { RequestContext } from './router';
 import type { OrgState } from './state';
@@ -80,16 +80,9 @@ export function realmOrgType(org: OrgState): number {
  * `Realm.REALM_PERMISSION_GROUP_SETTINGS` order (`update_realm` writes them in that order).
  */
 export function realmPermissionInfos(featureLevel: number): PermissionSettingInfo[] {
-  return REALM_PERMISSION_ZULIP_ORDER.map((w) => realmPermissionInfo(w)).filter(
+  return REALM_PERMISSION_ZULIP_ORDER.map((w) => organizationPermissionByWire(w)).filter(
     (i): i is PermissionSettingInfo =>
       i !== undefined && (i.feature === undefined || supports(featureLevel, i.feature)),
-  );
-}
-
-/** The rules of an organization group setting by wire name. */
-export function realmPermissionInfo(wire: string): PermissionSettingInfo | undefined {
-  return (Object.values(ORGANIZATION_PERMISSIONS) as PermissionSettingInfo[]).find(
-    (i) => i.wire === wire,
   );
 }
 

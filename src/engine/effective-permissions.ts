@@ -42,6 +42,7 @@ import {
   CHANNEL_PERMISSIONS,
   GROUP_PERMISSIONS,
   ORGANIZATION_PERMISSIONS,
+  organizationPermissionByWire,
   refusesGuests,
 } from '../model/permissions';
 import type { PermissionSettingInfo } from '../model/permissions';
@@ -83,11 +84,6 @@ export interface EffectivePermissionOptions {
 const MAX_CAUSES = 20;
 
 type Table = Readonly<Record<string, PermissionSettingInfo>>;
-
-/** The organization's settings by wire name. */
-const REALM_BY_WIRE: ReadonlyMap<string, PermissionSettingInfo> = new Map(
-  Object.values(ORGANIZATION_PERMISSIONS).map((i: PermissionSettingInfo) => [i.wire, i]),
-);
 
 /** The kinds whose objects carry group-setting permissions, with their table. */
 function tableOf(kind: ResourceKind): Table | undefined {
@@ -291,7 +287,7 @@ export function effectivePermissions(
       else if (h.kind === 'realm') {
         const planned = state === 'after' ? realmSetBy.get(h.wire) : undefined;
         const v = planned ? undefined : options.realm?.[h.wire];
-        const from = REALM_BY_WIRE.get(h.wire);
+        const from = organizationPermissionByWire(h.wire);
         if (planned) parts.push(part(planned.value, from));
         else if (v === undefined) notCounted.push(h.wire);
         else parts.push(part(fromWire(v), from));

@@ -535,6 +535,16 @@ export function disallowedSystemGroup(
   return undefined;
 }
 
+/** The organization's group settings by wire name (`can_create_groups`). */
+const ORGANIZATION_PERMISSIONS_BY_WIRE: ReadonlyMap<string, PermissionSettingInfo> = new Map(
+  Object.values(ORGANIZATION_PERMISSIONS).map((i: PermissionSettingInfo) => [i.wire, i]),
+);
+
+/** The rules of an organization group setting by its wire name; undefined for none. */
+export function organizationPermissionByWire(wire: string): PermissionSettingInfo | undefined {
+  return ORGANIZATION_PERMISSIONS_BY_WIRE.get(wire);
+}
+
 /**
  * Whether Zulip's check of a setting never lets a guest through, whatever its value
  * (zerver/lib/user_groups.py `user_has_permission_for_group_setting`: a setting that does not
