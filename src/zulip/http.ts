@@ -300,9 +300,10 @@ export class ZulipHttp {
       // GET and DELETE /events are Tornado's, counted in a bucket of their own
       // (zerver/lib/rate_limiter.py TornadoInMemoryRateLimiterBackend): their headers say
       // nothing of the budget the other requests share.
-      const date = Date.parse(headerValue(resHeaders.date) ?? '');
-      if (!Number.isNaN(date)) this.#serverDate = date;
-      if (req.path !== '/events') this.#readBudget(resHeaders);
+      // The server's clock (`Date`, to the second); NaN without one.
+      const serverNow = Date.parse(headerValue(resHeaders.date) ?? '');
+      if (!Number.isNaN(serverNow)) this.#serverDate = serverNow;
+      if (req.path !== '/events') this.#readBudget(resHeaders, serverNow);
       this.#emit({
         type: 'response',
         endpoint: req.endpoint,
@@ -574,17 +575,16 @@ export class ZulipHttp {
 
   /**
    * `X-RateLimit-Reset` is a time on the server's clock: it is moved onto ours by the
-   * response's `Date` (the server's clock too, to the second), so that a clock ahead or behind
-   * the server's neither runs into 429s nor waits for nothing. Without `Date`, as it is.
+   * response's `Date` (`serverNow`: the server's clock too, to the second), so that a clock
+   * ahead or behind the server's neither runs into 429s nor waits for nothing. Without `Date`
+   * (`serverNow` NaN), as it is.
    */
-  #readBudget(headers: Record<string, string | string[] | undefined>): void {
+  #readBudget(headers: Record<string, string | string[] | undefined>, serverNow: number): void {
     const limit = finiteNumber(headerValue(headers['x-ratelimit-limit']));
     const remaining = finiteNumber(headerValue(headers['x-ratelimit-remaining']));
     const reset = finiteNumber(headerValue(headers['x-ratelimit-reset']));
     if (limit === undefined && remaining === undefined && reset === undefined) return;
     const now = this.#now();
-    const date = headerValue(headers.date);
-    const serverNow = date === undefined ? NaN : Date.parse(date);
     const resetAt =
       reset === undefined || Number.isNaN(serverNow)
         ? reset
